@@ -1,0 +1,290 @@
+#include "branch.h"
+#include "error.h"
+#include "message.h"
+#include "scan.h"
+#include "strbuf.h"
+#include "util.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+void branch_index_init(struct branch_index *bi)
+{
+	memset(bi, 0, sizeof(*bi));
+	bi->major = bi->minor = -1;
+}
+
+void branch_index_release(struct branch_index *bi)
+{
+	struct branch_backport *b, *tmp;
+
+	HASH_ITER(hh, bi->by_upstream, b, tmp) {
+		HASH_DEL(bi->by_upstream, b);
+		free(b);
+	}
+	free(bi->name);
+	free(bi->base_name);
+	branch_index_init(bi);
+}
+
+int branch_parse_version(const char *s, int *major, int *minor)
+{
+	const char *p = s;
+	char *end;
+	long ma, mi;
+
+	/* Skip to the first digit that starts "N.N". */
+	for (; *p; p++) {
+		if (!isdigit((unsigned char)*p))
+			continue;
+		ma = strtol(p, &end, 10);
+		if (*end != '.' || !isdigit((unsigned char)end[1])) {
+			p = end - 1;
+			continue;
+		}
+		mi = strtol(end + 1, &end, 10);
+		if (ma > 1000 || mi > 1000)
+			return -1;
+		*major = (int)ma;
+		*minor = (int)mi;
+		return 0;
+	}
+	return -1;
+}
+
+struct tag_search {
+	git_repository *repo;
+	const git_oid *target;
+	char *best;
+};
+
+/*
+ * Prefers the shortest name, so that "v6.6" wins over a vendor's
+ * "v6.6-vendor-base".
+ */
+static int find_tag(const char *name, git_oid *oid, void *data)
+{
+	struct tag_search *ts = data;
+	git_object *obj = NULL, *peeled = NULL;
+
+	if (git_object_lookup(&obj, ts->repo, oid, GIT_OBJECT_ANY) < 0 ||
+	    git_object_peel(&peeled, obj, GIT_OBJECT_COMMIT) < 0) {
+		git_error_clear();
+		goto out;
+	}
+	if (!git_oid_equal(git_object_id(peeled), ts->target))
+		goto out;
+	if (!strncmp(name, "refs/tags/", 10))
+		name += 10;
+	if (!ts->best || strlen(name) < strlen(ts->best)) {
+		free(ts->best);
+		ts->best = xstrdup(name);
+	}
+out:
+	git_object_free(peeled);
+	git_object_free(obj);
+	return 0;
+}
+
+static void add_backport(struct branch_index *bi, const char *hex,
+			 const git_oid *commit)
+{
+	struct branch_backport *b;
+	git_oid up;
+
+	if (git_oid_fromstr(&up, hex) < 0)
+		return;
+	HASH_FIND(hh, bi->by_upstream, &up, sizeof(up), b);
+	if (b)
+		return;		/* the oldest backport is the one that counts */
+	b = xcalloc(1, sizeof(*b));
+	git_oid_cpy(&b->upstream, &up);
+	git_oid_cpy(&b->commit, commit);
+	HASH_ADD(hh, bi->by_upstream, upstream, sizeof(git_oid), b);
+}
+
+static int read_branch(struct branch_index *bi, git_repository *repo)
+{
+	git_revwalk *walk = NULL;
+	git_oid id;
+	int ret;
+
+	if (git_revwalk_new(&walk, repo) < 0 ||
+	    git_revwalk_push(walk, &bi->tip) < 0 ||
+	    git_revwalk_hide(walk, &bi->base) < 0) {
+		ret = error_git("cannot walk branch '%s'", bi->name);
+		goto out;
+	}
+	/* Oldest first, so that a later re-backport does not win. */
+	git_revwalk_sorting(walk, GIT_SORT_TOPOLOGICAL | GIT_SORT_REVERSE);
+	while (!(ret = git_revwalk_next(&id, walk))) {
+		git_commit *commit = NULL;
+		struct message m;
+		const char *raw;
+		size_t i;
+
+		if (git_commit_lookup(&commit, repo, &id) < 0) {
+			ret = error_git("cannot read a commit of '%s'", bi->name);
+			goto out;
+		}
+		bi->nr_commits++;
+		raw = git_commit_message(commit);
+		message_init(&m);
+		message_parse(&m, raw ? raw : "", raw ? strlen(raw) : 0);
+		if (m.nr_upstream)
+			bi->nr_backports++;
+		for (i = 0; i < m.nr_upstream; i++)
+			add_backport(bi, m.upstream[i], &id);
+		message_release(&m);
+		git_commit_free(commit);
+	}
+	if (ret == GIT_ITEROVER)
+		ret = 0;
+	else
+		ret = error_git("cannot walk branch '%s'", bi->name);
+out:
+	git_revwalk_free(walk);
+	return ret;
+}
+
+int branch_index_build(struct branch_index *bi, git_repository *repo,
+		       const char *branch, const git_oid *upstream_tip)
+{
+	struct tag_search ts = { repo, NULL, NULL };
+	git_object *obj = NULL, *peeled = NULL;
+	int ret;
+
+	bi->name = xstrdup(branch);
+	ret = git_revparse_single(&obj, repo, branch);
+	if (ret == GIT_ENOTFOUND)
+		return error("unknown branch '%s'", branch);
+	if (ret < 0)
+		return error_git("cannot resolve branch '%s'", branch);
+	ret = git_object_peel(&peeled, obj, GIT_OBJECT_COMMIT);
+	git_object_free(obj);
+	if (ret < 0)
+		return error("branch '%s' does not point at a commit", branch);
+	git_oid_cpy(&bi->tip, git_object_id(peeled));
+	git_object_free(peeled);
+
+	ret = git_merge_base(&bi->base, repo, &bi->tip, upstream_tip);
+	if (ret == GIT_ENOTFOUND)
+		return error("branch '%s' has no history in common with mainline",
+			     branch);
+	if (ret < 0 && git_repository_is_shallow(repo)) {
+		struct strbuf what = STRBUF_INIT;
+
+		git_error_clear();
+		strbuf_addf(&what, "'%s' and mainline", branch);
+		ret = scan_shallow_error(repo, what.buf);
+		strbuf_release(&what);
+		return ret;
+	}
+	if (ret < 0)
+		return error_git("cannot find the base of branch '%s'", branch);
+
+	ts.target = &bi->base;
+	if (git_tag_foreach(repo, find_tag, &ts) < 0)
+		git_error_clear();
+	bi->base_name = ts.best;
+
+	if (!bi->base_name ||
+	    branch_parse_version(bi->base_name, &bi->major, &bi->minor) < 0)
+		branch_parse_version(branch, &bi->major, &bi->minor);
+	return read_branch(bi, repo);
+}
+
+const struct branch_backport *branch_index_find(const struct branch_index *bi,
+						const git_oid *upstream)
+{
+	struct branch_backport *b;
+
+	HASH_FIND(hh, bi->by_upstream, upstream, sizeof(*upstream), b);
+	return b;
+}
+
+struct oid_entry {
+	git_oid id;
+	UT_hash_handle hh;
+};
+
+/* The commits of range_from..base: in the range and below the base. */
+static int below_base(git_repository *repo, const git_oid *base,
+		      const git_oid *range_from, struct oid_entry **set)
+{
+	git_revwalk *walk = NULL;
+	git_oid id;
+	int ret;
+
+	if (git_revwalk_new(&walk, repo) < 0 ||
+	    git_revwalk_push(walk, base) < 0 ||
+	    git_revwalk_hide(walk, range_from) < 0) {
+		git_revwalk_free(walk);
+		return error_git("cannot walk to the branch base");
+	}
+	while (!(ret = git_revwalk_next(&id, walk))) {
+		struct oid_entry *e = xmalloc(sizeof(*e));
+
+		git_oid_cpy(&e->id, &id);
+		HASH_ADD(hh, *set, id, sizeof(git_oid), e);
+	}
+	git_revwalk_free(walk);
+	if (ret != GIT_ITEROVER)
+		return error_git("cannot walk to the branch base");
+	return 0;
+}
+
+int branch_presence(const struct branch_index *bi, git_repository *repo,
+		    struct candidate_list *l, const git_oid *range_from)
+{
+	struct oid_entry *below = NULL, *e, *tmp;
+	const char *base = bi->base_name ? bi->base_name : "the branch base";
+	char hex[GIT_OID_HEXSZ + 1];
+	size_t i;
+	int ret = 0;
+
+	if (range_from)
+		ret = below_base(repo, &bi->base, range_from, &below);
+	for (i = 0; !ret && i < l->nr; i++) {
+		struct candidate *c = l->items[i];
+		const struct branch_backport *b;
+		int is_below;
+
+		if (range_from) {
+			HASH_FIND(hh, below, &c->id, sizeof(git_oid), e);
+			is_below = e != NULL;
+		} else {
+			/* A few commits (explain): ask the graph directly. */
+			is_below = git_graph_descendant_of(repo, &bi->base, &c->id);
+			if (is_below < 0) {
+				ret = error_git("cannot tell whether %s is in %s",
+						c->hex, bi->name);
+				break;
+			}
+		}
+		if (is_below || git_oid_equal(&c->id, &bi->base)) {
+			c->present = 1;
+			candidate_add_evidence(c, "ancestor", NULL,
+					       "in %s already (below %s)",
+					       bi->name, base);
+			continue;
+		}
+		b = branch_index_find(bi, &c->id);
+		if (b) {
+			git_oid_tostr(hex, sizeof(hex), &b->commit);
+			c->present = 1;
+			candidate_add_evidence(c, "upstream-line", &b->commit,
+					       "backported as %.12s", hex);
+			continue;
+		}
+		candidate_add_evidence(c, "absent", NULL,
+				       "no commit of %s after %s names it",
+				       bi->name, base);
+	}
+	HASH_ITER(hh, below, e, tmp) {
+		HASH_DEL(below, e);
+		free(e);
+	}
+	return ret;
+}

@@ -1,0 +1,69 @@
+#ifndef BRANCH_H
+#define BRANCH_H
+
+#include <git2.h>
+#include <uthash.h>
+
+#include "candidate.h"
+
+/*
+ * The index of a stable (or vendor) branch: which mainline commits it
+ * already carries.
+ *
+ *     struct branch_index bi;
+ *     branch_index_init(&bi);
+ *     if (branch_index_build(&bi, repo, "linux-6.6.y", &upstream_tip) < 0)
+ *             ... error printed ...
+ *     branch_presence(&bi, repo, &candidates, range_from);
+ *     branch_index_release(&bi);
+ *
+ * A mainline commit is present when it is below the branch's base (the
+ * merge base with mainline), or when a commit of the branch after the
+ * base names its full id in an upstream line ("commit <id> upstream.",
+ * "[ Upstream commit <id> ]", "(cherry picked from commit <id>)").
+ */
+
+struct branch_backport {
+	git_oid upstream;		/* the mainline id named */
+	git_oid commit;			/* the branch commit naming it */
+	UT_hash_handle hh;
+};
+
+struct branch_index {
+	char *name;			/* as given, e.g. "linux-6.6.y" */
+	git_oid tip;
+	git_oid base;			/* merge base with mainline */
+	char *base_name;		/* a tag at the base ("v6.6"), or NULL */
+	int major, minor;		/* the branch's version, or -1 */
+	size_t nr_commits;		/* commits after the base */
+	size_t nr_backports;		/* of which name an upstream id */
+	struct branch_backport *by_upstream;
+};
+
+void branch_index_init(struct branch_index *bi);
+void branch_index_release(struct branch_index *bi);
+
+/*
+ * Resolves the branch, finds its base against upstream_tip and reads
+ * every commit after the base.  Returns 0 or -1 after an error message.
+ */
+int branch_index_build(struct branch_index *bi, git_repository *repo,
+		       const char *branch, const git_oid *upstream_tip);
+
+/* The backport of a mainline commit, or NULL. */
+const struct branch_backport *branch_index_find(const struct branch_index *bi,
+						const git_oid *upstream);
+
+/*
+ * Adds presence evidence to every candidate and sets c->present.
+ * Candidates between range_from and the base are below the base:
+ * present by ancestry.  Without range_from, ancestry is asked of the
+ * commit graph one candidate at a time (for a handful of commits).
+ */
+int branch_presence(const struct branch_index *bi, git_repository *repo,
+		    struct candidate_list *l, const git_oid *range_from);
+
+/* Parses a version from "v6.6", "v6.6-rc3", "linux-6.6.y", "6.1". */
+int branch_parse_version(const char *s, int *major, int *minor);
+
+#endif

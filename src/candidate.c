@@ -1,0 +1,140 @@
+#include "candidate.h"
+#include "strbuf.h"
+#include "util.h"
+
+#include <stdarg.h>
+#include <string.h>
+
+static const char *const verdict_names[VERDICT__COUNT] = {
+	[VERDICT_PROPOSED] = "proposed",
+	[VERDICT_NEEDS_ACK] = "needs-ack",
+	[VERDICT_VETOED] = "vetoed",
+	[VERDICT_PRESENT] = "present",
+	[VERDICT_BELOW_THRESHOLD] = "below-threshold",
+};
+
+const char *verdict_name(enum verdict v)
+{
+	if ((unsigned)v >= VERDICT__COUNT)
+		return "unknown";
+	return verdict_names[v];
+}
+
+void candidate_list_init(struct candidate_list *l)
+{
+	memset(l, 0, sizeof(*l));
+}
+
+static void candidate_free(struct candidate *c)
+{
+	size_t i;
+
+	free(c->author);
+	free(c->raw);
+	message_release(&c->msg);
+	free(c->touched);
+	for (i = 0; i < c->nr_paths; i++)
+		free(c->paths[i]);
+	free(c->paths);
+	free(c->fixes);
+	for (i = 0; i < c->nr_reasons; i++)
+		free(c->reasons[i].match);
+	free(c->reasons);
+	free(c->veto_match);
+	for (i = 0; i < c->nr_warnings; i++)
+		free(c->warnings[i]);
+	free(c->warnings);
+	for (i = 0; i < c->nr_evidence; i++)
+		free(c->evidence[i].detail);
+	free(c->evidence);
+	free(c->why);
+	free(c);
+}
+
+void candidate_list_release(struct candidate_list *l)
+{
+	size_t i;
+
+	HASH_CLEAR(hh, l->by_id);
+	for (i = 0; i < l->nr; i++)
+		candidate_free(l->items[i]);
+	free(l->items);
+	candidate_list_init(l);
+}
+
+struct candidate *candidate_list_add(struct candidate_list *l,
+				     const git_oid *id)
+{
+	struct candidate *c = xcalloc(1, sizeof(*c));
+
+	git_oid_cpy(&c->id, id);
+	git_oid_tostr(c->hex, sizeof(c->hex), id);
+	message_init(&c->msg);
+	c->order = l->nr;
+	ALLOC_GROW(l->items, l->nr, l->alloc);
+	l->items[l->nr++] = c;
+	HASH_ADD(hh, l->by_id, id, sizeof(git_oid), c);
+	return c;
+}
+
+struct candidate *candidate_list_find(const struct candidate_list *l,
+				      const git_oid *id)
+{
+	struct candidate *c;
+
+	HASH_FIND(hh, l->by_id, id, sizeof(git_oid), c);
+	return c;
+}
+
+const struct subsystem *candidate_subsystem(const struct candidate *c)
+{
+	return c->nr_touched ? c->touched[0] : NULL;
+}
+
+void candidate_add_evidence(struct candidate *c, const char *kind,
+			    const git_oid *commit, const char *fmt, ...)
+{
+	struct evidence *e;
+	va_list ap;
+
+	ALLOC_GROW(c->evidence, c->nr_evidence, c->alloc_evidence);
+	e = &c->evidence[c->nr_evidence++];
+	memset(e, 0, sizeof(*e));
+	e->kind = kind;
+	if (commit) {
+		git_oid_cpy(&e->commit, commit);
+		e->has_commit = 1;
+	}
+	va_start(ap, fmt);
+	e->detail = xstrvfmt(fmt, ap);
+	va_end(ap);
+}
+
+void candidate_add_warning(struct candidate *c, const char *fmt, ...)
+{
+	va_list ap;
+
+	ALLOC_GROW(c->warnings, c->nr_warnings, c->alloc_warnings);
+	va_start(ap, fmt);
+	c->warnings[c->nr_warnings++] = xstrvfmt(fmt, ap);
+	va_end(ap);
+}
+
+static int compare_candidates(const void *va, const void *vb)
+{
+	const struct candidate *a = *(const struct candidate *const *)va;
+	const struct candidate *b = *(const struct candidate *const *)vb;
+
+	if (a->verdict != b->verdict)
+		return a->verdict < b->verdict ? -1 : 1;
+	if (a->score != b->score)
+		return a->score > b->score ? -1 : 1;
+	if (a->order != b->order)
+		return a->order < b->order ? -1 : 1;
+	return 0;
+}
+
+void candidate_list_sort(struct candidate_list *l)
+{
+	qsort(l->items, l->nr, sizeof(*l->items), compare_candidates);
+}

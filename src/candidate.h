@@ -1,0 +1,116 @@
+#ifndef CANDIDATE_H
+#define CANDIDATE_H
+
+#include <git2.h>
+#include <uthash.h>
+
+#include "message.h"
+#include "rules.h"
+
+/*
+ * The candidate: one mainline commit flowing through the pipeline.  The
+ * scanner creates it (id, message, touched subsystems), the scorer adds
+ * reasons and a score, the branch index adds presence evidence, and the
+ * verdict is decided last.  Report code only reads it.
+ */
+
+enum verdict {
+	VERDICT_PROPOSED,
+	VERDICT_NEEDS_ACK,
+	VERDICT_VETOED,
+	VERDICT_PRESENT,
+	VERDICT_BELOW_THRESHOLD,
+	VERDICT__COUNT
+};
+
+/* Stable names, used in text and JSON output; never change them. */
+const char *verdict_name(enum verdict v);
+
+/* One matched rule: why the score is what it is. */
+struct reason {
+	const struct rule *rule;	/* borrowed from the ruleset */
+	char *match;			/* the matched text, shortened */
+};
+
+/*
+ * What decided presence or applicability: kind is one of "ancestor"
+ * (below the branch base), "upstream-line" (a backport names it),
+ * "absent".
+ */
+struct evidence {
+	const char *kind;
+	git_oid commit;			/* the branch commit, when has_commit */
+	int has_commit;
+	char *detail;			/* one human-readable sentence */
+};
+
+/* A Fixes: target resolved in the repository. */
+struct fixes_target {
+	const struct fixes_ref *ref;	/* borrowed from msg */
+	git_oid id;
+	int resolved;			/* 0: unknown or ambiguous id */
+};
+
+struct candidate {
+	git_oid id;
+	char hex[GIT_OID_HEXSZ + 1];
+	size_t order;			/* position in the walk, oldest 0 */
+	char *author;			/* "Name <email>" */
+	git_time_t time;		/* author time */
+	int tz_offset;			/* minutes */
+	char *raw;			/* the raw message */
+	struct message msg;
+
+	/* Subsystems whose paths the commit changes; [0] is primary. */
+	const struct subsystem **touched;
+	size_t nr_touched, alloc_touched;
+	char **paths;			/* touched paths, when rules need them */
+	size_t nr_paths, alloc_paths;
+
+	struct fixes_target *fixes;	/* parallel to msg.fixes */
+
+	int score;
+	int threshold;
+	struct reason *reasons;
+	size_t nr_reasons, alloc_reasons;
+	const struct rule *veto;	/* the veto rule that matched, or NULL */
+	char *veto_match;
+	char **warnings;		/* rules that gave up, etc. */
+	size_t nr_warnings, alloc_warnings;
+
+	struct evidence *evidence;
+	size_t nr_evidence, alloc_evidence;
+	int present;
+
+	enum verdict verdict;
+	char *why;			/* one sentence explaining the verdict */
+
+	UT_hash_handle hh;		/* keyed by id */
+};
+
+struct candidate_list {
+	struct candidate **items;
+	size_t nr, alloc;
+	struct candidate *by_id;	/* uthash head */
+};
+
+void candidate_list_init(struct candidate_list *l);
+void candidate_list_release(struct candidate_list *l);
+struct candidate *candidate_list_add(struct candidate_list *l,
+				     const git_oid *id);
+struct candidate *candidate_list_find(const struct candidate_list *l,
+				      const git_oid *id);
+
+/* The primary subsystem, or NULL. */
+const struct subsystem *candidate_subsystem(const struct candidate *c);
+
+void candidate_add_evidence(struct candidate *c, const char *kind,
+			    const git_oid *commit, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+void candidate_add_warning(struct candidate *c, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* Sorts by verdict, then score (highest first), then walk order. */
+void candidate_list_sort(struct candidate_list *l);
+
+#endif

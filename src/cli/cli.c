@@ -1,0 +1,171 @@
+#include "cli.h"
+#include "error.h"
+#include "strbuf.h"
+#include "util.h"
+
+#include <libgen.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+/* Sorted by name, as --help lists them. */
+const struct cli_command *const cli_commands[] = {
+	&cmd_explain,
+	&cmd_propose,
+	&cmd_rules,
+	NULL
+};
+
+const struct cli_command *cli_find(const char *name)
+{
+	size_t i;
+
+	for (i = 0; cli_commands[i]; i++)
+		if (!strcmp(cli_commands[i]->name, name))
+			return cli_commands[i];
+	return NULL;
+}
+
+int cli_usage(const struct cli_command *cmd)
+{
+	fprintf(stderr, "usage: stablepick %s %s\n", cmd->name, cmd->usage);
+	return 129;
+}
+
+int cli_open_repo(struct cli_context *ctx)
+{
+	const char *dir = ctx->repo_dir ? ctx->repo_dir : ".";
+	int ret;
+
+	if (ctx->repo)
+		return 0;
+	ret = git_repository_open_ext(&ctx->repo, dir, 0, NULL);
+	if (ret == GIT_ENOTFOUND)
+		return error("not a git repository: '%s'", dir);
+	if (ret < 0)
+		return error_git("cannot open repository '%s'", dir);
+	return config_load(&ctx->config, ctx->repo, ctx->config_file);
+}
+
+static int is_file(const char *dir, const char *name)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int ok;
+
+	strbuf_addf(&sb, "%s/%s", dir, name);
+	ok = !access(sb.buf, R_OK);
+	strbuf_release(&sb);
+	return ok;
+}
+
+/*
+ * The installed program uses the installed rules; a program run from
+ * the build tree uses the source tree's, so that a change to a rule file
+ * takes effect without installing.  STABLEPICK_DATADIR overrides both.
+ */
+const char *cli_default_rules_dir(void)
+{
+	static char buf[PATH_MAX + 16];
+	const char *env = getenv("STABLEPICK_DATADIR");
+	char exe[PATH_MAX];
+	ssize_t len;
+
+	if (env && *env) {
+		snprintf(buf, sizeof(buf), "%s/rules", env);
+		return buf;
+	}
+	len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (len > 0) {
+		exe[len] = '\0';
+		if (strcmp(dirname(exe), BINDIR) &&
+		    is_file(SRCDATADIR "/rules", "default.rules"))
+			return SRCDATADIR "/rules";
+	}
+	return PKGDATADIR "/rules";
+}
+
+int cli_load_rules(struct cli_context *ctx, struct ruleset *rs)
+{
+	const char *dir = ctx->rules_dir;
+
+	if (!dir && ctx->repo)
+		dir = ctx->config.rules;
+	if (!dir)
+		dir = cli_default_rules_dir();
+	return ruleset_load_dir(rs, dir);
+}
+
+void cli_context_release(struct cli_context *ctx)
+{
+	git_repository_free(ctx->repo);
+	ctx->repo = NULL;
+	config_release(&ctx->config);
+}
+
+static int resolve_upstream(struct cli_context *ctx, struct cli_run *run,
+			    const char *upstream)
+{
+	static const char *const fallback[] = { "master", "origin/master", NULL };
+	git_object *obj = NULL;
+	size_t i;
+
+	if (!upstream)
+		upstream = ctx->config.upstream;
+	if (upstream) {
+		run->upstream_name = upstream;
+		return scan_resolve(ctx->repo, upstream, "--upstream",
+				    &run->upstream);
+	}
+	for (i = 0; fallback[i]; i++) {
+		if (git_revparse_single(&obj, ctx->repo, fallback[i]) < 0) {
+			git_error_clear();
+			continue;
+		}
+		git_object_free(obj);
+		run->upstream_name = fallback[i];
+		return scan_resolve(ctx->repo, fallback[i], "--upstream",
+				    &run->upstream);
+	}
+	return error("no mainline branch: neither 'master' nor 'origin/master' "
+		     "exists; give --upstream REF or set stablepick.upstream");
+}
+
+int cli_run_setup(struct cli_context *ctx, struct cli_run *run,
+		  const char *branch, const char *upstream)
+{
+	struct strbuf desc = STRBUF_INIT;
+	char hex[GIT_OID_HEXSZ + 1];
+
+	memset(run, 0, sizeof(*run));
+	ruleset_init(&run->rules);
+	branch_index_init(&run->branch);
+	if (cli_open_repo(ctx) < 0)
+		return -1;
+	scan_init(&run->scan, ctx->repo, &run->rules);
+	if (cli_load_rules(ctx, &run->rules) < 0)
+		return -1;
+	if (resolve_upstream(ctx, run, upstream) < 0)
+		return -1;
+	if (branch_index_build(&run->branch, ctx->repo, branch,
+			       &run->upstream) < 0)
+		return -1;
+
+	git_oid_tostr(hex, sizeof(hex), &run->branch.base);
+	if (run->branch.base_name)
+		strbuf_addstr(&desc, run->branch.base_name);
+	else
+		strbuf_addf(&desc, "%.12s", hex);
+	strbuf_addf(&desc, "..%s", run->upstream_name);
+	scan_set_range_oids(&run->scan, &run->branch.base, &run->upstream,
+			    desc.buf);
+	strbuf_release(&desc);
+	return 0;
+}
+
+void cli_run_release(struct cli_run *run)
+{
+	scan_release(&run->scan);
+	branch_index_release(&run->branch);
+	ruleset_release(&run->rules);
+}

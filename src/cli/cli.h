@@ -1,0 +1,79 @@
+#ifndef CLI_H
+#define CLI_H
+
+#include <git2.h>
+
+#include "branch.h"
+#include "config.h"
+#include "rules.h"
+#include "scan.h"
+
+/*
+ * Subcommands, as data (after tmux's cmd-*.c): each src/cli/NAME.c
+ * defines one `const struct cli_command cmd_NAME` and main() finds it
+ * in the table in cli.c.
+ */
+
+/* What main() sets up for every subcommand from the global options. */
+struct cli_context {
+	const char *repo_dir;		/* -C DIR, or NULL for "." */
+	const char *config_file;	/* --config FILE, or NULL */
+	const char *rules_dir;		/* --rules DIR, or NULL */
+	git_repository *repo;		/* opened lazily by cli_open_repo() */
+	struct config config;		/* loaded lazily by cli_open_repo() */
+};
+
+struct cli_command {
+	const char *name;
+	const char *usage;		/* after "stablepick NAME " */
+	const char *summary;		/* one line for --help */
+	int (*fn)(struct cli_context *ctx, int argc, char **argv);
+};
+
+extern const struct cli_command cmd_explain;
+extern const struct cli_command cmd_propose;
+extern const struct cli_command cmd_rules;
+
+extern const struct cli_command *const cli_commands[];
+
+const struct cli_command *cli_find(const char *name);
+
+/* Opens the repository and reads the configuration; prints errors. */
+int cli_open_repo(struct cli_context *ctx);
+
+/*
+ * Loads the rule files: --rules DIR, else stablepick.rules from the
+ * configuration, else the shipped rules directory.  Prints every error.
+ */
+int cli_load_rules(struct cli_context *ctx, struct ruleset *rs);
+
+/* The directory of the shipped rules (source tree or installed). */
+const char *cli_default_rules_dir(void);
+
+/* Prints "usage: stablepick NAME USAGE" to stderr; returns 129 like git. */
+int cli_usage(const struct cli_command *cmd);
+
+void cli_context_release(struct cli_context *ctx);
+
+/*
+ * What propose and explain share: the rules, the branch index, and a
+ * scanner set up for the range from the branch's base to upstream.
+ */
+struct cli_run {
+	struct ruleset rules;
+	struct branch_index branch;
+	struct scan scan;
+	git_oid upstream;
+	const char *upstream_name;
+};
+
+/*
+ * Opens the repository, loads the rules, resolves upstream (the option,
+ * else stablepick.upstream, else "master" or "origin/master") and
+ * indexes the branch.  Returns 0 or -1 after an error message.
+ */
+int cli_run_setup(struct cli_context *ctx, struct cli_run *run,
+		  const char *branch, const char *upstream);
+void cli_run_release(struct cli_run *run);
+
+#endif

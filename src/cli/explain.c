@@ -1,0 +1,107 @@
+#include "cli.h"
+#include "error.h"
+#include "report.h"
+#include "score.h"
+#include "strbuf.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+/* Fills, scores and judges one commit as propose would. */
+static int explain_one(struct cli_context *ctx, struct cli_run *run,
+		       const char *rev, struct strbuf *out)
+{
+	struct candidate_list one;
+	struct candidate *c;
+	git_commit *commit = NULL;
+	git_oid id;
+	struct report r;
+	int ret;
+
+	if (scan_resolve(ctx->repo, rev, "explain", &id) < 0)
+		return -1;
+	if (git_commit_lookup(&commit, ctx->repo, &id) < 0)
+		return error_git("cannot read commit '%s'", rev);
+	if (git_commit_parentcount(commit) > 1) {
+		git_commit_free(commit);
+		return error("'%s' is a merge; explain the commits it brings in",
+			     rev);
+	}
+	candidate_list_init(&one);
+	c = candidate_list_add(&one, &id);
+	ret = scan_fill(&run->scan, c, commit);
+	git_commit_free(commit);
+	if (!ret && c->nr_touched) {
+		score_candidate(&run->rules, c);
+		ret = branch_presence(&run->branch, ctx->repo, &one, NULL);
+		score_decide(&run->rules, c);
+	}
+	if (!ret) {
+		if (out->len)
+			strbuf_addch(out, '\n');
+		memset(&r, 0, sizeof(r));
+		r.scan = &run->scan;
+		r.branch = &run->branch;
+		r.rules = &run->rules;
+		r.upstream = run->upstream_name;
+		report_explain(out, &r, c);
+	}
+	candidate_list_release(&one);
+	return ret;
+}
+
+static int explain(struct cli_context *ctx, int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "branch", required_argument, NULL, 'b' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "upstream", required_argument, NULL, 'u' },
+		{ NULL, 0, NULL, 0 }
+	};
+	const char *branch = NULL, *upstream = NULL;
+	struct strbuf out = STRBUF_INIT;
+	struct cli_run run;
+	int opt, ret, failed = 0;
+
+	optind = 0;
+	while ((opt = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
+		switch (opt) {
+		case 'b': branch = optarg; break;
+		case 'h':
+			printf("usage: stablepick explain %s\n", cmd_explain.usage);
+			return 0;
+		case 'u': upstream = optarg; break;
+		default:
+			return cli_usage(&cmd_explain);
+		}
+	}
+	if (!branch || optind == argc) {
+		if (!branch)
+			error("explain needs --branch");
+		else
+			error("explain needs at least one commit");
+		return cli_usage(&cmd_explain);
+	}
+
+	ret = cli_run_setup(ctx, &run, branch, upstream);
+	if (!ret)
+		ret = scan_prepare(&run.scan);
+	for (; !ret && optind < argc; optind++) {
+		/* A bad commit is reported; the others are still explained. */
+		if (explain_one(ctx, &run, argv[optind], &out) < 0)
+			failed = 1;
+	}
+	if (!ret)
+		ret = report_write(stdout, &out);
+	strbuf_release(&out);
+	cli_run_release(&run);
+	return ret < 0 || failed ? 1 : 0;
+}
+
+const struct cli_command cmd_explain = {
+	"explain",
+	"--branch BRANCH [--upstream REF] COMMIT...",
+	"show the score of commits rule by rule, and their presence",
+	explain,
+};

@@ -1,0 +1,66 @@
+#include "config.h"
+#include "error.h"
+#include "util.h"
+
+#include <errno.h>
+#include <string.h>
+#include <unistd.h>
+
+void config_init(struct config *c)
+{
+	memset(c, 0, sizeof(*c));
+}
+
+void config_release(struct config *c)
+{
+	free(c->upstream);
+	free(c->rules);
+	config_init(c);
+}
+
+/* Copies a string setting; a missing key leaves *out alone. */
+static int get_string(git_config *cfg, const char *key, char **out)
+{
+	git_buf buf = GIT_BUF_INIT;
+	int ret = git_config_get_string_buf(&buf, cfg, key);
+
+	if (ret == GIT_ENOTFOUND) {
+		git_error_clear();
+		return 0;
+	}
+	if (ret < 0)
+		return error_git("cannot read '%s'", key);
+	free(*out);
+	*out = xstrdup(buf.ptr);
+	git_buf_dispose(&buf);
+	return 0;
+}
+
+int config_load(struct config *c, git_repository *repo, const char *file)
+{
+	git_config *cfg = NULL, *snap = NULL;
+	int ret;
+
+	if (file && access(file, R_OK) < 0)
+		return error("cannot read config file '%s': %s", file,
+			     strerror(errno));
+	if (git_repository_config(&cfg, repo) < 0)
+		return error_git("cannot read the repository's configuration");
+	/* A --config file outranks every other level. */
+	if (file && git_config_add_file_ondisk(cfg, file, GIT_CONFIG_LEVEL_APP,
+					       repo, 1) < 0) {
+		ret = error_git("cannot read config file '%s'", file);
+		goto out;
+	}
+	if (git_config_snapshot(&snap, cfg) < 0) {
+		ret = error_git("cannot read the configuration");
+		goto out;
+	}
+	ret = get_string(snap, "stablepick.upstream", &c->upstream);
+	if (!ret)
+		ret = get_string(snap, "stablepick.rules", &c->rules);
+out:
+	git_config_free(snap);
+	git_config_free(cfg);
+	return ret;
+}

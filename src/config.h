@@ -1,0 +1,27 @@
+#ifndef CONFIG_H
+#define CONFIG_H
+
+#include <git2.h>
+
+/*
+ * stablepick's settings, in git's config format:
+ *
+ *     [stablepick]
+ *             upstream = origin/master
+ *             rules = /path/to/rules
+ *
+ * read from the repository's configuration (which includes the user's
+ * and the system's) and, when given, a --config FILE that takes
+ * precedence.
+ */
+struct config {
+	char *upstream;		/* stablepick.upstream; NULL if unset */
+	char *rules;		/* stablepick.rules; NULL if unset */
+};
+
+void config_init(struct config *c);
+/* Reads the settings; returns 0 or -1 after printing an error. */
+int config_load(struct config *c, git_repository *repo, const char *file);
+void config_release(struct config *c);
+
+#endif

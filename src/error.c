@@ -1,0 +1,55 @@
+#include "error.h"
+#include "strbuf.h"
+
+#include <git2.h>
+#include <stdarg.h>
+#include <stdio.h>
+
+const char *error_progname = "stablepick";
+
+static void report(const char *prefix, const char *fmt, va_list ap,
+		   const char *tail)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_addstr(&sb, prefix);
+	strbuf_vaddf(&sb, fmt, ap);
+	if (tail && *tail) {
+		strbuf_addstr(&sb, ": ");
+		strbuf_addstr(&sb, tail);
+	}
+	strbuf_addch(&sb, '\n');
+	fflush(stdout);
+	fputs(sb.buf, stderr);
+	strbuf_release(&sb);
+}
+
+int error(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	report("error: ", fmt, ap, NULL);
+	va_end(ap);
+	return -1;
+}
+
+void warning(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	report("warning: ", fmt, ap, NULL);
+	va_end(ap);
+}
+
+int error_git(const char *fmt, ...)
+{
+	const git_error *e = git_error_last();
+	va_list ap;
+
+	va_start(ap, fmt);
+	report("error: ", fmt, ap, e && e->message ? e->message : "unknown libgit2 error");
+	va_end(ap);
+	return -1;
+}

@@ -1,0 +1,117 @@
+#include "cli/cli.h"
+#include "error.h"
+
+#include <autoconf.h>
+#include <git2.h>
+#include <stdio.h>
+#include <string.h>
+
+static const char usage_head[] =
+	"usage: stablepick [-C DIR] [--config FILE] [--rules DIR] COMMAND [ARGS]\n"
+	"       stablepick --help | --version\n"
+	"\n"
+	"Finds the mainline filesystem fixes a stable or vendor kernel branch\n"
+	"should take, and says why.\n"
+	"\n"
+	"Options:\n"
+	"  -C DIR          run as if started in DIR\n"
+	"  --config FILE   read settings from FILE too (git config format)\n"
+	"  --rules DIR     load rule files from DIR (default.rules first)\n"
+	"  -h, --help      show this help\n"
+	"  --version       show the version\n"
+	"\n"
+	"Commands:\n";
+
+static void print_help(FILE *f)
+{
+	size_t i;
+
+	fputs(usage_head, f);
+	for (i = 0; cli_commands[i]; i++)
+		fprintf(f, "  %-9s %s\n", cli_commands[i]->name,
+			cli_commands[i]->summary);
+	fputs("\nRun 'stablepick COMMAND --help' for a command's options; "
+	      "see stablepick(1).\n", f);
+}
+
+/* Takes the value of "--opt VALUE" or "--opt=VALUE" at argv[*i]. */
+static const char *take_value(int argc, char **argv, int *i, const char *opt)
+{
+	size_t len = strlen(opt);
+
+	if (!strncmp(argv[*i], opt, len) && argv[*i][len] == '=')
+		return argv[*i] + len + 1;
+	if (*i + 1 >= argc) {
+		error("option '%s' needs a value", opt);
+		return NULL;
+	}
+	return argv[++*i];
+}
+
+static int is_opt(const char *arg, const char *opt)
+{
+	size_t len = strlen(opt);
+
+	return !strncmp(arg, opt, len) && (!arg[len] || arg[len] == '=');
+}
+
+int main(int argc, char **argv)
+{
+	struct cli_context ctx;
+	const struct cli_command *cmd;
+	const char **slot, *opt;
+	int i, ret;
+
+	memset(&ctx, 0, sizeof(ctx));
+	config_init(&ctx.config);
+	for (i = 1; i < argc && argv[i][0] == '-'; i++) {
+		const char *arg = argv[i];
+
+		if (!strcmp(arg, "-h") || !strcmp(arg, "--help")) {
+			print_help(stdout);
+			return 0;
+		}
+		if (!strcmp(arg, "--version")) {
+			printf("stablepick %s\n", PACKAGE_VERSION);
+			return 0;
+		}
+		if (!strcmp(arg, "-C")) {
+			opt = "-C";
+			slot = &ctx.repo_dir;
+		} else if (is_opt(arg, "--config")) {
+			opt = "--config";
+			slot = &ctx.config_file;
+		} else if (is_opt(arg, "--rules")) {
+			opt = "--rules";
+			slot = &ctx.rules_dir;
+		} else {
+			error("unknown option '%s'", arg);
+			print_help(stderr);
+			return 129;
+		}
+		if (!(*slot = take_value(argc, argv, &i, opt)))
+			return 129;
+	}
+	if (i >= argc) {
+		print_help(stderr);
+		return 129;
+	}
+	if (!strcmp(argv[i], "help")) {
+		print_help(stdout);
+		return 0;
+	}
+	cmd = cli_find(argv[i]);
+	if (!cmd) {
+		error("'%s' is not a stablepick command (see 'stablepick --help')",
+		      argv[i]);
+		return 129;
+	}
+
+	git_libgit2_init();
+	ret = cmd->fn(&ctx, argc - i, argv + i);
+	cli_context_release(&ctx);
+	/* libgit2 1.5 keeps the last error message until it is cleared. */
+	git_error_clear();
+	git_libgit2_shutdown();
+	return ret < 0 ? 1 : ret;
+}

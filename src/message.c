@@ -1,0 +1,1051 @@
+#include "message.h"
+#include "strbuf.h"
+#include "util.h"
+
+#include <stdarg.h>
+#include <string.h>
+
+/*
+ * The parser works on an array of line spans (pointers into the text,
+ * line ends excluded) and makes a fixed number of passes over it, each
+ * looking at a bounded neighbourhood of a line, so that its cost grows
+ * with the length of the message and nothing else.
+ */
+struct span {
+	const char *p;
+	size_t len;
+};
+
+/*
+ * Trailer keys recognised at the start of any line of the body.  Other
+ * "Key: value" lines count only inside the final trailer block.
+ */
+static const char *const known_keys[] = {
+	"Acked-by",
+	"Analysed-by",
+	"Analyzed-by",
+	"Bisected-by",
+	"Cc",
+	"Closes",
+	"Co-authored-by",
+	"Co-developed-by",
+	"Debugged-by",
+	"Depends-on",
+	"Diagnosed-by",
+	"Fixes",
+	"Helped-by",
+	"Link",
+	"Message-ID",
+	"Nacked-by",
+	"Noticed-by",
+	"Originally-by",
+	"Originally-from",
+	"Reported-and-tested-by",
+	"Reported-by",
+	"Requested-by",
+	"Reviewed-and-tested-by",
+	"Reviewed-by",
+	"Signed-off-by",
+	"Stable-dep-of",
+	"Suggested-by",
+	"Tested-by",
+};
+
+/* Lines scanned past an unclosed Fixes: subject, at most. */
+#define FIXES_WRAP_LINES 2
+/* Length of a full object id in hex. */
+#define FULL_HEX 40
+
+static int is_ws(int c)
+{
+	return c == ' ' || c == '\t' || c == '\f' || c == '\v';
+}
+
+static int is_digit(int c)
+{
+	return c >= '0' && c <= '9';
+}
+
+static int is_alpha(int c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+
+static int is_alnum(int c)
+{
+	return is_alpha(c) || is_digit(c);
+}
+
+static int is_hexdigit(int c)
+{
+	return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
+
+static int to_lower(int c)
+{
+	return (c >= 'A' && c <= 'Z') ? c - 'A' + 'a' : c;
+}
+
+static const char *skip_ws(const char *p)
+{
+	while (is_ws((unsigned char)*p))
+		p++;
+	return p;
+}
+
+static size_t hex_run(const char *p, size_t len)
+{
+	size_t n = 0;
+
+	while (n < len && is_hexdigit((unsigned char)p[n]))
+		n++;
+	return n;
+}
+
+static char *lower_dup(const char *p, size_t len)
+{
+	char *s = xstrndup(p, len);
+	char *q;
+
+	for (q = s; *q; q++)
+		*q = (char)to_lower((unsigned char)*q);
+	return s;
+}
+
+/* A copy of p[0..len) without whitespace at either end, or NULL if empty. */
+static char *trimmed_dup(const char *p, size_t len)
+{
+	while (len && is_ws((unsigned char)*p)) {
+		p++;
+		len--;
+	}
+	while (len && is_ws((unsigned char)p[len - 1]))
+		len--;
+	return len ? xstrndup(p, len) : NULL;
+}
+
+static struct span span_trim(struct span s)
+{
+	while (s.len && is_ws((unsigned char)*s.p)) {
+		s.p++;
+		s.len--;
+	}
+	while (s.len && is_ws((unsigned char)s.p[s.len - 1]))
+		s.len--;
+	return s;
+}
+
+static size_t span_indent(struct span s)
+{
+	size_t i = 0;
+
+	while (i < s.len && is_ws((unsigned char)s.p[i]))
+		i++;
+	return i;
+}
+
+static int span_blank(struct span s)
+{
+	return span_indent(s) == s.len;
+}
+
+/* Non-zero if the span starts with `word`, compared without case. */
+static int starts_with_ci(const char *p, size_t len, const char *word)
+{
+	size_t n = strlen(word);
+
+	return len >= n && !ascii_strncasecmp(p, word, n);
+}
+
+/* The first occurrence of `needle` (lower case) in p[0..len), or NULL. */
+static const char *find_ci(const char *p, size_t len, const char *needle)
+{
+	size_t n = strlen(needle), i;
+
+	if (n > len)
+		return NULL;
+	for (i = 0; i + n <= len; i++)
+		if (to_lower((unsigned char)p[i]) == needle[0] &&
+		    !ascii_strncasecmp(p + i, needle, n))
+			return p + i;
+	return NULL;
+}
+
+static void add_diag(struct message *m, unsigned lineno, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void add_diag(struct message *m, unsigned lineno, const char *fmt, ...)
+{
+	va_list ap;
+
+	ALLOC_GROW(m->diags, m->nr_diags, m->alloc_diags);
+	m->diags[m->nr_diags].lineno = lineno;
+	va_start(ap, fmt);
+	m->diags[m->nr_diags].msg = xstrvfmt(fmt, ap);
+	va_end(ap);
+	m->nr_diags++;
+}
+
+/* Lines end at "\n", "\r\n" or a lone "\r". */
+static void split_lines(const char *text, size_t len,
+			struct span **lines, size_t *nr)
+{
+	size_t alloc = 0, start = 0, i;
+
+	*lines = NULL;
+	*nr = 0;
+	for (i = 0; i <= len; i++) {
+		if (i < len && text[i] != '\n' && text[i] != '\r')
+			continue;
+		if (i == len && start == len)
+			break;
+		ALLOC_GROW(*lines, *nr, alloc);
+		(*lines)[*nr].p = text + start;
+		(*lines)[*nr].len = i - start;
+		(*nr)++;
+		if (i < len && text[i] == '\r' && i + 1 < len &&
+		    text[i + 1] == '\n')
+			i++;
+		start = i + 1;
+	}
+}
+
+/* --- trailer lines -------------------------------------------------- */
+
+static int is_known_key(const char *p, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(known_keys); i++)
+		if (strlen(known_keys[i]) == len &&
+		    !ascii_strncasecmp(p, known_keys[i], len))
+			return 1;
+	return 0;
+}
+
+struct key_line {
+	size_t key_off, key_len;	/* the key, within the line */
+	size_t val_off;			/* the value starts here */
+	int known;			/* one of known_keys[] */
+	int dashed;			/* "Word-word", not a single word */
+};
+
+/*
+ * Where a line stands: in the body, or in a trailer block that has a
+ * known trailer (any key counts there) or has none ("Word-word" keys
+ * count, single words like "cifsd: release 3.3.2" do not).
+ */
+enum place {
+	IN_BODY,
+	IN_BLOCK_DASHED,
+	IN_BLOCK
+};
+
+/*
+ * Recognises "Key: value" at the start of a line, after any indent.  A
+ * known key may be followed by blanks before the colon and needs
+ * nothing after it ("Fixes:abc", "Cc :x"); any other key must be a
+ * word of letters, digits and dashes followed by ": " and a value,
+ * which keeps "https://..." and "Call Trace:" out.
+ */
+static int parse_key_line(struct span l, struct key_line *kl)
+{
+	size_t i = span_indent(l), k, j;
+
+	if (i >= l.len || !is_alpha((unsigned char)l.p[i]))
+		return 0;
+	for (k = i; k < l.len && (is_alnum((unsigned char)l.p[k]) ||
+				  l.p[k] == '-'); k++)
+		;
+	kl->key_off = i;
+	kl->key_len = k - i;
+	kl->known = is_known_key(l.p + i, k - i);
+	kl->dashed = memchr(l.p + i, '-', k - i) != NULL;
+	j = k;
+	if (kl->known)
+		while (j < l.len && is_ws((unsigned char)l.p[j]))
+			j++;
+	if (j >= l.len || l.p[j] != ':')
+		return 0;
+	kl->val_off = j + 1;
+	if (kl->known)
+		return 1;
+	if (kl->val_off >= l.len || !is_ws((unsigned char)l.p[kl->val_off]))
+		return 0;
+	return !span_blank((struct span){ l.p + kl->val_off,
+					  l.len - kl->val_off });
+}
+
+/*
+ * Whether line l is a trailer: a known key anywhere, another key at
+ * the left margin of the trailer block.
+ */
+static int trailer_line(struct span l, enum place where, struct key_line *kl)
+{
+	if (!parse_key_line(l, kl))
+		return 0;
+	if (kl->known)
+		return 1;
+	if (kl->key_off)
+		return 0;
+	return where == IN_BLOCK || (where == IN_BLOCK_DASHED && kl->dashed);
+}
+
+/*
+ * The trailer block is the end of the last paragraph of the body: it
+ * starts at the first trailer after the prose that leads up to the
+ * first known trailer, and takes "[name: note]" annotations (possibly
+ * wrapped), indented continuations and the odd stray line.  With a known trailer in the paragraph any key counts; without
+ * one, only "Word-word:" keys do and the paragraph must hold nothing
+ * else.  Returns the first line of the block (`nr` if there is none)
+ * and sets *where to the kind of block.
+ */
+static size_t find_trailer_block(const struct span *lines, size_t nr,
+				 size_t subject, enum place *where)
+{
+	size_t end = nr, start, i, first = nr;
+	int prose = 0, note = 0, seen_known = 0;
+	struct key_line kl;
+
+	*where = IN_BLOCK_DASHED;
+	while (end > subject + 1 && span_blank(lines[end - 1]))
+		end--;
+	start = end;
+	while (start > subject + 1 && !span_blank(lines[start - 1]))
+		start--;
+	if (start >= end || start <= subject + 1)
+		return nr;
+	for (i = start; i < end; i++)
+		if (parse_key_line(lines[i], &kl) && kl.known)
+			*where = IN_BLOCK;
+	for (i = start; i < end; i++) {
+		struct span t = span_trim(lines[i]);
+		int is_trailer = trailer_line(lines[i], *where, &kl);
+
+		if (note && !(is_trailer && kl.known)) {
+			note = !memchr(t.p, ']', t.len);
+			continue;
+		}
+		note = 0;
+		if (is_trailer) {
+			if (first == nr)
+				first = i;
+			seen_known |= kl.known;
+		} else if (t.p[0] == '[') {
+			note = !memchr(t.p, ']', t.len);
+		} else if (!span_indent(lines[i])) {
+			prose = 1;
+			if (!seen_known)
+				first = nr;
+		}
+	}
+	if (prose && *where != IN_BLOCK)
+		return nr;
+	return first;
+}
+
+/*
+ * A Fixes: value whose subject is still open: an unmatched "(" or an
+ * odd number of double quotes.
+ */
+static int fixes_unclosed(const char *val)
+{
+	int depth = 0, quotes = 0;
+
+	for (; *val; val++) {
+		if (*val == '(')
+			depth++;
+		else if (*val == ')' && depth)
+			depth--;
+		else if (*val == '"')
+			quotes++;
+	}
+	return depth || (quotes & 1);
+}
+
+static void add_trailer(struct message *m, struct span l,
+			const struct key_line *kl, struct strbuf *val,
+			unsigned lineno)
+{
+	struct trailer *t;
+
+	ALLOC_GROW(m->trailers, m->nr_trailers, m->alloc_trailers);
+	t = &m->trailers[m->nr_trailers++];
+	t->key = xstrndup(l.p + kl->key_off, kl->key_len);
+	t->val = strbuf_detach(val, NULL);
+	t->lineno = lineno;
+}
+
+/*
+ * Collects the trailers of lines [body, nr).  A trailer in the block
+ * takes the indented lines that follow it as continuations; a Fixes:
+ * anywhere whose subject is left open takes the next line or two.
+ */
+static void collect_trailers(struct message *m, const struct span *lines,
+			     size_t nr, size_t body, size_t block,
+			     enum place block_place)
+{
+	struct strbuf val = STRBUF_INIT;
+	int in_note = 0;
+	size_t i, j;
+
+	for (i = body; i < nr; i++) {
+		enum place where = i >= block ? block_place : IN_BODY;
+		struct key_line kl, next;
+		struct span l = lines[i], t = span_trim(l);
+		int is_fixes, is_trailer, wrapped = 0;
+
+		is_trailer = trailer_line(l, where, &kl);
+		if (in_note && !(is_trailer && kl.known)) {
+			/* Inside "[djwong: note]", which may be wrapped. */
+			in_note = !span_blank(l) && !memchr(t.p, ']', t.len);
+			continue;
+		}
+		in_note = 0;
+		if (!is_trailer) {
+			if (where != IN_BODY && t.len && t.p[0] == '[')
+				in_note = !memchr(t.p, ']', t.len);
+			continue;
+		}
+
+		strbuf_reset(&val);
+		t = span_trim((struct span){ l.p + kl.val_off,
+					     l.len - kl.val_off });
+		strbuf_add(&val, t.p, t.len);
+		is_fixes = kl.key_len == 5 &&
+			   !ascii_strncasecmp(l.p + kl.key_off, "fixes", 5);
+		for (j = i + 1; j < nr; j++) {
+			struct span c = lines[j];
+			enum place where_c = j >= block ? block_place : IN_BODY;
+
+			if (span_blank(c) || trailer_line(c, where_c, &next))
+				break;
+			if (where_c != IN_BODY && span_indent(c))
+				;
+			else if (is_fixes && wrapped < FIXES_WRAP_LINES &&
+				 fixes_unclosed(val.buf))
+				wrapped++;
+			else
+				break;
+			c = span_trim(c);
+			if (val.len)
+				strbuf_addch(&val, ' ');
+			strbuf_add(&val, c.p, c.len);
+		}
+		add_trailer(m, l, &kl, &val, (unsigned)i + 1);
+		i = j - 1;
+	}
+	strbuf_release(&val);
+}
+
+/* --- Fixes: --------------------------------------------------------- */
+
+/*
+ * The subject after a Fixes: id: ("subject"), (subject), "subject" or
+ * plain text.  Nested quotes end at the first '")', nested parentheses
+ * are matched; an unclosed subject runs to the end of the value.
+ */
+static char *fixes_subject(const char *p)
+{
+	const char *start, *end;
+
+	p = skip_ws(p);
+	if (*p == '(' && *skip_ws(p + 1) == '"') {
+		start = skip_ws(p + 1) + 1;
+		end = strstr(start, "\")");
+		if (!end)
+			end = strrchr(start, '"');
+		if (!end) {
+			end = start + strlen(start);
+			if (end > start && end[-1] == ')')
+				end--;
+		}
+	} else if (*p == '(') {
+		int depth = 1;
+
+		start = p + 1;
+		for (end = start; *end; end++) {
+			if (*end == '(')
+				depth++;
+			else if (*end == ')' && !--depth)
+				break;
+		}
+	} else if (*p == '"') {
+		start = p + 1;
+		end = strrchr(start, '"');
+		if (!end)
+			end = start + strlen(start);
+	} else {
+		while (*p == ':' || *p == '-' || is_ws((unsigned char)*p))
+			p++;
+		start = p;
+		end = start + strlen(start);
+		while (end > start && (end[-1] == '.' || end[-1] == ','))
+			end--;
+	}
+	return trimmed_dup(start, (size_t)(end - start));
+}
+
+static int has_digit(const char *p, size_t n)
+{
+	while (n--)
+		if (is_digit((unsigned char)*p++))
+			return 1;
+	return 0;
+}
+
+static void parse_fixes(struct message *m, const struct trailer *t)
+{
+	const char *p = t->val, *after;
+	struct fixes_ref *f;
+	size_t n;
+
+	if (starts_with_ci(p, strlen(p), "commit") &&
+	    (is_ws((unsigned char)p[6]) || p[6] == ':'))
+		p = skip_ws(p + 7);
+	n = hex_run(p, strlen(p));
+	if (n && (is_alnum((unsigned char)p[n]) || p[n] == '_'))
+		n = 0;
+	after = skip_ws(p + n);
+	/*
+	 * "Fixes: added a check" starts with a hex word; an id standing
+	 * alone must look like one.
+	 */
+	if (n && *after != '(' && *after != '"' && n < 12 && !has_digit(p, n))
+		n = 0;
+	if (!n) {
+		add_diag(m, t->lineno, "Fixes: no commit id in '%s'", t->val);
+		return;
+	}
+	if (n < 4 || n > FULL_HEX) {
+		add_diag(m, t->lineno,
+			 "Fixes: commit id '%.*s' has %zu hex digits, expected 4 to 40",
+			 (int)n, p, n);
+		return;
+	}
+	ALLOC_GROW(m->fixes, m->nr_fixes, m->alloc_fixes);
+	f = &m->fixes[m->nr_fixes++];
+	f->id = lower_dup(p, n);
+	f->subject = fixes_subject(after);
+	f->lineno = t->lineno;
+}
+
+/*
+ * Non-zero if key (n bytes) is one edit away from "Fixes": "ixes",
+ * "Fixed", "Fixess".  Such a trailer is reported, not read as Fixes:.
+ */
+static int misspelt_fixes(const char *key, size_t n)
+{
+	static const char word[] = "fixes";
+	size_t len = sizeof(word) - 1, i = 0;
+
+	if (n + 1 < len || n > len + 1)
+		return 0;
+	while (i < n && i < len && to_lower((unsigned char)key[i]) == word[i])
+		i++;
+	if (n == len)
+		return i < n && !ascii_strncasecmp(key + i + 1, word + i + 1,
+						   len - i - 1);
+	if (n > len)
+		return !ascii_strncasecmp(key + i + 1, word + i, len - i);
+	return !ascii_strncasecmp(key + i, word + i + 1, len - i - 1);
+}
+
+/* --- Cc: stable ----------------------------------------------------- */
+
+static int addr_delim(int c)
+{
+	return !c || is_ws(c) || c == '<' || c == '>' || c == ',' || c == '@' ||
+	       c == ';' || c == '"' || c == '(' || c == ')' || c == '#' ||
+	       c == '[' || c == ']';
+}
+
+/*
+ * Finds a stable address (local part "stable" or "stable+tag") in a Cc
+ * value.  Sets *addr and *len; returns the text after it, or NULL.
+ */
+static const char *find_stable_addr(const char *val, const char **addr,
+				    size_t *len)
+{
+	const char *at;
+
+	for (at = strchr(val, '@'); at; at = strchr(at + 1, '@')) {
+		const char *s = at, *e = at + 1;
+
+		while (s > val && !addr_delim((unsigned char)s[-1]))
+			s--;
+		while (!addr_delim((unsigned char)*e))
+			e++;
+		if ((at - s == 6 || (at - s > 6 && s[6] == '+')) &&
+		    !ascii_strncasecmp(s, "stable", 6)) {
+			*addr = s;
+			*len = (size_t)(e - s);
+			return e;
+		}
+	}
+	return NULL;
+}
+
+/*
+ * Parses "N.N" with optional further ".N", ".x" or ".y" parts and a
+ * final "+", after an optional "v".  Returns the end, or NULL if what
+ * is there is not a version.
+ */
+static const char *parse_version(const char *p, int *major, int *minor)
+{
+	long part[2] = { 0, 0 };
+	int i;
+
+	if (*p == 'v' || *p == 'V')
+		p++;
+	for (i = 0; i < 2; i++) {
+		int digits = 0;
+
+		if (i && *p++ != '.')
+			return NULL;
+		while (is_digit((unsigned char)*p) && digits < 5) {
+			part[i] = part[i] * 10 + (*p++ - '0');
+			digits++;
+		}
+		if (!digits || is_digit((unsigned char)*p))
+			return NULL;
+	}
+	while (*p == '.' && (is_digit((unsigned char)p[1]) ||
+			     p[1] == 'x' || p[1] == 'X' || p[1] == 'y' ||
+			     p[1] == 'Y')) {
+		p += 2;
+		while (is_digit((unsigned char)*p))
+			p++;
+	}
+	if (*p == '+')
+		p++;
+	if (*p == '.' && (!p[1] || is_ws((unsigned char)p[1])))
+		p++;
+	if (*p && !is_ws((unsigned char)*p) && !strchr(",:;)]/-", *p))
+		return NULL;
+	*major = (int)part[0];
+	*minor = (int)part[1];
+	return p;
+}
+
+static int version_before(int ma, int mi, int ma2, int mi2)
+{
+	return ma < ma2 || (ma == ma2 && mi < mi2);
+}
+
+/*
+ * Reads the version hint at the start of a stable comment: "5.10+",
+ * "v6.1", "5.15.x", "v6.6.55+, v6.10.14+" (the oldest counts), and the
+ * prerequisite form "3.3.x: a1f84a3: sched: Check for idle".  A comment
+ * that does not start with a version has no hint.
+ */
+static void parse_stable_comment(struct message *m, struct stable_tag *st)
+{
+	const char *c = st->comment, *p, *q;
+	size_t n;
+
+	p = c;
+	if (p[0] == '>' && p[1] == '=')
+		p = skip_ws(p + 2);
+	q = (*p == 'v' || *p == 'V') ? p + 1 : p;
+	if (!is_digit((unsigned char)*q))
+		return;
+	p = parse_version(p, &st->hint_major, &st->hint_minor);
+	if (!p) {
+		add_diag(m, st->lineno, "Cc: garbled stable version hint '%s'",
+			 c);
+		st->hint_major = st->hint_minor = -1;
+		return;
+	}
+	for (;;) {
+		const char *r = skip_ws(p);
+		int ma, mi;
+
+		if (*r != ',' && *r != '/')
+			break;
+		r = parse_version(skip_ws(r + 1), &ma, &mi);
+		if (!r)
+			break;
+		if (version_before(ma, mi, st->hint_major, st->hint_minor)) {
+			st->hint_major = ma;
+			st->hint_minor = mi;
+		}
+		p = r;
+	}
+	p = skip_ws(p);
+	if (*p != ':')
+		return;
+	p = skip_ws(p + 1);
+	n = hex_run(p, strlen(p));
+	if (n < 4 || n > FULL_HEX || is_alnum((unsigned char)p[n]) ||
+	    (p[n] != ':' && !is_ws((unsigned char)p[n]) && p[n])) {
+		add_diag(m, st->lineno,
+			 "Cc: no prerequisite commit id in stable hint '%s'", c);
+		return;
+	}
+	st->prereq_id = lower_dup(p, n);
+	p = skip_ws(p + n);
+	if (*p == ':')
+		p++;
+	st->prereq_subject = trimmed_dup(p, strlen(p));
+}
+
+/* Known homes of the stable list; others are kept but questioned. */
+static int stable_domain_ok(const char *addr, size_t len)
+{
+	const char *at = memchr(addr, '@', len);
+	size_t dlen;
+
+	if (!at)
+		return 1;
+	at++;
+	dlen = len - (size_t)(at - addr);
+	return (dlen == 15 && !ascii_strncasecmp(at, "vger.kernel.org", 15)) ||
+	       (dlen == 10 && !ascii_strncasecmp(at, "kernel.org", 10));
+}
+
+static void parse_cc(struct message *m, const struct trailer *t)
+{
+	const char *val = t->val, *addr, *rest;
+	struct stable_tag *st;
+	size_t len;
+
+	rest = find_stable_addr(val, &addr, &len);
+	if (!rest && starts_with_ci(val, strlen(val), "stable") &&
+	    !strchr(val, '@') && addr_delim((unsigned char)val[6])) {
+		/* A bare "Cc: stable", as some older commits have it. */
+		addr = val;
+		len = 6;
+		rest = val + 6;
+	}
+	if (!rest) {
+		if (find_ci(val, strlen(val), "stable"))
+			add_diag(m, t->lineno,
+				 "Cc: mentions stable but has no stable address in '%s'",
+				 val);
+		return;
+	}
+
+	ALLOC_GROW(m->stable, m->nr_stable, m->alloc_stable);
+	st = &m->stable[m->nr_stable++];
+	memset(st, 0, sizeof(*st));
+	st->addr = xstrndup(addr, len);
+	st->noautosel = len > 16 && addr[16] == '@' &&
+			!ascii_strncasecmp(addr, "stable+noautosel", 16);
+	st->hint_major = st->hint_minor = -1;
+	st->lineno = t->lineno;
+	if (!stable_domain_ok(addr, len))
+		add_diag(m, t->lineno, "Cc: unexpected stable address '%s'",
+			 st->addr);
+
+	/*
+	 * The comment: after '#', inside "[...]", or plain text; after a
+	 * ',' more addresses follow and only a '#' starts a comment.
+	 */
+	rest = skip_ws(rest);
+	if (*rest == '>')
+		rest = skip_ws(rest + 1);
+	if (*rest == ',' || *rest == ';')
+		rest = strchr(rest, '#');
+	if (rest && *rest == '[') {
+		const char *close = strchr(++rest, ']');
+
+		st->comment = trimmed_dup(rest, close ? (size_t)(close - rest)
+						      : strlen(rest));
+	} else if (rest) {
+		while (*rest == '#')
+			rest++;
+		st->comment = trimmed_dup(rest, strlen(rest));
+	}
+	if (st->comment)
+		parse_stable_comment(m, st);
+}
+
+/* --- upstream references and reverts --------------------------------- */
+
+/* A set of the upstream ids seen, to keep the list free of repeats. */
+struct id_set {
+	size_t *slot;		/* index + 1 into m->upstream, 0 if free */
+	size_t alloc;
+};
+
+static size_t id_hash(const char *id)
+{
+	size_t h = 5381, i;
+
+	for (i = 0; i < FULL_HEX; i++)
+		h = h * 33 + (unsigned char)id[i];
+	return h;
+}
+
+static size_t *id_set_slot(struct id_set *set, char **ids, const char *id)
+{
+	size_t i = id_hash(id) & (set->alloc - 1);
+
+	while (set->slot[i] && memcmp(ids[set->slot[i] - 1], id, FULL_HEX))
+		i = (i + 1) & (set->alloc - 1);
+	return &set->slot[i];
+}
+
+static void add_upstream(struct message *m, struct id_set *set,
+			 const char *hex)
+{
+	char *id = lower_dup(hex, FULL_HEX);
+	size_t *slot, i;
+
+	if (2 * (m->nr_upstream + 1) > set->alloc) {
+		size_t old = set->alloc;
+		size_t *old_slot = set->slot;
+
+		set->alloc = old ? 2 * old : 16;
+		set->slot = xcalloc(set->alloc, sizeof(*set->slot));
+		for (i = 0; i < old; i++)
+			if (old_slot[i])
+				*id_set_slot(set, m->upstream,
+					     m->upstream[old_slot[i] - 1]) =
+					old_slot[i];
+		free(old_slot);
+	}
+	slot = id_set_slot(set, m->upstream, id);
+	if (*slot) {
+		free(id);
+		return;
+	}
+	ALLOC_GROW(m->upstream, m->nr_upstream, m->alloc_upstream);
+	m->upstream[m->nr_upstream++] = id;
+	*slot = m->nr_upstream;
+}
+
+/*
+ * A full id at p (within end), not followed by more hex, after skipping
+ * blanks; returns its end or NULL.
+ */
+static const char *full_id_at(const char *p, const char *end)
+{
+	while (p < end && is_ws((unsigned char)*p))
+		p++;
+	if (hex_run(p, (size_t)(end - p)) != FULL_HEX)
+		return NULL;
+	return p + FULL_HEX;
+}
+
+/* Skips blanks, then `word` (without case); NULL if it is not there. */
+static const char *skip_word(const char *p, const char *end, const char *word)
+{
+	while (p < end && is_ws((unsigned char)*p))
+		p++;
+	if (!starts_with_ci(p, (size_t)(end - p), word))
+		return NULL;
+	return p + strlen(word);
+}
+
+static void scan_upstream(struct message *m, struct id_set *set,
+			  struct span l)
+{
+	const char *p = l.p, *end = l.p + l.len, *q, *id;
+
+	/* commit <id> upstream. */
+	q = skip_word(p, end, "commit");
+	if (q && q < end && is_ws((unsigned char)*q) &&
+	    (id = full_id_at(q, end)) && (q = skip_word(id, end, "upstream")) &&
+	    (q == end || !is_alnum((unsigned char)*q)))
+		add_upstream(m, set, id - FULL_HEX);
+
+	/* [ Upstream commit <id> ] */
+	for (q = memchr(p, '[', l.len); q; q = memchr(q, '[', (size_t)(end - q))) {
+		const char *r = skip_word(++q, end, "upstream");
+
+		if (r && (r = skip_word(r, end, "commit"))) {
+			if (r < end && *r == ':')
+				r++;
+			id = full_id_at(r, end);
+			if (id)
+				add_upstream(m, set, id - FULL_HEX);
+		}
+	}
+
+	/* (cherry picked from commit <id>) */
+	for (q = p; (q = find_ci(q, (size_t)(end - q), "cherry picked from commit"));
+	     q += 25) {
+		id = full_id_at(q + 25, end);
+		if (id)
+			add_upstream(m, set, id - FULL_HEX);
+	}
+}
+
+/*
+ * Revert "subject", also after a subsystem prefix ("xfs: Revert
+ * "..."").  The reverted subject is the text between the first and the
+ * last quote, so Revert "Revert "x"" gives Revert "x".
+ */
+static void parse_revert_subject(struct message *m)
+{
+	const char *s = m->subject, *open = NULL, *close, *p;
+
+	for (p = s; p; ) {
+		if (!ascii_strncasecmp(p, "revert", 6) &&
+		    *skip_ws(p + 6) == '"') {
+			open = skip_ws(p + 6) + 1;
+			break;
+		}
+		p = strstr(p, ": ");
+		if (p)
+			p = skip_ws(p + 1);
+	}
+	if (!open)
+		return;
+	close = strrchr(open, '"');
+	if (!close)
+		close = open + strlen(open);
+	m->is_revert = 1;
+	m->reverts_subject = trimmed_dup(open, (size_t)(close - open));
+}
+
+/* This reverts commit <id>. */
+static void scan_reverts(struct message *m, struct span l)
+{
+	struct span t = span_trim(l);
+	const char *end = t.p + t.len, *p;
+	size_t n;
+
+	if (m->reverts_id || !(p = skip_word(t.p, end, "this reverts commit")))
+		return;
+	while (p < end && is_ws((unsigned char)*p))
+		p++;
+	n = hex_run(p, (size_t)(end - p));
+	if (n < 4 || n > FULL_HEX || (p + n < end && is_alnum((unsigned char)p[n])))
+		return;
+	m->is_revert = 1;
+	m->reverts_id = lower_dup(p, n);
+}
+
+/* --- the message ----------------------------------------------------- */
+
+void message_init(struct message *m)
+{
+	memset(m, 0, sizeof(*m));
+}
+
+int message_parse(struct message *m, const char *text, size_t len)
+{
+	struct strbuf body = STRBUF_INIT;
+	struct id_set set = { NULL, 0 };
+	enum place place;
+	struct span *lines;
+	size_t nr, subject, first, block, i;
+
+	message_release(m);
+	split_lines(text ? text : "", text ? len : 0, &lines, &nr);
+
+	/* Blank lines before the subject are skipped, like git does. */
+	for (subject = 0; subject < nr && span_blank(lines[subject]); subject++)
+		;
+	if (subject < nr) {
+		struct span s = span_trim(lines[subject]);
+
+		m->subject = xstrndup(s.p, s.len);
+	} else {
+		m->subject = xstrdup("");
+	}
+	for (first = subject + 1; first < nr && span_blank(lines[first]); first++)
+		;
+	for (i = first; i < nr; i++) {
+		strbuf_add(&body, lines[i].p, lines[i].len);
+		strbuf_addch(&body, '\n');
+	}
+	strbuf_rtrim(&body);
+	m->body = strbuf_detach(&body, NULL);
+
+	if (subject < nr) {
+		block = find_trailer_block(lines, nr, subject, &place);
+		collect_trailers(m, lines, nr, first, block, place);
+	}
+	for (i = 0; i < m->nr_trailers; i++) {
+		const struct trailer *t = &m->trailers[i];
+
+		if (!ascii_strcasecmp(t->key, "fixes"))
+			parse_fixes(m, t);
+		else if (!ascii_strcasecmp(t->key, "cc"))
+			parse_cc(m, t);
+		else if (misspelt_fixes(t->key, strlen(t->key)))
+			add_diag(m, t->lineno,
+				 "Fixes: misspelt key '%s', line not read as a Fixes: tag",
+				 t->key);
+	}
+
+	parse_revert_subject(m);
+	for (i = subject; i < nr; i++) {
+		scan_upstream(m, &set, lines[i]);
+		if (i > subject)
+			scan_reverts(m, lines[i]);
+	}
+	free(set.slot);
+	free(lines);
+	return 0;
+}
+
+void message_release(struct message *m)
+{
+	size_t i;
+
+	free(m->subject);
+	free(m->body);
+	for (i = 0; i < m->nr_trailers; i++) {
+		free(m->trailers[i].key);
+		free(m->trailers[i].val);
+	}
+	free(m->trailers);
+	for (i = 0; i < m->nr_fixes; i++) {
+		free(m->fixes[i].id);
+		free(m->fixes[i].subject);
+	}
+	free(m->fixes);
+	for (i = 0; i < m->nr_stable; i++) {
+		free(m->stable[i].addr);
+		free(m->stable[i].comment);
+		free(m->stable[i].prereq_id);
+		free(m->stable[i].prereq_subject);
+	}
+	free(m->stable);
+	for (i = 0; i < m->nr_upstream; i++)
+		free(m->upstream[i]);
+	free(m->upstream);
+	free(m->reverts_id);
+	free(m->reverts_subject);
+	for (i = 0; i < m->nr_diags; i++)
+		free(m->diags[i].msg);
+	free(m->diags);
+	message_init(m);
+}
+
+const struct trailer *message_trailer_next(const struct message *m,
+					   const char *key, size_t *pos)
+{
+	while (*pos < m->nr_trailers) {
+		const struct trailer *t = &m->trailers[(*pos)++];
+
+		if (!ascii_strcasecmp(t->key, key))
+			return t;
+	}
+	return NULL;
+}
+
+int message_cc_stable(const struct message *m)
+{
+	size_t i;
+
+	for (i = 0; i < m->nr_stable; i++)
+		if (!m->stable[i].noautosel)
+			return 1;
+	return 0;
+}
+
+int message_noautosel(const struct message *m)
+{
+	size_t i;
+
+	for (i = 0; i < m->nr_stable; i++)
+		if (m->stable[i].noautosel)
+			return 1;
+	return 0;
+}

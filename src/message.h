@@ -1,0 +1,114 @@
+#ifndef MESSAGE_H
+#define MESSAGE_H
+
+#include <stddef.h>
+
+/*
+ * A kernel commit message taken apart: subject, body, trailers, and the
+ * trailers stablepick reasons about (Fixes:, Cc: stable, reverts, and
+ * the upstream references that backports carry).
+ *
+ *     struct message m;
+ *     message_init(&m);
+ *     message_parse(&m, text, len);
+ *     for (size_t i = 0; i < m.nr_fixes; i++)
+ *             ... m.fixes[i].id, m.fixes[i].subject ...
+ *     size_t pos = 0;
+ *     const struct trailer *t;
+ *     while ((t = message_trailer_next(&m, "Link", &pos)))
+ *             ... t->val ...
+ *     message_release(&m);
+ *
+ * The parser never fails on content: a trailer line it cannot make
+ * sense of (a Fixes: without a commit id, a stable Cc with a garbled
+ * version hint) is kept as a trailer and described in `diags`.
+ * All strings are owned by the message and NUL-terminated.
+ */
+
+struct trailer {
+	char *key;		/* as written, e.g. "Reported-by" */
+	char *val;		/* trimmed value */
+	unsigned lineno;	/* 1-based line in the message */
+};
+
+/* Fixes: <id> ("subject") */
+struct fixes_ref {
+	char *id;		/* hex as written, lower-cased, 4..40 digits */
+	char *subject;		/* the quoted subject, or NULL */
+	unsigned lineno;
+};
+
+/*
+ * Cc: stable@vger.kernel.org and its variants, after
+ * Documentation/process/stable-kernel-rules.rst:
+ *
+ *     Cc: <stable@vger.kernel.org> # 5.10+
+ *     Cc: stable@vger.kernel.org # v6.1
+ *     Cc: stable@kernel.org # 5.15.x
+ *     Cc: <stable@vger.kernel.org> # 3.3.x: a1f84a3: sched: Check for idle
+ *     Cc: stable+noautosel@kernel.org # reason
+ */
+struct stable_tag {
+	char *addr;		/* the address, e.g. "stable@vger.kernel.org" */
+	int noautosel;		/* stable+noautosel: never pick automatically */
+	char *comment;		/* text after '#', trimmed, or NULL */
+	int hint_major;		/* oldest version the fix is for, or -1 */
+	int hint_minor;
+	char *prereq_id;	/* "# 3.3.x: a1f84a3: subject" -> "a1f84a3" */
+	char *prereq_subject;	/* -> "sched: Check for idle" */
+	unsigned lineno;
+};
+
+struct message_diag {
+	unsigned lineno;
+	char *msg;		/* e.g. "Fixes: no commit id in 'see above'" */
+};
+
+struct message {
+	char *subject;		/* the first line, trimmed */
+	char *body;		/* everything after the subject and blank line */
+
+	struct trailer *trailers;
+	size_t nr_trailers, alloc_trailers;
+
+	struct fixes_ref *fixes;
+	size_t nr_fixes, alloc_fixes;
+
+	struct stable_tag *stable;
+	size_t nr_stable, alloc_stable;
+
+	/*
+	 * Full 40-hex upstream ids named by a backport, lower case:
+	 * "commit <id> upstream.", "[ Upstream commit <id> ]",
+	 * "(cherry picked from commit <id>)".
+	 */
+	char **upstream;
+	size_t nr_upstream, alloc_upstream;
+
+	/* Revert "subject" / This reverts commit <id>. */
+	int is_revert;
+	char *reverts_id;	/* hex, lower-cased, or NULL */
+	char *reverts_subject;	/* the quoted subject, or NULL */
+
+	struct message_diag *diags;
+	size_t nr_diags, alloc_diags;
+};
+
+void message_init(struct message *m);
+/* Parses text (len bytes, NUL not required); returns 0. */
+int message_parse(struct message *m, const char *text, size_t len);
+void message_release(struct message *m);
+
+/*
+ * Iterates over the trailers whose key equals `key` (ASCII
+ * case-insensitive); *pos starts at 0.  Returns NULL at the end.
+ */
+const struct trailer *message_trailer_next(const struct message *m,
+					   const char *key, size_t *pos);
+
+/* Non-zero if the message has a stable tag that is not noautosel. */
+int message_cc_stable(const struct message *m);
+/* Non-zero if any stable tag is stable+noautosel. */
+int message_noautosel(const struct message *m);
+
+#endif

@@ -1,0 +1,420 @@
+#include "report.h"
+#include "error.h"
+#include "json.h"
+#include "util.h"
+
+#include <errno.h>
+#include <string.h>
+#include <time.h>
+
+static void add_date(struct strbuf *out, git_time_t t, int offset)
+{
+	time_t local = (time_t)(t + (git_time_t)offset * 60);
+	struct tm tm;
+	char buf[32];
+	int off = offset < 0 ? -offset : offset;
+
+	gmtime_r(&local, &tm);
+	strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%S", &tm);
+	strbuf_addf(out, "%s%c%02d:%02d", buf, offset < 0 ? '-' : '+',
+		    off / 60, off % 60);
+}
+
+static const char *subsystem_name(const struct candidate *c)
+{
+	const struct subsystem *s = candidate_subsystem(c);
+
+	return s ? s->name : "-";
+}
+
+/* "cc-stable +100, fixes-tag +8" */
+static void add_reasons(struct strbuf *out, const struct candidate *c)
+{
+	size_t i;
+
+	if (!c->nr_reasons) {
+		strbuf_addstr(out, "no rule matched");
+		return;
+	}
+	for (i = 0; i < c->nr_reasons; i++)
+		strbuf_addf(out, "%s%s %+d", i ? ", " : "",
+			    c->reasons[i].rule->name, c->reasons[i].rule->weight);
+}
+
+static int shown(const struct report *r, const struct candidate *c)
+{
+	return r->all || (c->verdict != VERDICT_PRESENT &&
+			  c->verdict != VERDICT_BELOW_THRESHOLD);
+}
+
+static void add_header(struct strbuf *out, const struct report *r,
+		       const struct candidate_list *l)
+{
+	const struct branch_index *b = r->branch;
+
+	strbuf_addf(out, "branch %s", b->name);
+	if (b->base_name)
+		strbuf_addf(out, " (base %s)", b->base_name);
+	strbuf_addf(out, ": %zu %s after the base, %zu %s an upstream commit\n",
+		    b->nr_commits, b->nr_commits == 1 ? "commit" : "commits",
+		    b->nr_backports, b->nr_backports == 1 ? "names" : "name");
+	strbuf_addf(out, "mainline %s: %zu %s walked (%zu %s), "
+		    "%zu in watched paths\n", r->scan->range, r->scan->walked,
+		    r->scan->walked == 1 ? "commit" : "commits", r->scan->merges,
+		    r->scan->merges == 1 ? "merge" : "merges", l->nr);
+}
+
+static void add_counts(struct strbuf *out, const struct report *r,
+		       const struct candidate_list *l)
+{
+	size_t count[VERDICT__COUNT] = { 0 }, hidden = 0, i;
+	int first = 1;
+
+	for (i = 0; i < l->nr; i++) {
+		count[l->items[i]->verdict]++;
+		hidden += !shown(r, l->items[i]);
+	}
+	strbuf_addf(out, "%zu %s:", l->nr, l->nr == 1 ? "candidate" : "candidates");
+	for (i = 0; i < VERDICT__COUNT; i++) {
+		if (!count[i])
+			continue;
+		strbuf_addf(out, "%s %zu %s", first ? "" : ",", count[i],
+			    verdict_name((enum verdict)i));
+		first = 0;
+	}
+	strbuf_addch(out, '\n');
+	if (hidden)
+		strbuf_addf(out, "(%zu present or below-threshold not shown; "
+			    "use --all)\n", hidden);
+}
+
+void report_text(struct strbuf *out, const struct report *r,
+		 const struct candidate_list *l)
+{
+	int wv = (int)strlen("VERDICT"), ws = (int)strlen("SCORE");
+	int wsub = (int)strlen("SUBSYSTEM");
+	size_t i;
+
+	add_header(out, r, l);
+	for (i = 0; i < l->nr; i++) {
+		const struct candidate *c = l->items[i];
+		char num[16];
+		int len;
+
+		if (!shown(r, c))
+			continue;
+		len = (int)strlen(verdict_name(c->verdict));
+		wv = len > wv ? len : wv;
+		len = snprintf(num, sizeof(num), "%d", c->score);
+		ws = len > ws ? len : ws;
+		len = (int)strlen(subsystem_name(c));
+		wsub = len > wsub ? len : wsub;
+	}
+	strbuf_addf(out, "\n%-*s  %*s  %-12s  %-*s  %s\n", wv, "VERDICT", ws,
+		    "SCORE", "COMMIT", wsub, "SUBSYSTEM", "SUBJECT");
+	for (i = 0; i < l->nr; i++) {
+		const struct candidate *c = l->items[i];
+		int indent = wv + 2 + ws + 2;
+
+		if (!shown(r, c))
+			continue;
+		strbuf_addf(out, "%-*s  %*d  %.12s  %-*s  %s\n", wv,
+			    verdict_name(c->verdict), ws, c->score, c->hex,
+			    wsub, subsystem_name(c),
+			    c->msg.subject ? c->msg.subject : "");
+		strbuf_addchars(out, ' ', (size_t)indent);
+		if (c->verdict != VERDICT_PROPOSED &&
+		    c->verdict != VERDICT_BELOW_THRESHOLD) {
+			strbuf_addstr(out, c->why);
+			strbuf_addstr(out, "; ");
+		}
+		add_reasons(out, c);
+		strbuf_addch(out, '\n');
+	}
+	strbuf_addch(out, '\n');
+	add_counts(out, r, l);
+}
+
+static void json_reasons(struct strbuf *out, const struct candidate *c)
+{
+	size_t i;
+
+	strbuf_addstr(out, "\"reasons\":[");
+	for (i = 0; i < c->nr_reasons; i++) {
+		const struct reason *re = &c->reasons[i];
+
+		strbuf_addf(out, "%s{\"rule\":", i ? "," : "");
+		json_add_str(out, re->rule->name);
+		strbuf_addf(out, ",\"weight\":%d,\"field\":", re->rule->weight);
+		if (re->rule->field == FIELD_TRAILER) {
+			struct strbuf f = STRBUF_INIT;
+
+			strbuf_addf(&f, "trailer:%s", re->rule->trailer);
+			json_add_str(out, f.buf);
+			strbuf_release(&f);
+		} else {
+			json_add_str(out, rule_field_name(re->rule->field));
+		}
+		strbuf_addstr(out, ",\"match\":");
+		json_add_str(out, re->match);
+		strbuf_addch(out, '}');
+	}
+	strbuf_addch(out, ']');
+}
+
+static void json_evidence(struct strbuf *out, const struct candidate *c)
+{
+	char hex[GIT_OID_HEXSZ + 1];
+	size_t i;
+
+	strbuf_addstr(out, "\"evidence\":[");
+	for (i = 0; i < c->nr_evidence; i++) {
+		const struct evidence *e = &c->evidence[i];
+
+		strbuf_addf(out, "%s{\"kind\":", i ? "," : "");
+		json_add_str(out, e->kind);
+		strbuf_addstr(out, ",\"commit\":");
+		if (e->has_commit) {
+			git_oid_tostr(hex, sizeof(hex), &e->commit);
+			json_add_str(out, hex);
+		} else {
+			strbuf_addstr(out, "null");
+		}
+		strbuf_addstr(out, ",\"detail\":");
+		json_add_str(out, e->detail);
+		strbuf_addch(out, '}');
+	}
+	strbuf_addch(out, ']');
+}
+
+static void json_tags(struct strbuf *out, const struct candidate *c)
+{
+	char hex[GIT_OID_HEXSZ + 1];
+	size_t i;
+
+	strbuf_addstr(out, "\"fixes\":[");
+	for (i = 0; i < c->msg.nr_fixes; i++) {
+		strbuf_addf(out, "%s{\"id\":", i ? "," : "");
+		json_add_str(out, c->msg.fixes[i].id);
+		strbuf_addstr(out, ",\"subject\":");
+		json_add_str(out, c->msg.fixes[i].subject);
+		strbuf_addstr(out, ",\"commit\":");
+		if (c->fixes && c->fixes[i].resolved) {
+			git_oid_tostr(hex, sizeof(hex), &c->fixes[i].id);
+			json_add_str(out, hex);
+		} else {
+			strbuf_addstr(out, "null");
+		}
+		strbuf_addch(out, '}');
+	}
+	strbuf_addstr(out, "],\"stable\":[");
+	for (i = 0; i < c->msg.nr_stable; i++) {
+		const struct stable_tag *t = &c->msg.stable[i];
+
+		strbuf_addf(out, "%s{\"address\":", i ? "," : "");
+		json_add_str(out, t->addr);
+		strbuf_addstr(out, ",\"comment\":");
+		json_add_str(out, t->comment);
+		if (t->hint_major >= 0)
+			strbuf_addf(out, ",\"since\":\"%d.%d\"", t->hint_major,
+				    t->hint_minor);
+		else
+			strbuf_addstr(out, ",\"since\":null");
+		strbuf_addf(out, ",\"noautosel\":%s}", t->noautosel ? "true" : "false");
+	}
+	strbuf_addch(out, ']');
+}
+
+static void json_candidate(struct strbuf *out, const struct candidate *c)
+{
+	const struct subsystem *s = candidate_subsystem(c);
+	size_t i;
+
+	strbuf_addstr(out, "{\"commit\":");
+	json_add_str(out, c->hex);
+	strbuf_addstr(out, ",\"subject\":");
+	json_add_str(out, c->msg.subject);
+	strbuf_addstr(out, ",\"author\":");
+	json_add_str(out, c->author);
+	strbuf_addstr(out, ",\"date\":\"");
+	add_date(out, c->time, c->tz_offset);
+	strbuf_addstr(out, "\",\"subsystem\":");
+	json_add_str(out, s ? s->name : NULL);
+	strbuf_addstr(out, ",\"subsystems\":[");
+	for (i = 0; i < c->nr_touched; i++) {
+		if (i)
+			strbuf_addch(out, ',');
+		json_add_str(out, c->touched[i]->name);
+	}
+	strbuf_addstr(out, "],\"policy\":");
+	json_add_str(out, s ? policy_name(s->policy) : NULL);
+	strbuf_addf(out, ",\"score\":%d,\"threshold\":%d,\"verdict\":",
+		    c->score, c->threshold);
+	json_add_str(out, verdict_name(c->verdict));
+	strbuf_addstr(out, ",\"why\":");
+	json_add_str(out, c->why);
+	strbuf_addch(out, ',');
+	json_reasons(out, c);
+	strbuf_addstr(out, ",\"veto\":");
+	if (c->veto) {
+		strbuf_addstr(out, "{\"rule\":");
+		json_add_str(out, c->veto->name);
+		strbuf_addstr(out, ",\"match\":");
+		json_add_str(out, c->veto_match);
+		strbuf_addch(out, '}');
+	} else {
+		strbuf_addstr(out, "null");
+	}
+	strbuf_addch(out, ',');
+	json_evidence(out, c);
+	strbuf_addch(out, ',');
+	json_tags(out, c);
+	strbuf_addstr(out, ",\"warnings\":[");
+	for (i = 0; i < c->nr_warnings; i++) {
+		if (i)
+			strbuf_addch(out, ',');
+		json_add_str(out, c->warnings[i]);
+	}
+	strbuf_addstr(out, "]}\n");
+}
+
+void report_json(struct strbuf *out, const struct report *r,
+		 const struct candidate_list *l)
+{
+	size_t i;
+
+	(void)r;
+	for (i = 0; i < l->nr; i++)
+		json_candidate(out, l->items[i]);
+}
+
+static void explain_rule_line(struct strbuf *out, const struct rule *r,
+			      const char *match)
+{
+	strbuf_addf(out, "  %+5d  %-20s %s:%u", r->weight, r->name, r->file,
+		    r->lineno);
+	if (match)
+		strbuf_addf(out, "  \"%s\"", match);
+	strbuf_addch(out, '\n');
+}
+
+static int rule_hit(const struct candidate *c, const struct rule *rule)
+{
+	size_t i;
+
+	for (i = 0; i < c->nr_reasons; i++)
+		if (c->reasons[i].rule == rule)
+			return 1;
+	return c->veto == rule;
+}
+
+static void add_unmatched_from(struct strbuf *out, const struct candidate *c,
+			       const struct rule *rules, size_t nr, int *first)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++) {
+		if (rule_hit(c, &rules[i]))
+			continue;
+		strbuf_addstr(out, *first ? "  not matched: " : ", ");
+		strbuf_addstr(out, rules[i].name);
+		*first = 0;
+	}
+}
+
+/* The rules that applied but did not match: what else could have. */
+static void add_unmatched(struct strbuf *out, const struct ruleset *rs,
+			  const struct candidate *c)
+{
+	int first = 1;
+	size_t i;
+
+	add_unmatched_from(out, c, rs->rules, rs->nr_rules, &first);
+	for (i = 0; i < c->nr_touched; i++)
+		add_unmatched_from(out, c, c->touched[i]->rules,
+				   c->touched[i]->nr_rules, &first);
+	if (!first)
+		strbuf_addch(out, '\n');
+}
+
+void report_explain(struct strbuf *out, const struct report *r,
+		    const struct candidate *c)
+{
+	const struct subsystem *s = candidate_subsystem(c);
+	char hex[GIT_OID_HEXSZ + 1];
+	size_t i;
+
+	strbuf_addf(out, "commit %s\n", c->hex);
+	strbuf_addf(out, "Subject:   %s\n", c->msg.subject ? c->msg.subject : "");
+	strbuf_addf(out, "Author:    %s\nDate:      ", c->author ? c->author : "");
+	add_date(out, c->time, c->tz_offset);
+	strbuf_addch(out, '\n');
+	if (!s) {
+		strbuf_addstr(out, "Subsystem: none (touches no watched path)\n");
+		return;
+	}
+	strbuf_addf(out, "Subsystem: %s (policy %s", s->name, policy_name(s->policy));
+	for (i = 0; i < s->nr_lists; i++)
+		strbuf_addf(out, "%s%s", i ? ", " : "; list ", s->lists[i]);
+	strbuf_addstr(out, ")");
+	for (i = 1; i < c->nr_touched; i++)
+		strbuf_addf(out, "%s%s", i == 1 ? "; also " : ", ", c->touched[i]->name);
+	strbuf_addch(out, '\n');
+
+	for (i = 0; i < c->msg.nr_fixes; i++) {
+		strbuf_addf(out, "Fixes:     %s", c->msg.fixes[i].id);
+		if (c->msg.fixes[i].subject)
+			strbuf_addf(out, " (\"%s\")", c->msg.fixes[i].subject);
+		if (c->fixes && c->fixes[i].resolved) {
+			git_oid_tostr(hex, sizeof(hex), &c->fixes[i].id);
+			strbuf_addf(out, " -> %s\n", hex);
+		} else {
+			strbuf_addstr(out, " -> not found in the repository\n");
+		}
+	}
+	for (i = 0; i < c->msg.nr_stable; i++) {
+		const struct stable_tag *t = &c->msg.stable[i];
+
+		strbuf_addf(out, "Stable:    %s", t->addr);
+		if (t->comment)
+			strbuf_addf(out, " # %s", t->comment);
+		if (t->noautosel)
+			strbuf_addstr(out, " (never pick automatically)");
+		else if (t->hint_major >= 0)
+			strbuf_addf(out, " (for %d.%d and later)", t->hint_major,
+				    t->hint_minor);
+		strbuf_addch(out, '\n');
+	}
+
+	strbuf_addf(out, "\nScore %d, threshold %d:\n", c->score, c->threshold);
+	for (i = 0; i < c->nr_reasons; i++)
+		explain_rule_line(out, c->reasons[i].rule, c->reasons[i].match);
+	if (!c->nr_reasons)
+		strbuf_addstr(out, "  no rule matched\n");
+	if (c->veto)
+		strbuf_addf(out, "   veto  %-20s %s:%u  \"%s\"\n", c->veto->name,
+			    c->veto->file, c->veto->lineno, c->veto_match);
+	add_unmatched(out, r->rules, c);
+	for (i = 0; i < c->nr_warnings; i++)
+		strbuf_addf(out, "  warning: %s\n", c->warnings[i]);
+
+	strbuf_addf(out, "\nPresence in %s:\n", r->branch->name);
+	for (i = 0; i < c->nr_evidence; i++) {
+		strbuf_addf(out, "  %-14s %s", c->evidence[i].kind,
+			    c->evidence[i].detail);
+		if (c->evidence[i].has_commit) {
+			git_oid_tostr(hex, sizeof(hex), &c->evidence[i].commit);
+			strbuf_addf(out, " (%s)", hex);
+		}
+		strbuf_addch(out, '\n');
+	}
+	strbuf_addf(out, "\nVerdict:   %s: %s\n", verdict_name(c->verdict), c->why);
+}
+
+int report_write(FILE *f, const struct strbuf *out)
+{
+	if (fwrite(out->buf, 1, out->len, f) != out->len || fflush(f) ||
+	    ferror(f))
+		return error("cannot write the output: %s", strerror(errno));
+	return 0;
+}

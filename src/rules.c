@@ -1,0 +1,955 @@
+#include "rules.h"
+#include "error.h"
+#include "strbuf.h"
+#include "util.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/*
+ * Limits for one match: enough for any sane pattern on a commit message,
+ * small enough that a catastrophically backtracking one gives up in a
+ * fraction of a second.
+ */
+#define MATCH_LIMIT 1000000
+#define DEPTH_LIMIT 10000
+#define JIT_STACK_START (32 * 1024)
+#define JIT_STACK_MAX (1024 * 1024)
+
+static const char rule_usage[] =
+	"'rule' needs NAME WEIGHT FIELD /PATTERN/FLAGS";
+static const char veto_usage[] = "'veto' needs NAME FIELD /PATTERN/FLAGS";
+
+/* The parser's state for one file: tig-style, it reports and goes on. */
+struct parser {
+	struct ruleset *rs;
+	const char *path;		/* borrowed from rs->files */
+	struct rule_file *file;		/* valid until rs->files grows */
+	unsigned lineno;
+	int errors;
+	/*
+	 * The open block: a subsystem of rs->subsystems (which cannot grow
+	 * while a block is open), or `scratch` when the block's header was
+	 * bad, so that its lines are still checked and then dropped.
+	 */
+	struct subsystem *cur;
+	struct subsystem scratch;
+	unsigned paths_line, policy_line, block_threshold_line;
+	unsigned version_line, threshold_line;
+};
+
+__attribute__((format(printf, 3, 4)))
+static void report_at(struct parser *p, unsigned lineno, const char *fmt, ...)
+{
+	struct strbuf sb = STRBUF_INIT;
+	va_list ap;
+
+	va_start(ap, fmt);
+	strbuf_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	error("%s:%u: %s", p->path, lineno, sb.buf);
+	strbuf_release(&sb);
+	p->errors++;
+}
+
+#define report(p, ...) report_at((p), (p)->lineno, __VA_ARGS__)
+
+const char *policy_name(enum policy pol)
+{
+	switch (pol) {
+	case POLICY_HEURISTIC: return "heuristic";
+	case POLICY_OPT_IN: return "opt-in";
+	case POLICY_IGNORE: return "ignore";
+	}
+	return "unknown";
+}
+
+const char *rule_field_name(enum rule_field f)
+{
+	switch (f) {
+	case FIELD_SUBJECT: return "subject";
+	case FIELD_BODY: return "body";
+	case FIELD_MESSAGE: return "message";
+	case FIELD_TRAILER: return "trailer";
+	case FIELD_PATHS: return "paths";
+	}
+	return "unknown";
+}
+
+static void rule_release(struct rule *r)
+{
+	free(r->name);
+	free(r->trailer);
+	free(r->pattern);
+	free(r->flags);
+	pcre2_code_free(r->re);
+	memset(r, 0, sizeof(*r));
+}
+
+static void subsystem_release(struct subsystem *s)
+{
+	size_t i;
+
+	free(s->name);
+	for (i = 0; i < s->nr_paths; i++)
+		free(s->paths[i]);
+	free(s->paths);
+	for (i = 0; i < s->nr_lists; i++)
+		free(s->lists[i]);
+	free(s->lists);
+	for (i = 0; i < s->nr_rules; i++)
+		rule_release(&s->rules[i]);
+	free(s->rules);
+	memset(s, 0, sizeof(*s));
+}
+
+void ruleset_init(struct ruleset *rs)
+{
+	memset(rs, 0, sizeof(*rs));
+	rs->threshold = 10;
+	rs->mctx = pcre2_match_context_create(NULL);
+	rs->md = pcre2_match_data_create(1, NULL);
+	if (!rs->mctx || !rs->md)
+		die_oom();
+	pcre2_set_match_limit(rs->mctx, MATCH_LIMIT);
+	pcre2_set_depth_limit(rs->mctx, DEPTH_LIMIT);
+	/* NULL when this PCRE2 has no JIT; matching then interprets. */
+	rs->jit_stack = pcre2_jit_stack_create(JIT_STACK_START, JIT_STACK_MAX,
+					       NULL);
+	if (rs->jit_stack)
+		pcre2_jit_stack_assign(rs->mctx, NULL, rs->jit_stack);
+}
+
+void ruleset_release(struct ruleset *rs)
+{
+	size_t i;
+
+	for (i = 0; i < rs->nr_files; i++) {
+		free(rs->files[i].path);
+		free(rs->files[i].version);
+	}
+	free(rs->files);
+	for (i = 0; i < rs->nr_subsystems; i++)
+		subsystem_release(&rs->subsystems[i]);
+	free(rs->subsystems);
+	for (i = 0; i < rs->nr_rules; i++)
+		rule_release(&rs->rules[i]);
+	free(rs->rules);
+	pcre2_match_data_free(rs->md);
+	pcre2_jit_stack_free(rs->jit_stack);
+	pcre2_match_context_free(rs->mctx);
+	memset(rs, 0, sizeof(*rs));
+}
+
+struct subsystem *ruleset_subsystem(const struct ruleset *rs, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < rs->nr_subsystems; i++)
+		if (!strcmp(rs->subsystems[i].name, name))
+			return &rs->subsystems[i];
+	return NULL;
+}
+
+int ruleset_threshold(const struct ruleset *rs, const struct subsystem *s)
+{
+	if (s && s->has_threshold)
+		return s->threshold;
+	return rs->threshold;
+}
+
+int rule_match(const struct ruleset *rs, const struct rule *r,
+	       const char *text, size_t len, struct rule_match_result *res)
+{
+	PCRE2_SIZE *ov;
+	int rc;
+
+	if (!r->re)
+		return 0;
+	if (!text) {
+		text = "";
+		len = 0;
+	}
+	rc = pcre2_match(r->re, (PCRE2_SPTR)text, len, 0, 0, rs->md, rs->mctx);
+	if (rc == PCRE2_ERROR_NOMATCH)
+		return 0;
+	if (rc < 0)
+		return -1;
+	if (res) {
+		ov = pcre2_get_ovector_pointer(rs->md);
+		res->start = ov[0];
+		res->end = ov[1];
+		/* \K can set the start after the end. */
+		if (res->start > res->end)
+			res->start = res->end;
+	}
+	return 1;
+}
+
+static int is_blank(int c)
+{
+	return c == ' ' || c == '\t';
+}
+
+static char *skip_blanks(char *s)
+{
+	while (is_blank(*s))
+		s++;
+	return s;
+}
+
+/* Cuts the next word out of *pp (NUL-terminating it); NULL at the end. */
+static char *next_word(char **pp)
+{
+	char *s = skip_blanks(*pp), *word;
+
+	if (!*s) {
+		*pp = s;
+		return NULL;
+	}
+	word = s;
+	while (*s && !is_blank(*s))
+		s++;
+	if (*s)
+		*s++ = '\0';
+	*pp = s;
+	return word;
+}
+
+static int is_name_char(int c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       (c >= '0' && c <= '9') || c == '-' || c == '_' || c == '.';
+}
+
+static int valid_name(const char *s)
+{
+	if (!*s)
+		return 0;
+	for (; *s; s++)
+		if (!is_name_char((unsigned char)*s))
+			return 0;
+	return 1;
+}
+
+/* Parses a signed decimal integer ("+8", "-6", "3") into *out. */
+static int parse_int(const char *s, int *out)
+{
+	char *end;
+	long v;
+
+	if (!(*s >= '0' && *s <= '9') && *s != '+' && *s != '-')
+		return -1;
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (end == s || *end || errno || v < INT_MIN || v > INT_MAX)
+		return -1;
+	if ((*s == '+' || *s == '-') && !(s[1] >= '0' && s[1] <= '9'))
+		return -1;
+	*out = (int)v;
+	return 0;
+}
+
+static int parse_field(struct parser *p, const char *word,
+		       enum rule_field *field, char **trailer)
+{
+	static const struct {
+		const char *name;
+		enum rule_field field;
+	} fields[] = {
+		{ "subject", FIELD_SUBJECT },
+		{ "body", FIELD_BODY },
+		{ "message", FIELD_MESSAGE },
+		{ "paths", FIELD_PATHS },
+	};
+	const char *key, *s;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(fields); i++) {
+		if (!strcmp(word, fields[i].name)) {
+			*field = fields[i].field;
+			return 0;
+		}
+	}
+	if (strncmp(word, "trailer:", 8)) {
+		report(p, "unknown field '%s' (expected subject, body, "
+		       "message, paths or trailer:KEY)", word);
+		return -1;
+	}
+	key = word + 8;
+	for (s = key; *s; s++)
+		if (!is_name_char((unsigned char)*s) || *s == '_' || *s == '.')
+			break;
+	if (!*key || *s) {
+		report(p, "bad trailer key '%s' (expected letters, digits "
+		       "and '-', as in trailer:Reported-by)", key);
+		return -1;
+	}
+	*field = FIELD_TRAILER;
+	*trailer = xstrdup(key);
+	return 0;
+}
+
+static int parse_flags(struct parser *p, const char *flags, uint32_t *options)
+{
+	const char *s;
+	int ret = 0;
+
+	*options = 0;
+	for (s = flags; *s; s++) {
+		switch (*s) {
+		case 'i': *options |= PCRE2_CASELESS; break;
+		case 'm': *options |= PCRE2_MULTILINE; break;
+		case 's': *options |= PCRE2_DOTALL; break;
+		case 'x': *options |= PCRE2_EXTENDED; break;
+		default:
+			if (is_blank(*s)) {
+				report(p, "unexpected text after pattern "
+				       "flags: '%s'", skip_blanks((char *)s));
+				return -1;
+			}
+			report(p, "unknown pattern flag '%c' (expected i, m, "
+			       "s or x)", *s);
+			ret = -1;
+		}
+	}
+	return ret;
+}
+
+static pcre2_code *compile(struct parser *p, const char *pattern,
+			   uint32_t options)
+{
+	PCRE2_UCHAR msg[256];
+	PCRE2_SIZE offset;
+	pcre2_code *re;
+	int code;
+
+	/*
+	 * Kernel messages need not be UTF-8: match bytes, and refuse a
+	 * (*UTF) that would make invalid UTF-8 text an error.
+	 */
+	re = pcre2_compile((PCRE2_SPTR)pattern, strlen(pattern),
+			   options | PCRE2_NEVER_UTF, &code, &offset, NULL);
+	if (!re) {
+		if (pcre2_get_error_message(code, msg, sizeof(msg)) < 0)
+			snprintf((char *)msg, sizeof(msg), "error %d", code);
+		report(p, "cannot compile pattern '%s': %s at offset %zu",
+		       pattern, (char *)msg, (size_t)offset);
+		return NULL;
+	}
+	/* Without JIT (unsupported here, or out of memory) it interprets. */
+	pcre2_jit_compile(re, PCRE2_JIT_COMPLETE);
+	return re;
+}
+
+static const struct rule *find_rule(const struct rule *rules, size_t nr,
+				    const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++)
+		if (!strcmp(rules[i].name, name))
+			return &rules[i];
+	return NULL;
+}
+
+/* rule NAME WEIGHT FIELD /PATTERN/FLAGS, or veto NAME FIELD /PATTERN/FLAGS */
+static void parse_rule(struct parser *p, char *s, int veto)
+{
+	const char *usage = veto ? veto_usage : rule_usage;
+	char *words[3], *slash, *pattern, *flags;
+	size_t nr_words = veto ? 2 : 3, i;
+	struct rule r, **rules;
+	size_t *nr, *alloc;
+	const struct rule *dup;
+	uint32_t options;
+	int bad = 0;
+
+	for (i = 0; i < nr_words; i++) {
+		s = skip_blanks(s);
+		if (!*s || *s == '/') {
+			report(p, "%s", usage);
+			return;
+		}
+		words[i] = next_word(&s);
+	}
+	s = skip_blanks(s);
+	if (!*s) {
+		report(p, "%s", usage);
+		return;
+	}
+	slash = strrchr(s, '/');
+	if (*s != '/' || slash == s) {
+		report(p, "pattern '%s' is not enclosed in slashes", s);
+		return;
+	}
+	*slash = '\0';
+	pattern = s + 1;
+	flags = slash + 1;
+
+	memset(&r, 0, sizeof(r));
+	r.veto = veto;
+	if (!valid_name(words[0])) {
+		report(p, "bad rule name '%s' (expected letters, digits, '-', "
+		       "'_' and '.')", words[0]);
+		bad = 1;
+	}
+	if (!veto && parse_int(words[1], &r.weight) < 0) {
+		report(p, "bad weight '%s' (expected an integer such as +8 "
+		       "or -6)", words[1]);
+		bad = 1;
+	}
+	if (parse_field(p, words[nr_words - 1], &r.field, &r.trailer) < 0)
+		bad = 1;
+	if (parse_flags(p, flags, &options) < 0)
+		bad = 1;
+	else if (!*pattern) {
+		report(p, "empty pattern (it would match everything)");
+		bad = 1;
+	} else if (!(r.re = compile(p, pattern, options)))
+		bad = 1;
+
+	if (p->cur) {
+		rules = &p->cur->rules;
+		nr = &p->cur->nr_rules;
+		alloc = &p->cur->alloc_rules;
+	} else {
+		rules = &p->rs->rules;
+		nr = &p->rs->nr_rules;
+		alloc = &p->rs->alloc_rules;
+	}
+	dup = find_rule(*rules, *nr, words[0]);
+	if (dup) {
+		if (p->cur)
+			report(p, "duplicate rule '%s' in subsystem '%s' "
+			       "(first defined at %s:%u)", words[0],
+			       p->cur->name, dup->file, dup->lineno);
+		else
+			report(p, "duplicate rule '%s' (first defined at "
+			       "%s:%u)", words[0], dup->file, dup->lineno);
+		bad = 1;
+	}
+	if (bad) {
+		rule_release(&r);
+		return;
+	}
+	r.name = xstrdup(words[0]);
+	r.pattern = xstrdup(pattern);
+	r.flags = xstrdup(flags);
+	r.file = p->path;
+	r.lineno = p->lineno;
+	ALLOC_GROW(*rules, *nr, *alloc);
+	(*rules)[(*nr)++] = r;
+}
+
+static int has_glob(const char *s, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		if (s[i] == '*' || s[i] == '?' || s[i] == '[')
+			return 1;
+	return 0;
+}
+
+/*
+ * Checks the directory components of a spec: relative, no empty, "." or
+ * ".." component, no glob.  `dirs` is the spec up to its last '/'.
+ */
+static int check_spec_dirs(struct parser *p, const char *spec, size_t dirs)
+{
+	size_t i = 0, len;
+
+	if (spec[0] == '/') {
+		report(p, "bad path spec '%s' (must be relative: no "
+		       "leading '/')", spec);
+		return -1;
+	}
+	while (i < dirs) {
+		len = strcspn(spec + i, "/");
+		if (!len) {
+			report(p, "bad path spec '%s' (empty component)", spec);
+			return -1;
+		}
+		if ((len == 1 && spec[i] == '.') ||
+		    (len == 2 && spec[i] == '.' && spec[i + 1] == '.')) {
+			report(p, "bad path spec '%s' (no '.' or '..' "
+			       "components)", spec);
+			return -1;
+		}
+		if (has_glob(spec + i, len)) {
+			report(p, "bad path spec '%s' (only the last component "
+			       "may be a glob)", spec);
+			return -1;
+		}
+		i += len + 1;
+	}
+	return 0;
+}
+
+static int check_spec(struct parser *p, const char *spec, int is_template)
+{
+	size_t len = strlen(spec);
+	const char *last = strrchr(spec, '/');
+
+	if (is_template) {
+		if (len < 4 || strcmp(spec + len - 3, "/*/")) {
+			report(p, "bad path spec '%s' for 'subsystem *' "
+			       "(expected DIR/*/, one subsystem per directory "
+			       "in DIR)", spec);
+			return -1;
+		}
+		return check_spec_dirs(p, spec, len - 2);
+	}
+	if (!last) {
+		report(p, "bad path spec '%s' (expected DIR/ or DIR/GLOB)",
+		       spec);
+		return -1;
+	}
+	return check_spec_dirs(p, spec, (size_t)(last - spec) + 1);
+}
+
+static void add_string(char ***arr, size_t *nr, size_t *alloc, const char *s)
+{
+	ALLOC_GROW(*arr, *nr, *alloc);
+	(*arr)[(*nr)++] = xstrdup(s);
+}
+
+static void parse_paths(struct parser *p, char *s)
+{
+	struct subsystem *sub = p->cur;
+	char *word;
+	int any = 0;
+
+	if (p->paths_line) {
+		report(p, "'paths' given twice in subsystem '%s' (first on "
+		       "line %u)", sub->name, p->paths_line);
+		return;
+	}
+	p->paths_line = p->lineno;
+	while ((word = next_word(&s))) {
+		any = 1;
+		if (!check_spec(p, word, sub->is_template))
+			add_string(&sub->paths, &sub->nr_paths,
+				   &sub->alloc_paths, word);
+	}
+	if (!any)
+		report(p, "'paths' needs at least one path spec");
+}
+
+static void parse_policy(struct parser *p, char *s)
+{
+	char *word = next_word(&s);
+
+	if (!word) {
+		report(p, "'policy' needs a value (heuristic, opt-in or "
+		       "ignore)");
+		return;
+	}
+	if (next_word(&s)) {
+		report(p, "too many arguments to 'policy'");
+		return;
+	}
+	if (p->policy_line) {
+		report(p, "'policy' given twice in subsystem '%s' (first on "
+		       "line %u)", p->cur->name, p->policy_line);
+		return;
+	}
+	if (!strcmp(word, "heuristic"))
+		p->cur->policy = POLICY_HEURISTIC;
+	else if (!strcmp(word, "opt-in"))
+		p->cur->policy = POLICY_OPT_IN;
+	else if (!strcmp(word, "ignore"))
+		p->cur->policy = POLICY_IGNORE;
+	else {
+		report(p, "unknown policy '%s' (expected heuristic, opt-in or "
+		       "ignore)", word);
+		return;
+	}
+	p->cur->has_policy = 1;
+	p->policy_line = p->lineno;
+}
+
+static void parse_list(struct parser *p, char *s)
+{
+	struct subsystem *sub = p->cur;
+	char *word, *at;
+	int any = 0;
+
+	while ((word = next_word(&s))) {
+		any = 1;
+		at = strchr(word, '@');
+		if (!at || at == word || !at[1] || strchr(at + 1, '@')) {
+			report(p, "bad list address '%s' (expected NAME@HOST)",
+			       word);
+			continue;
+		}
+		add_string(&sub->lists, &sub->nr_lists, &sub->alloc_lists,
+			   word);
+	}
+	if (!any)
+		report(p, "'list' needs at least one address");
+}
+
+static void parse_threshold(struct parser *p, char *s)
+{
+	unsigned *line = p->cur ? &p->block_threshold_line : &p->threshold_line;
+	char *word = next_word(&s);
+	int v;
+
+	if (!word) {
+		report(p, "'threshold' needs an integer");
+		return;
+	}
+	if (next_word(&s)) {
+		report(p, "too many arguments to 'threshold'");
+		return;
+	}
+	if (parse_int(word, &v) < 0) {
+		report(p, "threshold '%s' is not an integer", word);
+		return;
+	}
+	if (*line) {
+		report(p, "'threshold' given twice (first on line %u)", *line);
+		return;
+	}
+	*line = p->lineno;
+	if (p->cur) {
+		p->cur->threshold = v;
+		p->cur->has_threshold = 1;
+	} else {
+		p->rs->threshold = v;
+	}
+}
+
+static void parse_version(struct parser *p, char *s)
+{
+	size_t len;
+
+	s = skip_blanks(s);
+	len = strlen(s);
+	while (len && is_blank(s[len - 1]))
+		s[--len] = '\0';
+	if (!len) {
+		report(p, "'version' needs a value");
+		return;
+	}
+	if (p->version_line) {
+		report(p, "'version' given twice (first on line %u)",
+		       p->version_line);
+		return;
+	}
+	p->version_line = p->lineno;
+	p->file->version = xstrdup(s);
+}
+
+/* Ends the open block (at `end`, at a new `subsystem`, at end of file). */
+static void close_block(struct parser *p)
+{
+	struct subsystem *sub = p->cur;
+
+	if (sub->is_template && !sub->nr_paths && !p->paths_line)
+		report_at(p, sub->lineno, "template subsystem '*' needs "
+			  "'paths DIR/*/'");
+	if (sub == &p->scratch)
+		subsystem_release(&p->scratch);
+	p->cur = NULL;
+	p->paths_line = p->policy_line = p->block_threshold_line = 0;
+}
+
+static void parse_subsystem(struct parser *p, char *s)
+{
+	struct ruleset *rs = p->rs;
+	char *name = next_word(&s);
+	const struct subsystem *dup = NULL;
+	struct subsystem *sub;
+	int bad = 0;
+
+	if (p->cur) {
+		report(p, "'subsystem' inside subsystem '%s' (opened on line "
+		       "%u; missing 'end')", p->cur->name, p->cur->lineno);
+		close_block(p);
+	}
+	if (!name) {
+		report(p, "'subsystem' needs a name");
+		name = "";
+		bad = 1;
+	} else if (next_word(&s)) {
+		report(p, "too many arguments to 'subsystem'");
+		bad = 1;
+	} else if (strcmp(name, "*") && !valid_name(name)) {
+		report(p, "bad subsystem name '%s' (expected letters, digits, "
+		       "'-', '_' and '.', or '*' for a template)", name);
+		bad = 1;
+	} else if ((dup = ruleset_subsystem(rs, name))) {
+		if (dup->file)
+			report(p, "duplicate subsystem '%s' (first defined at "
+			       "%s:%u)", name, dup->file, dup->lineno);
+		else
+			report(p, "duplicate subsystem '%s'", name);
+		bad = 1;
+	}
+	if (bad) {
+		sub = &p->scratch;
+	} else {
+		ALLOC_GROW(rs->subsystems, rs->nr_subsystems,
+			   rs->alloc_subsystems);
+		sub = &rs->subsystems[rs->nr_subsystems++];
+	}
+	memset(sub, 0, sizeof(*sub));
+	sub->name = xstrdup(name);
+	sub->is_template = !strcmp(name, "*");
+	sub->file = p->path;
+	sub->lineno = p->lineno;
+	p->cur = sub;
+}
+
+static void parse_end(struct parser *p, char *s)
+{
+	if (!p->cur) {
+		report(p, "'end' outside a subsystem block");
+		return;
+	}
+	/* Closes the block all the same, or every line after would err. */
+	if (next_word(&s))
+		report(p, "too many arguments to 'end'");
+	close_block(p);
+}
+
+static void parse_line(struct parser *p, char *line)
+{
+	static const struct {
+		const char *name;
+		void (*fn)(struct parser *p, char *rest);
+		int in_block;	/* 1: only in a block, 0: anywhere */
+	} directives[] = {
+		{ "end", parse_end, 0 },
+		{ "list", parse_list, 1 },
+		{ "paths", parse_paths, 1 },
+		{ "policy", parse_policy, 1 },
+		{ "subsystem", parse_subsystem, 0 },
+		{ "threshold", parse_threshold, 0 },
+		{ "version", parse_version, 0 },
+	};
+	char *s = line, *word;
+	size_t i;
+
+	word = next_word(&s);
+	if (!word || *word == '#')
+		return;
+	if (!strcmp(word, "rule") || !strcmp(word, "veto")) {
+		parse_rule(p, s, word[0] == 'v');
+		return;
+	}
+	for (i = 0; i < ARRAY_SIZE(directives); i++) {
+		if (strcmp(word, directives[i].name))
+			continue;
+		if (directives[i].in_block && !p->cur) {
+			report(p, "'%s' outside a subsystem block", word);
+			return;
+		}
+		directives[i].fn(p, s);
+		return;
+	}
+	report(p, "unknown directive '%s'", word);
+}
+
+static struct rule_file *add_file(struct ruleset *rs, const char *path)
+{
+	struct rule_file *f;
+
+	ALLOC_GROW(rs->files, rs->nr_files, rs->alloc_files);
+	f = &rs->files[rs->nr_files++];
+	f->path = xstrdup(path);
+	f->version = NULL;
+	return f;
+}
+
+int ruleset_load_buffer(struct ruleset *rs, const char *name,
+			const char *text, size_t len)
+{
+	struct strbuf line = STRBUF_INIT;
+	struct parser p;
+	const char *end = text + len, *eol;
+
+	memset(&p, 0, sizeof(p));
+	p.rs = rs;
+	p.file = add_file(rs, name);
+	p.path = p.file->path;
+
+	while (text < end) {
+		eol = memchr(text, '\n', (size_t)(end - text));
+		if (!eol)
+			eol = end;
+		p.lineno++;
+		strbuf_reset(&line);
+		strbuf_add(&line, text, (size_t)(eol - text));
+		text = eol + 1;
+		while (line.len && (is_blank(line.buf[line.len - 1]) ||
+				    line.buf[line.len - 1] == '\r'))
+			strbuf_setlen(&line, line.len - 1);
+		if (strlen(line.buf) != line.len) {
+			report(&p, "NUL byte in line");
+			continue;
+		}
+		parse_line(&p, line.buf);
+	}
+	if (p.cur) {
+		report_at(&p, p.cur->lineno, "subsystem '%s' is not closed "
+			  "(missing 'end')", p.cur->name);
+		close_block(&p);
+	}
+	strbuf_release(&line);
+	return p.errors ? -1 : 0;
+}
+
+/* As ruleset_load_file(); -2 (after the message) if it cannot be read. */
+static int load_file(struct ruleset *rs, const char *path)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int ret;
+
+	if (strbuf_read_file(&sb, path) < 0) {
+		error("cannot read rule file '%s': %s", path, strerror(errno));
+		strbuf_release(&sb);
+		return -2;
+	}
+	ret = ruleset_load_buffer(rs, path, sb.buf, sb.len);
+	strbuf_release(&sb);
+	return ret;
+}
+
+int ruleset_load_file(struct ruleset *rs, const char *path)
+{
+	return load_file(rs, path) < 0 ? -1 : 0;
+}
+
+static int cmp_names(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/*
+ * A rule file other than default.rules: "NAME.rules", not hidden and not
+ * an editor's lock or autosave file (".#x.rules", "#x.rules#").
+ */
+static int is_rule_file(const char *name)
+{
+	size_t len = strlen(name);
+
+	if (name[0] == '.' || name[0] == '#' || !strcmp(name, "default.rules"))
+		return 0;
+	return len > 6 && !strcmp(name + len - 6, ".rules");
+}
+
+int ruleset_load_dir(struct ruleset *rs, const char *dir)
+{
+	struct strbuf path = STRBUF_INIT;
+	char **names = NULL;
+	size_t nr = 0, alloc = 0, i, dirlen = strlen(dir);
+	struct dirent *de;
+	DIR *d;
+	int ret;
+
+	while (dirlen > 1 && dir[dirlen - 1] == '/')
+		dirlen--;
+	strbuf_add(&path, dir, dirlen);
+	strbuf_addstr(&path, "/default.rules");
+	/* Without default.rules (or the directory) there is nothing to do. */
+	ret = load_file(rs, path.buf);
+	if (ret == -2)
+		goto out;
+
+	strbuf_setlen(&path, dirlen);
+	d = opendir(path.buf);
+	if (!d) {
+		ret = error("cannot read rule directory '%s': %s", path.buf,
+			    strerror(errno));
+		goto out;
+	}
+	while ((de = readdir(d))) {
+		if (!is_rule_file(de->d_name))
+			continue;
+		ALLOC_GROW(names, nr, alloc);
+		names[nr++] = xstrdup(de->d_name);
+	}
+	closedir(d);
+	qsort(names, nr, sizeof(*names), cmp_names);
+	for (i = 0; i < nr; i++) {
+		strbuf_setlen(&path, dirlen);
+		strbuf_addf(&path, "/%s", names[i]);
+		if (load_file(rs, path.buf) < 0)
+			ret = -1;
+	}
+out:
+	for (i = 0; i < nr; i++)
+		free(names[i]);
+	free(names);
+	strbuf_release(&path);
+	return ret < 0 ? -1 : 0;
+}
+
+static void copy_rule(struct rule *dst, const struct rule *src)
+{
+	*dst = *src;
+	dst->name = xstrdup(src->name);
+	dst->trailer = src->trailer ? xstrdup(src->trailer) : NULL;
+	dst->pattern = xstrdup(src->pattern);
+	dst->flags = xstrdup(src->flags);
+	dst->re = NULL;
+	if (src->re) {
+		/* Compiled with the default tables, so they need no copy. */
+		dst->re = pcre2_code_copy(src->re);
+		if (!dst->re)
+			die_oom();
+		pcre2_jit_compile(dst->re, PCRE2_JIT_COMPLETE);
+	}
+}
+
+struct subsystem *ruleset_add_derived(struct ruleset *rs,
+				      const struct subsystem *tmpl,
+				      const char *name, const char *path)
+{
+	struct subsystem *s = ruleset_subsystem(rs, name);
+	uintptr_t t = (uintptr_t)tmpl, base = (uintptr_t)rs->subsystems;
+	size_t i, idx = SIZE_MAX;
+
+	if (s) {
+		if (!s->nr_paths)
+			add_string(&s->paths, &s->nr_paths, &s->alloc_paths,
+				   path);
+		return s;
+	}
+	/* tmpl usually lives in rs->subsystems, which may move as it grows. */
+	if (rs->nr_subsystems && t >= base &&
+	    t < base + rs->nr_subsystems * sizeof(*rs->subsystems))
+		idx = (t - base) / sizeof(*rs->subsystems);
+	ALLOC_GROW(rs->subsystems, rs->nr_subsystems, rs->alloc_subsystems);
+	if (idx != SIZE_MAX)
+		tmpl = &rs->subsystems[idx];
+	s = &rs->subsystems[rs->nr_subsystems++];
+	memset(s, 0, sizeof(*s));
+	s->name = xstrdup(name);
+	add_string(&s->paths, &s->nr_paths, &s->alloc_paths, path);
+	s->policy = tmpl->policy;
+	s->has_policy = tmpl->has_policy;
+	for (i = 0; i < tmpl->nr_lists; i++)
+		add_string(&s->lists, &s->nr_lists, &s->alloc_lists,
+			   tmpl->lists[i]);
+	s->threshold = tmpl->threshold;
+	s->has_threshold = tmpl->has_threshold;
+	if (tmpl->nr_rules) {
+		s->alloc_rules = tmpl->nr_rules;
+		s->rules = xcalloc(s->alloc_rules, sizeof(*s->rules));
+		for (i = 0; i < tmpl->nr_rules; i++)
+			copy_rule(&s->rules[i], &tmpl->rules[i]);
+		s->nr_rules = tmpl->nr_rules;
+	}
+	return s;
+}

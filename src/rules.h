@@ -1,0 +1,146 @@
+#ifndef RULES_H
+#define RULES_H
+
+#define PCRE2_CODE_UNIT_WIDTH 8
+#include <pcre2.h>
+#include <stddef.h>
+
+/*
+ * Compiled rule files (see rules/README for the language).
+ *
+ *     struct ruleset rs;
+ *     ruleset_init(&rs);
+ *     if (ruleset_load_dir(&rs, "rules") < 0)
+ *             ... every error was already printed as path:line: message ...
+ *     for (size_t i = 0; i < rs.nr_rules; i++)
+ *             switch (rule_match(&rs, &rs.rules[i], text, len, &m)) ...
+ *     ruleset_release(&rs);
+ *
+ * The loader reports every error of a file, as "path:line: message" on
+ * stderr, before it returns -1, so one run shows them all.
+ */
+
+enum rule_field {
+	FIELD_SUBJECT,		/* the subject line */
+	FIELD_BODY,		/* the message after the subject */
+	FIELD_MESSAGE,		/* the whole message */
+	FIELD_TRAILER,		/* each value of trailer `trailer` */
+	FIELD_PATHS,		/* each touched path, one at a time */
+};
+
+enum policy {
+	POLICY_HEURISTIC,	/* heuristic picks are welcome */
+	POLICY_OPT_IN,		/* only Cc: stable or an explicit ack */
+	POLICY_IGNORE,		/* never propose from this subsystem */
+};
+
+struct rule {
+	char *name;
+	int weight;		/* signed; unused for a veto */
+	int veto;
+	enum rule_field field;
+	char *trailer;		/* key for FIELD_TRAILER, as written */
+	char *pattern;		/* the pattern as written, without slashes */
+	char *flags;		/* the flags as written ("i", ""), never NULL */
+	pcre2_code *re;
+	const char *file;	/* borrowed from ruleset.files */
+	unsigned lineno;
+};
+
+struct subsystem {
+	char *name;		/* "*" for a template, see `paths` */
+	/*
+	 * Path specs: "fs/xfs/" (a directory and all below it) or a
+	 * directory followed by a glob without '/' (files directly in that
+	 * directory whose names match, e.g. every .c file of fs).  A
+	 * template subsystem ("subsystem *") has a spec of a directory
+	 * followed by "*" and "/", and stands for one subsystem per
+	 * directory in it, named after it: see ruleset_add_derived().
+	 */
+	char **paths;
+	size_t nr_paths, alloc_paths;
+	enum policy policy;
+	int has_policy;
+	char **lists;		/* mailing lists */
+	size_t nr_lists, alloc_lists;
+	int threshold;		/* used when has_threshold */
+	int has_threshold;
+	struct rule *rules;	/* rules that apply to this subsystem only */
+	size_t nr_rules, alloc_rules;
+	int is_template;
+	const char *file;	/* where defined; NULL for derived */
+	unsigned lineno;
+};
+
+struct rule_file {
+	char *path;
+	char *version;		/* the `version` directive, or NULL */
+};
+
+struct ruleset {
+	struct rule_file *files;
+	size_t nr_files, alloc_files;
+	struct subsystem *subsystems;	/* in definition order */
+	size_t nr_subsystems, alloc_subsystems;
+	struct rule *rules;		/* global rules */
+	size_t nr_rules, alloc_rules;
+	int threshold;			/* global; default 10 */
+	pcre2_match_context *mctx;
+	pcre2_jit_stack *jit_stack;
+	pcre2_match_data *md;
+};
+
+struct rule_match_result {
+	size_t start, end;	/* byte offsets of the match in the text */
+};
+
+void ruleset_init(struct ruleset *rs);
+void ruleset_release(struct ruleset *rs);
+
+/*
+ * Loads one file into rs.  Returns 0, or -1 after printing every error
+ * of the file.  A subsystem name defined twice (in any loaded file) is
+ * an error naming both places.
+ */
+int ruleset_load_file(struct ruleset *rs, const char *path);
+
+/*
+ * Loads default.rules from dir first, then every other "*.rules" file in
+ * it in name order.  Returns 0 or -1 (after loading and reporting all).
+ */
+int ruleset_load_dir(struct ruleset *rs, const char *dir);
+
+/* Parses rule-file text directly (for tests); name is used in messages. */
+int ruleset_load_buffer(struct ruleset *rs, const char *name,
+			const char *text, size_t len);
+
+/*
+ * Matches rule r against text.  Returns 1 (match; *res filled when not
+ * NULL), 0 (no match), or -1 when the match gave up (match or depth
+ * limit reached, e.g. on a catastrophically backtracking pattern); the
+ * caller decides how to report that.  Never hangs.
+ */
+int rule_match(const struct ruleset *rs, const struct rule *r,
+	       const char *text, size_t len, struct rule_match_result *res);
+
+/* Finds a subsystem by name; NULL if none. */
+struct subsystem *ruleset_subsystem(const struct ruleset *rs, const char *name);
+
+/*
+ * Adds a subsystem derived from a template for directory `dir` (e.g.
+ * name "ext4", path "fs/ext4/"), copying the template's policy, lists,
+ * threshold and rules.  If a subsystem of that name already exists and
+ * has no paths, it gets the derived path and keeps everything else.
+ * Returns the subsystem.
+ */
+struct subsystem *ruleset_add_derived(struct ruleset *rs,
+				      const struct subsystem *tmpl,
+				      const char *name, const char *path);
+
+/* The effective threshold and policy of a subsystem (or the global ones). */
+int ruleset_threshold(const struct ruleset *rs, const struct subsystem *s);
+
+const char *policy_name(enum policy p);
+const char *rule_field_name(enum rule_field f);
+
+#endif

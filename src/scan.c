@@ -1,0 +1,730 @@
+#include "scan.h"
+#include "error.h"
+#include "strbuf.h"
+#include "util.h"
+
+#include <errno.h>
+#include <fnmatch.h>
+#include <stdio.h>
+#include <string.h>
+
+/*
+ * The watched paths as a tree of path components.  A node ends a
+ * directory spec ("fs/xfs/") when it has owners; file globs ("fs/\*.c")
+ * hang off the node of their directory.
+ */
+struct watch_glob {
+	char *pattern;
+	const struct subsystem *owner;
+};
+
+struct watch_node {
+	char *name;
+	struct watch_node **kids;
+	size_t nr_kids, alloc_kids;
+	const struct subsystem **owners;
+	size_t nr_owners, alloc_owners;
+	struct watch_glob *globs;
+	size_t nr_globs, alloc_globs;
+};
+
+static struct watch_node *watch_new(const char *name, size_t len)
+{
+	struct watch_node *n = xcalloc(1, sizeof(*n));
+
+	n->name = xstrndup(name, len);
+	return n;
+}
+
+static void watch_free(struct watch_node *n)
+{
+	size_t i;
+
+	if (!n)
+		return;
+	for (i = 0; i < n->nr_kids; i++)
+		watch_free(n->kids[i]);
+	for (i = 0; i < n->nr_globs; i++)
+		free(n->globs[i].pattern);
+	free(n->kids);
+	free(n->owners);
+	free(n->globs);
+	free(n->name);
+	free(n);
+}
+
+static struct watch_node *watch_child(struct watch_node *n, const char *name,
+				      size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < n->nr_kids; i++)
+		if (strlen(n->kids[i]->name) == len &&
+		    !memcmp(n->kids[i]->name, name, len))
+			return n->kids[i];
+	ALLOC_GROW(n->kids, n->nr_kids, n->alloc_kids);
+	n->kids[n->nr_kids] = watch_new(name, len);
+	return n->kids[n->nr_kids++];
+}
+
+/* Adds "a/b/" (a directory) or "a/glob" (files in a) for subsystem s. */
+static void watch_add(struct watch_node *root, const char *spec,
+		      const struct subsystem *s)
+{
+	struct watch_node *n = root;
+	const char *p = spec, *slash;
+
+	while ((slash = strchr(p, '/'))) {
+		n = watch_child(n, p, (size_t)(slash - p));
+		p = slash + 1;
+	}
+	if (!*p) {
+		ALLOC_GROW(n->owners, n->nr_owners, n->alloc_owners);
+		n->owners[n->nr_owners++] = s;
+		return;
+	}
+	ALLOC_GROW(n->globs, n->nr_globs, n->alloc_globs);
+	n->globs[n->nr_globs].pattern = xstrdup(p);
+	n->globs[n->nr_globs].owner = s;
+	n->nr_globs++;
+}
+
+static void touch(struct candidate *c, const struct subsystem *s)
+{
+	size_t i;
+
+	for (i = 0; i < c->nr_touched; i++)
+		if (c->touched[i] == s)
+			return;
+	ALLOC_GROW(c->touched, c->nr_touched, c->alloc_touched);
+	c->touched[c->nr_touched++] = s;
+}
+
+static int same_entry(const git_tree_entry *a, const git_tree_entry *b)
+{
+	if (!a || !b)
+		return !a && !b;
+	return git_oid_equal(git_tree_entry_id(a), git_tree_entry_id(b)) &&
+	       git_tree_entry_filemode(a) == git_tree_entry_filemode(b);
+}
+
+static int glob_changed(const struct watch_glob *g, const git_tree *a,
+			const git_tree *b)
+{
+	size_t i, n;
+
+	/* Entries added or changed in b, then entries gone from a. */
+	n = b ? git_tree_entrycount(b) : 0;
+	for (i = 0; i < n; i++) {
+		const git_tree_entry *e = git_tree_entry_byindex(b, i);
+		const char *name = git_tree_entry_name(e);
+
+		if (git_tree_entry_type(e) == GIT_OBJECT_TREE ||
+		    fnmatch(g->pattern, name, 0))
+			continue;
+		if (!same_entry(e, a ? git_tree_entry_byname(a, name) : NULL))
+			return 1;
+	}
+	n = a ? git_tree_entrycount(a) : 0;
+	for (i = 0; i < n; i++) {
+		const git_tree_entry *e = git_tree_entry_byindex(a, i);
+		const char *name = git_tree_entry_name(e);
+
+		if (git_tree_entry_type(e) == GIT_OBJECT_TREE ||
+		    fnmatch(g->pattern, name, 0))
+			continue;
+		if (!b || !git_tree_entry_byname(b, name))
+			return 1;
+	}
+	return 0;
+}
+
+static int subtree(git_repository *repo, const git_tree_entry *e,
+		   git_tree **out)
+{
+	*out = NULL;
+	if (!e || git_tree_entry_type(e) != GIT_OBJECT_TREE)
+		return 0;
+	return git_tree_lookup(out, repo, git_tree_entry_id(e));
+}
+
+/*
+ * Marks the subsystems whose paths differ between trees a (the parent,
+ * may be NULL) and b (the commit).  Only subtrees whose ids differ are
+ * opened.
+ */
+static int watch_diff(git_repository *repo, const struct watch_node *n,
+		      const git_tree *a, const git_tree *b,
+		      struct candidate *c)
+{
+	size_t i, j;
+	int ret = 0;
+
+	for (i = 0; i < n->nr_globs; i++)
+		if (glob_changed(&n->globs[i], a, b))
+			touch(c, n->globs[i].owner);
+
+	for (i = 0; i < n->nr_kids && !ret; i++) {
+		const struct watch_node *k = n->kids[i];
+		const git_tree_entry *ea = a ? git_tree_entry_byname(a, k->name) : NULL;
+		const git_tree_entry *eb = b ? git_tree_entry_byname(b, k->name) : NULL;
+		git_tree *ta = NULL, *tb = NULL;
+
+		if (same_entry(ea, eb))
+			continue;
+		for (j = 0; j < k->nr_owners; j++)
+			touch(c, k->owners[j]);
+		if (!k->nr_kids && !k->nr_globs)
+			continue;
+		if (subtree(repo, ea, &ta) < 0 || subtree(repo, eb, &tb) < 0)
+			ret = error_git("cannot read tree '%s' of commit %s",
+					k->name, c->hex);
+		else
+			ret = watch_diff(repo, k, ta, tb, c);
+		git_tree_free(ta);
+		git_tree_free(tb);
+	}
+	return ret;
+}
+
+void scan_init(struct scan *s, git_repository *repo, struct ruleset *rules)
+{
+	memset(s, 0, sizeof(*s));
+	s->repo = repo;
+	s->rules = rules;
+	candidate_list_init(&s->candidates);
+}
+
+void scan_release(struct scan *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->nr_only; i++)
+		free(s->only[i]);
+	free(s->only);
+	free(s->range);
+	watch_free(s->watch);
+	candidate_list_release(&s->candidates);
+	memset(s, 0, sizeof(*s));
+}
+
+int scan_resolve(git_repository *repo, const char *rev, const char *what,
+		 git_oid *out)
+{
+	git_object *obj = NULL, *peeled = NULL;
+	int ret;
+
+	ret = git_revparse_single(&obj, repo, rev);
+	if (ret == GIT_ENOTFOUND)
+		return error("unknown revision '%s' for %s", rev, what);
+	if (ret == GIT_EAMBIGUOUS)
+		return error("ambiguous revision '%s' for %s", rev, what);
+	if (ret < 0)
+		return error_git("cannot resolve '%s' for %s", rev, what);
+	ret = git_object_peel(&peeled, obj, GIT_OBJECT_COMMIT);
+	git_object_free(obj);
+	if (ret < 0)
+		return error("'%s' (%s) is not a commit", rev, what);
+	git_oid_cpy(out, git_object_id(peeled));
+	git_object_free(peeled);
+	return 0;
+}
+
+int scan_set_range(struct scan *s, const char *range)
+{
+	const char *dots = strstr(range, "..");
+	char *a, *b;
+	int ret;
+
+	if (!dots || dots == range || !dots[2] || dots[2] == '.' ||
+	    strstr(dots + 2, ".."))
+		return error("'%s' is not a range (expected A..B)", range);
+	a = xstrndup(range, (size_t)(dots - range));
+	b = xstrdup(dots + 2);
+	ret = scan_resolve(s->repo, a, "--range", &s->from);
+	if (!ret)
+		ret = scan_resolve(s->repo, b, "--range", &s->to);
+	free(a);
+	free(b);
+	if (ret)
+		return ret;
+	s->has_from = 1;
+	free(s->range);
+	s->range = xstrdup(range);
+	return 0;
+}
+
+void scan_set_range_oids(struct scan *s, const git_oid *from,
+			 const git_oid *to, const char *desc)
+{
+	git_oid_cpy(&s->from, from);
+	git_oid_cpy(&s->to, to);
+	s->has_from = 1;
+	free(s->range);
+	s->range = xstrdup(desc);
+}
+
+void scan_set_only(struct scan *s, const char *list)
+{
+	const char *p = list;
+
+	while (*p) {
+		size_t len = strcspn(p, ", ");
+
+		if (len) {
+			s->only = xrealloc(s->only, (s->nr_only + 1) * sizeof(*s->only));
+			s->only[s->nr_only++] = xstrndup(p, len);
+		}
+		p += len;
+		p += strspn(p, ", ");
+	}
+}
+
+/*
+ * Creates one subsystem per directory matching the specs of template
+ * number idx.  Adding subsystems may move the array: the template is
+ * looked up again after every addition.
+ */
+static int expand_template(struct scan *s, size_t idx, const git_tree *root)
+{
+	size_t i, j;
+
+	for (i = 0; i < s->rules->subsystems[idx].nr_paths; i++) {
+		const char *spec = s->rules->subsystems[idx].paths[i];
+		size_t len = strlen(spec);
+		char *dir;
+		git_tree_entry *e = NULL;
+		git_tree *t = NULL;
+		int ret;
+
+		/* A template spec is "dir/\*\/" (validated by the loader). */
+		if (len < 3 || strcmp(spec + len - 3, "/*/"))
+			continue;
+		dir = xstrndup(spec, len - 3);
+		ret = git_tree_entry_bypath(&e, root, dir);
+		if (!ret && git_tree_entry_type(e) == GIT_OBJECT_TREE)
+			ret = git_tree_lookup(&t, s->repo, git_tree_entry_id(e));
+		git_tree_entry_free(e);
+		if (ret == GIT_ENOTFOUND || !t) {
+			free(dir);
+			continue;
+		}
+		if (ret < 0) {
+			free(dir);
+			return error_git("cannot read tree '%s'", spec);
+		}
+		for (j = 0; j < git_tree_entrycount(t); j++) {
+			const git_tree_entry *k = git_tree_entry_byindex(t, j);
+			struct strbuf path = STRBUF_INIT;
+
+			if (git_tree_entry_type(k) != GIT_OBJECT_TREE)
+				continue;
+			strbuf_addf(&path, "%s/%s/", dir, git_tree_entry_name(k));
+			ruleset_add_derived(s->rules, &s->rules->subsystems[idx],
+					    git_tree_entry_name(k), path.buf);
+			strbuf_release(&path);
+		}
+		git_tree_free(t);
+		free(dir);
+	}
+	return 0;
+}
+
+static int wanted(const struct scan *s, const struct subsystem *sub)
+{
+	size_t i;
+
+	if (!s->nr_only)
+		return 1;
+	for (i = 0; i < s->nr_only; i++)
+		if (!strcmp(s->only[i], sub->name))
+			return 1;
+	return 0;
+}
+
+static int rules_use_paths(const struct rule *r, size_t nr)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++)
+		if (r[i].field == FIELD_PATHS)
+			return 1;
+	return 0;
+}
+
+int scan_prepare(struct scan *s)
+{
+	git_commit *commit = NULL;
+	git_tree *root = NULL;
+	size_t i, j, nr_templates;
+	int ret = 0;
+
+	if (s->watch)
+		return 0;
+	if (git_commit_lookup(&commit, s->repo, &s->to) < 0 ||
+	    git_commit_tree(&root, commit) < 0) {
+		ret = error_git("cannot read the tree of %s", s->range);
+		goto out;
+	}
+	/* Expanding adds subsystems: count the templates first. */
+	nr_templates = s->rules->nr_subsystems;
+	for (i = 0; i < nr_templates && !ret; i++)
+		if (s->rules->subsystems[i].is_template)
+			ret = expand_template(s, i, root);
+	if (ret)
+		goto out;
+
+	for (i = 0; i < s->nr_only; i++) {
+		const struct subsystem *sub = ruleset_subsystem(s->rules, s->only[i]);
+
+		if (!sub || sub->is_template) {
+			ret = error("unknown subsystem '%s' for --subsystem", s->only[i]);
+			goto out;
+		}
+	}
+
+	s->watch = watch_new("", 0);
+	s->need_paths = rules_use_paths(s->rules->rules, s->rules->nr_rules);
+	for (i = 0; i < s->rules->nr_subsystems; i++) {
+		const struct subsystem *sub = &s->rules->subsystems[i];
+
+		if (sub->is_template || sub->policy == POLICY_IGNORE ||
+		    !wanted(s, sub))
+			continue;
+		for (j = 0; j < sub->nr_paths; j++)
+			watch_add(s->watch, sub->paths[j], sub);
+		if (rules_use_paths(sub->rules, sub->nr_rules))
+			s->need_paths = 1;
+	}
+out:
+	git_tree_free(root);
+	git_commit_free(commit);
+	return ret;
+}
+
+static int policy_rank(enum policy p)
+{
+	return p == POLICY_OPT_IN ? 0 : 1;
+}
+
+/*
+ * The primary subsystem is the strictest one touched (opt-in before
+ * heuristic), then the first defined: a commit that touches XFS needs
+ * XFS's ack even if it also touches iomap.
+ */
+static void order_touched(struct candidate *c, const struct ruleset *rs)
+{
+	size_t i, best = 0;
+
+	for (i = 1; i < c->nr_touched; i++) {
+		const struct subsystem *a = c->touched[i], *b = c->touched[best];
+
+		if (policy_rank(a->policy) < policy_rank(b->policy) ||
+		    (policy_rank(a->policy) == policy_rank(b->policy) && a < b))
+			best = i;
+	}
+	if (best) {
+		const struct subsystem *tmp = c->touched[0];
+
+		c->touched[0] = c->touched[best];
+		c->touched[best] = tmp;
+	}
+	(void)rs;
+}
+
+static int spec_matches(const char *spec, const char *path)
+{
+	size_t len = strlen(spec);
+	const char *slash;
+
+	if (len && spec[len - 1] == '/')
+		return !strncmp(spec, path, len);
+	slash = strrchr(spec, '/');
+	if (!slash)
+		return !strchr(path, '/') && !fnmatch(spec, path, 0);
+	len = (size_t)(slash - spec) + 1;
+	return !strncmp(spec, path, len) && !strchr(path + len, '/') &&
+	       !fnmatch(slash + 1, path + len, 0);
+}
+
+
+static int collect_path(const git_diff_delta *d, float progress, void *data)
+{
+	struct candidate *c = data;
+	const char *path = d->new_file.path ? d->new_file.path : d->old_file.path;
+	size_t i, j;
+
+	(void)progress;
+	for (i = 0; i < c->nr_touched; i++)
+		for (j = 0; j < c->touched[i]->nr_paths; j++)
+			if (spec_matches(c->touched[i]->paths[j], path)) {
+				ALLOC_GROW(c->paths, c->nr_paths, c->alloc_paths);
+				c->paths[c->nr_paths++] = xstrdup(path);
+				return 0;
+			}
+	return 0;
+}
+
+/*
+ * The touched paths, for rules that match them: a tree diff limited to
+ * the specs of the touched subsystems, names only.
+ */
+static int fill_paths(git_repository *repo, struct candidate *c,
+		      git_tree *a, git_tree *b)
+{
+	git_diff_options opts;
+	git_diff *diff = NULL;
+	char **specs = NULL;
+	size_t nr = 0, alloc = 0, i, j;
+	int ret;
+
+	for (i = 0; i < c->nr_touched; i++)
+		for (j = 0; j < c->touched[i]->nr_paths; j++) {
+			ALLOC_GROW(specs, nr, alloc);
+			specs[nr++] = c->touched[i]->paths[j];
+		}
+	git_diff_options_init(&opts, GIT_DIFF_OPTIONS_VERSION);
+	opts.pathspec.strings = specs;
+	opts.pathspec.count = nr;
+	ret = git_diff_tree_to_tree(&diff, repo, a, b, &opts);
+	if (ret < 0)
+		ret = error_git("cannot list the paths of %s", c->hex);
+	else
+		ret = git_diff_foreach(diff, collect_path, NULL, NULL, NULL, c);
+	git_diff_free(diff);
+	free(specs);
+	return ret;
+}
+
+static void resolve_fixes(git_repository *repo, struct candidate *c)
+{
+	size_t i;
+
+	if (!c->msg.nr_fixes)
+		return;
+	c->fixes = xcalloc(c->msg.nr_fixes, sizeof(*c->fixes));
+	for (i = 0; i < c->msg.nr_fixes; i++) {
+		const struct fixes_ref *ref = &c->msg.fixes[i];
+		struct fixes_target *t = &c->fixes[i];
+		size_t len = strlen(ref->id);
+		git_object *obj = NULL;
+		git_oid prefix;
+
+		t->ref = ref;
+		if (len < 4 || git_oid_fromstrn(&prefix, ref->id, len) < 0)
+			continue;
+		if (git_object_lookup_prefix(&obj, repo, &prefix, len,
+					     GIT_OBJECT_COMMIT) < 0) {
+			git_error_clear();
+			continue;
+		}
+		git_oid_cpy(&t->id, git_object_id(obj));
+		t->resolved = 1;
+		git_object_free(obj);
+	}
+}
+
+/* The trees of a commit and of its first parent (NULL for a root). */
+static int commit_trees(const git_commit *commit, const char *hex,
+			git_tree **tree, git_tree **ptree)
+{
+	git_commit *parent = NULL;
+	int ret = 0;
+
+	*tree = *ptree = NULL;
+	if (git_commit_tree(tree, commit) < 0)
+		return error_git("cannot read the tree of %s", hex);
+	if (git_commit_parentcount(commit) &&
+	    (git_commit_parent(&parent, commit, 0) < 0 ||
+	     git_commit_tree(ptree, parent) < 0))
+		ret = error_git("cannot read the parent of %s", hex);
+	git_commit_free(parent);
+	return ret;
+}
+
+int scan_fill(struct scan *s, struct candidate *c, const git_commit *commit)
+{
+	const git_signature *author = git_commit_author(commit);
+	const char *raw = git_commit_message(commit);
+	git_tree *tree = NULL, *ptree = NULL;
+	struct strbuf sb = STRBUF_INIT;
+	int ret;
+
+	strbuf_addf(&sb, "%s <%s>", author->name, author->email);
+	c->author = strbuf_detach(&sb, NULL);
+	c->time = author->when.time;
+	c->tz_offset = author->when.offset;
+	c->raw = xstrdup(raw ? raw : "");
+	message_parse(&c->msg, c->raw, strlen(c->raw));
+
+	if ((ret = commit_trees(commit, c->hex, &tree, &ptree)) < 0)
+		goto out;
+	if (!c->nr_touched)
+		ret = watch_diff(s->repo, s->watch, ptree, tree, c);
+	if (ret || !c->nr_touched)
+		goto out;
+	order_touched(c, s->rules);
+	if (s->need_paths && (ret = fill_paths(s->repo, c, ptree, tree)) < 0)
+		goto out;
+	resolve_fixes(s->repo, c);
+out:
+	git_tree_free(ptree);
+	git_tree_free(tree);
+	return ret;
+}
+
+/*
+ * Which watched subsystems a commit changes, into probe->touched; the
+ * cheap test every walked commit goes through.
+ */
+static int scan_touches(struct scan *s, const git_commit *commit,
+			struct candidate *probe)
+{
+	git_tree *tree = NULL, *ptree = NULL;
+	int ret;
+
+	git_oid_tostr(probe->hex, sizeof(probe->hex), git_commit_id(commit));
+	ret = commit_trees(commit, probe->hex, &tree, &ptree);
+	if (!ret)
+		ret = watch_diff(s->repo, s->watch, ptree, tree, probe);
+	git_tree_free(ptree);
+	git_tree_free(tree);
+	return ret;
+}
+
+/* The commits a shallow clone lacks the parents of, from .git/shallow. */
+static int read_shallow(git_repository *repo, git_oid **out, size_t *nr)
+{
+	struct strbuf path = STRBUF_INIT, buf = STRBUF_INIT;
+	size_t alloc = 0;
+	char *line, *save = NULL;
+
+	*out = NULL;
+	*nr = 0;
+	if (!git_repository_is_shallow(repo))
+		return 0;
+	strbuf_addf(&path, "%sshallow", git_repository_path(repo));
+	if (strbuf_read_file(&buf, path.buf) < 0) {
+		int ret = error("cannot read '%s': %s", path.buf, strerror(errno));
+
+		strbuf_release(&path);
+		return ret;
+	}
+	for (line = strtok_r(buf.buf, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		ALLOC_GROW(*out, *nr, alloc);
+		if (!git_oid_fromstr(&(*out)[*nr], line))
+			(*nr)++;
+	}
+	strbuf_release(&path);
+	strbuf_release(&buf);
+	return 0;
+}
+
+static int is_shallow(const git_oid *shallow, size_t nr, const git_oid *id)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++)
+		if (git_oid_equal(&shallow[i], id))
+			return 1;
+	return 0;
+}
+
+int scan_shallow_error(git_repository *repo, const char *what)
+{
+	char hex[GIT_OID_HEXSZ + 1];
+	git_oid *shallow;
+	size_t nr;
+	int ret;
+
+	if (read_shallow(repo, &shallow, &nr) < 0)
+		return -1;
+	if (!nr)
+		return error("shallow clone: the history of %s is incomplete "
+			     "(run 'git fetch --unshallow')", what);
+	git_oid_tostr(hex, sizeof(hex), &shallow[0]);
+	ret = error("shallow clone: the history of %s stops at %.12s "
+		    "(run 'git fetch --unshallow')", what, hex);
+	free(shallow);
+	return ret;
+}
+
+int scan_run(struct scan *s)
+{
+	git_revwalk *walk = NULL;
+	git_oid id, *shallow = NULL;
+	size_t nr_shallow = 0, i;
+	int ret;
+
+	if ((ret = scan_prepare(s)) < 0)
+		return ret;
+	if ((ret = read_shallow(s->repo, &shallow, &nr_shallow)) < 0)
+		return ret;
+	if (git_revwalk_new(&walk, s->repo) < 0) {
+		ret = error_git("cannot walk %s", s->range);
+		goto out;
+	}
+	git_revwalk_sorting(walk, GIT_SORT_TOPOLOGICAL | GIT_SORT_TIME);
+	if (git_revwalk_push(walk, &s->to) < 0 ||
+	    (s->has_from && git_revwalk_hide(walk, &s->from) < 0)) {
+		ret = nr_shallow ? scan_shallow_error(s->repo, s->range)
+				 : error_git("cannot walk %s", s->range);
+		goto out;
+	}
+	while (!(ret = git_revwalk_next(&id, walk))) {
+		git_commit *commit = NULL;
+		struct candidate *c, probe;
+
+		s->walked++;
+		if (nr_shallow && is_shallow(shallow, nr_shallow, &id)) {
+			ret = scan_shallow_error(s->repo, s->range);
+			goto out;
+		}
+		if (git_commit_lookup(&commit, s->repo, &id) < 0) {
+			ret = error_git("cannot read commit in %s", s->range);
+			goto out;
+		}
+		if (git_commit_parentcount(commit) > 1) {
+			s->merges++;
+			git_commit_free(commit);
+			continue;
+		}
+		memset(&probe, 0, sizeof(probe));
+		ret = scan_touches(s, commit, &probe);
+		if (!ret && probe.nr_touched) {
+			c = candidate_list_add(&s->candidates, &id);
+			c->touched = probe.touched;
+			c->nr_touched = probe.nr_touched;
+			c->alloc_touched = probe.alloc_touched;
+			probe.touched = NULL;
+			ret = scan_fill(s, c, commit);
+		}
+		free(probe.touched);
+		git_commit_free(commit);
+		if (ret < 0)
+			goto out;
+	}
+	if (ret == GIT_ITEROVER) {
+		ret = 0;
+	} else {
+		ret = nr_shallow ? scan_shallow_error(s->repo, s->range)
+				 : error_git("cannot walk %s", s->range);
+		goto out;
+	}
+
+	/* The walk gives newest first; the pipeline wants oldest first. */
+	for (i = 0; i < s->candidates.nr / 2; i++) {
+		struct candidate **it = s->candidates.items;
+		struct candidate *tmp = it[i];
+
+		it[i] = it[s->candidates.nr - 1 - i];
+		it[s->candidates.nr - 1 - i] = tmp;
+	}
+	for (i = 0; i < s->candidates.nr; i++)
+		s->candidates.items[i]->order = i;
+out:
+	free(shallow);
+	git_revwalk_free(walk);
+	return ret;
+}

@@ -1,0 +1,89 @@
+#ifndef SCAN_H
+#define SCAN_H
+
+#include <git2.h>
+
+#include "candidate.h"
+#include "rules.h"
+
+/*
+ * The scanner: walks a mainline range and keeps the non-merge commits
+ * that change a watched path, as candidates.
+ *
+ *     struct scan s;
+ *     scan_init(&s, repo, &ruleset);
+ *     if (scan_set_range(&s, "v6.6..master") < 0 || scan_run(&s) < 0)
+ *             ... error already printed ...
+ *     for (i = 0; i < s.candidates.nr; i++)
+ *             ... s.candidates.items[i] ...
+ *     scan_release(&s);
+ *
+ * "Changes path P" is decided by comparing the ids of the tree entries
+ * on the way down to P in the commit and in its first parent, never by
+ * diffing trees, so the cost follows the number of commits walked.
+ */
+
+struct watch_node;
+
+struct scan {
+	git_repository *repo;
+	struct ruleset *rules;		/* template subsystems get expanded */
+	git_oid from, to;		/* the range from..to */
+	int has_from;
+	char *range;			/* as the user would write it */
+	char **only;			/* --subsystem filter, or NULL */
+	size_t nr_only;
+	struct watch_node *watch;
+	int need_paths;			/* some rule matches touched paths */
+
+	size_t walked;			/* commits walked */
+	size_t merges;			/* of which merges (never scored) */
+	struct candidate_list candidates;	/* oldest first */
+};
+
+void scan_init(struct scan *s, git_repository *repo, struct ruleset *rules);
+void scan_release(struct scan *s);
+
+/*
+ * Resolves a revision to a commit; what names the option it came from
+ * in the error ("--branch", "--upstream").  Returns 0 or -1 after an
+ * error message.
+ */
+int scan_resolve(git_repository *repo, const char *rev, const char *what,
+		 git_oid *out);
+
+/*
+ * Reports that a shallow clone's history stops inside what (a range or
+ * a description); returns -1.
+ */
+int scan_shallow_error(git_repository *repo, const char *what);
+
+/* Sets the range from "A..B"; returns 0 or -1 after an error message. */
+int scan_set_range(struct scan *s, const char *range);
+/* Sets the range from..to, described as desc (e.g. "v6.6..master"). */
+void scan_set_range_oids(struct scan *s, const git_oid *from,
+			 const git_oid *to, const char *desc);
+
+/*
+ * Limits the scan to the named subsystems (comma-separated list);
+ * unknown names are an error, reported by scan_run() once templates are
+ * expanded.
+ */
+void scan_set_only(struct scan *s, const char *list);
+
+/*
+ * Expands template subsystems against the tree of the range's end and
+ * builds the path index; scan_run() calls it, explain calls it alone.
+ */
+int scan_prepare(struct scan *s);
+
+/* Walks the range and fills s->candidates; returns 0 or -1. */
+int scan_run(struct scan *s);
+
+/*
+ * Fills one candidate from its commit: message, author, touched
+ * subsystems (possibly none), paths, resolved Fixes: targets.
+ */
+int scan_fill(struct scan *s, struct candidate *c, const git_commit *commit);
+
+#endif

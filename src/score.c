@@ -1,0 +1,166 @@
+#include "score.h"
+#include "strbuf.h"
+#include "util.h"
+
+#include <stdarg.h>
+#include <string.h>
+
+/* The matched text as a reason shows it: one line, at most 60 bytes. */
+static char *shorten(const char *text, size_t start, size_t end)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t i;
+
+	if (end - start > 60)
+		end = start + 60;
+	for (i = start; i < end; i++) {
+		unsigned char ch = (unsigned char)text[i];
+
+		strbuf_addch(&sb, ch == '\n' || ch == '\r' || ch == '\t' ? ' ' : ch);
+	}
+	return strbuf_detach(&sb, NULL);
+}
+
+/* Matches r against one text; 1 with *match set, 0, or -1 (gave up). */
+static int match_one(const struct ruleset *rs, const struct rule *r,
+		     const char *text, char **match)
+{
+	struct rule_match_result res;
+	int ret = rule_match(rs, r, text, strlen(text), &res);
+
+	if (ret == 1)
+		*match = shorten(text, res.start, res.end);
+	return ret;
+}
+
+/* Matches a rule against the field it names. */
+static int match_rule(const struct ruleset *rs, const struct rule *r,
+		      const struct candidate *c, char **match)
+{
+	const struct trailer *t;
+	size_t pos = 0, i;
+	int ret, gave_up = 0;
+
+	switch (r->field) {
+	case FIELD_SUBJECT:
+		return match_one(rs, r, c->msg.subject ? c->msg.subject : "", match);
+	case FIELD_BODY:
+		return match_one(rs, r, c->msg.body ? c->msg.body : "", match);
+	case FIELD_MESSAGE:
+		return match_one(rs, r, c->raw ? c->raw : "", match);
+	case FIELD_TRAILER:
+		while ((t = message_trailer_next(&c->msg, r->trailer, &pos))) {
+			ret = match_one(rs, r, t->val, match);
+			if (ret == 1)
+				return 1;
+			gave_up |= ret < 0;
+		}
+		return gave_up ? -1 : 0;
+	case FIELD_PATHS:
+		for (i = 0; i < c->nr_paths; i++) {
+			ret = match_one(rs, r, c->paths[i], match);
+			if (ret == 1)
+				return 1;
+			gave_up |= ret < 0;
+		}
+		return gave_up ? -1 : 0;
+	}
+	return 0;
+}
+
+static void apply_rules(const struct ruleset *rs, struct candidate *c,
+			const struct rule *rules, size_t nr)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++) {
+		const struct rule *r = &rules[i];
+		char *match = NULL;
+		int ret = match_rule(rs, r, c, &match);
+
+		if (ret < 0) {
+			candidate_add_warning(c, "rule '%s' (%s:%u) gave up: "
+					      "match limit reached", r->name,
+					      r->file, r->lineno);
+			continue;
+		}
+		if (!ret)
+			continue;
+		if (r->veto) {
+			if (!c->veto) {
+				c->veto = r;
+				c->veto_match = match;
+			} else {
+				free(match);
+			}
+			continue;
+		}
+		ALLOC_GROW(c->reasons, c->nr_reasons, c->alloc_reasons);
+		c->reasons[c->nr_reasons].rule = r;
+		c->reasons[c->nr_reasons].match = match;
+		c->nr_reasons++;
+		c->score += r->weight;
+	}
+}
+
+void score_candidate(const struct ruleset *rs, struct candidate *c)
+{
+	size_t i;
+
+	c->score = 0;
+	apply_rules(rs, c, rs->rules, rs->nr_rules);
+	for (i = 0; i < c->nr_touched; i++)
+		apply_rules(rs, c, c->touched[i]->rules, c->touched[i]->nr_rules);
+	c->threshold = ruleset_threshold(rs, candidate_subsystem(c));
+}
+
+static void set_verdict(struct candidate *c, enum verdict v, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void set_verdict(struct candidate *c, enum verdict v, const char *fmt, ...)
+{
+	va_list ap;
+
+	free(c->why);
+	c->verdict = v;
+	va_start(ap, fmt);
+	c->why = xstrvfmt(fmt, ap);
+	va_end(ap);
+}
+
+void score_decide(const struct ruleset *rs, struct candidate *c)
+{
+	const struct subsystem *s = candidate_subsystem(c);
+	const char *name = s ? s->name : "?";
+	size_t i;
+
+	(void)rs;
+	if (c->present) {
+		for (i = 0; i < c->nr_evidence; i++)
+			if (strcmp(c->evidence[i].kind, "absent"))
+				break;
+		set_verdict(c, VERDICT_PRESENT, "%s",
+			    i < c->nr_evidence ? c->evidence[i].detail
+					       : "already in the branch");
+		return;
+	}
+	if (c->veto) {
+		set_verdict(c, VERDICT_VETOED, "veto rule '%s' matched \"%s\"",
+			    c->veto->name, c->veto_match);
+		return;
+	}
+	if (c->score < c->threshold) {
+		set_verdict(c, VERDICT_BELOW_THRESHOLD,
+			    "score %d is below the threshold %d of %s",
+			    c->score, c->threshold, name);
+		return;
+	}
+	if (s && s->policy == POLICY_OPT_IN && !message_cc_stable(&c->msg)) {
+		set_verdict(c, VERDICT_NEEDS_ACK,
+			    "%s is opt-in and no Cc: stable tag approves it",
+			    name);
+		return;
+	}
+	set_verdict(c, VERDICT_PROPOSED, "score %d reaches the threshold %d of %s",
+		    c->score, c->threshold, name);
+}

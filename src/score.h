@@ -1,0 +1,20 @@
+#ifndef SCORE_H
+#define SCORE_H
+
+#include "candidate.h"
+#include "rules.h"
+
+/*
+ * Scoring and the verdict.  The score is the sum of the weights of the
+ * rules that match (global rules and those of every touched subsystem),
+ * each counted once and kept as a reason; a matching veto rule is kept
+ * apart.  A rule that gives up (match limit) adds a warning, not a hit.
+ *
+ *     score_candidate(&rs, c);          after the scanner filled c
+ *     ... presence evidence added (branch.h) ...
+ *     score_decide(&rs, c);             sets c->verdict and c->why
+ */
+void score_candidate(const struct ruleset *rs, struct candidate *c);
+void score_decide(const struct ruleset *rs, struct candidate *c);
+
+#endif

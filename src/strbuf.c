@@ -1,0 +1,197 @@
+#include "strbuf.h"
+#include "util.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+char strbuf_slopbuf[1];
+
+void strbuf_init(struct strbuf *sb, size_t hint)
+{
+	sb->alloc = 0;
+	sb->len = 0;
+	sb->buf = strbuf_slopbuf;
+	if (hint)
+		strbuf_grow(sb, hint);
+}
+
+void strbuf_release(struct strbuf *sb)
+{
+	if (sb->alloc)
+		free(sb->buf);
+	strbuf_init(sb, 0);
+}
+
+char *strbuf_detach(struct strbuf *sb, size_t *len)
+{
+	char *res;
+
+	strbuf_grow(sb, 0);
+	res = sb->buf;
+	if (len)
+		*len = sb->len;
+	strbuf_init(sb, 0);
+	return res;
+}
+
+void strbuf_grow(struct strbuf *sb, size_t extra)
+{
+	int new_buf = !sb->alloc;
+	size_t want;
+
+	if (sb->len + extra + 1 < sb->len)
+		die_oom();
+	want = sb->len + extra + 1;
+	if (want <= sb->alloc)
+		return;
+	if (new_buf)
+		sb->buf = NULL;
+	sb->alloc = sb->alloc ? sb->alloc : 64;
+	while (sb->alloc < want)
+		sb->alloc = sb->alloc * 3 / 2 + 16;
+	sb->buf = xrealloc(sb->buf, sb->alloc);
+	if (new_buf)
+		sb->buf[0] = '\0';
+}
+
+void strbuf_setlen(struct strbuf *sb, size_t len)
+{
+	if (!sb->alloc && !len)
+		return;
+	sb->len = len;
+	sb->buf[len] = '\0';
+}
+
+void strbuf_add(struct strbuf *sb, const void *data, size_t len)
+{
+	if (!len)
+		return;
+	strbuf_grow(sb, len);
+	memcpy(sb->buf + sb->len, data, len);
+	strbuf_setlen(sb, sb->len + len);
+}
+
+void strbuf_addstr(struct strbuf *sb, const char *s)
+{
+	strbuf_add(sb, s, strlen(s));
+}
+
+void strbuf_addch(struct strbuf *sb, int c)
+{
+	strbuf_grow(sb, 1);
+	sb->buf[sb->len++] = (char)c;
+	sb->buf[sb->len] = '\0';
+}
+
+void strbuf_addchars(struct strbuf *sb, int c, size_t n)
+{
+	if (!n)
+		return;
+	strbuf_grow(sb, n);
+	memset(sb->buf + sb->len, c, n);
+	strbuf_setlen(sb, sb->len + n);
+}
+
+void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap)
+{
+	va_list cp;
+	int len;
+
+	strbuf_grow(sb, 64);
+	va_copy(cp, ap);
+	len = vsnprintf(sb->buf + sb->len, sb->alloc - sb->len, fmt, cp);
+	va_end(cp);
+	if (len < 0)
+		return;
+	if ((size_t)len >= sb->alloc - sb->len) {
+		strbuf_grow(sb, (size_t)len);
+		vsnprintf(sb->buf + sb->len, sb->alloc - sb->len, fmt, ap);
+	}
+	strbuf_setlen(sb, sb->len + (size_t)len);
+}
+
+void strbuf_addf(struct strbuf *sb, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	strbuf_vaddf(sb, fmt, ap);
+	va_end(ap);
+}
+
+char *xstrvfmt(const char *fmt, va_list ap)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_vaddf(&sb, fmt, ap);
+	return strbuf_detach(&sb, NULL);
+}
+
+char *xstrfmt(const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+
+	va_start(ap, fmt);
+	s = xstrvfmt(fmt, ap);
+	va_end(ap);
+	return s;
+}
+
+void strbuf_rtrim(struct strbuf *sb)
+{
+	size_t len = sb->len;
+
+	while (len && isspace((unsigned char)sb->buf[len - 1]))
+		len--;
+	strbuf_setlen(sb, len);
+}
+
+void strbuf_ltrim(struct strbuf *sb)
+{
+	size_t skip = 0;
+
+	while (skip < sb->len && isspace((unsigned char)sb->buf[skip]))
+		skip++;
+	if (!skip)
+		return;
+	memmove(sb->buf, sb->buf + skip, sb->len - skip);
+	strbuf_setlen(sb, sb->len - skip);
+}
+
+void strbuf_trim(struct strbuf *sb)
+{
+	strbuf_rtrim(sb);
+	strbuf_ltrim(sb);
+}
+
+int strbuf_read_file(struct strbuf *sb, const char *path)
+{
+	char chunk[8192];
+	ssize_t got;
+	int fd = open(path, O_RDONLY);
+
+	if (fd < 0)
+		return -1;
+	for (;;) {
+		got = read(fd, chunk, sizeof(chunk));
+		if (got < 0) {
+			int saved = errno;
+
+			if (saved == EINTR)
+				continue;
+			close(fd);
+			errno = saved;
+			return -1;
+		}
+		if (!got)
+			break;
+		strbuf_add(sb, chunk, (size_t)got);
+	}
+	close(fd);
+	return 0;
+}

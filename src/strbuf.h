@@ -1,0 +1,60 @@
+#ifndef STRBUF_H
+#define STRBUF_H
+
+#include <stdarg.h>
+#include <stddef.h>
+
+/*
+ * A growable, always NUL-terminated byte buffer, after git's strbuf.
+ *
+ *     struct strbuf sb = STRBUF_INIT;
+ *     strbuf_addf(&sb, "%s:%u: ", path, lineno);
+ *     strbuf_addstr(&sb, "message");
+ *     puts(sb.buf);
+ *     strbuf_release(&sb);
+ *
+ * `buf` is never NULL: an empty strbuf points at a shared empty string,
+ * so it can be printed at once.  Allocation failure aborts.
+ */
+struct strbuf {
+	size_t alloc;
+	size_t len;
+	char *buf;
+};
+
+extern char strbuf_slopbuf[];
+#define STRBUF_INIT { 0, 0, strbuf_slopbuf }
+
+void strbuf_init(struct strbuf *sb, size_t hint);
+void strbuf_release(struct strbuf *sb);
+/* Hands the buffer to the caller (who frees it) and re-initialises sb. */
+char *strbuf_detach(struct strbuf *sb, size_t *len);
+void strbuf_grow(struct strbuf *sb, size_t extra);
+void strbuf_setlen(struct strbuf *sb, size_t len);
+#define strbuf_reset(sb) strbuf_setlen((sb), 0)
+
+void strbuf_add(struct strbuf *sb, const void *data, size_t len);
+void strbuf_addstr(struct strbuf *sb, const char *s);
+void strbuf_addch(struct strbuf *sb, int c);
+void strbuf_addchars(struct strbuf *sb, int c, size_t n);
+__attribute__((format(printf, 2, 3)))
+void strbuf_addf(struct strbuf *sb, const char *fmt, ...);
+void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap);
+
+/* Removes whitespace at the end, at the start, or both. */
+void strbuf_rtrim(struct strbuf *sb);
+void strbuf_ltrim(struct strbuf *sb);
+void strbuf_trim(struct strbuf *sb);
+
+/* A newly allocated string, formatted like printf. */
+__attribute__((format(printf, 1, 2)))
+char *xstrfmt(const char *fmt, ...);
+char *xstrvfmt(const char *fmt, va_list ap);
+
+/*
+ * Reads a whole file into sb (appending).  Returns 0, or -1 with errno
+ * set; the caller reports the error.
+ */
+int strbuf_read_file(struct strbuf *sb, const char *path);
+
+#endif

@@ -1,0 +1,36 @@
+#ifndef UTIL_H
+#define UTIL_H
+
+#include <stddef.h>
+#include <stdlib.h>
+
+/*
+ * Allocation that never returns NULL: running out of memory is not an
+ * error stablepick can recover from, so these abort with a message.
+ */
+__attribute__((noreturn)) void die_oom(void);
+void *xmalloc(size_t size);
+void *xcalloc(size_t nmemb, size_t size);
+void *xrealloc(void *ptr, size_t size);
+char *xstrdup(const char *s);
+char *xstrndup(const char *s, size_t n);
+
+/* Grows *arr (of *alloc elements) so that it holds at least nr + 1. */
+#define ALLOC_GROW(arr, nr, alloc) \
+	do { \
+		if ((nr) >= (alloc)) { \
+			(alloc) = (alloc) ? (alloc) * 2 : 8; \
+			(arr) = xrealloc((arr), (alloc) * sizeof(*(arr))); \
+		} \
+	} while (0)
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* Case-insensitive ASCII comparisons, independent of the locale. */
+int ascii_strcasecmp(const char *a, const char *b);
+int ascii_strncasecmp(const char *a, const char *b, size_t n);
+
+/* Non-zero if s is made of n (or, if n is 0, all) hexadecimal digits. */
+int is_hex(const char *s, size_t n);
+
+#endif

@@ -1,0 +1,96 @@
+#!/bin/sh
+# propose on the fixture of tests/e2e/fixture.sh: the exact table and
+# the exact JSON Lines, one candidate per verdict.
+. "$TEST_SRCDIR/tests/lib.sh"
+. "$TEST_SRCDIR/tests/e2e/fixture.sh"
+
+make_fixture "$tmp/repo"
+cd "$tmp/repo"
+
+# The default table hides present and below-threshold candidates.
+"$STABLEPICK" propose --branch linux-6.6.y >"$tmp/actual"
+cat >"$tmp/expect" <<'EXPECT'
+branch linux-6.6.y (base v6.6): 1 commit after the base, 1 names an upstream commit
+mainline v6.6..master: 8 commits walked (1 merge), 6 in watched paths
+
+VERDICT    SCORE  COMMIT        SUBSYSTEM  SUBJECT
+proposed     117  06d0934822df  ext4       ext4: fix use-after-free in bar
+                  cc-stable +100, fixes-tag +8, subject-fix +4, subject-crash +5
+proposed     109  95375dd19af5  xfs        xfs: fix a null pointer dereference in log recovery
+                  cc-stable +100, subject-fix +4, subject-crash +5
+needs-ack     17  724a0d4cb6b2  xfs        xfs: fix corruption in the inode cluster
+                  xfs is opt-in and no Cc: stable tag approves it; fixes-tag +8, subject-fix +4, subject-crash +5
+vetoed       109  11bbf3aa4846  btrfs      btrfs: fix deadlock in baz
+                  veto rule 'noautosel' matched "stable+noautosel@kernel.org"; cc-stable +100, subject-fix +4, subject-crash +5
+
+6 candidates: 2 proposed, 1 needs-ack, 1 vetoed, 1 present, 1 below-threshold
+(2 present or below-threshold not shown; use --all)
+EXPECT
+test_cmp "$tmp/expect" "$tmp/actual"
+ok "text table"
+
+"$STABLEPICK" propose --branch linux-6.6.y --all >"$tmp/actual"
+cat >"$tmp/expect" <<'EXPECT'
+branch linux-6.6.y (base v6.6): 1 commit after the base, 1 names an upstream commit
+mainline v6.6..master: 8 commits walked (1 merge), 6 in watched paths
+
+VERDICT          SCORE  COMMIT        SUBSYSTEM  SUBJECT
+proposed           117  06d0934822df  ext4       ext4: fix use-after-free in bar
+                        cc-stable +100, fixes-tag +8, subject-fix +4, subject-crash +5
+proposed           109  95375dd19af5  xfs        xfs: fix a null pointer dereference in log recovery
+                        cc-stable +100, subject-fix +4, subject-crash +5
+needs-ack           17  724a0d4cb6b2  xfs        xfs: fix corruption in the inode cluster
+                        xfs is opt-in and no Cc: stable tag approves it; fixes-tag +8, subject-fix +4, subject-crash +5
+vetoed             109  11bbf3aa4846  btrfs      btrfs: fix deadlock in baz
+                        veto rule 'noautosel' matched "stable+noautosel@kernel.org"; cc-stable +100, subject-fix +4, subject-crash +5
+present             17  72cb599cf35d  vfs        fs: fix a refcount leak in path lookup
+                        backported as 8f3388abc9da; fixes-tag +8, subject-fix +4, subject-crash +5
+below-threshold     -6  71656c8bf190  ext4       ext4: remove unused variable in bar
+                        subject-cleanup -6
+
+6 candidates: 2 proposed, 1 needs-ack, 1 vetoed, 1 present, 1 below-threshold
+EXPECT
+test_cmp "$tmp/expect" "$tmp/actual"
+ok "text table with --all"
+
+# JSON: every candidate, whatever its verdict; jq must accept it.
+"$STABLEPICK" propose --branch linux-6.6.y --format json >"$tmp/json"
+jq -r '[.verdict, (.score|tostring), .subsystem, .commit[0:12], .subject,
+	(.reasons | map(.rule + " " + (.weight|tostring)) | join(",")),
+	(.evidence | map(.kind) | join(","))] | join("|")' \
+	<"$tmp/json" >"$tmp/actual"
+cat >"$tmp/expect" <<'EXPECT'
+proposed|117|ext4|06d0934822df|ext4: fix use-after-free in bar|cc-stable 100,fixes-tag 8,subject-fix 4,subject-crash 5|absent
+proposed|109|xfs|95375dd19af5|xfs: fix a null pointer dereference in log recovery|cc-stable 100,subject-fix 4,subject-crash 5|absent
+needs-ack|17|xfs|724a0d4cb6b2|xfs: fix corruption in the inode cluster|fixes-tag 8,subject-fix 4,subject-crash 5|absent
+vetoed|109|btrfs|11bbf3aa4846|btrfs: fix deadlock in baz|cc-stable 100,subject-fix 4,subject-crash 5|absent
+present|17|vfs|72cb599cf35d|fs: fix a refcount leak in path lookup|fixes-tag 8,subject-fix 4,subject-crash 5|upstream-line
+below-threshold|-6|ext4|71656c8bf190|ext4: remove unused variable in bar|subject-cleanup -6|absent
+EXPECT
+test_cmp "$tmp/expect" "$tmp/actual"
+ok "json lines"
+
+# Field types and ids as documented.
+jq -e -s 'all(.[]; (.commit|test("^[0-9a-f]{40}$")) and (.score|type) == "number"
+	and (.reasons|type) == "array" and (.evidence|length) >= 1)' \
+	<"$tmp/json" >/dev/null || fail "json fields"
+present=$(jq -r 'select(.verdict == "present") | .evidence[0].commit' <"$tmp/json")
+[ "$present" = "$(git rev-parse linux-6.6.y)" ] ||
+	fail "present evidence names $present"
+ok "json fields and evidence"
+
+# --subsystem limits the walk to the named subsystems.
+"$STABLEPICK" propose --branch linux-6.6.y --subsystem xfs --format json |
+	jq -r .subsystem | sort -u >"$tmp/actual"
+echo xfs >"$tmp/expect"
+test_cmp "$tmp/expect" "$tmp/actual"
+ok "--subsystem"
+
+# --range: from before the base, the bug introducer is present by
+# ancestry (below v6.6).
+"$STABLEPICK" propose --branch linux-6.6.y --range master~8..master --format json |
+	jq -r 'select(.subject == "ext4: add bar") | .verdict + " " + .evidence[0].kind' \
+	>"$tmp/actual"
+echo "present ancestor" >"$tmp/expect"
+test_cmp "$tmp/expect" "$tmp/actual"
+ok "--range below the base"

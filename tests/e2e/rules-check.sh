@@ -1,0 +1,103 @@
+#!/bin/sh
+# `stablepick rules check`: a deliberately broken rule file gets every
+# error reported, one per line, exactly as in broken.expect (after tig's
+# config tests); the shipped rule files load cleanly; a missing file is
+# one clear error.
+#
+# Needs STABLEPICK (the program) and TEST_SRCDIR (the source tree).
+
+set -u
+
+: "${STABLEPICK:?STABLEPICK is not set}"
+: "${TEST_SRCDIR:?TEST_SRCDIR is not set}"
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/rules-check.XXXXXX") || exit 99
+trap 'rm -rf "$tmp"' EXIT
+HOME=$tmp
+GIT_CONFIG_NOSYSTEM=1
+export HOME GIT_CONFIG_NOSYSTEM
+
+failed=0
+fail() {
+	echo "FAIL: $*"
+	failed=1
+}
+pass() {
+	echo "ok: $*"
+}
+
+# Run from the source tree so that paths print relative, as written.
+cd "$TEST_SRCDIR" || exit 99
+
+# 1. The broken file: exact stderr, nothing on stdout, exit 1.
+"$STABLEPICK" rules check tests/e2e/broken.rules >"$tmp/out" 2>"$tmp/err"
+status=$?
+if diff -u tests/e2e/broken.expect "$tmp/err"; then
+	pass "broken.rules: every error reported"
+else
+	fail "broken.rules: stderr differs from broken.expect"
+fi
+[ "$status" -eq 1 ] || fail "broken.rules: exit $status, expected 1"
+[ ! -s "$tmp/out" ] || fail "broken.rules: unexpected output on stdout"
+
+# 2. The shipped rule files, checked together: clean, one line each.
+"$STABLEPICK" rules check rules/*.rules >"$tmp/out" 2>"$tmp/err"
+status=$?
+if [ "$status" -eq 0 ] && [ ! -s "$tmp/err" ]; then
+	pass "shipped rules load cleanly"
+else
+	cat "$tmp/err"
+	fail "shipped rules: exit $status"
+fi
+for f in rules/*.rules; do
+	grep -q "^$f: ok (" "$tmp/out" || fail "no summary line for $f"
+done
+grep -q '^rules/xfs\.rules: ok (1 subsystem, 2 rules, version 1)$' \
+	"$tmp/out" || fail "unexpected summary for rules/xfs.rules"
+
+# 3. The rules directory, as propose would load it (default.rules first).
+"$STABLEPICK" --rules rules rules check >"$tmp/out" 2>"$tmp/err"
+status=$?
+[ "$status" -eq 0 ] && [ ! -s "$tmp/err" ] ||
+	fail "rules check --rules rules: exit $status"
+head -n 1 "$tmp/out" | grep -q '^rules/default\.rules: ok (' ||
+	fail "default.rules is not loaded first"
+[ "$status" -eq 0 ] && pass "rules directory loads cleanly"
+
+# 4. A file that is not there: one error, no line number, exit 1.
+"$STABLEPICK" rules check tests/e2e/missing.rules >"$tmp/out" 2>"$tmp/err"
+status=$?
+printf '%s\n' "error: cannot read rule file 'tests/e2e/missing.rules': No such file or directory" >"$tmp/expect"
+if diff -u "$tmp/expect" "$tmp/err"; then
+	pass "missing file reported"
+else
+	fail "missing file: unexpected stderr"
+fi
+[ "$status" -eq 1 ] || fail "missing file: exit $status, expected 1"
+[ ! -s "$tmp/out" ] || fail "missing file: unexpected output on stdout"
+
+# 5. The same subsystem in two files: named with both places.
+cat >"$tmp/a.rules" <<'EOF'
+subsystem xfs
+	paths fs/xfs/
+end
+EOF
+cp "$tmp/a.rules" "$tmp/b.rules"
+"$STABLEPICK" rules check "$tmp/a.rules" "$tmp/b.rules" >"$tmp/out" 2>"$tmp/err"
+status=$?
+printf '%s\n' "error: $tmp/b.rules:1: duplicate subsystem 'xfs' (first defined at $tmp/a.rules:1)" >"$tmp/expect"
+if diff -u "$tmp/expect" "$tmp/err" && [ "$status" -eq 1 ]; then
+	pass "duplicate subsystem across files"
+else
+	fail "duplicate subsystem across files: exit $status"
+fi
+
+# 6. Usage errors.
+"$STABLEPICK" rules frobnicate >"$tmp/out" 2>"$tmp/err"
+status=$?
+[ "$status" -eq 129 ] || fail "unknown subcommand: exit $status, expected 129"
+grep -q "^error: unknown rules subcommand 'frobnicate'" "$tmp/err" ||
+	fail "unknown subcommand: no error"
+[ "$status" -eq 129 ] && pass "unknown subcommand"
+
+exit $failed

@@ -1,0 +1,110 @@
+/* Unit tests for the byte buffer and the JSON string writer. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "json.h"
+#include "strbuf.h"
+
+static void test_empty_is_printable(void **state)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	(void)state;
+	assert_string_equal(sb.buf, "");
+	assert_int_equal(sb.len, 0);
+	strbuf_release(&sb);
+	assert_string_equal(sb.buf, "");
+}
+
+static void test_add_and_grow(void **state)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < 1000; i++)
+		strbuf_addch(&sb, 'a' + (char)(i % 26));
+	assert_int_equal(sb.len, 1000);
+	assert_int_equal(sb.buf[1000], '\0');
+	assert_int_equal(sb.buf[27], 'b');
+	strbuf_addf(&sb, "%s:%u", "file", 12u);
+	assert_string_equal(sb.buf + 1000, "file:12");
+	strbuf_release(&sb);
+}
+
+static void test_addf_long(void **state)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char big[5000];
+
+	(void)state;
+	memset(big, 'x', sizeof(big) - 1);
+	big[sizeof(big) - 1] = '\0';
+	strbuf_addstr(&sb, "<");
+	strbuf_addf(&sb, "%s>", big);
+	assert_int_equal(sb.len, 5001);
+	assert_int_equal(sb.buf[5000], '>');
+	strbuf_release(&sb);
+}
+
+static void test_trim_and_detach(void **state)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t len;
+	char *s;
+
+	(void)state;
+	strbuf_addstr(&sb, " \t value \n");
+	strbuf_trim(&sb);
+	assert_string_equal(sb.buf, "value");
+	s = strbuf_detach(&sb, &len);
+	assert_int_equal(len, 5);
+	assert_string_equal(s, "value");
+	assert_string_equal(sb.buf, "");
+	free(s);
+}
+
+static void test_json_escapes(void **state)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const char in[] = "a\"b\\c\nd\te\x01";
+
+	(void)state;
+	json_add_string(&sb, in, sizeof(in) - 1);
+	assert_string_equal(sb.buf, "\"a\\\"b\\\\c\\nd\\te\\u0001\"");
+	strbuf_release(&sb);
+}
+
+static void test_json_invalid_utf8(void **state)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	(void)state;
+	/* Latin-1 "é", a valid "é", a truncated sequence, a surrogate. */
+	json_add_str(&sb, "caf\xe9 caf\xc3\xa9 \xe2\x82 \xed\xa0\x80");
+	assert_string_equal(sb.buf, "\"caf\\ufffd caf\xc3\xa9 \\ufffd\\ufffd "
+			    "\\ufffd\\ufffd\\ufffd\"");
+	strbuf_reset(&sb);
+	json_add_str(&sb, NULL);
+	assert_string_equal(sb.buf, "null");
+	strbuf_release(&sb);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_empty_is_printable),
+		cmocka_unit_test(test_add_and_grow),
+		cmocka_unit_test(test_addf_long),
+		cmocka_unit_test(test_trim_and_detach),
+		cmocka_unit_test(test_json_escapes),
+		cmocka_unit_test(test_json_invalid_utf8),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
