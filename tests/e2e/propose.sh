@@ -94,3 +94,30 @@ ok "--subsystem"
 echo "present ancestor" >"$tmp/expect"
 test_cmp "$tmp/expect" "$tmp/actual"
 ok "--range below the base"
+
+# Configuration: stablepick.upstream in the repository's config, and a
+# --config file that wins over it.
+git branch mainline master~2
+git config stablepick.upstream mainline
+"$STABLEPICK" propose --branch linux-6.6.y >"$tmp/actual"
+head -n 2 "$tmp/actual" | tail -n 1 >"$tmp/range"
+echo "mainline v6.6..mainline: 5 commits walked (0 merges), 5 in watched paths" >"$tmp/expect"
+test_cmp "$tmp/expect" "$tmp/range"
+printf '[stablepick]\n\tupstream = master\n' >"$tmp/sp.conf"
+"$STABLEPICK" --config "$tmp/sp.conf" propose --branch linux-6.6.y >"$tmp/actual"
+head -n 2 "$tmp/actual" | tail -n 1 >"$tmp/range"
+echo "mainline v6.6..master: 8 commits walked (1 merge), 6 in watched paths" >"$tmp/expect"
+test_cmp "$tmp/expect" "$tmp/range"
+ok "stablepick.upstream and --config"
+
+# stablepick.rules points at another rules directory: no vfs subsystem
+# there (fs/namei.c is not watched) and a threshold nothing reaches.
+mkdir "$tmp/rules"
+printf 'threshold 1000\nsubsystem *\n\tpaths fs/*/\nend\nrule fix 1 subject /fix/\n' \
+	>"$tmp/rules/default.rules"
+git config stablepick.rules "$tmp/rules"
+"$STABLEPICK" propose --branch linux-6.6.y --format json |
+	jq -r '.verdict' | sort | uniq -c | sed 's/^ *//' >"$tmp/actual"
+printf '4 below-threshold\n' >"$tmp/expect"
+test_cmp "$tmp/expect" "$tmp/actual"
+ok "stablepick.rules"
