@@ -136,5 +136,6 @@ static int compare_candidates(const void *va, const void *vb)
 
 void candidate_list_sort(struct candidate_list *l)
 {
-	qsort(l->items, l->nr, sizeof(*l->items), compare_candidates);
+	if (l->nr > 1)
+		qsort(l->items, l->nr, sizeof(*l->items), compare_candidates);
 }

@@ -880,7 +880,8 @@ int ruleset_load_dir(struct ruleset *rs, const char *dir)
 		names[nr++] = xstrdup(de->d_name);
 	}
 	closedir(d);
-	qsort(names, nr, sizeof(*names), cmp_names);
+	if (nr)
+		qsort(names, nr, sizeof(*names), cmp_names);
 	for (i = 0; i < nr; i++) {
 		strbuf_setlen(&path, dirlen);
 		strbuf_addf(&path, "/%s", names[i]);
