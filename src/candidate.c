@@ -8,6 +8,8 @@
 static const char *const verdict_names[VERDICT__COUNT] = {
 	[VERDICT_PROPOSED] = "proposed",
 	[VERDICT_NEEDS_ACK] = "needs-ack",
+	[VERDICT_NOT_APPLICABLE] = "not-applicable",
+	[VERDICT_REVERTED] = "reverted",
 	[VERDICT_VETOED] = "vetoed",
 	[VERDICT_PRESENT] = "present",
 	[VERDICT_BELOW_THRESHOLD] = "below-threshold",
@@ -47,6 +49,8 @@ static void candidate_free(struct candidate *c)
 	for (i = 0; i < c->nr_evidence; i++)
 		free(c->evidence[i].detail);
 	free(c->evidence);
+	free(c->facts);
+	free(c->not_applicable);
 	free(c->why);
 	free(c);
 }
@@ -118,6 +122,17 @@ void candidate_add_warning(struct candidate *c, const char *fmt, ...)
 	va_start(ap, fmt);
 	c->warnings[c->nr_warnings++] = xstrvfmt(fmt, ap);
 	va_end(ap);
+}
+
+void candidate_add_fact(struct candidate *c, const char *fact)
+{
+	size_t i;
+
+	for (i = 0; i < c->nr_facts; i++)
+		if (!strcmp(c->facts[i], fact))
+			return;
+	ALLOC_GROW(c->facts, c->nr_facts, c->alloc_facts);
+	c->facts[c->nr_facts++] = fact;
 }
 
 static int compare_candidates(const void *va, const void *vb)

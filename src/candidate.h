@@ -14,9 +14,12 @@
  * verdict is decided last.  Report code only reads it.
  */
 
+/* In the order reports list them. */
 enum verdict {
 	VERDICT_PROPOSED,
 	VERDICT_NEEDS_ACK,
+	VERDICT_NOT_APPLICABLE,
+	VERDICT_REVERTED,
 	VERDICT_VETOED,
 	VERDICT_PRESENT,
 	VERDICT_BELOW_THRESHOLD,
@@ -44,11 +47,22 @@ struct evidence {
 	char *detail;			/* one human-readable sentence */
 };
 
+/* Where a Fixes: target stands with respect to the branch. */
+enum target_status {
+	TARGET_UNKNOWN,			/* not found in the repository */
+	TARGET_IN_BRANCH,		/* below the base, or backported */
+	TARGET_PROPOSED,		/* proposed in the same run */
+	TARGET_ABSENT,			/* the branch lacks it */
+};
+
 /* A Fixes: target resolved in the repository. */
 struct fixes_target {
 	const struct fixes_ref *ref;	/* borrowed from msg */
 	git_oid id;
 	int resolved;			/* 0: unknown or ambiguous id */
+	int by_subject;			/* resolved through the quoted subject */
+	struct candidate *cand;		/* the target, when scanned too */
+	enum target_status status;
 };
 
 struct candidate {
@@ -82,6 +96,17 @@ struct candidate {
 	size_t nr_evidence, alloc_evidence;
 	int present;
 
+	/*
+	 * What the deps stage established, as words rules can match
+	 * (field "fact"): "fixes-in-branch", "follow-up", "reverts-present".
+	 */
+	const char **facts;
+	size_t nr_facts, alloc_facts;
+	struct candidate *reverted_by;	/* a later mainline revert */
+	struct candidate *reverts;	/* what this revert reverts, if scanned */
+	int reverts_in_branch;		/* ... and the branch carries it */
+	char *not_applicable;		/* why the branch cannot need it */
+
 	enum verdict verdict;
 	char *why;			/* one sentence explaining the verdict */
 
@@ -109,6 +134,8 @@ void candidate_add_evidence(struct candidate *c, const char *kind,
 	__attribute__((format(printf, 4, 5)));
 void candidate_add_warning(struct candidate *c, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* Adds a fact (a static string) once. */
+void candidate_add_fact(struct candidate *c, const char *fact);
 
 /* Sorts by verdict, then score (highest first), then walk order. */
 void candidate_list_sort(struct candidate_list *l);

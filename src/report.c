@@ -1,4 +1,5 @@
 #include "report.h"
+#include "deps.h"
 #include "error.h"
 #include "json.h"
 #include "util.h"
@@ -205,6 +206,9 @@ static void json_tags(struct strbuf *out, const struct candidate *c)
 		} else {
 			strbuf_addstr(out, "null");
 		}
+		strbuf_addstr(out, ",\"status\":");
+		json_add_str(out, target_status_name(c->fixes ? c->fixes[i].status
+							      : TARGET_UNKNOWN));
 		strbuf_addch(out, '}');
 	}
 	strbuf_addstr(out, "],\"stable\":[");
@@ -269,6 +273,16 @@ static void json_candidate(struct strbuf *out, const struct candidate *c)
 	json_evidence(out, c);
 	strbuf_addch(out, ',');
 	json_tags(out, c);
+	strbuf_addstr(out, ",\"facts\":[");
+	for (i = 0; i < c->nr_facts; i++) {
+		if (i)
+			strbuf_addch(out, ',');
+		json_add_str(out, c->facts[i]);
+	}
+	strbuf_addstr(out, "],\"reverted_by\":");
+	json_add_str(out, c->reverted_by ? c->reverted_by->hex : NULL);
+	strbuf_addstr(out, ",\"reverts\":");
+	json_add_str(out, c->reverts ? c->reverts->hex : NULL);
 	strbuf_addstr(out, ",\"warnings\":[");
 	for (i = 0; i < c->nr_warnings; i++) {
 		if (i)
@@ -286,6 +300,26 @@ void report_json(struct strbuf *out, const struct report *r,
 	(void)r;
 	for (i = 0; i < l->nr; i++)
 		json_candidate(out, l->items[i]);
+}
+
+/* The later commits of the run whose Fixes: names c. */
+static void add_followups(struct strbuf *out, const struct report *r,
+			  const struct candidate *c)
+{
+	const struct candidate_list *l = &r->scan->candidates;
+	size_t i, j;
+
+	for (i = 0; i < l->nr; i++) {
+		const struct candidate *f = l->items[i];
+
+		for (j = 0; f->fixes && j < f->msg.nr_fixes; j++)
+			if (f->fixes[j].cand == c) {
+				strbuf_addf(out, "Fixed by:  %.12s (\"%s\"), %s\n",
+					    f->hex, f->msg.subject,
+					    verdict_name(f->verdict));
+				break;
+			}
+	}
 }
 
 static void explain_rule_line(struct strbuf *out, const struct rule *r,
@@ -367,11 +401,25 @@ void report_explain(struct strbuf *out, const struct report *r,
 			strbuf_addf(out, " (\"%s\")", c->msg.fixes[i].subject);
 		if (c->fixes && c->fixes[i].resolved) {
 			git_oid_tostr(hex, sizeof(hex), &c->fixes[i].id);
-			strbuf_addf(out, " -> %s\n", hex);
+			strbuf_addf(out, " -> %s, %s%s\n", hex,
+				    target_status_name(c->fixes[i].status),
+				    c->fixes[i].by_subject ? " (found by subject)" : "");
 		} else {
 			strbuf_addstr(out, " -> not found in the repository\n");
 		}
 	}
+	if (c->reverts)
+		strbuf_addf(out, "Reverts:   %s (\"%s\")%s\n", c->reverts->hex,
+			    c->reverts->msg.subject,
+			    c->reverts_in_branch ? ", which the branch carries" : "");
+	else if (c->msg.is_revert)
+		strbuf_addf(out, "Reverts:   %s%s\n",
+			    c->msg.reverts_id ? c->msg.reverts_id : c->msg.reverts_subject,
+			    c->reverts_in_branch ? ", which the branch carries" : "");
+	if (c->reverted_by)
+		strbuf_addf(out, "Reverted:  by %s (\"%s\")\n", c->reverted_by->hex,
+			    c->reverted_by->msg.subject);
+	add_followups(out, r, c);
 	for (i = 0; i < c->msg.nr_stable; i++) {
 		const struct stable_tag *t = &c->msg.stable[i];
 

@@ -78,6 +78,7 @@ const char *rule_field_name(enum rule_field f)
 	case FIELD_MESSAGE: return "message";
 	case FIELD_TRAILER: return "trailer";
 	case FIELD_PATHS: return "paths";
+	case FIELD_FACT: return "fact";
 	}
 	return "unknown";
 }
@@ -267,6 +268,7 @@ static int parse_field(struct parser *p, const char *word,
 		{ "body", FIELD_BODY },
 		{ "message", FIELD_MESSAGE },
 		{ "paths", FIELD_PATHS },
+		{ "fact", FIELD_FACT },
 	};
 	const char *key, *s;
 	size_t i;
@@ -279,7 +281,7 @@ static int parse_field(struct parser *p, const char *word,
 	}
 	if (strncmp(word, "trailer:", 8)) {
 		report(p, "unknown field '%s' (expected subject, body, "
-		       "message, paths or trailer:KEY)", word);
+		       "message, paths, fact or trailer:KEY)", word);
 		return -1;
 	}
 	key = word + 8;

@@ -26,6 +26,7 @@ enum rule_field {
 	FIELD_MESSAGE,		/* the whole message */
 	FIELD_TRAILER,		/* each value of trailer `trailer` */
 	FIELD_PATHS,		/* each touched path, one at a time */
+	FIELD_FACT,		/* each fact the pipeline established */
 };
 
 enum policy {

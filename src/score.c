@@ -64,6 +64,14 @@ static int match_rule(const struct ruleset *rs, const struct rule *r,
 			gave_up |= ret < 0;
 		}
 		return gave_up ? -1 : 0;
+	case FIELD_FACT:
+		for (i = 0; i < c->nr_facts; i++) {
+			ret = match_one(rs, r, c->facts[i], match);
+			if (ret == 1)
+				return 1;
+			gave_up |= ret < 0;
+		}
+		return gave_up ? -1 : 0;
 	}
 	return 0;
 }
@@ -128,6 +136,17 @@ static void set_verdict(struct candidate *c, enum verdict v, const char *fmt, ..
 	va_end(ap);
 }
 
+/* The reason a stable+noautosel tag gives, if any. */
+static const char *noautosel_reason(const struct message *m)
+{
+	size_t i;
+
+	for (i = 0; i < m->nr_stable; i++)
+		if (m->stable[i].noautosel && m->stable[i].comment)
+			return m->stable[i].comment;
+	return NULL;
+}
+
 void score_decide(const struct ruleset *rs, struct candidate *c)
 {
 	const struct subsystem *s = candidate_subsystem(c);
@@ -144,9 +163,23 @@ void score_decide(const struct ruleset *rs, struct candidate *c)
 					       : "already in the branch");
 		return;
 	}
+	if (c->reverted_by) {
+		set_verdict(c, VERDICT_REVERTED, "reverted in mainline by %.12s",
+			    c->reverted_by->hex);
+		return;
+	}
+	if (c->not_applicable) {
+		set_verdict(c, VERDICT_NOT_APPLICABLE, "%s", c->not_applicable);
+		return;
+	}
 	if (c->veto) {
-		set_verdict(c, VERDICT_VETOED, "veto rule '%s' matched \"%s\"",
-			    c->veto->name, c->veto_match);
+		const char *reason = noautosel_reason(&c->msg);
+
+		if (reason)
+			set_verdict(c, VERDICT_VETOED, "stable+noautosel: %s", reason);
+		else
+			set_verdict(c, VERDICT_VETOED, "veto rule '%s' matched \"%s\"",
+				    c->veto->name, c->veto_match);
 		return;
 	}
 	if (c->score < c->threshold) {

@@ -1,5 +1,7 @@
 #include "cli.h"
+#include "deps.h"
 #include "error.h"
+#include "score.h"
 #include "strbuf.h"
 #include "util.h"
 
@@ -168,4 +170,27 @@ void cli_run_release(struct cli_run *run)
 	scan_release(&run->scan);
 	branch_index_release(&run->branch);
 	ruleset_release(&run->rules);
+}
+
+int cli_judge(struct cli_run *run, git_repository *repo,
+	      struct candidate_list *l, const git_oid *range_from)
+{
+	struct deps d;
+	size_t i;
+	int ret;
+
+	if (branch_presence(&run->branch, repo, l, range_from) < 0)
+		return -1;
+	deps_init(&d, repo, &run->branch, l, &run->upstream);
+	ret = deps_link(&d);
+	for (i = 0; !ret && i < l->nr; i++) {
+		struct candidate *c = l->items[i];
+
+		ret = deps_facts(&d, c);
+		score_candidate(&run->rules, c);
+		deps_applicable(&d, c);
+		score_decide(&run->rules, c);
+	}
+	deps_release(&d);
+	return ret;
 }

@@ -76,4 +76,13 @@ int cli_run_setup(struct cli_context *ctx, struct cli_run *run,
 		  const char *branch, const char *upstream);
 void cli_run_release(struct cli_run *run);
 
+/*
+ * Places, links, scores and judges the candidates of l (in walk order,
+ * oldest first): presence in the branch, deps, rules, verdicts.
+ * range_from: where the walk started (for ancestry), or NULL to ask
+ * the commit graph per candidate.  Returns 0 or -1.
+ */
+int cli_judge(struct cli_run *run, git_repository *repo,
+	      struct candidate_list *l, const git_oid *range_from);
+
 #endif

@@ -1,14 +1,31 @@
 #include "cli.h"
 #include "error.h"
 #include "report.h"
-#include "score.h"
 #include "strbuf.h"
 
 #include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
-/* Fills, scores and judges one commit as propose would. */
+static void render(struct cli_run *run, const struct candidate *c,
+		   struct strbuf *out)
+{
+	struct report r;
+
+	if (out->len)
+		strbuf_addch(out, '\n');
+	memset(&r, 0, sizeof(r));
+	r.scan = &run->scan;
+	r.branch = &run->branch;
+	r.rules = &run->rules;
+	r.upstream = run->upstream_name;
+	report_explain(out, &r, c);
+}
+
+/*
+ * Explains one commit: as propose judged it when it is in the range,
+ * else judged alone (a commit outside the range, e.g. below the base).
+ */
 static int explain_one(struct cli_context *ctx, struct cli_run *run,
 		       const char *rev, struct strbuf *out)
 {
@@ -16,11 +33,15 @@ static int explain_one(struct cli_context *ctx, struct cli_run *run,
 	struct candidate *c;
 	git_commit *commit = NULL;
 	git_oid id;
-	struct report r;
 	int ret;
 
 	if (scan_resolve(ctx->repo, rev, "explain", &id) < 0)
 		return -1;
+	c = candidate_list_find(&run->scan.candidates, &id);
+	if (c) {
+		render(run, c, out);
+		return 0;
+	}
 	if (git_commit_lookup(&commit, ctx->repo, &id) < 0)
 		return error_git("cannot read commit '%s'", rev);
 	if (git_commit_parentcount(commit) > 1) {
@@ -32,21 +53,10 @@ static int explain_one(struct cli_context *ctx, struct cli_run *run,
 	c = candidate_list_add(&one, &id);
 	ret = scan_fill(&run->scan, c, commit);
 	git_commit_free(commit);
-	if (!ret && c->nr_touched) {
-		score_candidate(&run->rules, c);
-		ret = branch_presence(&run->branch, ctx->repo, &one, NULL);
-		score_decide(&run->rules, c);
-	}
-	if (!ret) {
-		if (out->len)
-			strbuf_addch(out, '\n');
-		memset(&r, 0, sizeof(r));
-		r.scan = &run->scan;
-		r.branch = &run->branch;
-		r.rules = &run->rules;
-		r.upstream = run->upstream_name;
-		report_explain(out, &r, c);
-	}
+	if (!ret && c->nr_touched)
+		ret = cli_judge(run, ctx->repo, &one, NULL);
+	if (!ret)
+		render(run, c, out);
 	candidate_list_release(&one);
 	return ret;
 }
@@ -84,9 +94,13 @@ static int explain(struct cli_context *ctx, int argc, char **argv)
 		return cli_usage(&cmd_explain);
 	}
 
+	/* Judge the whole range, so that links between commits count. */
 	ret = cli_run_setup(ctx, &run, branch, upstream);
 	if (!ret)
-		ret = scan_prepare(&run.scan);
+		ret = scan_run(&run.scan);
+	if (!ret)
+		ret = cli_judge(&run, ctx->repo, &run.scan.candidates,
+				&run.scan.from);
 	for (; !ret && optind < argc; optind++) {
 		/* A bad commit is reported; the others are still explained. */
 		if (explain_one(ctx, &run, argv[optind], &out) < 0)

@@ -1,7 +1,6 @@
 #include "cli.h"
 #include "error.h"
 #include "report.h"
-#include "score.h"
 #include "strbuf.h"
 
 #include <getopt.h>
@@ -18,22 +17,6 @@ static int parse_format(const char *arg, enum format *out)
 		*out = FORMAT_JSON;
 	else
 		return error("unknown format '%s' (expected text or json)", arg);
-	return 0;
-}
-
-/* Scores, places and judges every candidate the scanner found. */
-static int judge(struct cli_run *run, git_repository *repo)
-{
-	struct candidate_list *l = &run->scan.candidates;
-	size_t i;
-
-	for (i = 0; i < l->nr; i++)
-		score_candidate(&run->rules, l->items[i]);
-	if (branch_presence(&run->branch, repo, l, &run->scan.from) < 0)
-		return -1;
-	for (i = 0; i < l->nr; i++)
-		score_decide(&run->rules, l->items[i]);
-	candidate_list_sort(l);
 	return 0;
 }
 
@@ -93,7 +76,10 @@ static int propose(struct cli_context *ctx, int argc, char **argv)
 	if (!ret)
 		ret = scan_run(&run.scan);
 	if (!ret)
-		ret = judge(&run, ctx->repo);
+		ret = cli_judge(&run, ctx->repo, &run.scan.candidates,
+				&run.scan.from);
+	if (!ret)
+		candidate_list_sort(&run.scan.candidates);
 	if (!ret) {
 		memset(&r, 0, sizeof(r));
 		r.scan = &run.scan;

@@ -69,28 +69,29 @@ done
 ok "every verdict occurs"
 
 # Every candidate with its verdict and score (the scores are worked out
-# rule by rule in the comment block of data/make-demo-history).
+# rule by rule in the comment block of data/make-demo-history; every
+# Fixes: there names a commit below v6.6, so each adds fixes-in-branch).
 cat >"$tmp/table" <<'EOF'
-ext4: fix leak of the test_dummy_encryption argument on mount failure|present|117
+ext4: fix leak of the test_dummy_encryption argument on mount failure|present|123
 ext4: remove unused variable 'ee_block' in ext4_ext_map_blocks()|below-threshold|-2
-ext4: speed up goal block lookup in ext4_ext_find_goal()|below-threshold|-3
+ext4: speed up goal block lookup in ext4_ext_find_goal()|reverted|-3
 ext4: factor out ext4_zero_partial_blocks_range()|below-threshold|0
-ext4: fix stale data exposure in ext4_zero_range()|proposed|115
-iomap: fix dirty range accounting after a short copy|proposed|116
-btrfs: fix null pointer dereference in btrfs_page_mkwrite()|present|20
+ext4: fix stale data exposure in ext4_zero_range()|proposed|121
+iomap: fix dirty range accounting after a short copy|proposed|122
+btrfs: fix null pointer dereference in btrfs_page_mkwrite()|present|26
 btrfs: add support for the raid stripe tree in btrfs_map_block()|below-threshold|-8
 btrfs: tests: fix memory leak in test_eb_bitmaps()|below-threshold|1
-jbd2: correct the log tail while a transaction is committing|present|112
+jbd2: correct the log tail while a transaction is committing|present|118
 xfs: rename xfs_iomap_write_unwritten to xfs_iomap_convert_unwritten|below-threshold|-6
-xfs: avoid false positives when cross-referencing unwritten extents|below-threshold|6
+xfs: avoid false positives when cross-referencing unwritten extents|needs-ack|12
 nfs: fix a potential null pointer dereference in nfs_update_inode()|below-threshold|9
-ext4: fix slab-out-of-bounds read in ext4_ext_binsearch_idx()|proposed|130
-xfs: fix use-after-free of log items during log shutdown|proposed|126
-xfs: fix delalloc extent length corruption in xfs_bmap_add_extent_hole_delay()|needs-ack|21
-btrfs: fix deadlock between device scan and chunk allocation|proposed|17
-btrfs: fix race between ordered extent completion and inode eviction|vetoed|117
-Revert "ext4: speed up goal block lookup in ext4_ext_find_goal()"|below-threshold|-3
-fs: fix a missing unlock on the error path of do_renameat2()|proposed|12
+ext4: fix slab-out-of-bounds read in ext4_ext_binsearch_idx()|proposed|136
+xfs: fix use-after-free of log items during log shutdown|proposed|132
+xfs: fix delalloc extent length corruption in xfs_bmap_add_extent_hole_delay()|needs-ack|27
+btrfs: fix deadlock between device scan and chunk allocation|proposed|23
+btrfs: fix race between ordered extent completion and inode eviction|vetoed|123
+Revert "ext4: speed up goal block lookup in ext4_ext_find_goal()"|not-applicable|-3
+fs: fix a missing unlock on the error path of do_renameat2()|proposed|18
 EOF
 sort "$tmp/table" >"$tmp/expect"
 jq -r '[.subject, .verdict, (.score | tostring)] | join("|")' <"$tmp/json" |

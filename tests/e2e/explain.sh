@@ -16,33 +16,35 @@ Subject:   ext4: fix use-after-free in bar
 Author:    A U Thor <author@example.com>
 Date:      2023-11-14T22:16:20+00:00
 Subsystem: ext4 (policy heuristic; list linux-ext4@vger.kernel.org)
-Fixes:     db2e5a497805 ("ext4: add bar") -> db2e5a497805855399ac60d0e596422f7f022856
+Fixes:     db2e5a497805 ("ext4: add bar") -> db2e5a497805855399ac60d0e596422f7f022856, in-branch
 Stable:    stable@vger.kernel.org # 6.1+ (for 6.1 and later)
 
-Score 117, threshold 10:
+Score 123, threshold 10:
    +100  cc-stable            rules/default.rules:37  "stable@vger.kernel.org"
      +8  fixes-tag            rules/default.rules:41  "db2e5a497805"
-     +4  subject-fix          rules/default.rules:49  "fix"
-     +5  subject-crash        rules/default.rules:50  "use-after-free"
-  not matched: syzbot, reported-by, closes-report, body-crash, subject-cleanup, subject-feature, subject-perf, noautosel, ext4-journal, ext4-fsck
+     +6  fixes-in-branch      rules/default.rules:48  "fixes-in-branch"
+     +4  subject-fix          rules/default.rules:58  "fix"
+     +5  subject-crash        rules/default.rules:59  "use-after-free"
+  not matched: follow-up, reverts-present, syzbot, reported-by, closes-report, body-crash, subject-cleanup, subject-feature, subject-perf, noautosel, ext4-journal, ext4-fsck
 
 Presence in linux-6.6.y:
   absent         no commit of linux-6.6.y after v6.6 names it
 
-Verdict:   proposed: score 117 reaches the threshold 10 of ext4
+Verdict:   proposed: score 123 reaches the threshold 10 of ext4
 
 commit 72cb599cf35d643a9b851254b349975715d42305
 Subject:   fs: fix a refcount leak in path lookup
 Author:    A U Thor <author@example.com>
 Date:      2023-11-14T22:20:20+00:00
 Subsystem: vfs (policy heuristic; list linux-fsdevel@vger.kernel.org)
-Fixes:     db2e5a497805 ("ext4: add bar") -> db2e5a497805855399ac60d0e596422f7f022856
+Fixes:     db2e5a497805 ("ext4: add bar") -> db2e5a497805855399ac60d0e596422f7f022856, in-branch
 
-Score 17, threshold 10:
+Score 23, threshold 10:
      +8  fixes-tag            rules/default.rules:41  "db2e5a497805"
-     +4  subject-fix          rules/default.rules:49  "fix"
-     +5  subject-crash        rules/default.rules:50  "leak"
-  not matched: cc-stable, syzbot, reported-by, closes-report, body-crash, subject-cleanup, subject-feature, subject-perf, noautosel
+     +6  fixes-in-branch      rules/default.rules:48  "fixes-in-branch"
+     +4  subject-fix          rules/default.rules:58  "fix"
+     +5  subject-crash        rules/default.rules:59  "leak"
+  not matched: cc-stable, follow-up, reverts-present, syzbot, reported-by, closes-report, body-crash, subject-cleanup, subject-feature, subject-perf, noautosel
 
 Presence in linux-6.6.y:
   upstream-line  backported as 8f3388abc9da (8f3388abc9da8f0bd4a0d1f6f7644cfac48ab01d)

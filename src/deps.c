@@ -1,0 +1,319 @@
+#include "deps.h"
+#include "error.h"
+#include "strbuf.h"
+#include "util.h"
+
+#include <string.h>
+#include <uthash.h>
+
+struct subject_entry {
+	char *subject;
+	git_oid id;
+	UT_hash_handle hh;
+};
+
+void deps_init(struct deps *d, git_repository *repo,
+	       const struct branch_index *branch, struct candidate_list *cands,
+	       const git_oid *upstream)
+{
+	memset(d, 0, sizeof(*d));
+	d->repo = repo;
+	d->branch = branch;
+	d->cands = cands;
+	d->upstream = upstream;
+}
+
+void deps_release(struct deps *d)
+{
+	struct subject_entry *e, *tmp;
+
+	HASH_ITER(hh, d->subjects, e, tmp) {
+		HASH_DEL(d->subjects, e);
+		free(e->subject);
+		free(e);
+	}
+	memset(d, 0, sizeof(*d));
+}
+
+const char *target_status_name(enum target_status s)
+{
+	switch (s) {
+	case TARGET_IN_BRANCH: return "in-branch";
+	case TARGET_PROPOSED: return "proposed";
+	case TARGET_ABSENT: return "absent";
+	case TARGET_UNKNOWN: break;
+	}
+	return "unknown";
+}
+
+/*
+ * Every subject of mainline history, newest first wins nothing: the
+ * first commit (newest) with a subject is kept.  Built only when some
+ * Fixes: id does not resolve, since it walks all of mainline.
+ */
+static int build_subjects(struct deps *d)
+{
+	git_revwalk *walk = NULL;
+	git_oid id;
+	int ret;
+
+	d->subjects_built = 1;
+	if (git_revwalk_new(&walk, d->repo) < 0 ||
+	    git_revwalk_push(walk, d->upstream) < 0)
+		return error_git("cannot walk mainline for subjects");
+	while (!(ret = git_revwalk_next(&id, walk))) {
+		git_commit *commit = NULL;
+		const char *summary;
+		struct subject_entry *e;
+
+		if (git_commit_lookup(&commit, d->repo, &id) < 0) {
+			ret = error_git("cannot read a mainline commit");
+			break;
+		}
+		summary = git_commit_summary(commit);
+		if (summary) {
+			HASH_FIND_STR(d->subjects, summary, e);
+			if (!e) {
+				e = xcalloc(1, sizeof(*e));
+				e->subject = xstrdup(summary);
+				git_oid_cpy(&e->id, &id);
+				HASH_ADD_KEYPTR(hh, d->subjects, e->subject,
+						strlen(e->subject), e);
+			}
+		}
+		git_commit_free(commit);
+	}
+	git_revwalk_free(walk);
+	if (ret == GIT_ITEROVER)
+		return 0;
+	return ret < 0 ? -1 : 0;
+}
+
+static int subject_of(git_repository *repo, const git_oid *id,
+		      struct strbuf *out)
+{
+	git_commit *commit = NULL;
+
+	if (git_commit_lookup(&commit, repo, id) < 0) {
+		git_error_clear();
+		return -1;
+	}
+	strbuf_addstr(out, git_commit_summary(commit) ? git_commit_summary(commit) : "");
+	git_commit_free(commit);
+	return 0;
+}
+
+/*
+ * A Fixes: id that does not resolve, or resolves to a commit with
+ * another subject, is looked up by its quoted subject.
+ */
+static int resolve_target(struct deps *d, struct candidate *c,
+			  struct fixes_target *t)
+{
+	struct subject_entry *e;
+	struct strbuf subject = STRBUF_INIT;
+
+	if (t->resolved && t->ref->subject) {
+		if (!subject_of(d->repo, &t->id, &subject) &&
+		    !strcmp(subject.buf, t->ref->subject)) {
+			strbuf_release(&subject);
+			return 0;
+		}
+		strbuf_release(&subject);
+	} else if (t->resolved || !t->ref->subject) {
+		return 0;
+	}
+	if (!d->subjects_built && build_subjects(d) < 0)
+		return -1;
+	HASH_FIND_STR(d->subjects, t->ref->subject, e);
+	if (e) {
+		if (!t->resolved || !git_oid_equal(&t->id, &e->id))
+			candidate_add_warning(c, "Fixes: %s (\"%s\") resolved "
+					      "by its subject", t->ref->id,
+					      t->ref->subject);
+		git_oid_cpy(&t->id, &e->id);
+		t->resolved = 1;
+		t->by_subject = 1;
+	}
+	return 0;
+}
+
+/* Resolves what a revert reverts: its id, else its quoted subject. */
+static struct candidate *revert_target(struct deps *d, struct candidate *r,
+				       git_oid *id, int *found)
+{
+	git_object *obj = NULL;
+	git_oid prefix;
+	size_t i, len;
+
+	*found = 0;
+	if (r->msg.reverts_id) {
+		len = strlen(r->msg.reverts_id);
+		if (len >= 4 && !git_oid_fromstrn(&prefix, r->msg.reverts_id, len) &&
+		    !git_object_lookup_prefix(&obj, d->repo, &prefix, len,
+					      GIT_OBJECT_COMMIT)) {
+			git_oid_cpy(id, git_object_id(obj));
+			git_object_free(obj);
+			*found = 1;
+			return candidate_list_find(d->cands, id);
+		}
+		git_error_clear();
+	}
+	if (!r->msg.reverts_subject)
+		return NULL;
+	/* Newest first: the latest commit of that subject before r. */
+	for (i = r->order; i-- > 0;) {
+		struct candidate *c = d->cands->items[i];
+
+		if (c->msg.subject && !strcmp(c->msg.subject, r->msg.reverts_subject)) {
+			git_oid_cpy(id, &c->id);
+			*found = 1;
+			return c;
+		}
+	}
+	return NULL;
+}
+
+/* Is a commit outside this run in the branch (below the base, or backported)? */
+static int in_branch(struct deps *d, const git_oid *id)
+{
+	int below;
+
+	if (git_oid_equal(id, &d->branch->base) || branch_index_find(d->branch, id))
+		return 1;
+	below = git_graph_descendant_of(d->repo, &d->branch->base, id);
+	if (below < 0) {
+		git_error_clear();
+		return 0;
+	}
+	return below;
+}
+
+int deps_link(struct deps *d)
+{
+	struct candidate **items = d->cands->items;
+	size_t i, j;
+
+	/* Walk order, oldest first: c->order is the index. */
+	for (i = 0; i < d->cands->nr; i++) {
+		struct candidate *c = items[i];
+
+		for (j = 0; j < c->msg.nr_fixes && c->fixes; j++) {
+			struct fixes_target *t = &c->fixes[j];
+
+			if (resolve_target(d, c, t) < 0)
+				return -1;
+			if (t->resolved)
+				t->cand = candidate_list_find(d->cands, &t->id);
+		}
+		if (c->msg.is_revert) {
+			git_oid id;
+			int found;
+			struct candidate *target = revert_target(d, c, &id, &found);
+
+			if (target && target != c) {
+				c->reverts = target;
+				if (!target->reverted_by)
+					target->reverted_by = c;
+			}
+			c->reverts_in_branch = target ? target->present
+					     : found && in_branch(d, &id);
+		}
+	}
+	return 0;
+}
+
+int deps_facts(struct deps *d, struct candidate *c)
+{
+	size_t i;
+
+	for (i = 0; c->fixes && i < c->msg.nr_fixes; i++) {
+		struct fixes_target *t = &c->fixes[i];
+
+		if (!t->resolved) {
+			t->status = TARGET_UNKNOWN;
+		} else if (t->cand) {
+			if (t->cand->present)
+				t->status = TARGET_IN_BRANCH;
+			else if (t->cand->verdict == VERDICT_PROPOSED ||
+				 t->cand->verdict == VERDICT_NEEDS_ACK)
+				t->status = TARGET_PROPOSED;
+			else
+				t->status = TARGET_ABSENT;
+		} else {
+			t->status = in_branch(d, &t->id) ? TARGET_IN_BRANCH
+							 : TARGET_ABSENT;
+		}
+		if (t->status == TARGET_IN_BRANCH)
+			candidate_add_fact(c, "fixes-in-branch");
+		else if (t->status == TARGET_PROPOSED)
+			candidate_add_fact(c, "follow-up");
+	}
+	if (c->msg.is_revert && c->reverts_in_branch)
+		candidate_add_fact(c, "reverts-present");
+	return 0;
+}
+
+/* The oldest version any Cc: stable tag asks for, or -1 for any. */
+static int stable_since(const struct message *m, int *major, int *minor)
+{
+	size_t i;
+	int found = 0;
+
+	for (i = 0; i < m->nr_stable; i++) {
+		const struct stable_tag *t = &m->stable[i];
+
+		if (t->noautosel)
+			continue;
+		if (t->hint_major < 0)
+			return -1;	/* a plain Cc: stable asks for every branch */
+		if (!found || t->hint_major < *major ||
+		    (t->hint_major == *major && t->hint_minor < *minor)) {
+			*major = t->hint_major;
+			*minor = t->hint_minor;
+		}
+		found = 1;
+	}
+	return found ? 0 : -1;
+}
+
+void deps_applicable(struct deps *d, struct candidate *c)
+{
+	const struct branch_index *b = d->branch;
+	struct strbuf why = STRBUF_INIT;
+	size_t i, known = 0, absent = 0;
+	int major = 0, minor = 0;
+
+	if (c->present || c->not_applicable)
+		return;
+	if (b->major >= 0 && !stable_since(&c->msg, &major, &minor) &&
+	    (b->major < major || (b->major == major && b->minor < minor))) {
+		c->not_applicable = xstrfmt("stable tag asks for %d.%d and later; "
+					    "%s is %d.%d", major, minor, b->name,
+					    b->major, b->minor);
+		return;
+	}
+	if (c->reverts && !c->reverts_in_branch) {
+		c->not_applicable = xstrfmt("reverts %.12s, which %s does not carry",
+					    c->reverts->hex, b->name);
+		return;
+	}
+	for (i = 0; c->fixes && i < c->msg.nr_fixes; i++) {
+		if (c->fixes[i].status == TARGET_UNKNOWN)
+			continue;
+		known++;
+		if (c->fixes[i].status == TARGET_ABSENT) {
+			char hex[GIT_OID_HEXSZ + 1];
+
+			git_oid_tostr(hex, sizeof(hex), &c->fixes[i].id);
+			if (!absent++)
+				strbuf_addf(&why, "fixed commit %.12s not in branch", hex);
+			else
+				strbuf_addf(&why, ", nor %.12s", hex);
+		}
+	}
+	/* Only when every known target is absent: the bug never got in. */
+	if (known && absent == known)
+		c->not_applicable = strbuf_detach(&why, NULL);
+	strbuf_release(&why);
+}

@@ -1,0 +1,60 @@
+#ifndef DEPS_H
+#define DEPS_H
+
+#include <git2.h>
+
+#include "branch.h"
+#include "candidate.h"
+
+/*
+ * Links between candidates and applicability to the branch: Fixes:
+ * targets (and so follow-up fixes), mainline reverts, and the version
+ * hints of Cc: stable tags.
+ *
+ *     struct deps d;
+ *     deps_init(&d, repo, &branch_index, &candidates);
+ *     deps_link(&d);                    after branch_presence()
+ *     for each candidate c, oldest first:
+ *             deps_facts(&d, c);        facts the rules can match
+ *             score_candidate(&rules, c);
+ *             deps_applicable(&d, c);   sets c->not_applicable
+ *             score_decide(&rules, c);
+ *     deps_release(&d);
+ *
+ * Oldest first matters: a Fixes: target is older than its fix, so its
+ * verdict is known when the fix is judged (a fix of a proposed commit
+ * is a follow-up, proposed too).
+ */
+
+struct subject_entry;
+
+struct deps {
+	git_repository *repo;
+	const struct branch_index *branch;
+	struct candidate_list *cands;
+	const git_oid *upstream;	/* for the subject index */
+	struct subject_entry *subjects;	/* mainline subjects, built lazily */
+	int subjects_built;
+};
+
+void deps_init(struct deps *d, git_repository *repo,
+	       const struct branch_index *branch, struct candidate_list *cands,
+	       const git_oid *upstream);
+void deps_release(struct deps *d);
+
+/*
+ * Resolves every Fixes: target (a wrong or ambiguous id through its
+ * quoted subject, as findmissing does) and every revert, and links the
+ * candidates that name each other.  Returns 0 or -1.
+ */
+int deps_link(struct deps *d);
+
+/* Establishes c's facts; the targets' verdicts must be decided. */
+int deps_facts(struct deps *d, struct candidate *c);
+
+/* Decides whether the branch can need c at all. */
+void deps_applicable(struct deps *d, struct candidate *c);
+
+const char *target_status_name(enum target_status s);
+
+#endif

@@ -1,0 +1,460 @@
+/*
+ * Unit tests for trial cherry-picks.  A throwaway repository is built
+ * with the git command (fixed identities and dates, no personal
+ * configuration): mainline on "master", a stable branch forked from
+ * its first commit, one tag per commit to pick.  The stable branch is
+ * checked out with a dirty work tree and a staged change, and must be
+ * left exactly as it was.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "apply.h"
+#include "strbuf.h"
+#include "util.h"
+
+struct snapshot {
+	struct strbuf status;		/* git status --porcelain */
+	struct strbuf index;		/* .git/index, byte for byte */
+	struct strbuf head;		/* .git/HEAD and what it resolves to */
+	struct strbuf refs;		/* git for-each-ref */
+};
+
+struct fixture {
+	char dir[64];
+	long tick;
+	git_repository *repo;
+	struct snapshot before;
+};
+
+__attribute__((format(printf, 2, 3)))
+static void git(struct fixture *f, const char *fmt, ...)
+{
+	struct strbuf cmd = STRBUF_INIT;
+	char date[64];
+	va_list ap;
+
+	/* Like git's test_tick: every command sees a later, fixed date. */
+	f->tick += 60;
+	snprintf(date, sizeof(date), "@%ld +0000", f->tick);
+	setenv("GIT_AUTHOR_DATE", date, 1);
+	setenv("GIT_COMMITTER_DATE", date, 1);
+	strbuf_addf(&cmd, "cd '%s' && git ", f->dir);
+	va_start(ap, fmt);
+	strbuf_vaddf(&cmd, fmt, ap);
+	va_end(ap);
+	strbuf_addstr(&cmd, " >/dev/null");
+	assert_int_equal(system(cmd.buf), 0);
+	strbuf_release(&cmd);
+}
+
+/* Runs a shell command in the repository and appends its output. */
+static void capture(struct fixture *f, struct strbuf *out, const char *cmd)
+{
+	struct strbuf full = STRBUF_INIT;
+	char buf[4096];
+	size_t n;
+	FILE *p;
+
+	strbuf_addf(&full, "cd '%s' && %s", f->dir, cmd);
+	p = popen(full.buf, "r");
+	assert_non_null(p);
+	while ((n = fread(buf, 1, sizeof(buf), p)) > 0)
+		strbuf_add(out, buf, n);
+	assert_int_equal(pclose(p), 0);
+	strbuf_release(&full);
+}
+
+/* Writes lines "<prefix>1" .. "<prefix>10", with line `at` replaced. */
+static void write_file(struct fixture *f, const char *path, const char *prefix,
+		       int at, const char *replacement)
+{
+	struct strbuf full = STRBUF_INIT;
+	FILE *fp;
+	int i;
+
+	strbuf_addf(&full, "%s/%s", f->dir, path);
+	fp = fopen(full.buf, "w");
+	assert_non_null(fp);
+	for (i = 1; i <= 10; i++) {
+		if (i == at)
+			fprintf(fp, "%s\n", replacement);
+		else
+			fprintf(fp, "%s%d\n", prefix, i);
+	}
+	fclose(fp);
+	strbuf_release(&full);
+}
+
+static void append_line(struct fixture *f, const char *path, const char *line)
+{
+	struct strbuf full = STRBUF_INIT;
+	FILE *fp;
+
+	strbuf_addf(&full, "%s/%s", f->dir, path);
+	fp = fopen(full.buf, "a");
+	assert_non_null(fp);
+	fprintf(fp, "%s\n", line);
+	fclose(fp);
+	strbuf_release(&full);
+}
+
+static void make_dir(struct fixture *f, const char *path)
+{
+	struct strbuf full = STRBUF_INIT;
+
+	strbuf_addf(&full, "%s/%s", f->dir, path);
+	assert_int_equal(mkdir(full.buf, 0777), 0);
+	strbuf_release(&full);
+}
+
+static void snapshot_take(struct fixture *f, struct snapshot *s)
+{
+	struct strbuf path = STRBUF_INIT;
+
+	strbuf_init(&s->status, 0);
+	strbuf_init(&s->index, 0);
+	strbuf_init(&s->head, 0);
+	strbuf_init(&s->refs, 0);
+	/* No optional locks: status must not refresh the index itself. */
+	capture(f, &s->status,
+		"git --no-optional-locks status --porcelain --untracked-files=all");
+	capture(f, &s->head, "cat .git/HEAD && git rev-parse HEAD");
+	capture(f, &s->refs, "git for-each-ref");
+	strbuf_addf(&path, "%s/.git/index", f->dir);
+	assert_int_equal(strbuf_read_file(&s->index, path.buf), 0);
+	strbuf_release(&path);
+}
+
+static void snapshot_release(struct snapshot *s)
+{
+	strbuf_release(&s->status);
+	strbuf_release(&s->index);
+	strbuf_release(&s->head);
+	strbuf_release(&s->refs);
+}
+
+static void snapshot_compare(const struct snapshot *a, const struct snapshot *b)
+{
+	assert_string_equal(a->status.buf, b->status.buf);
+	assert_string_equal(a->head.buf, b->head.buf);
+	assert_string_equal(a->refs.buf, b->refs.buf);
+	assert_int_equal(a->index.len, b->index.len);
+	assert_memory_equal(a->index.buf, b->index.buf, a->index.len);
+}
+
+static int setup(void **state)
+{
+	struct fixture *f = calloc(1, sizeof(*f));
+
+	strcpy(f->dir, "/tmp/test_apply.XXXXXX");
+	assert_non_null(mkdtemp(f->dir));
+	f->tick = 1700000000;
+	setenv("HOME", f->dir, 1);
+	setenv("GIT_CONFIG_NOSYSTEM", "1", 1);
+	setenv("GIT_CONFIG_GLOBAL", "/dev/null", 1);
+	setenv("GIT_AUTHOR_NAME", "A U Thor", 1);
+	setenv("GIT_AUTHOR_EMAIL", "author@example.com", 1);
+	setenv("GIT_COMMITTER_NAME", "C O Mitter", 1);
+	setenv("GIT_COMMITTER_EMAIL", "committer@example.com", 1);
+
+	git(f, "init -q -b master");
+	make_dir(f, "fs");
+	make_dir(f, "Documentation");
+	write_file(f, "fs/a.c", "a", 0, NULL);
+	write_file(f, "fs/b.c", "b", 0, NULL);
+	write_file(f, "fs/c.c", "c", 0, NULL);
+	write_file(f, "fs/d.c", "d", 0, NULL);
+	write_file(f, "fs/e.c", "e", 0, NULL);
+	write_file(f, "Documentation/x.txt", "x", 0, NULL);
+	git(f, "add -A && git commit -q -m 'Linux 6.6'");
+	git(f, "branch stable");
+
+	/* Mainline: one file (or set of files) per scenario. */
+	write_file(f, "fs/a.c", "a", 8, "a8 fixed");
+	git(f, "commit -q -am 'fs: clean fix' && git tag p-clean");
+	write_file(f, "fs/b.c", "b", 5, "b5 mainline");
+	write_file(f, "Documentation/x.txt", "x", 5, "x5 mainline");
+	write_file(f, "fs/e.c", "e", 2, "e2 mainline");
+	git(f, "commit -q -am 'fs: conflicting fix' && git tag p-conflict");
+	make_dir(f, "fs/newfs");
+	write_file(f, "fs/newfs/super.c", "s", 0, NULL);
+	git(f, "add fs/newfs && git commit -q -m 'newfs: add' && git tag p-newdir");
+	write_file(f, "fs/d.c", "d", 3, "d3 fixed");
+	git(f, "commit -q -am 'fs: fix d' && git tag p-moddel");
+	append_line(f, "fs/c.c", "c11 helper");
+	git(f, "commit -q -am 'fs: add helper' && git tag q1");
+	write_file(f, "fs/c.c", "c", 0, NULL);
+	append_line(f, "fs/c.c", "c11 helper fixed");
+	git(f, "commit -q -am 'fs: fix helper' && git tag q2");
+	git(f, "checkout -q -b side q2~1");
+	write_file(f, "fs/e.c", "e", 9, "e9 side");
+	git(f, "commit -q -am 'fs: side' && git checkout -q master");
+	git(f, "merge -q --no-ff -m 'Merge side' side && git tag merge");
+
+	/* The stable branch: the same files, changed elsewhere or not. */
+	git(f, "checkout -q stable");
+	write_file(f, "fs/a.c", "a", 2, "a2 stable");
+	write_file(f, "fs/b.c", "b", 5, "b5 stable");
+	write_file(f, "Documentation/x.txt", "x", 5, "x5 stable");
+	git(f, "rm -q fs/d.c && git commit -q -am 'stable: local changes'");
+
+	/* A dirty work tree, a staged change and an untracked file. */
+	write_file(f, "fs/e.c", "e", 7, "e7 staged");
+	git(f, "add fs/e.c");
+	write_file(f, "fs/a.c", "a", 3, "a3 dirty");
+	append_line(f, "untracked.txt", "untracked");
+
+	assert_int_equal(git_libgit2_init() > 0, 1);
+	assert_int_equal(git_repository_open(&f->repo, f->dir), 0);
+	snapshot_take(f, &f->before);
+	*state = f;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fixture *f = *state;
+	struct strbuf cmd = STRBUF_INIT;
+
+	snapshot_release(&f->before);
+	git_repository_free(f->repo);
+	strbuf_addf(&cmd, "rm -rf '%s'", f->dir);
+	assert_int_equal(system(cmd.buf), 0);
+	strbuf_release(&cmd);
+	free(f);
+	git_libgit2_shutdown();
+	return 0;
+}
+
+static git_commit *lookup(struct fixture *f, const char *spec)
+{
+	git_object *obj, *peeled;
+
+	assert_int_equal(git_revparse_single(&obj, f->repo, spec), 0);
+	assert_int_equal(git_object_peel(&peeled, obj, GIT_OBJECT_COMMIT), 0);
+	git_object_free(obj);
+	return (git_commit *)peeled;
+}
+
+/* apply_check of spec onto the stable branch. */
+static int check(struct fixture *f, struct apply_result *res, const char *spec)
+{
+	git_commit *onto = lookup(f, "stable");
+	git_commit *pick = lookup(f, spec);
+	int ret;
+
+	ret = apply_check(res, f->repo, onto, pick);
+	git_commit_free(pick);
+	git_commit_free(onto);
+	return ret;
+}
+
+static void test_clean(void **state)
+{
+	struct apply_result res;
+
+	apply_result_init(&res);
+	assert_int_equal(check(*state, &res, "p-clean"), 0);
+	assert_int_equal(res.applies, 1);
+	assert_int_equal(res.nr_conflicts, 0);
+	assert_null(res.conflicts);
+	apply_result_release(&res);
+}
+
+static void test_conflict(void **state)
+{
+	struct apply_result res;
+
+	apply_result_init(&res);
+	assert_int_equal(check(*state, &res, "p-conflict"), 0);
+	assert_int_equal(res.applies, 0);
+	/* Sorted; each path once although it has three stages; e.c merged. */
+	assert_int_equal(res.nr_conflicts, 2);
+	assert_string_equal(res.conflicts[0], "Documentation/x.txt");
+	assert_string_equal(res.conflicts[1], "fs/b.c");
+
+	/* A second check into the same result starts afresh. */
+	assert_int_equal(check(*state, &res, "p-clean"), 0);
+	assert_int_equal(res.applies, 1);
+	assert_int_equal(res.nr_conflicts, 0);
+	apply_result_release(&res);
+}
+
+static void test_new_directory(void **state)
+{
+	struct apply_result res;
+
+	apply_result_init(&res);
+	assert_int_equal(check(*state, &res, "p-newdir"), 0);
+	assert_int_equal(res.applies, 1);
+	assert_int_equal(res.nr_conflicts, 0);
+	apply_result_release(&res);
+}
+
+static void test_modify_deleted(void **state)
+{
+	struct apply_result res;
+
+	apply_result_init(&res);
+	assert_int_equal(check(*state, &res, "p-moddel"), 0);
+	assert_int_equal(res.applies, 0);
+	assert_int_equal(res.nr_conflicts, 1);
+	assert_string_equal(res.conflicts[0], "fs/d.c");
+	apply_result_release(&res);
+}
+
+static void test_merge_refused(void **state)
+{
+	struct apply_result res;
+
+	apply_result_init(&res);
+	assert_int_equal(check(*state, &res, "merge"), -1);
+	assert_int_equal(res.nr_conflicts, 0);
+	apply_result_release(&res);
+}
+
+/* apply_series_check of the specs onto the stable branch. */
+static int series(struct fixture *f, struct apply_result *res,
+		  const char **specs, size_t nr)
+{
+	git_commit *onto = lookup(f, "stable");
+	git_commit *picks[8];
+	size_t i;
+	int ret;
+
+	assert_true(nr <= ARRAY_SIZE(picks));
+	for (i = 0; i < nr; i++)
+		picks[i] = lookup(f, specs[i]);
+	ret = apply_series_check(res, f->repo, onto,
+				 (const git_commit *const *)picks, nr);
+	for (i = 0; i < nr; i++)
+		git_commit_free(picks[i]);
+	git_commit_free(onto);
+	return ret;
+}
+
+static void results_init(struct apply_result *res, size_t nr)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++)
+		apply_result_init(&res[i]);
+}
+
+static void results_release(struct apply_result *res, size_t nr)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++)
+		apply_result_release(&res[i]);
+}
+
+static void test_series_in_order(void **state)
+{
+	const char *specs[] = { "q1", "q2" };
+	struct apply_result res[2], alone;
+
+	/* Alone, the fix conflicts: its context is the helper it fixes. */
+	apply_result_init(&alone);
+	assert_int_equal(check(*state, &alone, "q2"), 0);
+	assert_int_equal(alone.applies, 0);
+	assert_int_equal(alone.nr_conflicts, 1);
+	assert_string_equal(alone.conflicts[0], "fs/c.c");
+	apply_result_release(&alone);
+
+	results_init(res, 2);
+	assert_int_equal(series(*state, res, specs, 2), 0);
+	assert_int_equal(res[0].applies, 1);
+	assert_int_equal(res[1].applies, 1);
+	assert_int_equal(res[1].nr_conflicts, 0);
+	results_release(res, 2);
+}
+
+static void test_series_out_of_order(void **state)
+{
+	const char *specs[] = { "q2", "q1" };
+	struct apply_result res[2];
+
+	results_init(res, 2);
+	assert_int_equal(series(*state, res, specs, 2), 0);
+	assert_int_equal(res[0].applies, 0);
+	assert_int_equal(res[0].nr_conflicts, 1);
+	assert_string_equal(res[0].conflicts[0], "fs/c.c");
+	assert_int_equal(res[1].applies, 1);
+	results_release(res, 2);
+}
+
+static void test_series_skips_conflict(void **state)
+{
+	const char *specs[] = { "p-clean", "p-conflict", "p-newdir", "q1", "q2" };
+	struct apply_result res[5];
+
+	results_init(res, 5);
+	assert_int_equal(series(*state, res, specs, 5), 0);
+	assert_int_equal(res[0].applies, 1);
+	assert_int_equal(res[1].applies, 0);
+	assert_int_equal(res[1].nr_conflicts, 2);
+	assert_int_equal(res[2].applies, 1);
+	assert_int_equal(res[3].applies, 1);
+	assert_int_equal(res[4].applies, 1);
+	results_release(res, 5);
+}
+
+static void test_series_merge_refused(void **state)
+{
+	const char *specs[] = { "q1", "merge" };
+	struct apply_result res[2];
+
+	results_init(res, 2);
+	assert_int_equal(series(*state, res, specs, 2), -1);
+	assert_int_equal(res[0].nr_conflicts, 0);
+	results_release(res, 2);
+}
+
+static void test_repository_untouched(void **state)
+{
+	struct fixture *f = *state;
+	const char *specs[] = { "q2", "p-conflict", "p-moddel", "q1", "q2" };
+	struct apply_result res[5];
+	struct snapshot after;
+
+	results_init(res, 5);
+	assert_int_equal(series(f, res, specs, 5), 0);
+	results_release(res, 5);
+	assert_int_equal(check(f, res, "p-newdir"), 0);
+	apply_result_release(res);
+
+	/* After this test and every one before it. */
+	snapshot_take(f, &after);
+	snapshot_compare(&f->before, &after);
+	snapshot_release(&after);
+	assert_true(f->before.status.len > 0);
+	assert_true(git_repository_state(f->repo) == GIT_REPOSITORY_STATE_NONE);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_clean),
+		cmocka_unit_test(test_conflict),
+		cmocka_unit_test(test_new_directory),
+		cmocka_unit_test(test_modify_deleted),
+		cmocka_unit_test(test_merge_refused),
+		cmocka_unit_test(test_series_in_order),
+		cmocka_unit_test(test_series_out_of_order),
+		cmocka_unit_test(test_series_skips_conflict),
+		cmocka_unit_test(test_series_merge_refused),
+		cmocka_unit_test(test_repository_untouched),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
