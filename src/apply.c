@@ -66,10 +66,15 @@ static int collect(struct apply_result *out, git_index *index,
 		return 0;
 	if (git_index_conflict_iterator_new(&it, index) < 0)
 		return error_git("cannot list the conflicts of %.12s", hex);
-	while (!(ret = git_index_conflict_next(&stage[0], &stage[1], &stage[2], it)))
+	for (;;) {
+		ret = git_index_conflict_next(&stage[0], &stage[1], &stage[2],
+					      it);
+		if (ret)
+			break;
 		for (i = 0; i < ARRAY_SIZE(stage); i++)
 			if (stage[i] && stage[i]->path)
 				add_conflict(out, stage[i]->path);
+	}
 	if (ret == GIT_ITEROVER)
 		ret = 0;
 	else
@@ -158,9 +163,11 @@ int apply_series_check(struct apply_result *out, git_repository *repo,
 	int ret = 0;
 
 	for (i = 0; i < nr; i++) {
+		const git_commit *pick = picks[i];
+
 		apply_result_release(&out[i]);
-		if (git_commit_parentcount(picks[i]) > 1) {
-			git_oid_tostr(hex, sizeof(hex), git_commit_id(picks[i]));
+		if (git_commit_parentcount(pick) > 1) {
+			git_oid_tostr(hex, sizeof(hex), git_commit_id(pick));
 			return error("cannot trial-pick merge %.12s", hex);
 		}
 	}

@@ -19,9 +19,22 @@ void branch_index_release(struct branch_index *bi)
 {
 	struct branch_backport *b, *tmp;
 
+	struct branch_revert *r, *rtmp;
+	struct branch_subject *s, *stmp;
+
 	HASH_ITER(hh, bi->by_upstream, b, tmp) {
 		HASH_DEL(bi->by_upstream, b);
+		free(b->all);
 		free(b);
+	}
+	HASH_ITER(hh, bi->reverts, r, rtmp) {
+		HASH_DEL(bi->reverts, r);
+		free(r);
+	}
+	HASH_ITER(hh, bi->subjects, s, stmp) {
+		HASH_DEL(bi->subjects, s);
+		free(s->subject);
+		free(s);
 	}
 	free(bi->name);
 	free(bi->base_name);
@@ -96,12 +109,76 @@ static void add_backport(struct branch_index *bi, const char *hex,
 	if (git_oid_fromstr(&up, hex) < 0)
 		return;
 	HASH_FIND(hh, bi->by_upstream, &up, sizeof(up), b);
-	if (b)
-		return;		/* the oldest backport is the one that counts */
-	b = xcalloc(1, sizeof(*b));
-	git_oid_cpy(&b->upstream, &up);
-	git_oid_cpy(&b->commit, commit);
-	HASH_ADD(hh, bi->by_upstream, upstream, sizeof(git_oid), b);
+	if (!b) {
+		b = xcalloc(1, sizeof(*b));
+		git_oid_cpy(&b->upstream, &up);
+		HASH_ADD(hh, bi->by_upstream, upstream, sizeof(git_oid), b);
+	}
+	ALLOC_GROW(b->all, b->nr_all, b->alloc_all);
+	git_oid_cpy(&b->all[b->nr_all++], commit);
+}
+
+/* Remembers that branch commit `by` reverts the commit m names. */
+static void add_revert(struct branch_index *bi, git_repository *repo,
+		       const struct message *m, const git_oid *by)
+{
+	struct branch_revert *r;
+	git_object *obj = NULL;
+	git_oid prefix;
+	size_t len = m->reverts_id ? strlen(m->reverts_id) : 0;
+
+	if (len < 4 || git_oid_fromstrn(&prefix, m->reverts_id, len) < 0)
+		return;
+	if (git_object_lookup_prefix(&obj, repo, &prefix, len,
+				     GIT_OBJECT_COMMIT) < 0) {
+		git_error_clear();
+		return;
+	}
+	r = xcalloc(1, sizeof(*r));
+	git_oid_cpy(&r->reverted, git_object_id(obj));
+	git_oid_cpy(&r->by, by);
+	git_object_free(obj);
+	HASH_ADD(hh, bi->reverts, reverted, sizeof(git_oid), r);
+}
+
+static void add_subject(struct branch_index *bi, const char *subject,
+			const git_oid *commit)
+{
+	struct branch_subject *s;
+
+	if (!subject || !*subject)
+		return;
+	HASH_FIND_STR(bi->subjects, subject, s);
+	if (!s) {
+		s = xcalloc(1, sizeof(*s));
+		s->subject = xstrdup(subject);
+		HASH_ADD_KEYPTR(hh, bi->subjects, s->subject,
+				strlen(s->subject), s);
+	}
+	git_oid_cpy(&s->commit, commit);	/* walked oldest first */
+}
+
+/* Picks the backport that counts, now that every revert is known. */
+static void settle_backports(struct branch_index *bi)
+{
+	struct branch_backport *b, *tmp;
+	struct branch_revert *r;
+	size_t i;
+
+	HASH_ITER(hh, bi->by_upstream, b, tmp) {
+		git_oid_cpy(&b->commit, &b->all[b->nr_all - 1]);
+		b->reverted = 1;
+		for (i = b->nr_all; i-- > 0;) {
+			HASH_FIND(hh, bi->reverts, &b->all[i], sizeof(git_oid), r);
+			if (!r) {
+				git_oid_cpy(&b->commit, &b->all[i]);
+				b->reverted = 0;
+				break;
+			}
+			if (i == b->nr_all - 1)
+				git_oid_cpy(&b->reverted_by, &r->by);
+		}
+	}
 }
 
 static int read_branch(struct branch_index *bi, git_repository *repo)
@@ -116,7 +193,7 @@ static int read_branch(struct branch_index *bi, git_repository *repo)
 		ret = error_git("cannot walk branch '%s'", bi->name);
 		goto out;
 	}
-	/* Oldest first, so that a later re-backport does not win. */
+	/* Oldest first: the newest backport of a subject wins. */
 	git_revwalk_sorting(walk, GIT_SORT_TOPOLOGICAL | GIT_SORT_REVERSE);
 	while (!(ret = git_revwalk_next(&id, walk))) {
 		git_commit *commit = NULL;
@@ -136,13 +213,18 @@ static int read_branch(struct branch_index *bi, git_repository *repo)
 			bi->nr_backports++;
 		for (i = 0; i < m.nr_upstream; i++)
 			add_backport(bi, m.upstream[i], &id);
+		if (m.is_revert)
+			add_revert(bi, repo, &m, &id);
+		add_subject(bi, m.subject, &id);
 		message_release(&m);
 		git_commit_free(commit);
 	}
-	if (ret == GIT_ITEROVER)
+	if (ret == GIT_ITEROVER) {
 		ret = 0;
-	else
+		settle_backports(bi);
+	} else {
 		ret = error_git("cannot walk branch '%s'", bi->name);
+	}
 out:
 	git_revwalk_free(walk);
 	return ret;
@@ -235,6 +317,33 @@ static int below_base(git_repository *repo, const git_oid *base,
 	return 0;
 }
 
+/*
+ * The last resort: a branch commit with the same subject.  Not proof
+ * (subjects repeat, "ext4: fix typo"), so the candidate becomes
+ * maybe-present, shown with the match; never dropped.
+ */
+static int branch_subject_match(const struct branch_index *bi,
+				struct candidate *c)
+{
+	struct branch_subject *s;
+	struct branch_revert *r;
+	char hex[GIT_OID_HEXSZ + 1];
+
+	if (!c->msg.subject)
+		return 0;
+	HASH_FIND_STR(bi->subjects, c->msg.subject, s);
+	if (!s)
+		return 0;
+	HASH_FIND(hh, bi->reverts, &s->commit, sizeof(git_oid), r);
+	if (r)
+		return 0;
+	git_oid_tostr(hex, sizeof(hex), &s->commit);
+	c->maybe_present = 1;
+	candidate_add_evidence(c, "subject", &s->commit,
+			       "same subject as %.12s in %s", hex, bi->name);
+	return 1;
+}
+
 int branch_presence(const struct branch_index *bi, git_repository *repo,
 		    struct candidate_list *l, const git_oid *range_from)
 {
@@ -271,13 +380,24 @@ int branch_presence(const struct branch_index *bi, git_repository *repo,
 			continue;
 		}
 		b = branch_index_find(bi, &c->id);
-		if (b) {
+		if (b && !b->reverted) {
 			git_oid_tostr(hex, sizeof(hex), &b->commit);
 			c->present = 1;
 			candidate_add_evidence(c, "upstream-line", &b->commit,
 					       "backported as %.12s", hex);
 			continue;
 		}
+		if (b) {
+			char by[GIT_OID_HEXSZ + 1];
+
+			git_oid_tostr(hex, sizeof(hex), &b->commit);
+			git_oid_tostr(by, sizeof(by), &b->reverted_by);
+			candidate_add_evidence(c, "backport-reverted", &b->reverted_by,
+					       "backported as %.12s, reverted in "
+					       "%s by %.12s", hex, bi->name, by);
+		}
+		if (branch_subject_match(bi, c))
+			continue;
 		candidate_add_evidence(c, "absent", NULL,
 				       "no commit of %s after %s names it",
 				       bi->name, base);

@@ -20,12 +20,36 @@
  * A mainline commit is present when it is below the branch's base (the
  * merge base with mainline), or when a commit of the branch after the
  * base names its full id in an upstream line ("commit <id> upstream.",
- * "[ Upstream commit <id> ]", "(cherry picked from commit <id>)").
+ * "[ Upstream commit <id> ]", "(cherry picked from commit <id>)") and
+ * that backport was not reverted in the branch.  A commit of the branch
+ * with the same subject and no other evidence makes it maybe-present.
  */
 
 struct branch_backport {
 	git_oid upstream;		/* the mainline id named */
-	git_oid commit;			/* the branch commit naming it */
+	/*
+	 * The branch commit naming it: the newest one not reverted in the
+	 * branch, or, when every backport was reverted, the newest.
+	 */
+	git_oid commit;
+	int reverted;			/* every backport was reverted */
+	git_oid reverted_by;		/* the revert of `commit` */
+	git_oid *all;			/* every backport, oldest first */
+	size_t nr_all, alloc_all;
+	UT_hash_handle hh;
+};
+
+/* A revert in the branch: commit `by` reverts branch commit `reverted`. */
+struct branch_revert {
+	git_oid reverted;
+	git_oid by;
+	UT_hash_handle hh;
+};
+
+/* The subjects of the branch's commits, for the last-resort match. */
+struct branch_subject {
+	char *subject;
+	git_oid commit;			/* the newest commit of that subject */
 	UT_hash_handle hh;
 };
 
@@ -38,6 +62,8 @@ struct branch_index {
 	size_t nr_commits;		/* commits after the base */
 	size_t nr_backports;		/* of which name an upstream id */
 	struct branch_backport *by_upstream;
+	struct branch_revert *reverts;
+	struct branch_subject *subjects;
 };
 
 void branch_index_init(struct branch_index *bi);
@@ -50,7 +76,10 @@ void branch_index_release(struct branch_index *bi);
 int branch_index_build(struct branch_index *bi, git_repository *repo,
 		       const char *branch, const git_oid *upstream_tip);
 
-/* The backport of a mainline commit, or NULL. */
+/*
+ * The backport of a mainline commit, or NULL; check ->reverted before
+ * counting it as present.
+ */
 const struct branch_backport *branch_index_find(const struct branch_index *bi,
 						const git_oid *upstream);
 

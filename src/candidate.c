@@ -8,6 +8,8 @@
 static const char *const verdict_names[VERDICT__COUNT] = {
 	[VERDICT_PROPOSED] = "proposed",
 	[VERDICT_NEEDS_ACK] = "needs-ack",
+	[VERDICT_WAITING] = "waiting",
+	[VERDICT_MAYBE_PRESENT] = "maybe-present",
 	[VERDICT_NOT_APPLICABLE] = "not-applicable",
 	[VERDICT_REVERTED] = "reverted",
 	[VERDICT_VETOED] = "vetoed",
@@ -49,6 +51,7 @@ static void candidate_free(struct candidate *c)
 	for (i = 0; i < c->nr_evidence; i++)
 		free(c->evidence[i].detail);
 	free(c->evidence);
+	apply_result_release(&c->apply);
 	free(c->facts);
 	free(c->not_applicable);
 	free(c->why);
@@ -74,6 +77,7 @@ struct candidate *candidate_list_add(struct candidate_list *l,
 	git_oid_cpy(&c->id, id);
 	git_oid_tostr(c->hex, sizeof(c->hex), id);
 	message_init(&c->msg);
+	apply_result_init(&c->apply);
 	c->order = l->nr;
 	ALLOC_GROW(l->items, l->nr, l->alloc);
 	l->items[l->nr++] = c;

@@ -4,6 +4,7 @@
 #include <git2.h>
 #include <uthash.h>
 
+#include "apply.h"
 #include "message.h"
 #include "rules.h"
 
@@ -18,6 +19,8 @@
 enum verdict {
 	VERDICT_PROPOSED,
 	VERDICT_NEEDS_ACK,
+	VERDICT_WAITING,
+	VERDICT_MAYBE_PRESENT,
 	VERDICT_NOT_APPLICABLE,
 	VERDICT_REVERTED,
 	VERDICT_VETOED,
@@ -38,7 +41,8 @@ struct reason {
 /*
  * What decided presence or applicability: kind is one of "ancestor"
  * (below the branch base), "upstream-line" (a backport names it),
- * "absent".
+ * "backport-reverted" (named, but reverted in the branch), "subject"
+ * (only a subject matches), "absent".
  */
 struct evidence {
 	const char *kind;
@@ -95,6 +99,7 @@ struct candidate {
 	struct evidence *evidence;
 	size_t nr_evidence, alloc_evidence;
 	int present;
+	int maybe_present;		/* only a subject matches */
 
 	/*
 	 * What the deps stage established, as words rules can match
@@ -106,6 +111,10 @@ struct candidate {
 	struct candidate *reverts;	/* what this revert reverts, if scanned */
 	int reverts_in_branch;		/* ... and the branch carries it */
 	char *not_applicable;		/* why the branch cannot need it */
+
+	/* The trial cherry-pick onto the branch tip (src/checks.h). */
+	int apply_checked;
+	struct apply_result apply;
 
 	enum verdict verdict;
 	char *why;			/* one sentence explaining the verdict */

@@ -177,9 +177,10 @@ static struct candidate *revert_target(struct deps *d, struct candidate *r,
 /* Is a commit outside this run in the branch (below the base, or backported)? */
 static int in_branch(struct deps *d, const git_oid *id)
 {
+	const struct branch_backport *b = branch_index_find(d->branch, id);
 	int below;
 
-	if (git_oid_equal(id, &d->branch->base) || branch_index_find(d->branch, id))
+	if (git_oid_equal(id, &d->branch->base) || (b && !b->reverted))
 		return 1;
 	below = git_graph_descendant_of(d->repo, &d->branch->base, id);
 	if (below < 0) {
@@ -233,7 +234,10 @@ int deps_facts(struct deps *d, struct candidate *c)
 		if (!t->resolved) {
 			t->status = TARGET_UNKNOWN;
 		} else if (t->cand) {
-			if (t->cand->present)
+			/* A subject match is not proof either way. */
+			if (t->cand->maybe_present)
+				t->status = TARGET_UNKNOWN;
+			else if (t->cand->present)
 				t->status = TARGET_IN_BRANCH;
 			else if (t->cand->verdict == VERDICT_PROPOSED ||
 				 t->cand->verdict == VERDICT_NEEDS_ACK)

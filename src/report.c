@@ -42,6 +42,18 @@ static void add_reasons(struct strbuf *out, const struct candidate *c)
 			    c->reasons[i].rule->name, c->reasons[i].rule->weight);
 }
 
+/* "does not apply to linux-6.6.y: conflicts in fs/a.c, fs/b.c" */
+static void add_conflicts(struct strbuf *out, const struct report *r,
+			  const struct candidate *c)
+{
+	size_t i;
+
+	strbuf_addf(out, "does not apply to %s", r->branch->name);
+	for (i = 0; i < c->apply.nr_conflicts; i++)
+		strbuf_addf(out, "%s%s", i ? ", " : ": conflicts in ",
+			    c->apply.conflicts[i]);
+}
+
 static int shown(const struct report *r, const struct candidate *c)
 {
 	return r->all || (c->verdict != VERDICT_PRESENT &&
@@ -131,6 +143,11 @@ void report_text(struct strbuf *out, const struct report *r,
 		}
 		add_reasons(out, c);
 		strbuf_addch(out, '\n');
+		if (c->apply_checked && !c->apply.applies) {
+			strbuf_addchars(out, ' ', (size_t)indent);
+			add_conflicts(out, r, c);
+			strbuf_addch(out, '\n');
+		}
 	}
 	strbuf_addch(out, '\n');
 	add_counts(out, r, l);
@@ -278,6 +295,15 @@ static void json_candidate(struct strbuf *out, const struct candidate *c)
 		if (i)
 			strbuf_addch(out, ',');
 		json_add_str(out, c->facts[i]);
+	}
+	strbuf_addstr(out, "],\"applies\":");
+	strbuf_addstr(out, !c->apply_checked ? "null" :
+			   c->apply.applies ? "true" : "false");
+	strbuf_addstr(out, ",\"conflicts\":[");
+	for (i = 0; i < c->apply.nr_conflicts; i++) {
+		if (i)
+			strbuf_addch(out, ',');
+		json_add_str(out, c->apply.conflicts[i]);
 	}
 	strbuf_addstr(out, "],\"reverted_by\":");
 	json_add_str(out, c->reverted_by ? c->reverted_by->hex : NULL);
@@ -454,6 +480,15 @@ void report_explain(struct strbuf *out, const struct report *r,
 			git_oid_tostr(hex, sizeof(hex), &c->evidence[i].commit);
 			strbuf_addf(out, " (%s)", hex);
 		}
+		strbuf_addch(out, '\n');
+	}
+	if (c->apply_checked) {
+		strbuf_addstr(out, "\nApplies:   ");
+		if (c->apply.applies)
+			strbuf_addf(out, "yes, onto the tip of %s (after the "
+				    "proposals before it)", r->branch->name);
+		else
+			add_conflicts(out, r, c);
 		strbuf_addch(out, '\n');
 	}
 	strbuf_addf(out, "\nVerdict:   %s: %s\n", verdict_name(c->verdict), c->why);

@@ -578,6 +578,36 @@ static void parse_policy(struct parser *p, char *s)
 	p->policy_line = p->lineno;
 }
 
+/*
+ * soak release   only commits contained in a mainline release tag
+ * soak Nd        only commits in mainline for at least N days
+ * (either or both, on one line: "soak release 14d").
+ */
+static void parse_soak(struct parser *p, char *s)
+{
+	struct subsystem *sub = p->cur;
+	char *word, *end;
+	int any = 0;
+	long days;
+
+	while ((word = next_word(&s))) {
+		any = 1;
+		if (!strcmp(word, "release")) {
+			sub->soak_release = 1;
+			continue;
+		}
+		days = strtol(word, &end, 10);
+		if (end == word || strcmp(end, "d") || days < 1 || days > 3650) {
+			report(p, "bad soak '%s' (expected release or a number "
+			       "of days such as 14d)", word);
+			continue;
+		}
+		sub->soak_days = (int)days;
+	}
+	if (!any)
+		report(p, "'soak' needs release or a number of days (14d)");
+}
+
 static void parse_list(struct parser *p, char *s)
 {
 	struct subsystem *sub = p->cur;
@@ -735,6 +765,7 @@ static void parse_line(struct parser *p, char *line)
 		{ "list", parse_list, 1 },
 		{ "paths", parse_paths, 1 },
 		{ "policy", parse_policy, 1 },
+		{ "soak", parse_soak, 1 },
 		{ "subsystem", parse_subsystem, 0 },
 		{ "threshold", parse_threshold, 0 },
 		{ "version", parse_version, 0 },
@@ -947,6 +978,8 @@ struct subsystem *ruleset_add_derived(struct ruleset *rs,
 			   tmpl->lists[i]);
 	s->threshold = tmpl->threshold;
 	s->has_threshold = tmpl->has_threshold;
+	s->soak_release = tmpl->soak_release;
+	s->soak_days = tmpl->soak_days;
 	if (tmpl->nr_rules) {
 		s->alloc_rules = tmpl->nr_rules;
 		s->rules = xcalloc(s->alloc_rules, sizeof(*s->rules));

@@ -64,6 +64,8 @@ struct subsystem {
 	int has_policy;
 	char **lists;		/* mailing lists */
 	size_t nr_lists, alloc_lists;
+	int soak_release;	/* wait for a mainline release tag */
+	int soak_days;		/* wait this long in mainline; 0: no wait */
 	int threshold;		/* used when has_threshold */
 	int has_threshold;
 	struct rule *rules;	/* rules that apply to this subsystem only */

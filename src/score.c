@@ -163,6 +163,15 @@ void score_decide(const struct ruleset *rs, struct candidate *c)
 					       : "already in the branch");
 		return;
 	}
+	if (c->maybe_present) {
+		for (i = 0; i < c->nr_evidence; i++)
+			if (!strcmp(c->evidence[i].kind, "subject"))
+				break;
+		set_verdict(c, VERDICT_MAYBE_PRESENT, "%s",
+			    i < c->nr_evidence ? c->evidence[i].detail
+					       : "a commit of the branch has its subject");
+		return;
+	}
 	if (c->reverted_by) {
 		set_verdict(c, VERDICT_REVERTED, "reverted in mainline by %.12s",
 			    c->reverted_by->hex);

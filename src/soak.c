@@ -177,8 +177,9 @@ static int mark_reachable(git_repository *repo, const git_oid *tip,
 		if (!t)
 			continue;
 		/* Several tags may name one commit: mark them all. */
-		for (i = t - tags; i > 0 && git_oid_equal(&tags[i - 1].commit, &id); i--)
-			;
+		i = t - tags;
+		while (i > 0 && git_oid_equal(&tags[i - 1].commit, &id))
+			i--;
 		for (; i < nr && git_oid_equal(&tags[i].commit, &id); i++) {
 			found[i] = 1;
 			nr_found++;
@@ -199,7 +200,8 @@ static void add_tag(struct soak_tags *tags, struct soak_tag *t)
 		ALLOC_GROW(tags->rcs, tags->nr_rcs, tags->alloc_rcs);
 		tags->rcs[tags->nr_rcs++] = *t;
 	} else {
-		ALLOC_GROW(tags->releases, tags->nr_releases, tags->alloc_releases);
+		ALLOC_GROW(tags->releases, tags->nr_releases,
+			   tags->alloc_releases);
 		tags->releases[tags->nr_releases++] = *t;
 	}
 }

@@ -1,4 +1,5 @@
 #include "cli.h"
+#include "checks.h"
 #include "deps.h"
 #include "error.h"
 #include "score.h"
@@ -192,5 +193,7 @@ int cli_judge(struct cli_run *run, git_repository *repo,
 		score_decide(&run->rules, c);
 	}
 	deps_release(&d);
+	if (!ret)
+		ret = checks_run(repo, &run->branch, &run->upstream, l);
 	return ret;
 }

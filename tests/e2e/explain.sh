@@ -30,6 +30,8 @@ Score 123, threshold 10:
 Presence in linux-6.6.y:
   absent         no commit of linux-6.6.y after v6.6 names it
 
+Applies:   yes, onto the tip of linux-6.6.y (after the proposals before it)
+
 Verdict:   proposed: score 123 reaches the threshold 10 of ext4
 
 commit 72cb599cf35d643a9b851254b349975715d42305

@@ -53,6 +53,13 @@ static long git(struct fixture *f, const char *fmt, ...)
 	return f->tick;
 }
 
+/* An empty commit, tagged (lightweight) with its message; its date. */
+static long commit(struct fixture *f, const char *name)
+{
+	return git(f, "commit -q --allow-empty -m %s && git tag %s",
+		   name, name);
+}
+
 static void oid_of(struct fixture *f, const char *spec, git_oid *out)
 {
 	git_object *obj, *peeled;
@@ -80,25 +87,31 @@ static int setup(void **state)
 	setenv("GIT_COMMITTER_EMAIL", "torvalds@example.org", 1);
 
 	git(f, "init -q -b master");
-	git(f, "commit -q --allow-empty -m c1 && git tag c1");
+	commit(f, "c1");
 	f->t_v6_5 = git(f, "tag -a -m 'Linux 6.5' v6.5");
-	git(f, "commit -q --allow-empty -m c2 && git tag c2");
-	f->t_rc1 = git(f, "commit -q --allow-empty -m c3 && git tag c3 && git tag v6.6-rc1");
-	git(f, "commit -q --allow-empty -m c4 && git tag c4");
-	git(f, "commit -q --allow-empty -m c5 && git tag c5");
+	commit(f, "c2");
+	f->t_rc1 = commit(f, "c3");
+	git(f, "tag v6.6-rc1 c3");
+	commit(f, "c4");
+	commit(f, "c5");
 	f->t_rc2 = git(f, "tag -a -m 'Linux 6.6-rc2' v6.6-rc2");
-	git(f, "checkout -q -b side c4 && git commit -q --allow-empty -m s1 && git tag s1");
-	git(f, "checkout -q master && git merge -q --no-ff -m m6 side && git tag m6");
-	git(f, "commit -q --allow-empty -m c7 && git tag c7");
+	git(f, "checkout -q -b side c4");
+	commit(f, "s1");
+	git(f, "checkout -q master");
+	git(f, "merge -q --no-ff -m m6 side && git tag m6");
+	commit(f, "c7");
 	f->t_v6_6 = git(f, "tag -a -m 'Linux 6.6' v6.6");
-	git(f, "commit -q --allow-empty -m c8 && git tag c8");
-	f->t_v6_7_rc1 = git(f, "commit -q --allow-empty -m c9 && git tag c9 && git tag v6.7-rc1");
-	git(f, "commit -q --allow-empty -m c10 && git tag c10");
+	commit(f, "c8");
+	f->t_v6_7_rc1 = commit(f, "c9");
+	git(f, "tag v6.7-rc1 c9");
+	commit(f, "c10");
 
 	/* Tags that are not mainline's, or not reachable from c10. */
-	git(f, "checkout -q -b linux-6.6.y c7 && git commit -q --allow-empty -m stable");
+	git(f, "checkout -q -b linux-6.6.y c7");
+	commit(f, "stable");
 	git(f, "tag -a -m 'Linux 6.6.1' v6.6.1 && git tag v6.6.1-lw");
-	git(f, "checkout -q -b next c10 && git commit -q --allow-empty -m future");
+	git(f, "checkout -q -b next c10");
+	commit(f, "future");
 	git(f, "tag -a -m 'Linux 6.8' v6.8 && git tag vfoo");
 	git(f, "tag v6.4 'c1^{tree}' && git checkout -q master");
 
@@ -179,7 +192,8 @@ static void test_load_unknown_tip(void **state)
 	struct soak_tags tags;
 	git_oid id;
 
-	assert_int_equal(git_oid_fromstr(&id, "0123456789012345678901234567890123456789"), 0);
+	assert_int_equal(git_oid_fromstr(&id,
+			"0123456789012345678901234567890123456789"), 0);
 	assert_int_equal(soak_tags_load(&tags, f->repo, &id), -1);
 	soak_tags_release(&tags);
 }
@@ -265,7 +279,8 @@ static void test_first_tag_no_tags(void **state)
 
 	soak_tags_init(&tags);
 	oid_of(f, "c1", &id);
-	assert_int_equal(soak_first_tag(&tags, f->repo, &id, 0, &name, &when), 0);
+	assert_int_equal(soak_first_tag(&tags, f->repo, &id, 0, &name, &when),
+			 0);
 	assert_null(name);
 	assert_int_equal(when, 0);
 	soak_tags_release(&tags);

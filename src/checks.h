@@ -1,0 +1,26 @@
+#ifndef CHECKS_H
+#define CHECKS_H
+
+#include <git2.h>
+
+#include "branch.h"
+#include "candidate.h"
+
+/*
+ * The last checks on what would be proposed, after the verdicts:
+ *
+ * - soak time: a subsystem may ask that a commit is in a mainline
+ *   release tag ("soak release") or has been in mainline for N days
+ *   ("soak 14d"); one that does not qualify yet becomes `waiting`, with
+ *   the date it will.  "Now" is the commit date of the upstream tip, so
+ *   a run on the same repository always gives the same answer.
+ * - does it apply: the proposed and needs-ack candidates, oldest first,
+ *   are cherry-picked in memory onto the branch tip as a series
+ *   (src/apply.h); each is marked applies or conflicts, with the paths.
+ *
+ *     checks_run(repo, &branch_index, &upstream_tip, &candidates);
+ */
+int checks_run(git_repository *repo, const struct branch_index *branch,
+	       const git_oid *upstream, struct candidate_list *l);
+
+#endif

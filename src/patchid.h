@@ -1,0 +1,111 @@
+#ifndef PATCHID_H
+#define PATCHID_H
+
+#include <git2.h>
+#include <stddef.h>
+#include <uthash.h>
+
+/*
+ * Patch-ids: an identity of a commit's change that survives a
+ * cherry-pick to another base, so that a backport which names no
+ * upstream commit can still be recognised.
+ *
+ * patchid_commit() gives the id that
+ *
+ *     git show <commit> | git patch-id --stable
+ *
+ * prints (git 2.39), computed with libgit2 and no git process:
+ *
+ *   - the diff against the first parent (a root commit: against the
+ *     empty tree), with git's default rename detection (diff.renames is
+ *     true by default since git 2.9): exact renames, then same-basename
+ *     pairs, then the similarity matrix, scored as git scores them, so
+ *     the "similarity index" lines agree;
+ *   - whitespace is removed from every hashed line and hunk headers
+ *     (line numbers) are not hashed;
+ *   - "index" lines are not hashed, except that a binary file
+ *     contributes the two abbreviated blob ids of its "index" line
+ *     (abbreviated as git does by default, from the number of packed
+ *     objects and made unique), instead of its content;
+ *   - --stable: each file's lines are hashed separately and the SHA-1s
+ *     are added as 160-bit numbers, so the order of files does not
+ *     matter.  git's quirks are kept: a file with no hunks (a pure mode
+ *     change or rename) is hashed together with the file after it, and
+ *     the "diff --git" line of a file that follows a binary file is not
+ *     hashed.
+ *
+ * Settings that would change git's output (diff.renames, diff.algorithm,
+ * core.abbrev, ...) are not read: the id is that of git without user
+ * configuration.  A merge is diffed against its first parent (git show
+ * would print a combined diff).
+ *
+ * Returns 0 and fills *out; GIT_ENOTFOUND if the commit changes nothing
+ * (git patch-id prints nothing for it); another negative libgit2 code
+ * or -1 after an error message.
+ */
+int patchid_commit(git_oid *out, git_repository *repo, const git_commit *commit);
+
+/*
+ * A cache of patch-ids keyed by commit id, so that a re-run does not
+ * diff again.  By default it lives in <gitdir>/stablepick/patchid-cache.
+ *
+ *     struct patchid_cache cache;
+ *     patchid_cache_init(&cache, path);
+ *     patchid_cache_load(&cache);
+ *     for (each commit) {
+ *             ret = patchid_cache_get(&cache, repo, commit, &id);
+ *             if (ret == GIT_ENOTFOUND)
+ *                     ... the commit has no diff ...
+ *             else if (ret < 0)
+ *                     ... error printed ...
+ *     }
+ *     patchid_cache_save(&cache);
+ *     patchid_cache_release(&cache);
+ *
+ * The file is text: a first line "stablepick patchid cache 1", then one
+ * line per commit, "<commit id> <patch-id>", with "-" for the patch-id
+ * of a commit that has no diff.
+ */
+
+struct patchid_cache_entry {
+	git_oid commit;
+	git_oid id;
+	int has_diff;			/* 0: no diff, id is zero */
+	UT_hash_handle hh;
+};
+
+struct patchid_cache {
+	char *path;
+	struct patchid_cache_entry *entries;
+	size_t nr;
+	int dirty;			/* differs from the file */
+	size_t computed;		/* patch-ids computed, not found */
+};
+
+void patchid_cache_init(struct patchid_cache *cache, const char *path);
+void patchid_cache_release(struct patchid_cache *cache);
+
+/*
+ * Reads the file, if there is one.  The cache only saves time, so no
+ * problem here is fatal: a file that cannot be read or has a foreign
+ * first line is ignored, and a malformed line ("path:line: ..." warning)
+ * is skipped.  Returns the number of entries read.
+ */
+int patchid_cache_load(struct patchid_cache *cache);
+
+/*
+ * The patch-id of commit, from the cache or computed (and remembered,
+ * "no diff" included).  Returns like patchid_commit().
+ */
+int patchid_cache_get(struct patchid_cache *cache, git_repository *repo,
+		      const git_commit *commit, git_oid *out);
+
+/*
+ * Writes the file if anything changed: to "<path>.tmp" in the same
+ * directory (created if missing), synced, then renamed over the file,
+ * so that a crash never leaves a half-written cache.  Returns 0, or -1
+ * after an error message with the old file left as it was.
+ */
+int patchid_cache_save(struct patchid_cache *cache);
+
+#endif
