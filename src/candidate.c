@@ -52,6 +52,10 @@ static void candidate_free(struct candidate *c)
 		free(c->evidence[i].detail);
 	free(c->evidence);
 	apply_result_release(&c->apply);
+	for (i = 0; i < c->nr_prereqs; i++)
+		free(c->prereqs[i].source);
+	free(c->prereqs);
+	free(c->series.id);
 	free(c->facts);
 	free(c->not_applicable);
 	free(c->why);
@@ -153,8 +157,47 @@ static int compare_candidates(const void *va, const void *vb)
 	return 0;
 }
 
+static size_t index_of(const struct candidate_list *l, const struct candidate *c,
+		       size_t from)
+{
+	size_t i;
+
+	for (i = from; i < l->nr; i++)
+		if (l->items[i] == c)
+			return i;
+	return l->nr;
+}
+
+/*
+ * Moves each prerequisite listed after a commit that needs it to just
+ * before that commit, so the list reads in the order to apply.  A
+ * prerequisite is older in mainline, so this cannot loop.
+ */
+static void prereqs_first(struct candidate_list *l)
+{
+	size_t i, j, k;
+
+	for (i = 0; i < l->nr; i++) {
+		struct candidate *c = l->items[i];
+
+		for (j = 0; j < c->nr_prereqs; j++) {
+			struct candidate *p = c->prereqs[j].cand;
+
+			if (!p || p->verdict != c->verdict ||
+			    (k = index_of(l, p, i + 1)) == l->nr)
+				continue;
+			memmove(&l->items[i + 1], &l->items[i],
+				(k - i) * sizeof(*l->items));
+			l->items[i] = p;
+			i--;		/* look at p's own prerequisites */
+			break;
+		}
+	}
+}
+
 void candidate_list_sort(struct candidate_list *l)
 {
 	if (l->nr > 1)
 		qsort(l->items, l->nr, sizeof(*l->items), compare_candidates);
+	prereqs_first(l);
 }

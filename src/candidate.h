@@ -59,6 +59,24 @@ enum target_status {
 	TARGET_ABSENT,			/* the branch lacks it */
 };
 
+/* A prerequisite: a commit that must be in the branch before this one. */
+struct prereq {
+	git_oid id;
+	struct candidate *cand;		/* when scanned too */
+	char *source;			/* "Cc: stable" or "Stable-dep-of" */
+	enum target_status status;
+};
+
+/*
+ * A posted series, from the message-id of a Link: trailer
+ * ("20231012123456.12345-3-author@host", "20231012-topic-v2-3-hash@host"
+ * are patch 3 of the series "...-author@host", "...-v2-hash@host").
+ */
+struct series_ref {
+	char *id;			/* the message-id without the number */
+	int position;
+};
+
 /* A Fixes: target resolved in the repository. */
 struct fixes_target {
 	const struct fixes_ref *ref;	/* borrowed from msg */
@@ -111,6 +129,9 @@ struct candidate {
 	struct candidate *reverts;	/* what this revert reverts, if scanned */
 	int reverts_in_branch;		/* ... and the branch carries it */
 	char *not_applicable;		/* why the branch cannot need it */
+	struct prereq *prereqs;
+	size_t nr_prereqs, alloc_prereqs;
+	struct series_ref series;	/* id NULL when not known */
 
 	/* The trial cherry-pick onto the branch tip (src/checks.h). */
 	int apply_checked;
@@ -146,7 +167,11 @@ void candidate_add_warning(struct candidate *c, const char *fmt, ...)
 /* Adds a fact (a static string) once. */
 void candidate_add_fact(struct candidate *c, const char *fact);
 
-/* Sorts by verdict, then score (highest first), then walk order. */
+/*
+ * Sorts by verdict, then score (highest first), then walk order; a
+ * prerequisite comes just before the first commit of its verdict that
+ * needs it.
+ */
 void candidate_list_sort(struct candidate_list *l);
 
 #endif

@@ -190,6 +190,131 @@ static int in_branch(struct deps *d, const git_oid *id)
 	return below;
 }
 
+/* Resolves an abbreviated commit id; 1 when found. */
+static int resolve_prefix(struct deps *d, const char *hex, size_t len,
+			  git_oid *id)
+{
+	git_object *obj = NULL;
+	git_oid prefix;
+
+	if (len < 4 || len > GIT_OID_HEXSZ || !is_hex(hex, len) ||
+	    git_oid_fromstrn(&prefix, hex, len) < 0)
+		return 0;
+	if (git_object_lookup_prefix(&obj, d->repo, &prefix, len,
+				     GIT_OBJECT_COMMIT) < 0) {
+		git_error_clear();
+		return 0;
+	}
+	git_oid_cpy(id, git_object_id(obj));
+	git_object_free(obj);
+	return 1;
+}
+
+static void add_prereq(struct candidate *c, const git_oid *id,
+		       struct candidate *cand, const char *source)
+{
+	size_t i;
+
+	for (i = 0; i < c->nr_prereqs; i++)
+		if (git_oid_equal(&c->prereqs[i].id, id))
+			return;
+	ALLOC_GROW(c->prereqs, c->nr_prereqs, c->alloc_prereqs);
+	memset(&c->prereqs[c->nr_prereqs], 0, sizeof(*c->prereqs));
+	git_oid_cpy(&c->prereqs[c->nr_prereqs].id, id);
+	c->prereqs[c->nr_prereqs].cand = cand;
+	c->prereqs[c->nr_prereqs].source = xstrdup(source);
+	c->nr_prereqs++;
+}
+
+/*
+ * Prerequisites: "Cc: stable # 6.1.x: <id>: subject" names one of c;
+ * "Stable-dep-of: <id>" on c says c is one of <id>.
+ */
+static void link_prereqs(struct deps *d, struct candidate *c)
+{
+	const struct trailer *t;
+	size_t i, pos = 0;
+	git_oid id;
+
+	for (i = 0; i < c->msg.nr_stable; i++) {
+		const char *hex = c->msg.stable[i].prereq_id;
+
+		if (hex && resolve_prefix(d, hex, strlen(hex), &id))
+			add_prereq(c, &id, candidate_list_find(d->cands, &id),
+				   "Cc: stable");
+	}
+	while ((t = message_trailer_next(&c->msg, "Stable-dep-of", &pos))) {
+		size_t len = strspn(t->val, "0123456789abcdefABCDEF");
+		struct candidate *x;
+
+		if (!resolve_prefix(d, t->val, len, &id))
+			continue;
+		x = candidate_list_find(d->cands, &id);
+		if (x && x != c)
+			add_prereq(x, &c->id, c, "Stable-dep-of");
+	}
+}
+
+/* The message-id in a Link: URL: the path component with an '@'. */
+static int link_msgid(const char *v, const char **start, size_t *len)
+{
+	const char *p = strstr(v, "://");
+
+	if (!p)
+		return 0;
+	for (p += 3; (p = strchr(p, '/')); ) {
+		size_t n = strcspn(++p, "/ >");
+
+		if (memchr(p, '@', n)) {
+			*start = p;
+			*len = n;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/*
+ * The series of a Link: message-id: the id without the patch number,
+ * which is the last-but-one '-' component of the local part
+ * ("...12345-3-author@host" is patch 3 of "...12345-author@host").
+ */
+static void link_series(struct candidate *c)
+{
+	const struct trailer *t;
+	size_t pos = 0;
+
+	while ((t = message_trailer_next(&c->msg, "Link", &pos))) {
+		const char *id, *at, *last = NULL, *prev = NULL, *p;
+		size_t len;
+		char *end;
+		long n;
+
+		if (!link_msgid(t->val, &id, &len))
+			continue;
+		at = memchr(id, '@', len);
+		for (p = at; p > id; p--) {
+			if (p[-1] != '-')
+				continue;
+			if (!last) {
+				last = p - 1;
+			} else {
+				prev = p - 1;
+				break;
+			}
+		}
+		if (!prev)
+			continue;
+		n = strtol(prev + 1, &end, 10);
+		if (end != last || n < 1 || n > 999)
+			continue;
+		c->series.position = (int)n;
+		c->series.id = xstrfmt("%.*s%.*s", (int)(prev - id), id,
+				       (int)(id + len - last), last);
+		return;
+	}
+}
+
 int deps_link(struct deps *d)
 {
 	struct candidate **items = d->cands->items;
@@ -207,6 +332,8 @@ int deps_link(struct deps *d)
 			if (t->resolved)
 				t->cand = candidate_list_find(d->cands, &t->id);
 		}
+		link_prereqs(d, c);
+		link_series(c);
 		if (c->msg.is_revert) {
 			git_oid id;
 			int found;
@@ -320,4 +447,72 @@ void deps_applicable(struct deps *d, struct candidate *c)
 	if (known && absent == known)
 		c->not_applicable = strbuf_detach(&why, NULL);
 	strbuf_release(&why);
+}
+
+static int wanted(const struct candidate *c)
+{
+	return c->verdict == VERDICT_PROPOSED || c->verdict == VERDICT_NEEDS_ACK;
+}
+
+struct candidate *deps_pull_prereq(struct deps *d)
+{
+	size_t i, j;
+
+	for (i = d->cands->nr; i-- > 0;) {
+		struct candidate *c = d->cands->items[i];
+
+		if (!wanted(c))
+			continue;
+		for (j = 0; j < c->nr_prereqs; j++) {
+			struct candidate *p = c->prereqs[j].cand;
+
+			if (!p || p->present || wanted(p))
+				continue;
+			candidate_add_fact(p, "prerequisite");
+			return p;
+		}
+	}
+	return NULL;
+}
+
+void deps_finish(struct deps *d)
+{
+	struct candidate **items = d->cands->items;
+	size_t i, j;
+
+	for (i = 0; i < d->cands->nr; i++) {
+		struct candidate *c = items[i];
+
+		for (j = 0; j < c->nr_prereqs; j++) {
+			struct prereq *p = &c->prereqs[j];
+
+			if (p->cand)
+				p->status = p->cand->present ? TARGET_IN_BRANCH :
+					    wanted(p->cand) ? TARGET_PROPOSED :
+					    TARGET_ABSENT;
+			else
+				p->status = in_branch(d, &p->id) ? TARGET_IN_BRANCH
+								 : TARGET_ABSENT;
+			if (wanted(c) && p->status == TARGET_ABSENT) {
+				char hex[GIT_OID_HEXSZ + 1];
+
+				git_oid_tostr(hex, sizeof(hex), &p->id);
+				candidate_add_warning(c, "prerequisite %.12s (%s) is "
+						      "neither in %s nor proposed",
+						      hex, p->source, d->branch->name);
+			}
+		}
+		if (!c->series.id || !wanted(c))
+			continue;
+		for (j = 0; j < d->cands->nr; j++) {
+			struct candidate *m = items[j];
+
+			if (m == c || !m->series.id || m->present || wanted(m) ||
+			    strcmp(m->series.id, c->series.id))
+				continue;
+			candidate_add_warning(c, "series-mate %d, %.12s, is %s",
+					      m->series.position, m->hex,
+					      verdict_name(m->verdict));
+		}
+	}
 }

@@ -19,6 +19,9 @@
  *             score_candidate(&rules, c);
  *             deps_applicable(&d, c);   sets c->not_applicable
  *             score_decide(&rules, c);
+ *     while ((p = deps_pull_prereq(&d)))
+ *             ... score and decide p again ...
+ *     deps_finish(&d);
  *     deps_release(&d);
  *
  * Oldest first matters: a Fixes: target is older than its fix, so its
@@ -54,6 +57,20 @@ int deps_facts(struct deps *d, struct candidate *c);
 
 /* Decides whether the branch can need c at all. */
 void deps_applicable(struct deps *d, struct candidate *c);
+
+/*
+ * Finds a candidate that a proposed (or needs-ack) candidate needs as a
+ * prerequisite but that is neither present nor proposed, gives it the
+ * fact "prerequisite" and returns it: the caller scores and decides it
+ * again, and calls this until it returns NULL.
+ */
+struct candidate *deps_pull_prereq(struct deps *d);
+
+/*
+ * After every verdict: the status of every prerequisite, and warnings
+ * on proposals whose prerequisites or series-mates are missing.
+ */
+void deps_finish(struct deps *d);
 
 const char *target_status_name(enum target_status s);
 

@@ -296,7 +296,28 @@ static void json_candidate(struct strbuf *out, const struct candidate *c)
 			strbuf_addch(out, ',');
 		json_add_str(out, c->facts[i]);
 	}
-	strbuf_addstr(out, "],\"applies\":");
+	strbuf_addstr(out, "],\"prerequisites\":[");
+	for (i = 0; i < c->nr_prereqs; i++) {
+		char hex[GIT_OID_HEXSZ + 1];
+
+		git_oid_tostr(hex, sizeof(hex), &c->prereqs[i].id);
+		strbuf_addstr(out, i ? ",{\"commit\":" : "{\"commit\":");
+		json_add_str(out, hex);
+		strbuf_addstr(out, ",\"source\":");
+		json_add_str(out, c->prereqs[i].source);
+		strbuf_addstr(out, ",\"status\":");
+		json_add_str(out, target_status_name(c->prereqs[i].status));
+		strbuf_addch(out, '}');
+	}
+	strbuf_addstr(out, "],\"series\":");
+	if (c->series.id) {
+		strbuf_addstr(out, "{\"id\":");
+		json_add_str(out, c->series.id);
+		strbuf_addf(out, ",\"position\":%d}", c->series.position);
+	} else {
+		strbuf_addstr(out, "null");
+	}
+	strbuf_addstr(out, ",\"applies\":");
 	strbuf_addstr(out, !c->apply_checked ? "null" :
 			   c->apply.applies ? "true" : "false");
 	strbuf_addstr(out, ",\"conflicts\":[");
@@ -446,6 +467,15 @@ void report_explain(struct strbuf *out, const struct report *r,
 		strbuf_addf(out, "Reverted:  by %s (\"%s\")\n", c->reverted_by->hex,
 			    c->reverted_by->msg.subject);
 	add_followups(out, r, c);
+	for (i = 0; i < c->nr_prereqs; i++) {
+		git_oid_tostr(hex, sizeof(hex), &c->prereqs[i].id);
+		strbuf_addf(out, "Needs:     %s (%s), %s\n", hex,
+			    c->prereqs[i].source,
+			    target_status_name(c->prereqs[i].status));
+	}
+	if (c->series.id)
+		strbuf_addf(out, "Series:    patch %d of %s\n", c->series.position,
+			    c->series.id);
 	for (i = 0; i < c->msg.nr_stable; i++) {
 		const struct stable_tag *t = &c->msg.stable[i];
 

@@ -115,6 +115,13 @@ void score_candidate(const struct ruleset *rs, struct candidate *c)
 {
 	size_t i;
 
+	/* Scoring again (a prerequisite pulled in) starts afresh. */
+	for (i = 0; i < c->nr_reasons; i++)
+		free(c->reasons[i].match);
+	c->nr_reasons = 0;
+	free(c->veto_match);
+	c->veto_match = NULL;
+	c->veto = NULL;
 	c->score = 0;
 	apply_rules(rs, c, rs->rules, rs->nr_rules);
 	for (i = 0; i < c->nr_touched; i++)

@@ -176,6 +176,7 @@ void cli_run_release(struct cli_run *run)
 int cli_judge(struct cli_run *run, git_repository *repo,
 	      struct candidate_list *l, const git_oid *range_from)
 {
+	struct candidate *pulled;
 	struct deps d;
 	size_t i;
 	int ret;
@@ -192,6 +193,12 @@ int cli_judge(struct cli_run *run, git_repository *repo,
 		deps_applicable(&d, c);
 		score_decide(&run->rules, c);
 	}
+	while (!ret && (pulled = deps_pull_prereq(&d))) {
+		score_candidate(&run->rules, pulled);
+		score_decide(&run->rules, pulled);
+	}
+	if (!ret)
+		deps_finish(&d);
 	deps_release(&d);
 	if (!ret)
 		ret = checks_run(repo, &run->branch, &run->upstream, l);

@@ -75,7 +75,7 @@ cat >"$tmp/table" <<'EOF'
 ext4: fix leak of the test_dummy_encryption argument on mount failure|present|123
 ext4: remove unused variable 'ee_block' in ext4_ext_map_blocks()|below-threshold|-2
 ext4: speed up goal block lookup in ext4_ext_find_goal()|reverted|-3
-ext4: factor out ext4_zero_partial_blocks_range()|below-threshold|0
+ext4: factor out ext4_zero_partial_blocks_range()|proposed|100
 ext4: fix stale data exposure in ext4_zero_range()|proposed|121
 iomap: fix dirty range accounting after a short copy|proposed|122
 btrfs: fix null pointer dereference in btrfs_page_mkwrite()|present|26

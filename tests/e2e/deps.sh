@@ -121,3 +121,53 @@ Verdict:   reverted: reverted in mainline by $(git rev-parse --short=12 master)
 EXPECT
 test_cmp "$tmp/expect" "$tmp/actual"
 ok "explain shows the chain"
+
+# Prerequisites (Cc: stable # X.y: <id>, Stable-dep-of:) come along and
+# first; a series-mate left behind is pointed out.
+repo2=$tmp/repo2
+test_repo "$repo2"
+cd "$repo2"
+test_commit fs/ext4/inode.c 'int ext4;' 'ext4: add the inode code'
+test_tick
+git tag -a -m 'Linux 6.6' v6.6
+git branch linux-6.6.y
+lore=https://lore.kernel.org/r/20240101120000.1000
+test_commit fs/ext4/inode.c 'int foo;' "ext4: factor out foo
+
+Link: $lore-1-dev@example.org
+Signed-off-by: A U Thor <author@example.com>"
+foo=$(git rev-parse --short=12 HEAD)
+test_commit fs/ext4/inode.c 'int foo2;' "ext4: fix a crash in foo
+
+Cc: stable@vger.kernel.org # 6.1.x: $foo: ext4: factor out foo
+Link: $lore-2-dev@example.org
+Signed-off-by: A U Thor <author@example.com>"
+test_commit fs/ext4/inode.c 'int foo3;' "ext4: rename the foo helpers
+
+Link: $lore-3-dev@example.org
+Signed-off-by: A U Thor <author@example.com>"
+test_commit fs/ext4/super.c 'int bar;' 'ext4: fix a leak in bar
+
+Cc: stable@vger.kernel.org
+Signed-off-by: A U Thor <author@example.com>'
+bar=$(git rev-parse --short=12 HEAD)
+test_commit fs/ext4/super.c 'int bar2;' "ext4: add the bar helper
+
+Stable-dep-of: $bar (\"ext4: fix a leak in bar\")
+Signed-off-by: A U Thor <author@example.com>"
+
+"$STABLEPICK" propose --branch linux-6.6.y --format json |
+	jq -r '[.subject, .verdict, (.facts | join(",")),
+		(.prerequisites | map(.commit[0:12] + " " + .source + " " + .status) | join(",")),
+		(.series.position // 0 | tostring), (.warnings | join(","))] | join("|")' \
+	>"$tmp/actual"
+helper=$(git rev-parse --short=12 master)
+cat >"$tmp/expect" <<EXPECT
+ext4: factor out foo|proposed|prerequisite||1|series-mate 3, $(git rev-parse --short=12 master~2), is below-threshold
+ext4: fix a crash in foo|proposed||$foo Cc: stable proposed|2|series-mate 3, $(git rev-parse --short=12 master~2), is below-threshold
+ext4: add the bar helper|proposed|prerequisite||0|
+ext4: fix a leak in bar|proposed||$helper Stable-dep-of proposed|0|
+ext4: rename the foo helpers|below-threshold|||3|
+EXPECT
+test_cmp "$tmp/expect" "$tmp/actual"
+ok "prerequisites first, series-mates named"

@@ -1,0 +1,1002 @@
+#include "patchid.h"
+#include "error.h"
+#include "sha1.h"
+#include "strbuf.h"
+#include "util.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/*
+ * The patch-id reader: git's builtin/patch-id.c, fed with the lines that
+ * "git show" would print.  Emulating the reader line by line, rather
+ * than hashing what is known to matter, keeps git's quirks for free.
+ */
+
+struct idstate {
+	git_repository *repo;
+	struct sha1 ctx;
+	unsigned char sum[SHA1_RAWSZ];	/* of the flushed files */
+	int before, after;		/* lines left in the hunk; -1: header */
+	size_t hashed;			/* bytes hashed ("patchlen") */
+	int binary;			/* skipping a binary file's lines */
+	int stopped;			/* git would stop reading here */
+	git_oid pre, post;		/* of the last "index" line */
+	int abbrev;			/* git's default abbreviation, or 0 */
+	struct strbuf line;
+};
+
+/* git's own ctype: no locale, and only these four are spaces. */
+static int git_isspace(int c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+static int git_isalpha(int c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+
+static int starts_with(const char *s, const char *prefix)
+{
+	return !strncmp(s, prefix, strlen(prefix));
+}
+
+static void idstate_init(struct idstate *st, git_repository *repo)
+{
+	memset(st, 0, sizeof(*st));
+	st->repo = repo;
+	sha1_init(&st->ctx);
+	st->before = st->after = -1;
+	strbuf_init(&st->line, 256);
+}
+
+static void idstate_release(struct idstate *st)
+{
+	strbuf_release(&st->line);
+}
+
+/* Adds the SHA-1 of what was hashed since the last flush to the sum. */
+static void flush_file(struct idstate *st)
+{
+	unsigned char digest[SHA1_RAWSZ];
+	unsigned carry = 0;
+	int i;
+
+	sha1_final(digest, &st->ctx);
+	for (i = 0; i < SHA1_RAWSZ; i++) {
+		carry += st->sum[i] + digest[i];
+		st->sum[i] = (unsigned char)carry;
+		carry >>= 8;
+	}
+}
+
+/* Hashes a line without its whitespace; like git, stops at a NUL. */
+static void hash_line(struct idstate *st, const char *line)
+{
+	char buf[256];
+	size_t n = 0;
+
+	for (; *line; line++) {
+		if (git_isspace((unsigned char)*line))
+			continue;
+		buf[n++] = *line;
+		if (n == sizeof(buf)) {
+			sha1_update(&st->ctx, buf, n);
+			st->hashed += n;
+			n = 0;
+		}
+	}
+	sha1_update(&st->ctx, buf, n);
+	st->hashed += n;
+}
+
+/* The hunk header's line counts; the line numbers are not hashed. */
+static void scan_hunk_header(struct idstate *st, const char *line)
+{
+	const char *p = strchr(line, ',');
+
+	st->before = p ? atoi(p + 1) : 1;
+	p = strstr(line, " +");
+	p = p ? strchr(p, ',') : NULL;
+	st->after = p ? atoi(p + 1) : 1;
+}
+
+static unsigned long count_packed(const char *objdir, int depth);
+
+static unsigned long count_alternates(const char *objdir, int depth)
+{
+	struct strbuf sb = STRBUF_INIT, alt = STRBUF_INIT;
+	unsigned long count = 0;
+	char *line, *end;
+
+	strbuf_addf(&sb, "%s/info/alternates", objdir);
+	if (depth > 5 || strbuf_read_file(&sb, sb.buf) < 0)
+		goto out;
+	/* strbuf_read_file() appended the file after its own name. */
+	line = sb.buf + strlen(sb.buf);
+	for (; line < sb.buf + sb.len; line = end + 1) {
+		end = strchr(line, '\n');
+		if (!end)
+			end = sb.buf + sb.len;
+		*end = '\0';
+		if (!*line || *line == '#')
+			continue;
+		strbuf_reset(&alt);
+		if (*line != '/')
+			strbuf_addf(&alt, "%s/", objdir);
+		strbuf_addstr(&alt, line);
+		count += count_packed(alt.buf, depth + 1);
+	}
+out:
+	strbuf_release(&alt);
+	strbuf_release(&sb);
+	return count;
+}
+
+/*
+ * git's approximate object count: the objects of every pack (the last
+ * entry of an index's fan-out table), alternates included, loose
+ * objects not.
+ */
+static unsigned long count_packed(const char *objdir, int depth)
+{
+	struct strbuf path = STRBUF_INIT;
+	unsigned long count = 0;
+	struct dirent *de;
+	size_t base;
+	DIR *dir;
+
+	strbuf_addf(&path, "%s/pack/", objdir);
+	base = path.len;
+	dir = opendir(path.buf);
+	while (dir && (de = readdir(dir)) != NULL) {
+		unsigned char hdr[8 + 256 * 4];
+		size_t len = strlen(de->d_name);
+		const unsigned char *last;
+		struct stat st;
+		ssize_t got;
+		int fd;
+
+		if (len < 5 || strcmp(de->d_name + len - 4, ".idx"))
+			continue;
+		strbuf_setlen(&path, base);
+		strbuf_add(&path, de->d_name, len - 4);
+		strbuf_addstr(&path, ".pack");
+		if (stat(path.buf, &st) < 0)
+			continue;
+		strbuf_setlen(&path, path.len - 5);
+		strbuf_addstr(&path, ".idx");
+		fd = open(path.buf, O_RDONLY);
+		if (fd < 0)
+			continue;
+		got = read(fd, hdr, sizeof(hdr));
+		close(fd);
+		if (got != (ssize_t)sizeof(hdr))
+			continue;
+		/* Version 2 starts with "\377tOc" and a version number. */
+		if (!memcmp(hdr, "\377tOc", 4))
+			last = hdr + 8 + 255 * 4;
+		else
+			last = hdr + 255 * 4;
+		count += (unsigned long)last[0] << 24 | last[1] << 16 |
+			 last[2] << 8 | last[3];
+	}
+	if (dir)
+		closedir(dir);
+	strbuf_release(&path);
+	return count + count_alternates(objdir, depth);
+}
+
+/* git's default (core.abbrev=auto) length, before making it unique. */
+static int default_abbrev(git_repository *repo)
+{
+	struct strbuf objdir = STRBUF_INIT;
+	unsigned long count;
+	int len = 0;
+
+	strbuf_addstr(&objdir, git_repository_commondir(repo));
+	strbuf_rtrim(&objdir);
+	if (objdir.len && objdir.buf[objdir.len - 1] == '/')
+		strbuf_setlen(&objdir, objdir.len - 1);
+	strbuf_addstr(&objdir, "/objects");
+	count = count_packed(objdir.buf, 0);
+	strbuf_release(&objdir);
+
+	/* One hex digit per 16 objects' square root, at least 7. */
+	while (count >>= 1)
+		len++;
+	len = (len + 2) / 2;
+	return len < 7 ? 7 : len;
+}
+
+/*
+ * The shortest prefix of id, at least st->abbrev long, that no other
+ * object shares: git's find_unique_abbrev().
+ */
+static int abbrev_hex(struct idstate *st, char *hex, const git_oid *id)
+{
+	git_odb *odb = NULL;
+	size_t len;
+	int present, ret = 0;
+
+	git_oid_tostr(hex, GIT_OID_HEXSZ + 1, id);
+	if (!st->abbrev)
+		st->abbrev = default_abbrev(st->repo);
+	if (git_repository_odb(&odb, st->repo) < 0)
+		return error_git("cannot open the object database");
+	present = git_odb_exists(odb, id);
+	for (len = (size_t)st->abbrev; len < GIT_OID_HEXSZ; len++) {
+		git_oid found;
+		int r = git_odb_exists_prefix(&found, odb, id, len);
+
+		if (present ? !r : r == GIT_ENOTFOUND)
+			break;
+		if (r < 0 && r != GIT_ENOTFOUND && r != GIT_EAMBIGUOUS) {
+			ret = error_git("cannot abbreviate %s", hex);
+			break;
+		}
+	}
+	git_error_clear();
+	git_odb_free(odb);
+	hex[len] = '\0';
+	return ret;
+}
+
+/* A binary file counts as its abbreviated blob ids. */
+static int hash_binary(struct idstate *st)
+{
+	char hex[GIT_OID_HEXSZ + 1];
+
+	if (abbrev_hex(st, hex, &st->pre) < 0)
+		return -1;
+	sha1_update(&st->ctx, hex, strlen(hex));
+	if (abbrev_hex(st, hex, &st->post) < 0)
+		return -1;
+	sha1_update(&st->ctx, hex, strlen(hex));
+	flush_file(st);
+	return 0;
+}
+
+/* One line of "git show" (with its newline) for the patch-id reader. */
+static int read_line(struct idstate *st, const char *line)
+{
+	if (st->stopped || (!st->hashed && !starts_with(line, "diff ")))
+		return 0;
+
+	if (st->before == -1) {
+		if (starts_with(line, "Binary files")) {
+			st->binary = 1;
+			st->before = 0;
+			return hash_binary(st);
+		} else if (starts_with(line, "--- ")) {
+			st->before = st->after = 1;
+		} else if (!git_isalpha((unsigned char)line[0])) {
+			st->stopped = 1;
+			return 0;
+		}
+	}
+
+	if (st->binary) {
+		/* The next file's "diff" line is skipped too. */
+		if (starts_with(line, "diff ")) {
+			st->binary = 0;
+			st->before = -1;
+		}
+		return 0;
+	}
+
+	if (!st->before && !st->after) {
+		if (starts_with(line, "@@ -")) {
+			scan_hunk_header(st, line);
+			return 0;
+		}
+		if (!starts_with(line, "diff ")) {
+			st->stopped = 1;
+			return 0;
+		}
+		flush_file(st);
+		st->before = st->after = -1;
+	}
+
+	if (line[0] == '-' || line[0] == ' ')
+		st->before--;
+	if (line[0] == '+' || line[0] == ' ')
+		st->after--;
+	hash_line(st, line);
+	return 0;
+}
+
+__attribute__((format(printf, 2, 3)))
+static int emit(struct idstate *st, const char *fmt, ...)
+{
+	va_list ap;
+
+	strbuf_reset(&st->line);
+	va_start(ap, fmt);
+	strbuf_vaddf(&st->line, fmt, ap);
+	va_end(ap);
+	return read_line(st, st->line.buf);
+}
+
+/*
+ * An "index <pre>..<post>" line: the reader keeps the ids for a binary
+ * file and hashes nothing.  It always comes in a header.
+ */
+static void read_index(struct idstate *st, const git_oid *pre,
+		       const git_oid *post)
+{
+	if (st->stopped || st->binary || st->before != -1)
+		return;
+	git_oid_cpy(&st->pre, pre);
+	git_oid_cpy(&st->post, post);
+}
+
+/* Sums what was read; GIT_ENOTFOUND if nothing was (git prints nothing). */
+static int idstate_finish(struct idstate *st, git_oid *out)
+{
+	flush_file(st);
+	if (!st->hashed)
+		return GIT_ENOTFOUND;
+	git_oid_fromraw(out, st->sum);
+	return 0;
+}
+
+/*
+ * Printing a diff as git does (diff.c), for what the reader looks at.
+ */
+
+#define MODE_TYPE 0170000
+#define MODE_REG 0100000
+#define MODE_GITLINK 0160000
+
+struct side {
+	const char *path;
+	git_oid id;
+	uint32_t mode;			/* 0: absent */
+};
+
+struct filepair {
+	struct side one, two;
+	int renamed;
+	int score;			/* similarity, of MAX_SCORE */
+	int gone;			/* the source of a rename */
+};
+
+static int must_quote(unsigned char c)
+{
+	return c < 0x20 || c == '"' || c == '\\' || c >= 0x7f;
+}
+
+static int needs_quotes(const char *s)
+{
+	for (; *s; s++)
+		if (must_quote((unsigned char)*s))
+			return 1;
+	return 0;
+}
+
+static void add_quoted(struct strbuf *sb, const char *s)
+{
+	static const char letters[] = "abtnvfr";
+
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (!must_quote(c)) {
+			strbuf_addch(sb, c);
+			continue;
+		}
+		strbuf_addch(sb, '\\');
+		if (c >= '\a' && c <= '\r')
+			strbuf_addch(sb, letters[c - '\a']);
+		else if (c == '"' || c == '\\')
+			strbuf_addch(sb, c);
+		else
+			strbuf_addf(sb, "%03o", c);
+	}
+}
+
+/* A path as git prints it: C-quoted if any byte needs it. */
+static void add_name(struct strbuf *sb, const char *prefix, const char *name)
+{
+	if (!needs_quotes(prefix) && !needs_quotes(name)) {
+		strbuf_addstr(sb, prefix);
+		strbuf_addstr(sb, name);
+		return;
+	}
+	strbuf_addch(sb, '"');
+	add_quoted(sb, prefix);
+	add_quoted(sb, name);
+	strbuf_addch(sb, '"');
+}
+
+/* A path as git prints it in "rename from": C-quoted if it must be. */
+static void add_quoted_path(struct strbuf *sb, const char *path)
+{
+	add_name(sb, "", path);
+}
+
+#define MAX_SCORE 60000
+
+static int make_patch(git_patch **out, git_repository *repo,
+		      const struct side *a, const struct side *b)
+{
+	git_diff_options opts = GIT_DIFF_OPTIONS_INIT;
+	git_blob *blob_a = NULL, *blob_b = NULL;
+	int ret;
+
+	/* git's defaults for "git show": 3 lines of context, indent heuristic. */
+	opts.flags = GIT_DIFF_INDENT_HEURISTIC;
+	opts.context_lines = 3;
+	opts.interhunk_lines = 0;
+
+	if ((a->mode & MODE_TYPE) == MODE_GITLINK ||
+	    (b->mode & MODE_TYPE) == MODE_GITLINK) {
+		char *text_a = NULL, *text_b = NULL;
+		char hex[GIT_OID_HEXSZ + 1];
+
+		/* A submodule reads as "Subproject commit <id>". */
+		if (a->mode) {
+			git_oid_tostr(hex, sizeof(hex), &a->id);
+			text_a = xstrfmt("Subproject commit %s\n", hex);
+		}
+		if (b->mode) {
+			git_oid_tostr(hex, sizeof(hex), &b->id);
+			text_b = xstrfmt("Subproject commit %s\n", hex);
+		}
+		ret = git_patch_from_buffers(out, text_a, text_a ? strlen(text_a) : 0,
+					     a->mode ? a->path : NULL,
+					     text_b, text_b ? strlen(text_b) : 0,
+					     b->mode ? b->path : NULL, &opts);
+		free(text_a);
+		free(text_b);
+		return ret;
+	}
+	ret = a->mode ? git_blob_lookup(&blob_a, repo, &a->id) : 0;
+	if (!ret && b->mode)
+		ret = git_blob_lookup(&blob_b, repo, &b->id);
+	if (!ret)
+		ret = git_patch_from_blobs(out, blob_a, a->mode ? a->path : NULL,
+					   blob_b, b->mode ? b->path : NULL, &opts);
+	git_blob_free(blob_a);
+	git_blob_free(blob_b);
+	return ret;
+}
+
+static int emit_hunks(struct idstate *st, git_patch *patch,
+		      const char *label_a, const char *label_b)
+{
+	size_t h, nr_hunks = git_patch_num_hunks(patch);
+	int ret = 0;
+
+	if (!nr_hunks)
+		return 0;
+	ret = emit(st, "--- %s\n", label_a);
+	if (!ret)
+		ret = emit(st, "+++ %s\n", label_b);
+	for (h = 0; !ret && h < nr_hunks; h++) {
+		const git_diff_hunk *hunk;
+		size_t l, nr_lines;
+
+		ret = git_patch_get_hunk(&hunk, &nr_lines, patch, h);
+		if (!ret)
+			ret = emit(st, "@@ -%d,%d +%d,%d @@\n",
+				   hunk->old_start, hunk->old_lines,
+				   hunk->new_start, hunk->new_lines);
+		for (l = 0; !ret && l < nr_lines; l++) {
+			const git_diff_line *line;
+
+			ret = git_patch_get_line_in_hunk(&line, patch, h, l);
+			if (ret)
+				break;
+			/* "\ No newline at end of file" is ignored by the reader. */
+			if (line->origin != GIT_DIFF_LINE_CONTEXT &&
+			    line->origin != GIT_DIFF_LINE_ADDITION &&
+			    line->origin != GIT_DIFF_LINE_DELETION)
+				continue;
+			strbuf_reset(&st->line);
+			strbuf_addch(&st->line, line->origin);
+			strbuf_add(&st->line, line->content, line->content_len);
+			ret = read_line(st, st->line.buf);
+		}
+	}
+	return ret;
+}
+
+/*
+ * One "diff --git" section from a to b, either side possibly absent.
+ * meta: the pair's rename and "index" lines belong here (a type change
+ * prints them with the first of its two sections only).
+ */
+static int emit_section(struct idstate *st, const struct filepair *p,
+			const struct side *a, const struct side *b, int meta)
+{
+	struct strbuf label_a = STRBUF_INIT, label_b = STRBUF_INIT;
+	struct strbuf sb = STRBUF_INIT;
+	const char *name_a = a->mode ? a->path : b->path;
+	const char *name_b = b->mode ? b->path : a->path;
+	git_patch *patch = NULL;
+	int ret;
+
+	add_name(&label_a, "a/", name_a);
+	add_name(&label_b, "b/", name_b);
+	ret = emit(st, "diff --git %s %s\n", label_a.buf, label_b.buf);
+	if (!a->mode) {
+		strbuf_reset(&label_a);
+		strbuf_addstr(&label_a, "/dev/null");
+		ret = ret ? ret : emit(st, "new file mode %06o\n", b->mode);
+	} else if (!b->mode) {
+		strbuf_reset(&label_b);
+		strbuf_addstr(&label_b, "/dev/null");
+		ret = ret ? ret : emit(st, "deleted file mode %06o\n", a->mode);
+	} else if (a->mode != b->mode && !ret) {
+		ret = emit(st, "old mode %06o\n", a->mode);
+		ret = ret ? ret : emit(st, "new mode %06o\n", b->mode);
+	}
+	if (meta && p->renamed && !ret) {
+		ret = emit(st, "similarity index %d%%\n",
+			   p->score * 100 / MAX_SCORE);
+		add_quoted_path(&sb, p->one.path);
+		ret = ret ? ret : emit(st, "rename from %s\n", sb.buf);
+		strbuf_reset(&sb);
+		add_quoted_path(&sb, p->two.path);
+		ret = ret ? ret : emit(st, "rename to %s\n", sb.buf);
+	}
+	/* An absent side has the null id. */
+	if (meta && !git_oid_equal(&p->one.id, &p->two.id))
+		read_index(st, &p->one.id, &p->two.id);
+
+	/* Same content (a pure rename or mode change): the header only. */
+	if (ret || (a->mode && b->mode && git_oid_equal(&a->id, &b->id)))
+		goto out;
+
+	ret = make_patch(&patch, st->repo, a, b);
+	if (ret < 0) {
+		ret = error_git("cannot diff '%s'", name_b);
+		goto out;
+	}
+	if (git_patch_get_delta(patch)->flags & GIT_DIFF_FLAG_BINARY)
+		ret = emit(st, "Binary files %s and %s differ\n",
+			   label_a.buf, label_b.buf);
+	else
+		ret = emit_hunks(st, patch, label_a.buf, label_b.buf);
+out:
+	git_patch_free(patch);
+	strbuf_release(&sb);
+	strbuf_release(&label_a);
+	strbuf_release(&label_b);
+	return ret;
+}
+
+/*
+ * Rename detection as git's diffcore-rename.c does it by default (no
+ * copies, no breaks, rename limit 1000): exact renames first, then files
+ * with the same unique basename, then the best of a similarity matrix.
+ * Similarity is git's: files cut into chunks at newlines or 64 bytes,
+ * each chunk hashed, and the bytes of the destination's chunks found in
+ * the source counted.
+ */
+
+#define MIN_SCORE 30000			/* 50% */
+#define BASENAME_SCORE (MIN_SCORE + (MAX_SCORE - MIN_SCORE) / 2)
+#define RENAME_LIMIT 1000
+#define CANDIDATES_PER_DST 4
+#define SPAN_HASHBASE 107927
+
+struct span {
+	uint32_t hash;
+	uint32_t bytes;
+};
+
+/* A deleted file (a source) or an added one (a destination). */
+struct cand {
+	struct filepair *pair;
+	struct side *side;
+	int loaded;
+	unsigned long size;
+	struct span *spans;		/* sorted by hash, hashes unique */
+	size_t nr_spans;
+	int used;			/* renamed already */
+};
+
+struct score {
+	int src, dst;			/* indexes; dst -1: unused slot */
+	unsigned short score;
+	short name_score;
+	size_t pos;			/* for a stable sort */
+};
+
+static int span_cmp(const void *a_, const void *b_)
+{
+	const struct span *a = a_, *b = b_;
+
+	return a->hash < b->hash ? -1 : a->hash > b->hash;
+}
+
+static void hash_spans(struct cand *c, const unsigned char *buf, size_t size)
+{
+	size_t alloc = 0, nr = 0, i, n = 0;
+	uint32_t acc1 = 0, acc2 = 0;
+	int is_text = !memchr(buf, '\0', size < 8000 ? size : 8000);
+	struct span *v = NULL;
+
+	while (size) {
+		unsigned c = *buf++;
+		uint32_t old1 = acc1;
+
+		size--;
+		/* Ignore the CR of a CRLF in text. */
+		if (is_text && c == '\r' && size && *buf == '\n')
+			continue;
+		acc1 = (acc1 << 7) ^ (acc2 >> 25);
+		acc2 = (acc2 << 7) ^ (old1 >> 25);
+		acc1 += c;
+		if (++n < 64 && c != '\n')
+			continue;
+		ALLOC_GROW(v, nr, alloc);
+		v[nr].hash = (acc1 + acc2 * 0x61) % SPAN_HASHBASE;
+		v[nr++].bytes = (uint32_t)n;
+		n = 0;
+		acc1 = acc2 = 0;
+	}
+	/* A last chunk without a newline is not counted, as in git. */
+	if (nr)
+		qsort(v, nr, sizeof(*v), span_cmp);
+	for (i = 0, c->nr_spans = 0; i < nr; i++) {
+		if (c->nr_spans && v[c->nr_spans - 1].hash == v[i].hash)
+			v[c->nr_spans - 1].bytes += v[i].bytes;
+		else
+			v[c->nr_spans++] = v[i];
+	}
+	c->spans = v;
+}
+
+static int load_cand(git_repository *repo, struct cand *c)
+{
+	git_blob *blob;
+
+	if (c->loaded)
+		return 0;
+	if (git_blob_lookup(&blob, repo, &c->side->id) < 0)
+		return error_git("cannot read '%s'", c->side->path);
+	c->size = (unsigned long)git_blob_rawsize(blob);
+	hash_spans(c, git_blob_rawcontent(blob), c->size);
+	git_blob_free(blob);
+	c->loaded = 1;
+	return 0;
+}
+
+/* Bytes of dst's chunks that src has too. */
+static unsigned long count_copied(const struct cand *src, const struct cand *dst)
+{
+	unsigned long copied = 0;
+	size_t i, j = 0;
+
+	for (i = 0; i < src->nr_spans; i++) {
+		const struct span *s = &src->spans[i];
+
+		while (j < dst->nr_spans && dst->spans[j].hash < s->hash)
+			j++;
+		if (j < dst->nr_spans && dst->spans[j].hash == s->hash) {
+			copied += s->bytes < dst->spans[j].bytes ?
+				  s->bytes : dst->spans[j].bytes;
+			j++;
+		}
+	}
+	return copied;
+}
+
+static int is_regular(const struct side *s)
+{
+	return (s->mode & MODE_TYPE) == MODE_REG;
+}
+
+/* git's estimate_similarity(): 0..MAX_SCORE, or -1 after an error. */
+static int similarity(git_repository *repo, struct cand *src, struct cand *dst,
+		      int min_score)
+{
+	unsigned long max_size, delta_size;
+
+	if (!is_regular(src->side) || !is_regular(dst->side))
+		return 0;
+	if (load_cand(repo, src) < 0 || load_cand(repo, dst) < 0)
+		return -1;
+	max_size = src->size > dst->size ? src->size : dst->size;
+	delta_size = max_size - (src->size < dst->size ? src->size : dst->size);
+	/* Sizes too different: not a rename. */
+	if (max_size * (MAX_SCORE - min_score) < delta_size * MAX_SCORE)
+		return 0;
+	if (!dst->size)
+		return 0;
+	return (int)(count_copied(src, dst) * MAX_SCORE / max_size);
+}
+
+/* 1 if both paths end in the same file name. */
+static int basename_same(const char *src, const char *dst)
+{
+	size_t src_len = strlen(src), dst_len = strlen(dst);
+
+	while (src_len && dst_len) {
+		char c1 = src[--src_len];
+		char c2 = dst[--dst_len];
+
+		if (c1 != c2)
+			return 0;
+		if (c1 == '/')
+			return 1;
+	}
+	return (!src_len || src[src_len - 1] == '/') &&
+	       (!dst_len || dst[dst_len - 1] == '/');
+}
+
+static const char *basename_of(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash ? slash + 1 : path;
+}
+
+static void record_rename(struct cand *src, struct cand *dst, int score)
+{
+	src->used = 1;
+	dst->used = 1;
+	src->pair->gone = 1;
+	dst->pair->one = src->pair->one;
+	dst->pair->renamed = 1;
+	dst->pair->score = score;
+}
+
+static void find_exact(struct cand *src, size_t nr_src,
+		       struct cand *dst, size_t nr_dst)
+{
+	size_t d, s;
+
+	for (d = 0; d < nr_dst; d++) {
+		const struct side *t = dst[d].side;
+		struct cand *best = NULL;
+		int best_score = -1, left = 100;
+
+		for (s = 0; s < nr_src; s++) {
+			const struct side *o = src[s].side;
+			int score;
+
+			if (!git_oid_equal(&o->id, &t->id))
+				continue;
+			/* Symlinks and submodules must keep their type. */
+			if ((!is_regular(o) || !is_regular(t)) && o->mode != t->mode)
+				continue;
+			if (src[s].used)
+				continue;
+			score = 1 + basename_same(o->path, t->path);
+			if (score > best_score) {
+				best = &src[s];
+				best_score = score;
+				if (score == 2)
+					break;
+			}
+			if (!--left)
+				break;
+		}
+		if (best)
+			record_rename(best, &dst[d], MAX_SCORE);
+	}
+}
+
+struct name_index {
+	const char *name;
+	size_t index;
+};
+
+static int name_index_cmp(const void *a_, const void *b_)
+{
+	const struct name_index *a = a_, *b = b_;
+	int cmp = strcmp(a->name, b->name);
+
+	if (cmp)
+		return cmp;
+	return a->index < b->index ? -1 : a->index > b->index;
+}
+
+/* The unused candidates' basenames, sorted. */
+static struct name_index *basenames(struct cand *c, size_t nr, size_t *out_nr)
+{
+	struct name_index *v = xcalloc(nr, sizeof(*v));
+	size_t i;
+
+	*out_nr = 0;
+	for (i = 0; i < nr; i++) {
+		if (c[i].used)
+			continue;
+		v[*out_nr].name = basename_of(c[i].side->path);
+		v[(*out_nr)++].index = i;
+	}
+	qsort(v, *out_nr, sizeof(*v), name_index_cmp);
+	return v;
+}
+
+/* 1 and *index if name is there once, 0 if not there, -1 if several. */
+static int lookup_name(const struct name_index *v, size_t nr, const char *name,
+		       size_t *index)
+{
+	size_t lo = 0, hi = nr;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (strcmp(v[mid].name, name) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == nr || strcmp(v[lo].name, name))
+		return 0;
+	if (lo + 1 < nr && !strcmp(v[lo + 1].name, name))
+		return -1;
+	*index = v[lo].index;
+	return 1;
+}
+
+/* A file moved to another directory under its own name, mostly kept. */
+static int find_basename(git_repository *repo, struct cand *src, size_t nr_src,
+			 struct cand *dst, size_t nr_dst)
+{
+	struct name_index *srcs, *dsts;
+	size_t nr_srcs, nr_dsts, i;
+	int ret = 0;
+
+	srcs = basenames(src, nr_src, &nr_srcs);
+	dsts = basenames(dst, nr_dst, &nr_dsts);
+	for (i = 0; i < nr_srcs && !ret; i++) {
+		const char *name = srcs[i].name;
+		size_t s, d;
+		int score;
+
+		if (lookup_name(srcs, nr_srcs, name, &s) != 1 ||
+		    lookup_name(dsts, nr_dsts, name, &d) != 1 || dst[d].used)
+			continue;
+		score = similarity(repo, &src[s], &dst[d], BASENAME_SCORE);
+		if (score < 0)
+			ret = -1;
+		else if (score >= BASENAME_SCORE)
+			record_rename(&src[s], &dst[d], score);
+	}
+	free(srcs);
+	free(dsts);
+	return ret;
+}
+
+/* git's score_compare(): best first, unused slots last. */
+static int score_cmp(const struct score *a, const struct score *b)
+{
+	if (a->dst < 0)
+		return 0 <= b->dst;
+	else if (b->dst < 0)
+		return -1;
+	if (a->score == b->score)
+		return b->name_score - a->name_score;
+	return b->score - a->score;
+}
+
+static int score_sort_cmp(const void *a_, const void *b_)
+{
+	const struct score *a = a_, *b = b_;
+	int cmp = score_cmp(a, b);
+
+	if (cmp)
+		return cmp;
+	return a->pos < b->pos ? -1 : a->pos > b->pos;
+}
+
+/* Keeps the CANDIDATES_PER_DST best sources of a destination. */
+static void record_if_better(struct score *m, const struct score *o)
+{
+	int i, worst = 0;
+
+	for (i = 1; i < CANDIDATES_PER_DST; i++)
+		if (score_cmp(&m[i], &m[worst]) > 0)
+			worst = i;
+	if (score_cmp(&m[worst], o) > 0)
+		m[worst] = *o;
+}
+
+static int find_inexact(git_repository *repo, struct cand *src, size_t nr_src,
+			struct cand *dst, size_t nr_dst)
+{
+	size_t left_src = 0, left_dst = 0, nr = 0, d, s, i;
+	struct score *mx;
+
+	for (s = 0; s < nr_src; s++)
+		left_src += !src[s].used;
+	for (d = 0; d < nr_dst; d++)
+		left_dst += !dst[d].used;
+	if (!left_src || !left_dst ||
+	    (uint64_t)left_src * left_dst > (uint64_t)RENAME_LIMIT * RENAME_LIMIT)
+		return 0;
+
+	mx = xcalloc(left_dst * CANDIDATES_PER_DST, sizeof(*mx));
+	for (d = 0; d < nr_dst; d++) {
+		struct score *m = &mx[nr * CANDIDATES_PER_DST];
+
+		if (dst[d].used)
+			continue;
+		for (i = 0; i < CANDIDATES_PER_DST; i++)
+			m[i].dst = -1;
+		for (s = 0; s < nr_src; s++) {
+			struct score this;
+			int score;
+
+			if (src[s].used)
+				continue;
+			score = similarity(repo, &src[s], &dst[d], MIN_SCORE);
+			if (score < 0) {
+				free(mx);
+				return -1;
+			}
+			this.score = (unsigned short)score;
+			this.name_score = (short)basename_same(src[s].side->path,
+							       dst[d].side->path);
+			this.dst = (int)d;
+			this.src = (int)s;
+			this.pos = 0;
+			record_if_better(m, &this);
+		}
+		nr++;
+	}
+	for (i = 0; i < nr * CANDIDATES_PER_DST; i++)
+		mx[i].pos = i;
+	qsort(mx, nr * CANDIDATES_PER_DST, sizeof(*mx), score_sort_cmp);
+	for (i = 0; i < nr * CANDIDATES_PER_DST; i++) {
+		if (mx[i].dst < 0 || mx[i].score < MIN_SCORE)
+			break;
+		if (dst[mx[i].dst].used || src[mx[i].src].used)
+			continue;
+		record_rename(&src[mx[i].src], &dst[mx[i].dst], mx[i].score);
+	}
+	free(mx);
+	return 0;
+}
+
+static int detect_renames(git_repository *repo, struct filepair *pairs,
+			  size_t nr)
+{
+	struct cand *src = NULL, *dst = NULL;
+	size_t nr_src = 0, nr_dst = 0, alloc_src = 0, alloc_dst = 0, i;
+	int ret = 0;
+
+	for (i = 0; i < nr; i++) {
+		struct filepair *p = &pairs[i];
+
+		if (!p->one.mode) {
+			ALLOC_GROW(dst, nr_dst, alloc_dst);
+			memset(&dst[nr_dst], 0, sizeof(*dst));
+			dst[nr_dst].pair = p;
+			dst[nr_dst++].side = &p->two;
+		} else if (!p->two.mode) {
+			ALLOC_GROW(src, nr_src, alloc_src);
+			memset(&src[nr_src], 0, sizeof(*src));
+			src[nr_src].pair = p;
+			src[nr_src++].side = &p->one;
+		}
+	}
+	if (nr_src && nr_dst) {
+		find_exact(src, nr_src, dst, nr_dst);
+		ret = find_basename(repo, src, nr_src, dst, nr_dst);
+		if (!ret)
+			ret = find_inexact(repo, src, nr_src, dst, nr_dst);
+	}
+	for (i = 0; i < nr_src; i++)
+		free(src[i].spans);
+	for (i = 0; i < nr_dst; i++)
+		free(dst[i].spans);
+	free(src);
+	free(dst);
+	return ret;
+}
