@@ -1,5 +1,6 @@
 #include "config.h"
 #include "error.h"
+#include "strbuf.h"
 #include "util.h"
 
 #include <errno.h>
@@ -15,6 +16,7 @@ void config_release(struct config *c)
 {
 	free(c->upstream);
 	free(c->rules);
+	git_config_free(c->snapshot);
 	config_init(c);
 }
 
@@ -59,8 +61,24 @@ int config_load(struct config *c, git_repository *repo, const char *file)
 	ret = get_string(snap, "stablepick.upstream", &c->upstream);
 	if (!ret)
 		ret = get_string(snap, "stablepick.rules", &c->rules);
+	c->snapshot = snap;
+	snap = NULL;
 out:
 	git_config_free(snap);
 	git_config_free(cfg);
 	return ret;
+}
+
+char *config_branch_get(const struct config *c, const char *branch,
+			const char *key)
+{
+	char *name, *value = NULL;
+
+	if (!c->snapshot)
+		return NULL;
+	name = xstrfmt("stablepick.%s.%s", branch, key);
+	if (get_string(c->snapshot, name, &value) < 0)
+		value = NULL;
+	free(name);
+	return value;
 }

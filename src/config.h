@@ -17,11 +17,24 @@
 struct config {
 	char *upstream;		/* stablepick.upstream; NULL if unset */
 	char *rules;		/* stablepick.rules; NULL if unset */
+	git_config *snapshot;	/* for per-branch settings */
 };
 
 void config_init(struct config *c);
 /* Reads the settings; returns 0 or -1 after printing an error. */
 int config_load(struct config *c, git_repository *repo, const char *file);
 void config_release(struct config *c);
+
+/*
+ * A per-branch setting, e.g. the version of a vendor branch whose base
+ * has no vX.Y tag:
+ *
+ *     [stablepick "vendor-5.15"]
+ *             version = 5.15
+ *
+ * Returns the value (owned by the caller) or NULL when unset.
+ */
+char *config_branch_get(const struct config *c, const char *branch,
+			const char *key);
 
 #endif

@@ -429,10 +429,11 @@ static void add_quoted_path(struct strbuf *sb, const char *path)
 static int make_patch(git_patch **out, git_repository *repo,
 		      const struct side *a, const struct side *b)
 {
-	git_diff_options opts = GIT_DIFF_OPTIONS_INIT;
+	git_diff_options opts;
 	git_blob *blob_a = NULL, *blob_b = NULL;
 	int ret;
 
+	git_diff_options_init(&opts, GIT_DIFF_OPTIONS_VERSION);
 	/* git's defaults for "git show": 3 lines of context, indent heuristic. */
 	opts.flags = GIT_DIFF_INDENT_HEURISTIC;
 	opts.context_lines = 3;
@@ -621,7 +622,7 @@ static int span_cmp(const void *a_, const void *b_)
 	return a->hash < b->hash ? -1 : a->hash > b->hash;
 }
 
-static void hash_spans(struct cand *c, const unsigned char *buf, size_t size)
+static void hash_spans(struct cand *cand, const unsigned char *buf, size_t size)
 {
 	size_t alloc = 0, nr = 0, i, n = 0;
 	uint32_t acc1 = 0, acc2 = 0;
@@ -650,13 +651,13 @@ static void hash_spans(struct cand *c, const unsigned char *buf, size_t size)
 	/* A last chunk without a newline is not counted, as in git. */
 	if (nr)
 		qsort(v, nr, sizeof(*v), span_cmp);
-	for (i = 0, c->nr_spans = 0; i < nr; i++) {
-		if (c->nr_spans && v[c->nr_spans - 1].hash == v[i].hash)
-			v[c->nr_spans - 1].bytes += v[i].bytes;
+	for (i = 0, cand->nr_spans = 0; i < nr; i++) {
+		if (cand->nr_spans && v[cand->nr_spans - 1].hash == v[i].hash)
+			v[cand->nr_spans - 1].bytes += v[i].bytes;
 		else
-			v[c->nr_spans++] = v[i];
+			v[cand->nr_spans++] = v[i];
 	}
-	c->spans = v;
+	cand->spans = v;
 }
 
 static int load_cand(git_repository *repo, struct cand *c)
@@ -998,5 +999,357 @@ static int detect_renames(git_repository *repo, struct filepair *pairs,
 		free(dst[i].spans);
 	free(src);
 	free(dst);
+	return ret;
+}
+
+static void set_side(struct side *s, const git_diff_file *f)
+{
+	s->path = f->path;
+	git_oid_cpy(&s->id, &f->id);
+	s->mode = f->mode;
+}
+
+/* The file pairs of a diff, in git's order (by path). */
+static struct filepair *collect_pairs(git_diff *diff, size_t *nr)
+{
+	struct filepair *pairs;
+	size_t i;
+
+	*nr = git_diff_num_deltas(diff);
+	pairs = xcalloc(*nr, sizeof(*pairs));
+	for (i = 0; i < *nr; i++) {
+		const git_diff_delta *delta = git_diff_get_delta(diff, i);
+
+		if (delta->status != GIT_DELTA_ADDED)
+			set_side(&pairs[i].one, &delta->old_file);
+		if (delta->status != GIT_DELTA_DELETED)
+			set_side(&pairs[i].two, &delta->new_file);
+	}
+	return pairs;
+}
+
+static int emit_pair(struct idstate *st, const struct filepair *p)
+{
+	static const struct side none;
+	int ret;
+
+	/* A file that becomes a symlink shows as a deletion and a creation. */
+	if (p->one.mode && p->two.mode &&
+	    (p->one.mode & MODE_TYPE) != (p->two.mode & MODE_TYPE)) {
+		ret = emit_section(st, p, &p->one, &none, 1);
+		return ret ? ret : emit_section(st, p, &none, &p->two, 0);
+	}
+	return emit_section(st, p, &p->one, &p->two, 1);
+}
+
+int patchid_commit(git_oid *out, git_repository *repo, const git_commit *commit)
+{
+	git_diff_options opts;
+	git_commit *parent = NULL;
+	git_tree *old_tree = NULL, *new_tree = NULL;
+	git_diff *diff = NULL;
+	struct filepair *pairs = NULL;
+	char hex[GIT_OID_HEXSZ + 1];
+	struct idstate st;
+	size_t nr = 0, i;
+	int ret = 0;
+
+	git_oid_tostr(hex, sizeof(hex), git_commit_id(commit));
+	idstate_init(&st, repo);
+	if (git_commit_parentcount(commit))
+		ret = git_commit_parent(&parent, commit, 0);
+	if (!ret && parent)
+		ret = git_commit_tree(&old_tree, parent);
+	if (!ret)
+		ret = git_commit_tree(&new_tree, commit);
+	git_diff_options_init(&opts, GIT_DIFF_OPTIONS_VERSION);
+	opts.flags = GIT_DIFF_INCLUDE_TYPECHANGE;
+	if (!ret)
+		ret = git_diff_tree_to_tree(&diff, repo, old_tree, new_tree, &opts);
+	if (ret < 0) {
+		ret = error_git("cannot diff commit %s", hex);
+		goto out;
+	}
+
+	pairs = collect_pairs(diff, &nr);
+	ret = detect_renames(repo, pairs, nr);
+	for (i = 0; !ret && i < nr; i++)
+		if (!pairs[i].gone)
+			ret = emit_pair(&st, &pairs[i]);
+	if (!ret)
+		ret = idstate_finish(&st, out);
+	else if (ret != -1)
+		ret = error_git("cannot compute the patch-id of %s", hex);
+out:
+	free(pairs);
+	git_diff_free(diff);
+	git_tree_free(old_tree);
+	git_tree_free(new_tree);
+	git_commit_free(parent);
+	idstate_release(&st);
+	return ret;
+}
+
+/*
+ * The cache.
+ */
+
+#define CACHE_HEADER "stablepick patchid cache 1"
+
+void patchid_cache_init(struct patchid_cache *cache, const char *path)
+{
+	memset(cache, 0, sizeof(*cache));
+	cache->path = xstrdup(path);
+}
+
+void patchid_cache_release(struct patchid_cache *cache)
+{
+	struct patchid_cache_entry *e, *tmp;
+
+	HASH_ITER(hh, cache->entries, e, tmp) {
+		HASH_DEL(cache->entries, e);
+		free(e);
+	}
+	free(cache->path);
+	memset(cache, 0, sizeof(*cache));
+}
+
+static struct patchid_cache_entry *cache_add(struct patchid_cache *cache,
+					     const git_oid *commit,
+					     const git_oid *id)
+{
+	struct patchid_cache_entry *e = xcalloc(1, sizeof(*e));
+
+	git_oid_cpy(&e->commit, commit);
+	if (id) {
+		git_oid_cpy(&e->id, id);
+		e->has_diff = 1;
+	}
+	HASH_ADD(hh, cache->entries, commit, sizeof(git_oid), e);
+	cache->nr++;
+	return e;
+}
+
+/* "<commit> <patch-id or ->"; 0, or -1 after a warning. */
+static int cache_parse(struct patchid_cache *cache, const char *line,
+		       size_t len, size_t lineno)
+{
+	struct patchid_cache_entry *e;
+	git_oid commit, id;
+	int has_diff;
+
+	if (len < GIT_OID_HEXSZ + 2 || line[GIT_OID_HEXSZ] != ' ' ||
+	    !is_hex(line, GIT_OID_HEXSZ))
+		goto bad;
+	has_diff = len != GIT_OID_HEXSZ + 2;
+	if (has_diff ? len != 2 * GIT_OID_HEXSZ + 1 ||
+		       !is_hex(line + GIT_OID_HEXSZ + 1, GIT_OID_HEXSZ) :
+		       line[GIT_OID_HEXSZ + 1] != '-')
+		goto bad;
+	if (git_oid_fromstrn(&commit, line, GIT_OID_HEXSZ) < 0 ||
+	    (has_diff && git_oid_fromstrn(&id, line + GIT_OID_HEXSZ + 1,
+					  GIT_OID_HEXSZ) < 0)) {
+		git_error_clear();
+		goto bad;
+	}
+	HASH_FIND(hh, cache->entries, &commit, sizeof(commit), e);
+	if (e) {
+		warning("%s:%zu: commit %.*s listed again, ignored",
+			cache->path, lineno, GIT_OID_HEXSZ, line);
+		return -1;
+	}
+	cache_add(cache, &commit, has_diff ? &id : NULL);
+	return 0;
+bad:
+	warning("%s:%zu: malformed line, ignored", cache->path, lineno);
+	return -1;
+}
+
+int patchid_cache_load(struct patchid_cache *cache)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const char *line, *end;
+	size_t lineno = 0;
+	int nr = 0;
+
+	if (strbuf_read_file(&sb, cache->path) < 0) {
+		if (errno != ENOENT)
+			warning("cannot read patch-id cache '%s': %s",
+				cache->path, strerror(errno));
+		strbuf_release(&sb);
+		return 0;
+	}
+	for (line = sb.buf; line < sb.buf + sb.len; line = end + 1) {
+		end = memchr(line, '\n', sb.buf + sb.len - line);
+		lineno++;
+		if (!end) {
+			warning("%s:%zu: truncated line, ignored",
+				cache->path, lineno);
+			cache->dirty = 1;
+			break;
+		}
+		if (lineno == 1) {
+			if ((size_t)(end - line) != strlen(CACHE_HEADER) ||
+			    memcmp(line, CACHE_HEADER, strlen(CACHE_HEADER))) {
+				warning("%s:1: not a stablepick patch-id cache, ignored",
+					cache->path);
+				cache->dirty = 1;
+				break;
+			}
+			continue;
+		}
+		if (cache_parse(cache, line, (size_t)(end - line), lineno) < 0)
+			cache->dirty = 1;
+		else
+			nr++;
+	}
+	if (!lineno) {
+		warning("%s: empty file, ignored", cache->path);
+		cache->dirty = 1;
+	}
+	strbuf_release(&sb);
+	return nr;
+}
+
+int patchid_cache_get(struct patchid_cache *cache, git_repository *repo,
+		      const git_commit *commit, git_oid *out)
+{
+	const git_oid *cid = git_commit_id(commit);
+	struct patchid_cache_entry *e;
+
+	HASH_FIND(hh, cache->entries, cid, sizeof(*cid), e);
+	if (!e) {
+		git_oid id;
+		int ret = patchid_commit(&id, repo, commit);
+
+		if (ret < 0 && ret != GIT_ENOTFOUND)
+			return ret;
+		e = cache_add(cache, cid, ret ? NULL : &id);
+		cache->computed++;
+		cache->dirty = 1;
+	}
+	if (!e->has_diff)
+		return GIT_ENOTFOUND;
+	git_oid_cpy(out, &e->id);
+	return 0;
+}
+
+static int entry_cmp(const void *a_, const void *b_)
+{
+	const struct patchid_cache_entry *const *a = a_, *const *b = b_;
+
+	return git_oid_cmp(&(*a)->commit, &(*b)->commit);
+}
+
+/* The file's text: the header, then the entries sorted by commit. */
+static void cache_format(struct patchid_cache *cache, struct strbuf *sb)
+{
+	struct patchid_cache_entry **v, *e, *tmp;
+	char hex[GIT_OID_HEXSZ + 1];
+	size_t nr = 0, i;
+
+	v = xcalloc(cache->nr, sizeof(*v));
+	HASH_ITER(hh, cache->entries, e, tmp)
+		v[nr++] = e;
+	qsort(v, nr, sizeof(*v), entry_cmp);
+	strbuf_grow(sb, (nr + 1) * (2 * GIT_OID_HEXSZ + 2));
+	strbuf_addstr(sb, CACHE_HEADER "\n");
+	for (i = 0; i < nr; i++) {
+		git_oid_tostr(hex, sizeof(hex), &v[i]->commit);
+		strbuf_addstr(sb, hex);
+		strbuf_addch(sb, ' ');
+		if (v[i]->has_diff) {
+			git_oid_tostr(hex, sizeof(hex), &v[i]->id);
+			strbuf_addstr(sb, hex);
+		} else {
+			strbuf_addch(sb, '-');
+		}
+		strbuf_addch(sb, '\n');
+	}
+	free(v);
+}
+
+/* Creates the directories leading to path; errors show when writing. */
+static void make_leading_dirs(const char *path)
+{
+	char *copy = xstrdup(path), *p;
+
+	for (p = strchr(copy + 1, '/'); p; p = strchr(p + 1, '/')) {
+		*p = '\0';
+		if (mkdir(copy, 0777) < 0 && errno != EEXIST) {
+			*p = '/';
+			break;
+		}
+		*p = '/';
+	}
+	free(copy);
+}
+
+static int write_all(int fd, const char *buf, size_t len)
+{
+	while (len) {
+		ssize_t done = write(fd, buf, len);
+
+		if (done < 0 && errno == EINTR)
+			continue;
+		if (done <= 0)
+			return -1;
+		buf += done;
+		len -= (size_t)done;
+	}
+	return 0;
+}
+
+/* Makes the rename itself durable; a failure here loses nothing. */
+static void sync_dir_of(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char *dir = slash ? xstrndup(path, (size_t)(slash - path)) : xstrdup(".");
+	int fd = open(*dir ? dir : "/", O_RDONLY | O_DIRECTORY);
+
+	if (fd >= 0) {
+		fsync(fd);
+		close(fd);
+	}
+	free(dir);
+}
+
+int patchid_cache_save(struct patchid_cache *cache)
+{
+	struct strbuf tmp = STRBUF_INIT, text = STRBUF_INIT;
+	int fd = -1, ret = 0;
+
+	if (!cache->dirty)
+		return 0;
+	strbuf_addf(&tmp, "%s.tmp", cache->path);
+	cache_format(cache, &text);
+	make_leading_dirs(cache->path);
+	fd = open(tmp.buf, O_WRONLY | O_CREAT | O_TRUNC, 0666);
+	if (fd < 0 || write_all(fd, text.buf, text.len) < 0 || fsync(fd) < 0) {
+		ret = error("cannot write patch-id cache '%s': %s",
+			    tmp.buf, strerror(errno));
+		goto out;
+	}
+	if (close(fd) < 0) {
+		fd = -1;
+		ret = error("cannot write patch-id cache '%s': %s",
+			    tmp.buf, strerror(errno));
+		goto out;
+	}
+	fd = -1;
+	if (rename(tmp.buf, cache->path) < 0) {
+		ret = error("cannot rename '%s' to '%s': %s",
+			    tmp.buf, cache->path, strerror(errno));
+		goto out;
+	}
+	sync_dir_of(cache->path);
+	cache->dirty = 0;
+out:
+	if (fd >= 0)
+		close(fd);
+	if (ret)
+		unlink(tmp.buf);
+	strbuf_release(&text);
+	strbuf_release(&tmp);
 	return ret;
 }

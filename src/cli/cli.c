@@ -139,6 +139,7 @@ int cli_run_setup(struct cli_context *ctx, struct cli_run *run,
 {
 	struct strbuf desc = STRBUF_INIT;
 	char hex[GIT_OID_HEXSZ + 1];
+	char *version;
 
 	memset(run, 0, sizeof(*run));
 	ruleset_init(&run->rules);
@@ -153,6 +154,15 @@ int cli_run_setup(struct cli_context *ctx, struct cli_run *run,
 	if (branch_index_build(&run->branch, ctx->repo, branch,
 			       &run->upstream) < 0)
 		return -1;
+	version = config_branch_get(&ctx->config, branch, "version");
+	if (version &&
+	    branch_parse_version(version, &run->branch.major, &run->branch.minor) < 0) {
+		error("bad stablepick.%s.version '%s' (expected X.Y)", branch,
+		      version);
+		free(version);
+		return -1;
+	}
+	free(version);
 
 	git_oid_tostr(hex, sizeof(hex), &run->branch.base);
 	if (run->branch.base_name)

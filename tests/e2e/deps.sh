@@ -171,3 +171,23 @@ ext4: rename the foo helpers|below-threshold|||3|
 EXPECT
 test_cmp "$tmp/expect" "$tmp/actual"
 ok "prerequisites first, series-mates named"
+
+# A branch whose base has no vX.Y tag takes its version from the
+# configuration.
+cd "$repo"
+git branch vendor linux-6.6.y
+"$STABLEPICK" propose --branch vendor --format json |
+	jq -r 'select(.subject == "ext4: fix a crash in the new mount API") | .verdict' >"$tmp/actual"
+echo not-applicable >"$tmp/expect"
+test_cmp "$tmp/expect" "$tmp/actual"
+git tag -d v6.6 >/dev/null
+"$STABLEPICK" propose --branch vendor --format json |
+	jq -r 'select(.subject == "ext4: fix a crash in the new mount API") | .verdict' >"$tmp/actual"
+echo proposed >"$tmp/expect"
+test_cmp "$tmp/expect" "$tmp/actual"
+git config stablepick.vendor.version 6.6
+"$STABLEPICK" propose --branch vendor --format json |
+	jq -r 'select(.subject == "ext4: fix a crash in the new mount API") | .verdict + ": " + .why' >"$tmp/actual"
+echo "not-applicable: stable tag asks for 6.8 and later; vendor is 6.6" >"$tmp/expect"
+test_cmp "$tmp/expect" "$tmp/actual"
+ok "branch version from the configuration"
