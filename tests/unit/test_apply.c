@@ -19,6 +19,7 @@
 
 #include "apply.h"
 #include "strbuf.h"
+#include "testrepo.h"
 #include "util.h"
 
 struct snapshot {
@@ -38,22 +39,12 @@ struct fixture {
 __attribute__((format(printf, 2, 3)))
 static void git(struct fixture *f, const char *fmt, ...)
 {
-	struct strbuf cmd = STRBUF_INIT;
-	char date[64];
 	va_list ap;
 
 	/* Like git's test_tick: every command sees a later, fixed date. */
-	f->tick += 60;
-	snprintf(date, sizeof(date), "@%ld +0000", f->tick);
-	setenv("GIT_AUTHOR_DATE", date, 1);
-	setenv("GIT_COMMITTER_DATE", date, 1);
-	strbuf_addf(&cmd, "cd '%s' && git ", f->dir);
 	va_start(ap, fmt);
-	strbuf_vaddf(&cmd, fmt, ap);
+	testrepo_vgit(f->dir, &f->tick, 60, fmt, ap);
 	va_end(ap);
-	strbuf_addstr(&cmd, " >/dev/null");
-	assert_int_equal(system(cmd.buf), 0);
-	strbuf_release(&cmd);
 }
 
 /* Runs a shell command in the repository and appends its output. */
@@ -156,15 +147,8 @@ static int setup(void **state)
 	struct fixture *f = calloc(1, sizeof(*f));
 
 	strcpy(f->dir, "/tmp/test_apply.XXXXXX");
-	assert_non_null(mkdtemp(f->dir));
+	testrepo_create(f->dir);
 	f->tick = 1700000000;
-	setenv("HOME", f->dir, 1);
-	setenv("GIT_CONFIG_NOSYSTEM", "1", 1);
-	setenv("GIT_CONFIG_GLOBAL", "/dev/null", 1);
-	setenv("GIT_AUTHOR_NAME", "A U Thor", 1);
-	setenv("GIT_AUTHOR_EMAIL", "author@example.com", 1);
-	setenv("GIT_COMMITTER_NAME", "C O Mitter", 1);
-	setenv("GIT_COMMITTER_EMAIL", "committer@example.com", 1);
 
 	git(f, "init -q -b master");
 	make_dir(f, "fs");
@@ -223,13 +207,10 @@ static int setup(void **state)
 static int teardown(void **state)
 {
 	struct fixture *f = *state;
-	struct strbuf cmd = STRBUF_INIT;
 
 	snapshot_release(&f->before);
 	git_repository_free(f->repo);
-	strbuf_addf(&cmd, "rm -rf '%s'", f->dir);
-	assert_int_equal(system(cmd.buf), 0);
-	strbuf_release(&cmd);
+	testrepo_remove(f->dir);
 	free(f);
 	git_libgit2_shutdown();
 	return 0;

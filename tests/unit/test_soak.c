@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "soak.h"
+#include "testrepo.h"
 #include "strbuf.h"
 
 struct fixture {
@@ -35,22 +36,13 @@ struct fixture {
 __attribute__((format(printf, 2, 3)))
 static long git(struct fixture *f, const char *fmt, ...)
 {
-	struct strbuf cmd = STRBUF_INIT;
-	char date[64];
 	va_list ap;
+	long t;
 
-	f->tick += 3600;
-	snprintf(date, sizeof(date), "@%ld +0000", f->tick);
-	setenv("GIT_AUTHOR_DATE", date, 1);
-	setenv("GIT_COMMITTER_DATE", date, 1);
-	strbuf_addf(&cmd, "cd '%s' && git ", f->dir);
 	va_start(ap, fmt);
-	strbuf_vaddf(&cmd, fmt, ap);
+	t = testrepo_vgit(f->dir, &f->tick, 3600, fmt, ap);
 	va_end(ap);
-	strbuf_addstr(&cmd, " >/dev/null");
-	assert_int_equal(system(cmd.buf), 0);
-	strbuf_release(&cmd);
-	return f->tick;
+	return t;
 }
 
 /* An empty commit, tagged (lightweight) with its message; its date. */
@@ -76,15 +68,8 @@ static int setup(void **state)
 	struct fixture *f = calloc(1, sizeof(*f));
 
 	strcpy(f->dir, "/tmp/test_soak.XXXXXX");
-	assert_non_null(mkdtemp(f->dir));
+	testrepo_create(f->dir);
 	f->tick = 1690000000;
-	setenv("HOME", f->dir, 1);
-	setenv("GIT_CONFIG_NOSYSTEM", "1", 1);
-	setenv("GIT_CONFIG_GLOBAL", "/dev/null", 1);
-	setenv("GIT_AUTHOR_NAME", "A U Thor", 1);
-	setenv("GIT_AUTHOR_EMAIL", "author@example.com", 1);
-	setenv("GIT_COMMITTER_NAME", "Linus Torvalds", 1);
-	setenv("GIT_COMMITTER_EMAIL", "torvalds@example.org", 1);
 
 	git(f, "init -q -b master");
 	commit(f, "c1");
@@ -124,12 +109,9 @@ static int setup(void **state)
 static int teardown(void **state)
 {
 	struct fixture *f = *state;
-	struct strbuf cmd = STRBUF_INIT;
 
 	git_repository_free(f->repo);
-	strbuf_addf(&cmd, "rm -rf '%s'", f->dir);
-	assert_int_equal(system(cmd.buf), 0);
-	strbuf_release(&cmd);
+	testrepo_remove(f->dir);
 	free(f);
 	git_libgit2_shutdown();
 	return 0;

@@ -1,0 +1,62 @@
+#include "testrepo.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "strbuf.h"
+
+void testrepo_create(char *dir_template)
+{
+	assert_non_null(mkdtemp(dir_template));
+	setenv("HOME", dir_template, 1);
+	setenv("GIT_CONFIG_NOSYSTEM", "1", 1);
+	setenv("GIT_CONFIG_GLOBAL", "/dev/null", 1);
+	setenv("GIT_AUTHOR_NAME", "A U Thor", 1);
+	setenv("GIT_AUTHOR_EMAIL", "author@example.com", 1);
+	setenv("GIT_COMMITTER_NAME", "C O Mitter", 1);
+	setenv("GIT_COMMITTER_EMAIL", "committer@example.com", 1);
+	setenv("TZ", "UTC", 1);
+}
+
+long testrepo_vgit(const char *dir, long *tick, long step, const char *fmt,
+		   va_list ap)
+{
+	struct strbuf cmd = STRBUF_INIT;
+	char date[64];
+
+	*tick += step;
+	snprintf(date, sizeof(date), "@%ld +0000", *tick);
+	setenv("GIT_AUTHOR_DATE", date, 1);
+	setenv("GIT_COMMITTER_DATE", date, 1);
+	strbuf_addf(&cmd, "cd '%s' && git ", dir);
+	strbuf_vaddf(&cmd, fmt, ap);
+	strbuf_addstr(&cmd, " >/dev/null");
+	assert_int_equal(system(cmd.buf), 0);
+	strbuf_release(&cmd);
+	return *tick;
+}
+
+long testrepo_git(const char *dir, long *tick, long step, const char *fmt, ...)
+{
+	va_list ap;
+	long t;
+
+	va_start(ap, fmt);
+	t = testrepo_vgit(dir, tick, step, fmt, ap);
+	va_end(ap);
+	return t;
+}
+
+void testrepo_remove(const char *dir)
+{
+	struct strbuf cmd = STRBUF_INIT;
+
+	strbuf_addf(&cmd, "rm -rf '%s'", dir);
+	assert_int_equal(system(cmd.buf), 0);
+	strbuf_release(&cmd);
+}
