@@ -31,6 +31,12 @@ void branch_index_release(struct branch_index *bi)
 		HASH_DEL(bi->reverts, r);
 		free(r);
 	}
+	struct branch_patch *pp, *ptmp;
+
+	HASH_ITER(hh, bi->by_patchid, pp, ptmp) {
+		HASH_DEL(bi->by_patchid, pp);
+		free(pp);
+	}
 	HASH_ITER(hh, bi->subjects, s, stmp) {
 		HASH_DEL(bi->subjects, s);
 		free(s->subject);
@@ -344,8 +350,101 @@ static int branch_subject_match(const struct branch_index *bi,
 	return 1;
 }
 
-int branch_presence(const struct branch_index *bi, git_repository *repo,
-		    struct candidate_list *l, const git_oid *range_from)
+/*
+ * The patch-ids of the branch commits after the base that change a
+ * watched path (and were not reverted in the branch).
+ */
+static int build_patchids(struct branch_index *bi, git_repository *repo,
+			  struct presence_opts *opts)
+{
+	git_revwalk *walk = NULL;
+	git_oid id;
+	int ret;
+
+	bi->patchids_built = 1;
+	if (git_revwalk_new(&walk, repo) < 0 ||
+	    git_revwalk_push(walk, &bi->tip) < 0 ||
+	    git_revwalk_hide(walk, &bi->base) < 0) {
+		git_revwalk_free(walk);
+		return error_git("cannot walk branch '%s'", bi->name);
+	}
+	while (!(ret = git_revwalk_next(&id, walk))) {
+		git_commit *commit = NULL;
+		struct branch_revert *r;
+		struct branch_patch *p;
+		git_oid pid;
+		int t;
+
+		HASH_FIND(hh, bi->reverts, &id, sizeof(id), r);
+		if (r)
+			continue;
+		if (git_commit_lookup(&commit, repo, &id) < 0) {
+			ret = error_git("cannot read a commit of '%s'", bi->name);
+			break;
+		}
+		/* Only changes to watched paths can match a candidate. */
+		t = git_commit_parentcount(commit) == 1 ?
+		    scan_commit_touches(opts->scan, commit) : 0;
+		if (t > 0)
+			t = patchid_cache_get(opts->cache, repo, commit, &pid);
+		else if (!t)
+			t = GIT_ENOTFOUND;
+		git_commit_free(commit);
+		if (t == GIT_ENOTFOUND)
+			continue;
+		if (t < 0) {
+			ret = -1;
+			break;
+		}
+		HASH_FIND(hh, bi->by_patchid, &pid, sizeof(pid), p);
+		if (p)
+			continue;
+		p = xcalloc(1, sizeof(*p));
+		git_oid_cpy(&p->patchid, &pid);
+		git_oid_cpy(&p->commit, &id);
+		HASH_ADD(hh, bi->by_patchid, patchid, sizeof(git_oid), p);
+	}
+	git_revwalk_free(walk);
+	return ret == GIT_ITEROVER ? 0 : -1;
+}
+
+/* A branch commit carrying the same change as c (by patch-id). */
+static int branch_patchid_match(struct branch_index *bi, git_repository *repo,
+				struct presence_opts *opts, struct candidate *c)
+{
+	struct branch_patch *p;
+	git_commit *commit = NULL;
+	char hex[GIT_OID_HEXSZ + 1];
+	git_oid pid;
+	int ret;
+
+	if (!opts || !opts->cache || !opts->scan)
+		return 0;
+	if (!bi->patchids_built && build_patchids(bi, repo, opts) < 0)
+		return -1;
+	if (!bi->by_patchid)
+		return 0;
+	if (git_commit_lookup(&commit, repo, &c->id) < 0)
+		return error_git("cannot read commit %s", c->hex);
+	ret = patchid_cache_get(opts->cache, repo, commit, &pid);
+	git_commit_free(commit);
+	if (ret == GIT_ENOTFOUND)
+		return 0;
+	if (ret < 0)
+		return -1;
+	HASH_FIND(hh, bi->by_patchid, &pid, sizeof(pid), p);
+	if (!p)
+		return 0;
+	git_oid_tostr(hex, sizeof(hex), &p->commit);
+	c->present = 1;
+	candidate_add_evidence(c, "patch-id", &p->commit,
+			       "same change as %.12s in %s", hex, bi->name);
+	return 1;
+}
+
+int branch_presence(struct branch_index *bi, git_repository *repo,
+		    struct candidate_list *l, const git_oid *range_from,
+		    struct presence_opts *opts)
 {
 	struct oid_entry *below = NULL, *e, *tmp;
 	const char *base = bi->base_name ? bi->base_name : "the branch base";
@@ -395,6 +494,11 @@ int branch_presence(const struct branch_index *bi, git_repository *repo,
 			candidate_add_evidence(c, "backport-reverted", &b->reverted_by,
 					       "backported as %.12s, reverted in "
 					       "%s by %.12s", hex, bi->name, by);
+		}
+		ret = branch_patchid_match(bi, repo, opts, c);
+		if (ret) {
+			ret = ret < 0 ? -1 : 0;
+			continue;
 		}
 		if (branch_subject_match(bi, c))
 			continue;

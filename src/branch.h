@@ -5,6 +5,9 @@
 #include <uthash.h>
 
 #include "candidate.h"
+#include "patchid.h"
+
+struct scan;
 
 /*
  * The index of a stable (or vendor) branch: which mainline commits it
@@ -46,6 +49,13 @@ struct branch_revert {
 	UT_hash_handle hh;
 };
 
+/* A branch commit by the patch-id of its change. */
+struct branch_patch {
+	git_oid patchid;
+	git_oid commit;
+	UT_hash_handle hh;
+};
+
 /* The subjects of the branch's commits, for the last-resort match. */
 struct branch_subject {
 	char *subject;
@@ -64,6 +74,8 @@ struct branch_index {
 	struct branch_backport *by_upstream;
 	struct branch_revert *reverts;
 	struct branch_subject *subjects;
+	struct branch_patch *by_patchid;	/* built when first needed */
+	int patchids_built;
 };
 
 void branch_index_init(struct branch_index *bi);
@@ -84,13 +96,25 @@ const struct branch_backport *branch_index_find(const struct branch_index *bi,
 						const git_oid *upstream);
 
 /*
+ * How to recognise a backport that names no upstream commit: by the
+ * patch-id of its change (git patch-id --stable), computed through the
+ * cache for the branch commits that change a path the scanner watches.
+ * NULL, or a NULL cache, skips patch-ids.
+ */
+struct presence_opts {
+	struct patchid_cache *cache;
+	struct scan *scan;
+};
+
+/*
  * Adds presence evidence to every candidate and sets c->present.
  * Candidates between range_from and the base are below the base:
  * present by ancestry.  Without range_from, ancestry is asked of the
  * commit graph one candidate at a time (for a handful of commits).
  */
-int branch_presence(const struct branch_index *bi, git_repository *repo,
-		    struct candidate_list *l, const git_oid *range_from);
+int branch_presence(struct branch_index *bi, git_repository *repo,
+		    struct candidate_list *l, const git_oid *range_from,
+		    struct presence_opts *opts);
 
 /* Parses a version from "v6.6", "v6.6-rc3", "linux-6.6.y", "6.1". */
 int branch_parse_version(const char *s, int *major, int *minor);

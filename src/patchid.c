@@ -7,6 +7,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -113,31 +114,29 @@ static unsigned long count_packed(const char *objdir, int depth);
 
 static unsigned long count_alternates(const char *objdir, int depth)
 {
-	struct strbuf sb = STRBUF_INIT, alt = STRBUF_INIT;
+	struct strbuf path = STRBUF_INIT, list = STRBUF_INIT;
 	unsigned long count = 0;
 	char *line, *end;
 
-	strbuf_addf(&sb, "%s/info/alternates", objdir);
-	if (depth > 5 || strbuf_read_file(&sb, sb.buf) < 0)
+	strbuf_addf(&path, "%s/info/alternates", objdir);
+	if (depth > 5 || strbuf_read_file(&list, path.buf) < 0)
 		goto out;
-	/* strbuf_read_file() appended the file after its own name. */
-	line = sb.buf + strlen(sb.buf);
-	for (; line < sb.buf + sb.len; line = end + 1) {
+	for (line = list.buf; line < list.buf + list.len; line = end + 1) {
 		end = strchr(line, '\n');
 		if (!end)
-			end = sb.buf + sb.len;
+			end = list.buf + list.len;
 		*end = '\0';
 		if (!*line || *line == '#')
 			continue;
-		strbuf_reset(&alt);
+		strbuf_reset(&path);
 		if (*line != '/')
-			strbuf_addf(&alt, "%s/", objdir);
-		strbuf_addstr(&alt, line);
-		count += count_packed(alt.buf, depth + 1);
+			strbuf_addf(&path, "%s/", objdir);
+		strbuf_addstr(&path, line);
+		count += count_packed(path.buf, depth + 1);
 	}
 out:
-	strbuf_release(&alt);
-	strbuf_release(&sb);
+	strbuf_release(&list);
+	strbuf_release(&path);
 	return count;
 }
 
@@ -203,14 +202,16 @@ static int default_abbrev(git_repository *repo)
 	int len = 0;
 
 	strbuf_addstr(&objdir, git_repository_commondir(repo));
-	strbuf_rtrim(&objdir);
 	if (objdir.len && objdir.buf[objdir.len - 1] == '/')
 		strbuf_setlen(&objdir, objdir.len - 1);
 	strbuf_addstr(&objdir, "/objects");
 	count = count_packed(objdir.buf, 0);
 	strbuf_release(&objdir);
 
-	/* One hex digit per 16 objects' square root, at least 7. */
+	/*
+	 * A collision is likely among about sqrt(count) objects: git takes
+	 * (log2(count) + 1) / 2 bits' worth of hex digits, rounded up.
+	 */
 	while (count >>= 1)
 		len++;
 	len = (len + 2) / 2;
@@ -418,64 +419,191 @@ static void add_name(struct strbuf *sb, const char *prefix, const char *name)
 	strbuf_addch(sb, '"');
 }
 
-/* A path as git prints it in "rename from": C-quoted if it must be. */
-static void add_quoted_path(struct strbuf *sb, const char *path)
-{
-	add_name(sb, "", path);
-}
-
 #define MAX_SCORE 60000
 
-static int make_patch(git_patch **out, git_repository *repo,
-		      const struct side *a, const struct side *b)
+/*
+ * A file's diff.  libgit2's xdiff takes form feeds and vertical tabs for
+ * whitespace when it places a change by indentation (git's indent
+ * heuristic), git's xdiff does not: content with either is diffed with
+ * them replaced by bytes it does not contain, put back in the lines.
+ */
+struct patch {
+	git_patch *patch;		/* its lines point into what follows */
+	git_blob *blob_a, *blob_b;
+	char *text_a, *text_b;
+	int binary;
+	int ff, vt;			/* stand-ins for '\f' and '\v', or -1 */
+};
+
+static void patch_release(struct patch *p)
+{
+	git_patch_free(p->patch);
+	git_blob_free(p->blob_a);
+	git_blob_free(p->blob_b);
+	free(p->text_a);
+	free(p->text_b);
+}
+
+static void diff_opts(git_diff_options *opts)
+{
+	git_diff_options_init(opts, GIT_DIFF_OPTIONS_VERSION);
+	/* As "git show": 3 lines of context, the indent heuristic. */
+	opts->flags = GIT_DIFF_INDENT_HEURISTIC;
+	opts->context_lines = 3;
+	opts->interhunk_lines = 0;
+}
+
+/* A submodule reads as "Subproject commit <id>". */
+static int patch_gitlinks(struct patch *p, const struct side *a,
+			  const struct side *b)
 {
 	git_diff_options opts;
-	git_blob *blob_a = NULL, *blob_b = NULL;
+	char hex[GIT_OID_HEXSZ + 1];
+
+	diff_opts(&opts);
+	if (a->mode) {
+		git_oid_tostr(hex, sizeof(hex), &a->id);
+		p->text_a = xstrfmt("Subproject commit %s\n", hex);
+	}
+	if (b->mode) {
+		git_oid_tostr(hex, sizeof(hex), &b->id);
+		p->text_b = xstrfmt("Subproject commit %s\n", hex);
+	}
+	return git_patch_from_buffers(&p->patch, p->text_a,
+				      p->text_a ? strlen(p->text_a) : 0,
+				      a->mode ? a->path : NULL, p->text_b,
+				      p->text_b ? strlen(p->text_b) : 0,
+				      b->mode ? b->path : NULL, &opts);
+}
+
+static int has_ff_vt(const git_blob *blob)
+{
+	const char *buf = blob ? git_blob_rawcontent(blob) : NULL;
+	size_t len = blob ? (size_t)git_blob_rawsize(blob) : 0;
+
+	return len && (memchr(buf, '\f', len) || memchr(buf, '\v', len));
+}
+
+static char *stand_in_copy(const git_blob *blob, const struct patch *p)
+{
+	const char *buf = git_blob_rawcontent(blob);
+	size_t i, len = (size_t)git_blob_rawsize(blob);
+	char *copy = xmalloc(len + 1);
+
+	for (i = 0; i < len; i++)
+		copy[i] = buf[i] == '\f' ? (char)p->ff :
+			  buf[i] == '\v' ? (char)p->vt : buf[i];
+	return copy;
+}
+
+/* Diffs the text again with stand-ins for '\f' and '\v', if it can. */
+static int patch_stand_ins(struct patch *p, const char *path_a,
+			   const char *path_b)
+{
+	git_blob *blobs[2] = { p->blob_a, p->blob_b };
+	size_t len[2] = { 0, 0 };
+	char used[256] = { 0 };
+	git_diff_options opts;
+	int c, i;
+
+	for (i = 0; i < 2; i++) {
+		const unsigned char *buf;
+		size_t j;
+
+		if (!blobs[i])
+			continue;
+		buf = git_blob_rawcontent(blobs[i]);
+		len[i] = (size_t)git_blob_rawsize(blobs[i]);
+		for (j = 0; j < len[i]; j++)
+			used[buf[j]] = 1;
+	}
+	for (c = 1; c < 256 && p->vt < 0; c++) {
+		if (used[c] || strchr(" \t\n\v\f\r", c))
+			continue;
+		if (p->ff < 0)
+			p->ff = c;
+		else
+			p->vt = c;
+	}
+	if (p->vt < 0) {
+		p->ff = -1;
+		return 0;	/* every byte is taken: keep the first diff */
+	}
+	if (p->blob_a)
+		p->text_a = stand_in_copy(p->blob_a, p);
+	if (p->blob_b)
+		p->text_b = stand_in_copy(p->blob_b, p);
+	diff_opts(&opts);
+	opts.flags |= GIT_DIFF_FORCE_TEXT;
+	git_patch_free(p->patch);
+	p->patch = NULL;
+	return git_patch_from_buffers(&p->patch, p->text_a, len[0], path_a,
+				      p->text_b, len[1], path_b, &opts);
+}
+
+static int patch_init(struct patch *p, git_repository *repo,
+		      const struct side *a, const struct side *b)
+{
+	const char *path_a = a->mode ? a->path : NULL;
+	const char *path_b = b->mode ? b->path : NULL;
+	git_diff_options opts;
 	int ret;
 
-	git_diff_options_init(&opts, GIT_DIFF_OPTIONS_VERSION);
-	/* git's defaults for "git show": 3 lines of context, indent heuristic. */
-	opts.flags = GIT_DIFF_INDENT_HEURISTIC;
-	opts.context_lines = 3;
-	opts.interhunk_lines = 0;
-
+	memset(p, 0, sizeof(*p));
+	p->ff = p->vt = -1;
 	if ((a->mode & MODE_TYPE) == MODE_GITLINK ||
-	    (b->mode & MODE_TYPE) == MODE_GITLINK) {
-		char *text_a = NULL, *text_b = NULL;
-		char hex[GIT_OID_HEXSZ + 1];
+	    (b->mode & MODE_TYPE) == MODE_GITLINK)
+		return patch_gitlinks(p, a, b);
 
-		/* A submodule reads as "Subproject commit <id>". */
-		if (a->mode) {
-			git_oid_tostr(hex, sizeof(hex), &a->id);
-			text_a = xstrfmt("Subproject commit %s\n", hex);
-		}
-		if (b->mode) {
-			git_oid_tostr(hex, sizeof(hex), &b->id);
-			text_b = xstrfmt("Subproject commit %s\n", hex);
-		}
-		ret = git_patch_from_buffers(out, text_a, text_a ? strlen(text_a) : 0,
-					     a->mode ? a->path : NULL,
-					     text_b, text_b ? strlen(text_b) : 0,
-					     b->mode ? b->path : NULL, &opts);
-		free(text_a);
-		free(text_b);
-		return ret;
-	}
-	ret = a->mode ? git_blob_lookup(&blob_a, repo, &a->id) : 0;
+	diff_opts(&opts);
+	ret = a->mode ? git_blob_lookup(&p->blob_a, repo, &a->id) : 0;
 	if (!ret && b->mode)
-		ret = git_blob_lookup(&blob_b, repo, &b->id);
+		ret = git_blob_lookup(&p->blob_b, repo, &b->id);
+	/* The first diff also tells binary from text, attributes included. */
 	if (!ret)
-		ret = git_patch_from_blobs(out, blob_a, a->mode ? a->path : NULL,
-					   blob_b, b->mode ? b->path : NULL, &opts);
-	git_blob_free(blob_a);
-	git_blob_free(blob_b);
+		ret = git_patch_from_blobs(&p->patch, p->blob_a, path_a,
+					   p->blob_b, path_b, &opts);
+	if (!ret)
+		p->binary = !!(git_patch_get_delta(p->patch)->flags &
+			       GIT_DIFF_FLAG_BINARY);
+	if (!ret && !p->binary &&
+	    (has_ff_vt(p->blob_a) || has_ff_vt(p->blob_b)))
+		ret = patch_stand_ins(p, path_a, path_b);
 	return ret;
 }
 
-static int emit_hunks(struct idstate *st, git_patch *patch,
+static void put_back(char *buf, size_t len, const struct patch *p)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		if ((unsigned char)buf[i] == p->ff)
+			buf[i] = '\f';
+		else if ((unsigned char)buf[i] == p->vt)
+			buf[i] = '\v';
+	}
+}
+
+static int emit_line(struct idstate *st, const struct patch *p,
+		     const git_diff_line *line)
+{
+	/* "\ No newline at end of file" is skipped by the reader. */
+	if (line->origin != GIT_DIFF_LINE_CONTEXT &&
+	    line->origin != GIT_DIFF_LINE_ADDITION &&
+	    line->origin != GIT_DIFF_LINE_DELETION)
+		return 0;
+	strbuf_reset(&st->line);
+	strbuf_addch(&st->line, line->origin);
+	strbuf_add(&st->line, line->content, line->content_len);
+	if (p->ff >= 0)
+		put_back(st->line.buf, st->line.len, p);
+	return read_line(st, st->line.buf);
+}
+
+static int emit_hunks(struct idstate *st, const struct patch *p,
 		      const char *label_a, const char *label_b)
 {
-	size_t h, nr_hunks = git_patch_num_hunks(patch);
+	size_t h, nr_hunks = git_patch_num_hunks(p->patch);
 	int ret = 0;
 
 	if (!nr_hunks)
@@ -485,93 +613,96 @@ static int emit_hunks(struct idstate *st, git_patch *patch,
 		ret = emit(st, "+++ %s\n", label_b);
 	for (h = 0; !ret && h < nr_hunks; h++) {
 		const git_diff_hunk *hunk;
+		const git_diff_line *line;
 		size_t l, nr_lines;
 
-		ret = git_patch_get_hunk(&hunk, &nr_lines, patch, h);
-		if (!ret)
-			ret = emit(st, "@@ -%d,%d +%d,%d @@\n",
-				   hunk->old_start, hunk->old_lines,
-				   hunk->new_start, hunk->new_lines);
+		if (git_patch_get_hunk(&hunk, &nr_lines, p->patch, h) < 0)
+			return error_git("cannot diff '%s'", label_b);
+		ret = emit(st, "@@ -%d,%d +%d,%d @@\n",
+			   hunk->old_start, hunk->old_lines,
+			   hunk->new_start, hunk->new_lines);
 		for (l = 0; !ret && l < nr_lines; l++) {
-			const git_diff_line *line;
-
-			ret = git_patch_get_line_in_hunk(&line, patch, h, l);
-			if (ret)
-				break;
-			/* "\ No newline at end of file" is ignored by the reader. */
-			if (line->origin != GIT_DIFF_LINE_CONTEXT &&
-			    line->origin != GIT_DIFF_LINE_ADDITION &&
-			    line->origin != GIT_DIFF_LINE_DELETION)
-				continue;
-			strbuf_reset(&st->line);
-			strbuf_addch(&st->line, line->origin);
-			strbuf_add(&st->line, line->content, line->content_len);
-			ret = read_line(st, st->line.buf);
+			ret = git_patch_get_line_in_hunk(&line, p->patch, h, l);
+			if (ret < 0)
+				return error_git("cannot diff '%s'", label_b);
+			ret = emit_line(st, p, line);
 		}
 	}
 	return ret;
 }
 
-/*
- * One "diff --git" section from a to b, either side possibly absent.
- * meta: the pair's rename and "index" lines belong here (a type change
- * prints them with the first of its two sections only).
- */
+/* Feeds text to the reader line by line. */
+static int read_text(struct idstate *st, const char *text)
+{
+	const char *end;
+	int ret = 0;
+
+	for (; !ret && *text; text = end) {
+		end = strchr(text, '\n');
+		end = end ? end + 1 : text + strlen(text);
+		strbuf_reset(&st->line);
+		strbuf_add(&st->line, text, (size_t)(end - text));
+		ret = read_line(st, st->line.buf);
+	}
+	return ret;
+}
+
+/* One "diff --git" section from a to b, either side possibly absent. */
 static int emit_section(struct idstate *st, const struct filepair *p,
-			const struct side *a, const struct side *b, int meta)
+			const struct side *a, const struct side *b)
 {
 	struct strbuf label_a = STRBUF_INIT, label_b = STRBUF_INIT;
-	struct strbuf sb = STRBUF_INIT;
-	const char *name_a = a->mode ? a->path : b->path;
-	const char *name_b = b->mode ? b->path : a->path;
-	git_patch *patch = NULL;
+	struct strbuf header = STRBUF_INIT;
+	struct patch patch = { NULL, NULL, NULL, NULL, NULL, 0, -1, -1 };
+	const char *name = b->mode ? b->path : a->path;
 	int ret;
 
-	add_name(&label_a, "a/", name_a);
-	add_name(&label_b, "b/", name_b);
-	ret = emit(st, "diff --git %s %s\n", label_a.buf, label_b.buf);
-	if (!a->mode) {
-		strbuf_reset(&label_a);
-		strbuf_addstr(&label_a, "/dev/null");
-		ret = ret ? ret : emit(st, "new file mode %06o\n", b->mode);
-	} else if (!b->mode) {
-		strbuf_reset(&label_b);
-		strbuf_addstr(&label_b, "/dev/null");
-		ret = ret ? ret : emit(st, "deleted file mode %06o\n", a->mode);
-	} else if (a->mode != b->mode && !ret) {
-		ret = emit(st, "old mode %06o\n", a->mode);
-		ret = ret ? ret : emit(st, "new mode %06o\n", b->mode);
+	add_name(&label_a, "a/", a->mode ? a->path : b->path);
+	add_name(&label_b, "b/", b->mode ? b->path : a->path);
+	strbuf_addf(&header, "diff --git %s %s\n", label_a.buf, label_b.buf);
+	if (!a->mode)
+		strbuf_addf(&header, "new file mode %06o\n", b->mode);
+	else if (!b->mode)
+		strbuf_addf(&header, "deleted file mode %06o\n", a->mode);
+	else if (a->mode != b->mode)
+		strbuf_addf(&header, "old mode %06o\nnew mode %06o\n",
+			    a->mode, b->mode);
+	if (p->renamed) {
+		strbuf_addf(&header, "similarity index %d%%\nrename from ",
+			    p->score * 100 / MAX_SCORE);
+		add_name(&header, "", p->one.path);
+		strbuf_addstr(&header, "\nrename to ");
+		add_name(&header, "", p->two.path);
+		strbuf_addch(&header, '\n');
 	}
-	if (meta && p->renamed && !ret) {
-		ret = emit(st, "similarity index %d%%\n",
-			   p->score * 100 / MAX_SCORE);
-		add_quoted_path(&sb, p->one.path);
-		ret = ret ? ret : emit(st, "rename from %s\n", sb.buf);
-		strbuf_reset(&sb);
-		add_quoted_path(&sb, p->two.path);
-		ret = ret ? ret : emit(st, "rename to %s\n", sb.buf);
-	}
-	/* An absent side has the null id. */
-	if (meta && !git_oid_equal(&p->one.id, &p->two.id))
-		read_index(st, &p->one.id, &p->two.id);
+	ret = read_text(st, header.buf);
+	/* Then the "index" line; an absent side has the null id. */
+	if (!git_oid_equal(&a->id, &b->id))
+		read_index(st, &a->id, &b->id);
 
-	/* Same content (a pure rename or mode change): the header only. */
+	/* The same content (a pure rename or mode change): no more. */
 	if (ret || (a->mode && b->mode && git_oid_equal(&a->id, &b->id)))
 		goto out;
 
-	ret = make_patch(&patch, st->repo, a, b);
-	if (ret < 0) {
-		ret = error_git("cannot diff '%s'", name_b);
-		goto out;
+	if (!a->mode) {
+		strbuf_reset(&label_a);
+		strbuf_addstr(&label_a, "/dev/null");
 	}
-	if (git_patch_get_delta(patch)->flags & GIT_DIFF_FLAG_BINARY)
+	if (!b->mode) {
+		strbuf_reset(&label_b);
+		strbuf_addstr(&label_b, "/dev/null");
+	}
+	ret = patch_init(&patch, st->repo, a, b);
+	if (ret < 0)
+		ret = error_git("cannot diff '%s'", name);
+	else if (patch.binary)
 		ret = emit(st, "Binary files %s and %s differ\n",
 			   label_a.buf, label_b.buf);
 	else
-		ret = emit_hunks(st, patch, label_a.buf, label_b.buf);
+		ret = emit_hunks(st, &patch, label_a.buf, label_b.buf);
 out:
-	git_patch_free(patch);
-	strbuf_release(&sb);
+	patch_release(&patch);
+	strbuf_release(&header);
 	strbuf_release(&label_a);
 	strbuf_release(&label_b);
 	return ret;
@@ -626,7 +757,7 @@ static void hash_spans(struct cand *cand, const unsigned char *buf, size_t size)
 {
 	size_t alloc = 0, nr = 0, i, n = 0;
 	uint32_t acc1 = 0, acc2 = 0;
-	int is_text = !memchr(buf, '\0', size < 8000 ? size : 8000);
+	int is_text = !size || !memchr(buf, '\0', size < 8000 ? size : 8000);
 	struct span *v = NULL;
 
 	while (size) {
@@ -676,7 +807,8 @@ static int load_cand(git_repository *repo, struct cand *c)
 }
 
 /* Bytes of dst's chunks that src has too. */
-static unsigned long count_copied(const struct cand *src, const struct cand *dst)
+static unsigned long count_copied(const struct cand *src,
+				  const struct cand *dst)
 {
 	unsigned long copied = 0;
 	size_t i, j = 0;
@@ -772,7 +904,8 @@ static void find_exact(struct cand *src, size_t nr_src,
 			if (!git_oid_equal(&o->id, &t->id))
 				continue;
 			/* Symlinks and submodules must keep their type. */
-			if ((!is_regular(o) || !is_regular(t)) && o->mode != t->mode)
+			if ((!is_regular(o) || !is_regular(t)) &&
+			    o->mode != t->mode)
 				continue;
 			if (src[s].used)
 				continue;
@@ -918,8 +1051,10 @@ static int find_inexact(git_repository *repo, struct cand *src, size_t nr_src,
 		left_src += !src[s].used;
 	for (d = 0; d < nr_dst; d++)
 		left_dst += !dst[d].used;
+	/* Too many: git gives up on inexact renames. */
 	if (!left_src || !left_dst ||
-	    (uint64_t)left_src * left_dst > (uint64_t)RENAME_LIMIT * RENAME_LIMIT)
+	    (uint64_t)left_src * left_dst >
+	    (uint64_t)RENAME_LIMIT * RENAME_LIMIT)
 		return 0;
 
 	mx = xcalloc(left_dst * CANDIDATES_PER_DST, sizeof(*mx));
@@ -942,8 +1077,8 @@ static int find_inexact(git_repository *repo, struct cand *src, size_t nr_src,
 				return -1;
 			}
 			this.score = (unsigned short)score;
-			this.name_score = (short)basename_same(src[s].side->path,
-							       dst[d].side->path);
+			this.name_score = (short)basename_same(
+				src[s].side->path, dst[d].side->path);
 			this.dst = (int)d;
 			this.src = (int)s;
 			this.pos = 0;
@@ -1036,13 +1171,14 @@ static int emit_pair(struct idstate *st, const struct filepair *p)
 	/* A file that becomes a symlink shows as a deletion and a creation. */
 	if (p->one.mode && p->two.mode &&
 	    (p->one.mode & MODE_TYPE) != (p->two.mode & MODE_TYPE)) {
-		ret = emit_section(st, p, &p->one, &none, 1);
-		return ret ? ret : emit_section(st, p, &none, &p->two, 0);
+		ret = emit_section(st, p, &p->one, &none);
+		return ret ? ret : emit_section(st, p, &none, &p->two);
 	}
-	return emit_section(st, p, &p->one, &p->two, 1);
+	return emit_section(st, p, &p->one, &p->two);
 }
 
-int patchid_commit(git_oid *out, git_repository *repo, const git_commit *commit)
+int patchid_commit(git_oid *out, git_repository *repo,
+		   const git_commit *commit)
 {
 	git_diff_options opts;
 	git_commit *parent = NULL;
@@ -1065,7 +1201,8 @@ int patchid_commit(git_oid *out, git_repository *repo, const git_commit *commit)
 	git_diff_options_init(&opts, GIT_DIFF_OPTIONS_VERSION);
 	opts.flags = GIT_DIFF_INCLUDE_TYPECHANGE;
 	if (!ret)
-		ret = git_diff_tree_to_tree(&diff, repo, old_tree, new_tree, &opts);
+		ret = git_diff_tree_to_tree(&diff, repo, old_tree, new_tree,
+					    &opts);
 	if (ret < 0) {
 		ret = error_git("cannot diff commit %s", hex);
 		goto out;
@@ -1078,8 +1215,6 @@ int patchid_commit(git_oid *out, git_repository *repo, const git_commit *commit)
 			ret = emit_pair(&st, &pairs[i]);
 	if (!ret)
 		ret = idstate_finish(&st, out);
-	else if (ret != -1)
-		ret = error_git("cannot compute the patch-id of %s", hex);
 out:
 	free(pairs);
 	git_diff_free(diff);
@@ -1191,8 +1326,8 @@ int patchid_cache_load(struct patchid_cache *cache)
 		if (lineno == 1) {
 			if ((size_t)(end - line) != strlen(CACHE_HEADER) ||
 			    memcmp(line, CACHE_HEADER, strlen(CACHE_HEADER))) {
-				warning("%s:1: not a stablepick patch-id cache, ignored",
-					cache->path);
+				warning("%s:1: not a stablepick patch-id cache, "
+					"ignored", cache->path);
 				cache->dirty = 1;
 				break;
 			}
@@ -1269,20 +1404,21 @@ static void cache_format(struct patchid_cache *cache, struct strbuf *sb)
 	free(v);
 }
 
-/* Creates the directories leading to path; errors show when writing. */
-static void make_leading_dirs(const char *path)
+/* Creates the directories leading to path. */
+static int make_leading_dirs(const char *path)
 {
 	char *copy = xstrdup(path), *p;
+	int ret = 0;
 
-	for (p = strchr(copy + 1, '/'); p; p = strchr(p + 1, '/')) {
+	for (p = strchr(copy + 1, '/'); p && !ret; p = strchr(p + 1, '/')) {
 		*p = '\0';
-		if (mkdir(copy, 0777) < 0 && errno != EEXIST) {
-			*p = '/';
-			break;
-		}
+		if (mkdir(copy, 0777) < 0 && errno != EEXIST)
+			ret = error("cannot create directory '%s': %s",
+				    copy, strerror(errno));
 		*p = '/';
 	}
 	free(copy);
+	return ret;
 }
 
 static int write_all(int fd, const char *buf, size_t len)
@@ -1300,11 +1436,29 @@ static int write_all(int fd, const char *buf, size_t len)
 	return 0;
 }
 
+/* Writes and syncs a file; -1 with errno set on failure. */
+static int write_synced(const char *path, const struct strbuf *text)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0666);
+	int saved;
+
+	if (fd < 0)
+		return -1;
+	if (write_all(fd, text->buf, text->len) < 0 || fsync(fd) < 0) {
+		saved = errno;
+		close(fd);
+		errno = saved;
+		return -1;
+	}
+	return close(fd);
+}
+
 /* Makes the rename itself durable; a failure here loses nothing. */
 static void sync_dir_of(const char *path)
 {
 	const char *slash = strrchr(path, '/');
-	char *dir = slash ? xstrndup(path, (size_t)(slash - path)) : xstrdup(".");
+	char *dir = slash ? xstrndup(path, (size_t)(slash - path)) :
+			    xstrdup(".");
 	int fd = open(*dir ? dir : "/", O_RDONLY | O_DIRECTORY);
 
 	if (fd >= 0) {
@@ -1317,38 +1471,26 @@ static void sync_dir_of(const char *path)
 int patchid_cache_save(struct patchid_cache *cache)
 {
 	struct strbuf tmp = STRBUF_INIT, text = STRBUF_INIT;
-	int fd = -1, ret = 0;
+	int ret = 0;
 
 	if (!cache->dirty)
 		return 0;
 	strbuf_addf(&tmp, "%s.tmp", cache->path);
 	cache_format(cache, &text);
-	make_leading_dirs(cache->path);
-	fd = open(tmp.buf, O_WRONLY | O_CREAT | O_TRUNC, 0666);
-	if (fd < 0 || write_all(fd, text.buf, text.len) < 0 || fsync(fd) < 0) {
+	if (make_leading_dirs(cache->path) < 0)
+		ret = -1;
+	else if (write_synced(tmp.buf, &text) < 0)
 		ret = error("cannot write patch-id cache '%s': %s",
 			    tmp.buf, strerror(errno));
-		goto out;
-	}
-	if (close(fd) < 0) {
-		fd = -1;
-		ret = error("cannot write patch-id cache '%s': %s",
-			    tmp.buf, strerror(errno));
-		goto out;
-	}
-	fd = -1;
-	if (rename(tmp.buf, cache->path) < 0) {
+	else if (rename(tmp.buf, cache->path) < 0)
 		ret = error("cannot rename '%s' to '%s': %s",
 			    tmp.buf, cache->path, strerror(errno));
-		goto out;
-	}
-	sync_dir_of(cache->path);
-	cache->dirty = 0;
-out:
-	if (fd >= 0)
-		close(fd);
-	if (ret)
+	if (ret) {
 		unlink(tmp.buf);
+	} else {
+		sync_dir_of(cache->path);
+		cache->dirty = 0;
+	}
 	strbuf_release(&text);
 	strbuf_release(&tmp);
 	return ret;

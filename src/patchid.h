@@ -43,7 +43,8 @@
  * (git patch-id prints nothing for it); another negative libgit2 code
  * or -1 after an error message.
  */
-int patchid_commit(git_oid *out, git_repository *repo, const git_commit *commit);
+int patchid_commit(git_oid *out, git_repository *repo,
+		   const git_commit *commit);
 
 /*
  * A cache of patch-ids keyed by commit id, so that a re-run does not

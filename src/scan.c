@@ -592,6 +592,17 @@ static int scan_touches(struct scan *s, const git_commit *commit,
 	return ret;
 }
 
+int scan_commit_touches(struct scan *s, const git_commit *commit)
+{
+	struct candidate probe;
+	int ret;
+
+	memset(&probe, 0, sizeof(probe));
+	ret = scan_touches(s, commit, &probe);
+	free(probe.touched);
+	return ret < 0 ? ret : probe.nr_touched > 0;
+}
+
 /* The commits a shallow clone lacks the parents of, from .git/shallow. */
 static int read_shallow(git_repository *repo, git_oid **out, size_t *nr)
 {

@@ -80,6 +80,9 @@ int scan_prepare(struct scan *s);
 /* Walks the range and fills s->candidates; returns 0 or -1. */
 int scan_run(struct scan *s);
 
+/* 1 if commit changes a watched path, 0 if not, -1 on error. */
+int scan_commit_touches(struct scan *s, const git_commit *commit);
+
 /*
  * Fills one candidate from its commit: message, author, touched
  * subsystems (possibly none), paths, resolved Fixes: targets.

@@ -146,6 +146,11 @@ int cli_run_setup(struct cli_context *ctx, struct cli_run *run,
 	branch_index_init(&run->branch);
 	if (cli_open_repo(ctx) < 0)
 		return -1;
+	strbuf_addf(&desc, "%sstablepick/patchid-cache",
+		    git_repository_path(ctx->repo));
+	patchid_cache_init(&run->patchids, desc.buf);
+	patchid_cache_load(&run->patchids);
+	strbuf_reset(&desc);
 	scan_init(&run->scan, ctx->repo, &run->rules);
 	if (cli_load_rules(ctx, &run->rules) < 0)
 		return -1;
@@ -176,8 +181,14 @@ int cli_run_setup(struct cli_context *ctx, struct cli_run *run,
 	return 0;
 }
 
+int cli_run_save(struct cli_run *run)
+{
+	return patchid_cache_save(&run->patchids);
+}
+
 void cli_run_release(struct cli_run *run)
 {
+	patchid_cache_release(&run->patchids);
 	scan_release(&run->scan);
 	branch_index_release(&run->branch);
 	ruleset_release(&run->rules);
@@ -186,12 +197,13 @@ void cli_run_release(struct cli_run *run)
 int cli_judge(struct cli_run *run, git_repository *repo,
 	      struct candidate_list *l, const git_oid *range_from)
 {
+	struct presence_opts opts = { &run->patchids, &run->scan };
 	struct candidate *pulled;
 	struct deps d;
 	size_t i;
 	int ret;
 
-	if (branch_presence(&run->branch, repo, l, range_from) < 0)
+	if (branch_presence(&run->branch, repo, l, range_from, &opts) < 0)
 		return -1;
 	deps_init(&d, repo, &run->branch, l, &run->upstream);
 	ret = deps_link(&d);

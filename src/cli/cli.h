@@ -63,6 +63,7 @@ struct cli_run {
 	struct ruleset rules;
 	struct branch_index branch;
 	struct scan scan;
+	struct patchid_cache patchids;	/* <gitdir>/stablepick/patchid-cache */
 	git_oid upstream;
 	const char *upstream_name;
 };
@@ -75,6 +76,9 @@ struct cli_run {
 int cli_run_setup(struct cli_context *ctx, struct cli_run *run,
 		  const char *branch, const char *upstream);
 void cli_run_release(struct cli_run *run);
+
+/* Saves what the run learnt (the patch-id cache); 0 or -1. */
+int cli_run_save(struct cli_run *run);
 
 /*
  * Places, links, scores and judges the candidates of l (in walk order,

@@ -93,6 +93,8 @@ static int propose(struct cli_context *ctx, int argc, char **argv)
 			report_text(&out, &r, &run.scan.candidates);
 		ret = report_write(stdout, &out);
 	}
+	if (!ret)
+		ret = cli_run_save(&run);
 	strbuf_release(&out);
 	cli_run_release(&run);
 	return ret < 0 ? 1 : 0;

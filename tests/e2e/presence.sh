@@ -21,7 +21,8 @@ test_commit fs/ext4/namei.c 'int namei;' 'ext4: fix a leak in lookup
 Cc: stable@vger.kernel.org
 Signed-off-by: A U Thor <author@example.com>'
 leak=$(git rev-parse HEAD)
-# Backported by hand without an upstream line: only the subject tells.
+# Backported by hand, adjusted, without an upstream line: only the
+# subject tells.
 test_commit fs/ext4/dir.c 'int dir;' 'ext4: fix a crash in readdir
 
 Cc: stable@vger.kernel.org
@@ -34,6 +35,14 @@ line 3' 'ext4: fix an overflow in the inode code
 Cc: stable@vger.kernel.org
 Signed-off-by: A U Thor <author@example.com>'
 conflict=$(git rev-parse --short=12 HEAD)
+# Backported by a vendor under another subject, with no upstream line:
+# only the change itself (its patch-id) tells.
+test_commit fs/ext4/xattr.c 'int xattr;
+int xattr_fixed;' 'ext4: fix a null dereference in xattr lookup
+
+Cc: stable@vger.kernel.org
+Signed-off-by: A U Thor <author@example.com>'
+xattr=$(git rev-parse HEAD)
 test_tick
 git tag -a -m 'Linux 6.7-rc1' v6.7-rc1
 # btrfs waits for a release tag (see the rules below): not in one yet.
@@ -54,11 +63,15 @@ This reverts commit $backport.
 
 Signed-off-by: A U Thor <author@example.com>
 MSG
+revert_full=$(git rev-parse HEAD)
 revert=$(git rev-parse --short=12 HEAD)
-test_commit fs/ext4/dir.c 'int dir;' 'ext4: fix a crash in readdir
+test_commit fs/ext4/dir.c 'int dir_adjusted_for_66;' 'ext4: fix a crash in readdir
 
 Signed-off-by: A U Thor <author@example.com>'
 bysubject=$(git rev-parse --short=12 HEAD)
+test_commit fs/ext4/xattr.c 'int xattr;
+int xattr_fixed;' 'VENDOR: ext4 xattr crash fix'
+vendor=$(git rev-parse --short=12 HEAD)
 test_commit fs/ext4/inode.c 'line 1
 line 2 changed in 6.6.y
 line 3' 'ext4: tweak the inode code for 6.6.y'
@@ -83,6 +96,7 @@ ext4: fix a leak in lookup|proposed|score 109 reaches the threshold 10 of ext4|b
 ext4: fix an overflow in the inode code|proposed|score 109 reaches the threshold 10 of ext4|absent|false|fs/ext4/inode.c
 btrfs: fix a deadlock in the inode code|waiting|btrfs waits for a release: in no release tag yet|absent|null|
 ext4: fix a crash in readdir|maybe-present|same subject as $bysubject in linux-6.6.y|subject|null|
+ext4: fix a null dereference in xattr lookup|present|same change as $vendor in linux-6.6.y|patch-id|null|
 EXPECT
 test_cmp "$tmp/expect" "$tmp/actual"
 ok "verdicts, evidence and trial pick"
@@ -101,7 +115,7 @@ ok "text names the conflict"
 # explain names the revert in the branch.
 "$STABLEPICK" --rules rules explain --branch linux-6.6.y "$leak" |
 	grep '^  backport-reverted' >"$tmp/actual"
-echo "  backport-reverted backported as $(echo "$backport" | cut -c1-12), reverted in linux-6.6.y by $revert ($(git rev-parse linux-6.6.y~2))" \
+echo "  backport-reverted backported as $(echo "$backport" | cut -c1-12), reverted in linux-6.6.y by $revert ($revert_full)" \
 	>"$tmp/expect"
 test_cmp "$tmp/expect" "$tmp/actual"
 ok "explain names the revert"
@@ -115,3 +129,13 @@ ready=$(date -u -d "@$(( $(git log -1 --format=%ct master) + 30 * 86400 ))" +%Y-
 echo "waiting: btrfs asks for 30 days in mainline: qualifies on $ready" >"$tmp/expect"
 test_cmp "$tmp/expect" "$tmp/actual"
 ok "soak days"
+
+# The patch-ids are cached in the repository, and agree with git's.
+cache=.git/stablepick/patchid-cache
+[ "$(head -n 1 "$cache")" = "stablepick patchid cache 1" ] || fail "no cache header"
+grep -q "^$xattr $(git show "$xattr" | git patch-id --stable | cut -d' ' -f1)\$" "$cache" ||
+	fail "cached patch-id of $xattr differs from git patch-id --stable"
+cp "$cache" "$tmp/cache.before"
+"$STABLEPICK" --rules rules propose --branch linux-6.6.y >/dev/null
+test_cmp "$tmp/cache.before" "$cache"
+ok "patch-id cache"

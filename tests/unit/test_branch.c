@@ -164,7 +164,7 @@ static void test_presence(void **state)
 	c = candidate_list_add(&l, &f->c);
 	d = candidate_list_add(&l, &f->d);
 	/* The range a..e: b is in the range but below the base. */
-	assert_int_equal(branch_presence(&bi, f->repo, &l, &f->a), 0);
+	assert_int_equal(branch_presence(&bi, f->repo, &l, &f->a, NULL), 0);
 	assert_true(b->present);
 	assert_string_equal(b->evidence[0].kind, "ancestor");
 	assert_true(c->present);
@@ -178,7 +178,7 @@ static void test_presence(void **state)
 	candidate_list_init(&l);
 	b = candidate_list_add(&l, &f->b);
 	d = candidate_list_add(&l, &f->d);
-	assert_int_equal(branch_presence(&bi, f->repo, &l, NULL), 0);
+	assert_int_equal(branch_presence(&bi, f->repo, &l, NULL, NULL), 0);
 	assert_true(b->present);
 	assert_false(d->present);
 	candidate_list_release(&l);

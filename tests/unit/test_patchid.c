@@ -1,0 +1,813 @@
+/*
+ * Unit tests for patch-ids and their cache.  A throwaway repository is
+ * built with the git command (fixed identities and dates, no user
+ * configuration), and every patch-id is compared with what
+ *
+ *     git show <commit> | git patch-id --stable
+ *
+ * prints for the same commit.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "patchid.h"
+#include "sha1.h"
+#include "strbuf.h"
+#include "util.h"
+
+struct fixture {
+	char dir[64];			/* the temporary directory */
+	char *work;			/* its repository */
+	git_repository *repo;
+};
+
+__attribute__((format(printf, 2, 3)))
+static void run(struct fixture *f, const char *fmt, ...)
+{
+	struct strbuf cmd = STRBUF_INIT;
+	va_list ap;
+
+	strbuf_addf(&cmd, "cd '%s' && { ", f->work);
+	va_start(ap, fmt);
+	strbuf_vaddf(&cmd, fmt, ap);
+	va_end(ap);
+	/* TAP owns stdout. */
+	strbuf_addstr(&cmd, "; } >/dev/null");
+	if (system(cmd.buf))
+		fail_msg("command failed: %s", cmd.buf);
+	strbuf_release(&cmd);
+}
+
+static void write_file(struct fixture *f, const char *path, const void *data,
+		       size_t len)
+{
+	struct strbuf full = STRBUF_INIT;
+	FILE *fp;
+
+	strbuf_addf(&full, "%s/%s", f->work, path);
+	fp = fopen(full.buf, "wb");
+	assert_non_null(fp);
+	assert_int_equal(fwrite(data, 1, len, fp), len);
+	assert_int_equal(fclose(fp), 0);
+	strbuf_release(&full);
+}
+
+static void write_text(struct fixture *f, const char *path, const char *text)
+{
+	write_file(f, path, text, strlen(text));
+}
+
+/* A C-like file of n lines; line i reads "line i" with a salt. */
+static void write_lines(struct fixture *f, const char *path, int n,
+			const char *salt)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int i;
+
+	for (i = 1; i <= n; i++) {
+		if (i % 10 == 1)
+			strbuf_addf(&sb, "static int func%d(void)\n{\n", i);
+		else if (i % 10 == 0)
+			strbuf_addstr(&sb, "}\n\n");
+		else
+			strbuf_addf(&sb, "\tint v%d = %d; /* %s */\n",
+				    i, i, salt);
+	}
+	write_text(f, path, sb.buf);
+	strbuf_release(&sb);
+}
+
+/* Commits everything and tags the commit with its subject. */
+static void commit(struct fixture *f, const char *name)
+{
+	run(f, "git add -A && git commit -q -m '%s' && git tag '%s'",
+	    name, name);
+}
+
+/* The first field of "git show <args> | git patch-id --stable", or "". */
+static void git_patch_id(struct fixture *f, const char *args, char *hex)
+{
+	struct strbuf cmd = STRBUF_INIT;
+	char line[256];
+	FILE *p;
+
+	strbuf_addf(&cmd, "cd '%s' && git show %s | git patch-id --stable",
+		    f->work, args);
+	p = popen(cmd.buf, "r");
+	assert_non_null(p);
+	hex[0] = '\0';
+	if (fgets(line, sizeof(line), p)) {
+		assert_true(strlen(line) > GIT_OID_HEXSZ);
+		memcpy(hex, line, GIT_OID_HEXSZ);
+		hex[GIT_OID_HEXSZ] = '\0';
+	}
+	assert_int_equal(pclose(p), 0);
+	strbuf_release(&cmd);
+}
+
+static git_commit *lookup(struct fixture *f, const char *rev)
+{
+	git_object *obj, *peeled;
+
+	assert_int_equal(git_revparse_single(&obj, f->repo, rev), 0);
+	assert_int_equal(git_object_peel(&peeled, obj, GIT_OBJECT_COMMIT), 0);
+	git_object_free(obj);
+	return (git_commit *)peeled;
+}
+
+/* Our patch-id of rev, or "" if it has none. */
+static void our_patch_id(struct fixture *f, const char *rev, char *hex)
+{
+	git_commit *c = lookup(f, rev);
+	git_oid id;
+	int ret = patchid_commit(&id, f->repo, c);
+
+	hex[0] = '\0';
+	if (ret != GIT_ENOTFOUND) {
+		assert_int_equal(ret, 0);
+		git_oid_tostr(hex, GIT_OID_HEXSZ + 1, &id);
+	}
+	git_commit_free(c);
+}
+
+/* Ours equals git's; returns it. */
+static void check(struct fixture *f, const char *rev, char *hex)
+{
+	char expect[GIT_OID_HEXSZ + 1];
+
+	git_patch_id(f, rev, expect);
+	our_patch_id(f, rev, hex);
+	assert_string_equal(hex, expect);
+}
+
+/* True if "git show rev" prints a line starting with prefix. */
+static int show_has(struct fixture *f, const char *rev, const char *prefix)
+{
+	struct strbuf cmd = STRBUF_INIT;
+	int ret;
+
+	strbuf_addf(&cmd, "cd '%s' && git show %s | grep -q '^%s'",
+		    f->work, rev, prefix);
+	ret = system(cmd.buf) == 0;
+	strbuf_release(&cmd);
+	return ret;
+}
+
+/* The first line of "git show rev" that starts with prefix, or "". */
+static void show_line(struct fixture *f, const char *rev, const char *prefix,
+		      char *line, size_t size)
+{
+	struct strbuf cmd = STRBUF_INIT;
+	FILE *p;
+
+	strbuf_addf(&cmd, "cd '%s' && git show %s | grep -m1 '^%s'",
+		    f->work, rev, prefix);
+	p = popen(cmd.buf, "r");
+	assert_non_null(p);
+	if (!fgets(line, (int)size, p))
+		line[0] = '\0';
+	pclose(p);
+	strbuf_release(&cmd);
+}
+
+static void setenv_all(const char *home)
+{
+	setenv("HOME", home, 1);
+	setenv("XDG_CONFIG_HOME", home, 1);
+	setenv("GIT_CONFIG_NOSYSTEM", "1", 1);
+	setenv("GIT_CONFIG_GLOBAL", "/dev/null", 1);
+	setenv("GIT_AUTHOR_NAME", "A U Thor", 1);
+	setenv("GIT_AUTHOR_EMAIL", "author@example.com", 1);
+	setenv("GIT_AUTHOR_DATE", "1700000000 +0000", 1);
+	setenv("GIT_COMMITTER_NAME", "C O Mitter", 1);
+	setenv("GIT_COMMITTER_EMAIL", "committer@example.com", 1);
+	setenv("GIT_COMMITTER_DATE", "1700000000 +0000", 1);
+	setenv("LC_ALL", "C", 1);
+	unsetenv("GIT_DIR");
+	unsetenv("GIT_WORK_TREE");
+	unsetenv("GIT_INDEX_FILE");
+	unsetenv("GIT_OBJECT_DIRECTORY");
+}
+
+/*
+ * The history: one commit per kind of change, tagged with its name.
+ * "stable" branches off at "root" for the cherry-pick test.
+ */
+static void build_history(struct fixture *f)
+{
+	static const char bin1[] = { 'B', 0, 1, 2, 3, '\n', (char)0xff };
+	static const char bin2[] = { 'B', 0, 1, 9, 3, '\n', (char)0xfe, 7 };
+
+	run(f, "mkdir -p fs scripts");
+	write_lines(f, "fs/inode.c", 60, "inode");
+	write_lines(f, "fs/super.c", 30, "super");
+	write_lines(f, "fs/namei.c", 25, "namei");
+	write_text(f, "fs/link.h", "#include \"inode.h\"\n");
+	write_text(f, "README", "A file system.\n");
+	write_text(f, "scripts/check.sh", "#!/bin/sh\nexit 0\n");
+	commit(f, "root");
+
+	/* One line of one file. */
+	run(f, "sed -i 's/int v13 = 13;/int v13 = 1313;/' fs/inode.c");
+	commit(f, "modify");
+
+	/* Several files, several hunks each. */
+	run(f, "sed -i -e 's/v3 = 3;/v3 = 33;/' -e 's/v55 = 55;/v55 = 5;/' "
+	    "-e '/v33 = 33;/a\\\tint added = 0;' fs/inode.c");
+	run(f, "sed -i -e '2d' -e 's/v28 = 28;/v28 = 2;/' fs/super.c");
+	run(f, "echo 'More.' >> README");
+	commit(f, "several");
+
+	write_lines(f, "fs/dir.c", 15, "dir");
+	commit(f, "add");
+
+	run(f, "git rm -q README");
+	commit(f, "delete");
+
+	/* Only whitespace inside a line. */
+	run(f, "sed -i 's/int v5 = 5;/int  v5 =\t5;/' fs/super.c");
+	commit(f, "whitespace");
+
+	run(f, "chmod +x scripts/check.sh");
+	commit(f, "mode");
+
+	run(f, "git mv fs/namei.c fs/lookup.c");
+	commit(f, "rename");
+
+	run(f, "mkdir fs/dir && git mv fs/lookup.c fs/dir/lookup.c && "
+	    "sed -i 's/v12 = 12;/v12 = 21;/' fs/dir/lookup.c");
+	commit(f, "rename-edit");
+
+	write_file(f, "fs/blob.bin", bin1, sizeof(bin1));
+	commit(f, "binary");
+
+	write_file(f, "fs/blob.bin", bin2, sizeof(bin2));
+	commit(f, "binary-edit");
+
+	run(f, "git commit -q --allow-empty -m empty && git tag empty");
+
+	/* A file becomes a symlink: a deletion and a creation. */
+	run(f, "rm fs/link.h && ln -s inode.c fs/link.h");
+	commit(f, "symlink");
+
+	/*
+	 * git's quirks: a binary file hides the next file's "diff" line,
+	 * a mode-only change is hashed with the next file.
+	 */
+	write_file(f, "fs/blob.bin", bin1, sizeof(bin1));
+	run(f, "sed -i 's/v2 = 2;/v2 = 22;/' fs/dir.c && chmod +x fs/dir.c");
+	run(f, "sed -i 's/v4 = 4;/v4 = 44;/' fs/inode.c");
+	run(f, "chmod -x scripts/check.sh");
+	write_text(f, "fs/cache.c", "new\n");
+	write_text(f, "scripts/zz.sh", "echo\n");
+	commit(f, "quirks");
+
+	/* Quoted names, a form feed, CRLF, no newline at the end. */
+	write_text(f, "fs/with space.c", "a\n\fb\n  \f  c\n");
+	write_text(f, "fs/\xc3\xbcnicode.c", "x\r\ny\r\n");
+	write_text(f, "fs/q\"uote.c", "no newline");
+	commit(f, "names");
+
+	/* A fix in a function, and one in two files for the order test. */
+	run(f, "sed -i 's/v47 = 47;/v47 = 74;/' fs/inode.c");
+	commit(f, "fix");
+	run(f, "sed -i 's/v18 = 18;/v18 = 81;/' fs/inode.c fs/super.c");
+	commit(f, "two-files");
+
+	/*
+	 * The stable branch: the same fix on another base, with other line
+	 * numbers and another function name above the hunk.
+	 */
+	run(f, "git checkout -q -b stable root");
+	run(f, "{ printf '/* SPDX */\\n/* stable */\\n\\n'; cat fs/inode.c; } "
+	    ">new && mv new fs/inode.c");
+	run(f, "sed -i 's/func41(void)/func41_old(void)/' fs/inode.c");
+	commit(f, "stable-base");
+	run(f, "git cherry-pick fix && git tag fix-backport");
+	/* The same fix again, indented differently. */
+	run(f, "git revert --no-edit HEAD && "
+	    "sed -i 's/\\tint v47 = 47;/    int v47 =   74;/' fs/inode.c");
+	commit(f, "fix-respaced");
+	run(f, "git checkout -q master");
+}
+
+static int setup(void **state)
+{
+	struct fixture *f = calloc(1, sizeof(*f));
+	struct strbuf sb = STRBUF_INIT;
+
+	git_libgit2_init();
+	strcpy(f->dir, "/tmp/test_patchid.XXXXXX");
+	assert_non_null(mkdtemp(f->dir));
+	setenv_all(f->dir);
+	strbuf_addf(&sb, "%s/repo", f->dir);
+	f->work = strbuf_detach(&sb, NULL);
+	strbuf_addf(&sb, "git init -q -b master '%s'", f->work);
+	assert_int_equal(system(sb.buf), 0);
+	strbuf_release(&sb);
+	build_history(f);
+	assert_int_equal(git_repository_open(&f->repo, f->work), 0);
+	*state = f;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fixture *f = *state;
+	struct strbuf cmd = STRBUF_INIT;
+
+	git_repository_free(f->repo);
+	strbuf_addf(&cmd, "rm -rf '%s'", f->dir);
+	assert_int_equal(system(cmd.buf), 0);
+	strbuf_release(&cmd);
+	free(f->work);
+	free(f);
+	git_libgit2_shutdown();
+	return 0;
+}
+
+#define CHECK_TEST(name, rev) \
+	static void name(void **state) \
+	{ \
+		char hex[GIT_OID_HEXSZ + 1]; \
+		check(*state, rev, hex); \
+		assert_int_equal(strlen(hex), GIT_OID_HEXSZ); \
+	}
+
+CHECK_TEST(test_root, "root")
+CHECK_TEST(test_modify, "modify")
+CHECK_TEST(test_several, "several")
+CHECK_TEST(test_add, "add")
+CHECK_TEST(test_delete, "delete")
+CHECK_TEST(test_whitespace, "whitespace")
+CHECK_TEST(test_mode, "mode")
+CHECK_TEST(test_binary_add, "binary")
+CHECK_TEST(test_binary_edit, "binary-edit")
+CHECK_TEST(test_symlink, "symlink")
+CHECK_TEST(test_quirks, "quirks")
+CHECK_TEST(test_names, "names")
+
+static void test_rename(void **state)
+{
+	struct fixture *f = *state;
+	char hex[GIT_OID_HEXSZ + 1];
+
+	/* git show detects renames by default; so must we. */
+	assert_true(show_has(f, "rename", "similarity index 100%"));
+	check(f, "rename", hex);
+	assert_true(show_has(f, "rename-edit", "rename from fs/lookup.c"));
+	assert_false(show_has(f, "rename-edit", "similarity index 100%"));
+	check(f, "rename-edit", hex);
+}
+
+static void test_empty(void **state)
+{
+	char hex[GIT_OID_HEXSZ + 1];
+
+	check(*state, "empty", hex);
+	assert_string_equal(hex, "");
+}
+
+static void test_cherry_pick(void **state)
+{
+	struct fixture *f = *state;
+	char fix[GIT_OID_HEXSZ + 1], backport[GIT_OID_HEXSZ + 1];
+	char respaced[GIT_OID_HEXSZ + 1], other[GIT_OID_HEXSZ + 1];
+	char hunk[128], hunk_backport[128];
+
+	check(f, "fix", fix);
+	check(f, "fix-backport", backport);
+	check(f, "fix-respaced", respaced);
+	check(f, "modify", other);
+	/* Other line numbers and function name: the same patch. */
+	show_line(f, "fix", "@@ ", hunk, sizeof(hunk));
+	show_line(f, "fix-backport", "@@ ", hunk_backport,
+		  sizeof(hunk_backport));
+	assert_non_null(strstr(hunk, "func41(void)"));
+	assert_non_null(strstr(hunk_backport, "func41_old(void)"));
+	assert_string_not_equal(hunk, hunk_backport);
+	assert_string_equal(backport, fix);
+	/* Whitespace inside lines does not count either. */
+	assert_string_equal(respaced, fix);
+	assert_string_not_equal(other, fix);
+}
+
+static void test_file_order(void **state)
+{
+	struct fixture *f = *state;
+	char ours[GIT_OID_HEXSZ + 1], reversed[GIT_OID_HEXSZ + 1];
+
+	check(f, "two-files", ours);
+	write_text(f, ".git/order", "fs/super.c\nfs/inode.c\n");
+	git_patch_id(f, "-O.git/order two-files", reversed);
+	assert_string_equal(ours, reversed);
+}
+
+/* Pseudo-random edits, each commit compared with git. */
+static unsigned long rnd_state = 1;
+
+static unsigned rnd(unsigned n)
+{
+	rnd_state = rnd_state * 6364136223846793005UL + 1442695040888963407UL;
+	return (unsigned)(rnd_state >> 33) % n;
+}
+
+static void test_random_edits(void **state)
+{
+	static const char *const words[] = {
+		"int x;", "}", "{", "\treturn 0;", "", "\f", "if (err)",
+		"\t\tgoto out;", "static int f(void)", "  x = 1;  ", "/* */",
+	};
+	static const char *const paths[] = {
+		"r/a.c", "r/b.c", "r/sub/c.c", "r/sub/a.c", "r/d.h",
+	};
+	struct fixture *f = *state;
+	char lines[5][120][24];
+	const size_t row = sizeof(lines[0][0]);
+	int nr[5], i, n, k, c;
+
+	run(f, "git checkout -q -b random master && mkdir -p r/sub");
+	for (i = 0; i < 5; i++) {
+		nr[i] = 20 + (int)rnd(40);
+		for (n = 0; n < nr[i]; n++)
+			strcpy(lines[i][n], words[rnd(ARRAY_SIZE(words))]);
+	}
+	for (c = 0; c < 30; c++) {
+		char name[32], hex[GIT_OID_HEXSZ + 1];
+
+		for (k = 1 + (int)rnd(3); k; k--) {
+			i = (int)rnd(5);
+			n = (int)rnd((unsigned)nr[i]);
+			if (rnd(3) == 0 && nr[i] < 110) {
+				memmove(lines[i][n + 1], lines[i][n],
+					(size_t)(nr[i] - n) * row);
+				nr[i]++;
+			} else if (rnd(3) == 0 && nr[i] > 5) {
+				memmove(lines[i][n], lines[i][n + 1],
+					(size_t)(nr[i] - n - 1) * row);
+				nr[i]--;
+				continue;
+			}
+			strcpy(lines[i][n], words[rnd(ARRAY_SIZE(words))]);
+		}
+		for (i = 0; i < 5; i++) {
+			struct strbuf sb = STRBUF_INIT;
+
+			for (n = 0; n < nr[i]; n++)
+				strbuf_addf(&sb, "%s\n", lines[i][n]);
+			write_text(f, paths[i], sb.buf);
+			strbuf_release(&sb);
+		}
+		sprintf(name, "random-%d", c);
+		run(f, "git add -A && git commit -q --allow-empty -m %s && "
+		    "git tag %s", name, name);
+		check(f, name, hex);
+	}
+	run(f, "git checkout -q master");
+}
+
+static void test_sha1(void **state)
+{
+	static const struct {
+		const char *in;
+		const char *out;
+	} v[] = {
+		{ "", "da39a3ee5e6b4b0d3255bfef95601890afd80709" },
+		{ "abc", "a9993e364706816aba3e25717850c26c9cd0d89d" },
+		{ "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq",
+		  "84983e441c3bd26ebaae4aa1f95129e5e54670f1" },
+	};
+	unsigned char digest[SHA1_RAWSZ];
+	char hex[GIT_OID_HEXSZ + 1];
+	struct sha1 ctx;
+	git_oid id;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < ARRAY_SIZE(v); i++) {
+		sha1_init(&ctx);
+		/* In two pieces, to cross the block boundary unevenly. */
+		sha1_update(&ctx, v[i].in, strlen(v[i].in) / 3);
+		sha1_update(&ctx, v[i].in + strlen(v[i].in) / 3,
+			    strlen(v[i].in) - strlen(v[i].in) / 3);
+		sha1_final(digest, &ctx);
+		git_oid_fromraw(&id, digest);
+		git_oid_tostr(hex, sizeof(hex), &id);
+		assert_string_equal(hex, v[i].out);
+	}
+	sha1_init(&ctx);
+	for (i = 0; i < 1000000; i++)
+		sha1_update(&ctx, "a", 1);
+	sha1_final(digest, &ctx);
+	git_oid_fromraw(&id, digest);
+	assert_string_equal(git_oid_tostr(hex, sizeof(hex), &id),
+			    "34aa973cd4c4daa4f61eeb2bdbad27316534016f");
+}
+
+/*
+ * The cache.  stderr is captured to compare warnings byte for byte.
+ */
+
+static int saved_stderr = -1;
+
+static void capture_stderr(struct fixture *f)
+{
+	struct strbuf path = STRBUF_INIT;
+	int fd;
+
+	strbuf_addf(&path, "%s/stderr", f->dir);
+	fflush(stderr);
+	saved_stderr = dup(2);
+	fd = open(path.buf, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	assert_true(fd >= 0 && saved_stderr >= 0);
+	dup2(fd, 2);
+	close(fd);
+	strbuf_release(&path);
+}
+
+static char *captured_stderr(struct fixture *f)
+{
+	struct strbuf path = STRBUF_INIT, sb = STRBUF_INIT;
+
+	fflush(stderr);
+	dup2(saved_stderr, 2);
+	close(saved_stderr);
+	strbuf_addf(&path, "%s/stderr", f->dir);
+	assert_int_equal(strbuf_read_file(&sb, path.buf), 0);
+	strbuf_release(&path);
+	return strbuf_detach(&sb, NULL);
+}
+
+static void assert_stderr(struct fixture *f, const char *expect)
+{
+	char *got = captured_stderr(f);
+
+	assert_string_equal(got, expect);
+	free(got);
+}
+
+/* cache_get() of rev; returns its result, fills hex ("" if no diff). */
+static int cache_get(struct fixture *f, struct patchid_cache *cache,
+		     const char *rev, char *hex)
+{
+	git_commit *c = lookup(f, rev);
+	git_oid id;
+	int ret = patchid_cache_get(cache, f->repo, c, &id);
+
+	hex[0] = '\0';
+	if (!ret)
+		git_oid_tostr(hex, GIT_OID_HEXSZ + 1, &id);
+	git_commit_free(c);
+	return ret;
+}
+
+static char *cache_path(struct fixture *f, const char *name)
+{
+	return xstrfmt("%s/%s", f->dir, name);
+}
+
+static void test_cache(void **state)
+{
+	static const char *const revs[] = { "modify", "several", "empty" };
+	struct fixture *f = *state;
+	char *path = cache_path(f, "cache/sub/patchid-cache");
+	char *tmp = xstrfmt("%s.tmp", path);
+	char want[3][GIT_OID_HEXSZ + 1], hex[GIT_OID_HEXSZ + 1];
+	struct patchid_cache cache;
+	struct strbuf text = STRBUF_INIT;
+	struct stat before, after;
+	size_t i;
+
+	/* A missing file (and directory) is no error. */
+	patchid_cache_init(&cache, path);
+	capture_stderr(f);
+	assert_int_equal(patchid_cache_load(&cache), 0);
+	assert_stderr(f, "");
+
+	for (i = 0; i < ARRAY_SIZE(revs); i++) {
+		our_patch_id(f, revs[i], want[i]);
+		assert_int_equal(cache_get(f, &cache, revs[i], hex),
+				 want[i][0] ? 0 : GIT_ENOTFOUND);
+		assert_string_equal(hex, want[i]);
+	}
+	assert_int_equal(cache.computed, 3);
+	/* Asked again, from memory: "no diff" is remembered too. */
+	assert_int_equal(cache_get(f, &cache, "empty", hex), GIT_ENOTFOUND);
+	assert_int_equal(cache_get(f, &cache, "modify", hex), 0);
+	assert_int_equal(cache.computed, 3);
+
+	assert_int_equal(patchid_cache_save(&cache), 0);
+	assert_int_equal(access(tmp, F_OK), -1);
+	assert_int_equal(strbuf_read_file(&text, path), 0);
+	assert_true(!strncmp(text.buf, "stablepick patchid cache 1\n", 27));
+	assert_int_equal(text.len, 27 + 3 * 82 - 39);
+	assert_non_null(strstr(text.buf, " -\n"));
+	patchid_cache_release(&cache);
+
+	/* A new run answers without diffing. */
+	patchid_cache_init(&cache, path);
+	assert_int_equal(patchid_cache_load(&cache), 3);
+	for (i = 0; i < ARRAY_SIZE(revs); i++) {
+		assert_int_equal(cache_get(f, &cache, revs[i], hex),
+				 want[i][0] ? 0 : GIT_ENOTFOUND);
+		assert_string_equal(hex, want[i]);
+	}
+	assert_int_equal(cache.computed, 0);
+
+	/* Nothing changed: the file is not rewritten. */
+	assert_int_equal(stat(path, &before), 0);
+	assert_int_equal(patchid_cache_save(&cache), 0);
+	assert_int_equal(stat(path, &after), 0);
+	assert_true(before.st_ino == after.st_ino);
+	patchid_cache_release(&cache);
+
+	strbuf_release(&text);
+	free(tmp);
+	free(path);
+}
+
+static void test_cache_corrupt(void **state)
+{
+	struct fixture *f = *state;
+	char *path = cache_path(f, "corrupt-cache");
+	char modify[GIT_OID_HEXSZ + 1], several[GIT_OID_HEXSZ + 1];
+	char add[GIT_OID_HEXSZ + 1], hex[GIT_OID_HEXSZ + 1];
+	char c_modify[GIT_OID_HEXSZ + 1], c_several[GIT_OID_HEXSZ + 1];
+	char c_add[GIT_OID_HEXSZ + 1];
+	struct patchid_cache cache;
+	struct strbuf sb = STRBUF_INIT, expect = STRBUF_INIT;
+	git_commit *c;
+	FILE *fp;
+
+	our_patch_id(f, "modify", modify);
+	our_patch_id(f, "several", several);
+	our_patch_id(f, "add", add);
+	c = lookup(f, "modify");
+	git_oid_tostr(c_modify, sizeof(c_modify), git_commit_id(c));
+	git_commit_free(c);
+	c = lookup(f, "several");
+	git_oid_tostr(c_several, sizeof(c_several), git_commit_id(c));
+	git_commit_free(c);
+	c = lookup(f, "add");
+	git_oid_tostr(c_add, sizeof(c_add), git_commit_id(c));
+	git_commit_free(c);
+
+	strbuf_addstr(&sb, "stablepick patchid cache 1\n");
+	/* Line 2: good. */
+	strbuf_addf(&sb, "%s %s\n", c_modify, modify);
+	/* Line 3: not hex. */
+	strbuf_addf(&sb, "%.39sx %s\n", c_several, several);
+	/* Line 4: a patch-id one digit short. */
+	strbuf_addf(&sb, "%s %.39s\n", c_several, several);
+	/* Line 5: no patch-id. */
+	strbuf_addf(&sb, "%s\n", c_several);
+	/* Line 6: the good line again. */
+	strbuf_addf(&sb, "%s %s\n", c_modify, modify);
+	/* Line 7: cut short by a crash (no newline). */
+	strbuf_addf(&sb, "%s %s", c_add, add);
+	fp = fopen(path, "w");
+	assert_non_null(fp);
+	fputs(sb.buf, fp);
+	fclose(fp);
+
+	strbuf_addf(&expect,
+		    "warning: %s:3: malformed line, ignored\n"
+		    "warning: %s:4: malformed line, ignored\n"
+		    "warning: %s:5: malformed line, ignored\n"
+		    "warning: %s:6: commit %s listed again, ignored\n"
+		    "warning: %s:7: truncated line, ignored\n",
+		    path, path, path, path, c_modify, path);
+	patchid_cache_init(&cache, path);
+	capture_stderr(f);
+	assert_int_equal(patchid_cache_load(&cache), 1);
+	assert_stderr(f, expect.buf);
+
+	assert_int_equal(cache_get(f, &cache, "modify", hex), 0);
+	assert_string_equal(hex, modify);
+	assert_int_equal(cache.computed, 0);
+	assert_int_equal(cache_get(f, &cache, "several", hex), 0);
+	assert_string_equal(hex, several);
+	assert_int_equal(cache_get(f, &cache, "add", hex), 0);
+	assert_string_equal(hex, add);
+	assert_int_equal(cache.computed, 2);
+
+	/* Saved clean: read back without a word. */
+	assert_int_equal(patchid_cache_save(&cache), 0);
+	patchid_cache_release(&cache);
+	patchid_cache_init(&cache, path);
+	capture_stderr(f);
+	assert_int_equal(patchid_cache_load(&cache), 3);
+	assert_stderr(f, "");
+	patchid_cache_release(&cache);
+
+	strbuf_release(&expect);
+	strbuf_release(&sb);
+	free(path);
+}
+
+static void test_cache_foreign(void **state)
+{
+	struct fixture *f = *state;
+	char *path = cache_path(f, "foreign-cache");
+	char *expect = xstrfmt("warning: %s:1: not a stablepick patch-id cache, "
+			       "ignored\n", path);
+	struct patchid_cache cache;
+	char hex[GIT_OID_HEXSZ + 1];
+	FILE *fp = fopen(path, "w");
+
+	assert_non_null(fp);
+	fputs("stablepick patchid cache 2\n", fp);
+	fclose(fp);
+	patchid_cache_init(&cache, path);
+	capture_stderr(f);
+	assert_int_equal(patchid_cache_load(&cache), 0);
+	assert_stderr(f, expect);
+	assert_int_equal(cache_get(f, &cache, "modify", hex), 0);
+	assert_int_equal(cache.computed, 1);
+	patchid_cache_release(&cache);
+	free(expect);
+	free(path);
+}
+
+static void test_cache_save_fails(void **state)
+{
+	struct fixture *f = *state;
+	char *path = cache_path(f, "kept-cache");
+	char *tmp = xstrfmt("%s.tmp", path);
+	char *expect = xstrfmt("error: cannot write patch-id cache '%s': "
+			       "Is a directory\n", tmp);
+	struct patchid_cache cache;
+	struct strbuf old = STRBUF_INIT, now = STRBUF_INIT;
+	char hex[GIT_OID_HEXSZ + 1];
+
+	patchid_cache_init(&cache, path);
+	assert_int_equal(cache_get(f, &cache, "modify", hex), 0);
+	assert_int_equal(patchid_cache_save(&cache), 0);
+	patchid_cache_release(&cache);
+	assert_int_equal(strbuf_read_file(&old, path), 0);
+
+	/* The temporary file cannot be written: the old file stays. */
+	assert_int_equal(mkdir(tmp, 0700), 0);
+	patchid_cache_init(&cache, path);
+	patchid_cache_load(&cache);
+	assert_int_equal(cache_get(f, &cache, "several", hex), 0);
+	capture_stderr(f);
+	assert_int_equal(patchid_cache_save(&cache), -1);
+	assert_stderr(f, expect);
+	assert_int_equal(strbuf_read_file(&now, path), 0);
+	assert_string_equal(now.buf, old.buf);
+
+	/* Still to be saved, and saved once possible. */
+	assert_int_equal(rmdir(tmp), 0);
+	assert_int_equal(patchid_cache_save(&cache), 0);
+	patchid_cache_release(&cache);
+	patchid_cache_init(&cache, path);
+	assert_int_equal(patchid_cache_load(&cache), 2);
+	patchid_cache_release(&cache);
+
+	strbuf_release(&old);
+	strbuf_release(&now);
+	free(expect);
+	free(tmp);
+	free(path);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_sha1),
+		cmocka_unit_test(test_root),
+		cmocka_unit_test(test_modify),
+		cmocka_unit_test(test_several),
+		cmocka_unit_test(test_add),
+		cmocka_unit_test(test_delete),
+		cmocka_unit_test(test_whitespace),
+		cmocka_unit_test(test_mode),
+		cmocka_unit_test(test_rename),
+		cmocka_unit_test(test_binary_add),
+		cmocka_unit_test(test_binary_edit),
+		cmocka_unit_test(test_empty),
+		cmocka_unit_test(test_symlink),
+		cmocka_unit_test(test_quirks),
+		cmocka_unit_test(test_names),
+		cmocka_unit_test(test_cherry_pick),
+		cmocka_unit_test(test_file_order),
+		cmocka_unit_test(test_random_edits),
+		cmocka_unit_test(test_cache),
+		cmocka_unit_test(test_cache_corrupt),
+		cmocka_unit_test(test_cache_foreign),
+		cmocka_unit_test(test_cache_save_fails),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
