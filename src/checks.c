@@ -23,8 +23,9 @@ static int wants_soak(const struct candidate *c)
 {
 	const struct subsystem *s = candidate_subsystem(c);
 
+	/* needs-ack stays: the ack is the first thing to get, soak or not. */
 	return s && (s->soak_release || s->soak_days) &&
-	       (c->verdict == VERDICT_PROPOSED || c->verdict == VERDICT_NEEDS_ACK);
+	       c->verdict == VERDICT_PROPOSED;
 }
 
 /* Sets c waiting when its subsystem's soak policy is not met yet. */

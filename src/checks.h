@@ -11,7 +11,8 @@
  *
  * - soak time: a subsystem may ask that a commit is in a mainline
  *   release tag ("soak release") or has been in mainline for N days
- *   ("soak 14d"); one that does not qualify yet becomes `waiting`, with
+ *   ("soak 14d"); a proposal that does not qualify yet becomes
+ *   `waiting` (needs-ack stays needs-ack: the ack comes first), with
  *   the date it will.  "Now" is the commit date of the upstream tip, so
  *   a run on the same repository always gives the same answer.
  * - does it apply: the proposed and needs-ack candidates, oldest first,

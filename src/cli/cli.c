@@ -134,50 +134,48 @@ static int resolve_upstream(struct cli_context *ctx, struct cli_run *run,
 		     "exists; give --upstream REF or set stablepick.upstream");
 }
 
+/* The branch's version from stablepick.<branch>.version, when set. */
+static int configured_version(struct cli_context *ctx, struct branch_index *bi)
+{
+	char *version = config_branch_get(&ctx->config, bi->name, "version");
+	int ret = 0;
+
+	if (version && branch_parse_version(version, &bi->major, &bi->minor) < 0)
+		ret = error("bad stablepick.%s.version '%s' (expected X.Y)",
+			    bi->name, version);
+	free(version);
+	return ret;
+}
+
 int cli_run_setup(struct cli_context *ctx, struct cli_run *run,
 		  const char *branch, const char *upstream)
 {
-	struct strbuf desc = STRBUF_INIT;
 	char hex[GIT_OID_HEXSZ + 1];
-	char *version;
+	char *path;
 
 	memset(run, 0, sizeof(*run));
 	ruleset_init(&run->rules);
 	branch_index_init(&run->branch);
 	if (cli_open_repo(ctx) < 0)
 		return -1;
-	strbuf_addf(&desc, "%sstablepick/patchid-cache",
-		    git_repository_path(ctx->repo));
-	patchid_cache_init(&run->patchids, desc.buf);
+	path = xstrfmt("%sstablepick/patchid-cache", git_repository_path(ctx->repo));
+	patchid_cache_init(&run->patchids, path);
+	free(path);
 	patchid_cache_load(&run->patchids);
-	strbuf_reset(&desc);
 	scan_init(&run->scan, ctx->repo, &run->rules);
-	if (cli_load_rules(ctx, &run->rules) < 0)
+	if (cli_load_rules(ctx, &run->rules) < 0 ||
+	    resolve_upstream(ctx, run, upstream) < 0 ||
+	    branch_index_build(&run->branch, ctx->repo, branch, &run->upstream) < 0 ||
+	    configured_version(ctx, &run->branch) < 0)
 		return -1;
-	if (resolve_upstream(ctx, run, upstream) < 0)
-		return -1;
-	if (branch_index_build(&run->branch, ctx->repo, branch,
-			       &run->upstream) < 0)
-		return -1;
-	version = config_branch_get(&ctx->config, branch, "version");
-	if (version &&
-	    branch_parse_version(version, &run->branch.major, &run->branch.minor) < 0) {
-		error("bad stablepick.%s.version '%s' (expected X.Y)", branch,
-		      version);
-		free(version);
-		return -1;
-	}
-	free(version);
 
 	git_oid_tostr(hex, sizeof(hex), &run->branch.base);
-	if (run->branch.base_name)
-		strbuf_addstr(&desc, run->branch.base_name);
-	else
-		strbuf_addf(&desc, "%.12s", hex);
-	strbuf_addf(&desc, "..%s", run->upstream_name);
-	scan_set_range_oids(&run->scan, &run->branch.base, &run->upstream,
-			    desc.buf);
-	strbuf_release(&desc);
+	if (!run->branch.base_name)
+		hex[12] = '\0';
+	path = xstrfmt("%s..%s", run->branch.base_name ? run->branch.base_name : hex,
+		       run->upstream_name);
+	scan_set_range_oids(&run->scan, &run->branch.base, &run->upstream, path);
+	free(path);
 	return 0;
 }
 

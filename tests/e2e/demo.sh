@@ -24,16 +24,21 @@ ok "same commit ids on every run"
 
 cd "$demo"
 
-# Every Fixes: names a commit before v6.6 by its 12-hex id and subject.
+# Every Fixes: names a mainline commit by its 12-hex id and subject, all
+# before v6.6 but one: the raid stripe tree fix, whose feature came in
+# 6.7 (so that 6.6.y cannot need the fix).
 git log --format=%B v6.6..master | sed -n 's/^Fixes: //p' >"$tmp/fixes"
 [ -s "$tmp/fixes" ] || fail "no Fixes: trailers in v6.6..master"
+after=0
 while read -r id rest; do
 	[ "${#id}" -eq 12 ] || fail "Fixes: $id is not 12 hex digits"
-	git merge-base --is-ancestor "$id" v6.6 || fail "Fixes: $id is not before v6.6"
+	git merge-base --is-ancestor "$id" master || fail "Fixes: $id is not in master"
+	git merge-base --is-ancestor "$id" v6.6 || after=$((after + 1))
 	[ "$rest" = "(\"$(git log -1 --format=%s "$id")\")" ] ||
 		fail "Fixes: $id $rest: wrong subject"
 done <"$tmp/fixes"
-ok "Fixes: trailers name commits before v6.6"
+[ "$after" -eq 1 ] || fail "$after Fixes: name commits after v6.6, expected 1"
+ok "Fixes: trailers name mainline commits"
 
 # Every upstream line of the stable branch names a mainline commit with
 # the same subject, in both forms.
@@ -62,7 +67,8 @@ jq -e -s 'length > 0 and all(.[]; (.commit | test("^[0-9a-f]{40}$"))
 	<"$tmp/json" >/dev/null || fail "malformed JSON Lines"
 ok "json lines"
 
-for verdict in proposed present needs-ack vetoed below-threshold; do
+for verdict in proposed needs-ack waiting maybe-present not-applicable \
+	reverted vetoed present below-threshold; do
 	jq -e -s --arg v "$verdict" 'any(.[]; .verdict == $v)' <"$tmp/json" \
 		>/dev/null || fail "no candidate is $verdict"
 done
@@ -72,26 +78,27 @@ ok "every verdict occurs"
 # rule by rule in the comment block of data/make-demo-history; every
 # Fixes: there names a commit below v6.6, so each adds fixes-in-branch).
 cat >"$tmp/table" <<'EOF'
+Revert "ext4: speed up goal block lookup in ext4_ext_find_goal()"|not-applicable|-3
+btrfs: add support for the raid stripe tree in btrfs_map_block()|below-threshold|-8
+btrfs: fix a null pointer dereference when a raid stripe extent is missing|not-applicable|120
+btrfs: fix deadlock between device scan and chunk allocation|proposed|23
+btrfs: fix null pointer dereference in btrfs_page_mkwrite()|present|26
+btrfs: fix race between ordered extent completion and inode eviction|vetoed|123
+btrfs: tests: fix memory leak in test_eb_bitmaps()|below-threshold|1
+ext4: factor out ext4_zero_partial_blocks_range()|proposed|100
 ext4: fix leak of the test_dummy_encryption argument on mount failure|present|123
+ext4: fix slab-out-of-bounds read in ext4_ext_binsearch_idx()|proposed|136
+ext4: fix stale data exposure in ext4_zero_range()|proposed|121
 ext4: remove unused variable 'ee_block' in ext4_ext_map_blocks()|below-threshold|-2
 ext4: speed up goal block lookup in ext4_ext_find_goal()|reverted|-3
-ext4: factor out ext4_zero_partial_blocks_range()|proposed|100
-ext4: fix stale data exposure in ext4_zero_range()|proposed|121
+fs: fix a missing unlock on the error path of do_renameat2()|maybe-present|18
 iomap: fix dirty range accounting after a short copy|proposed|122
-btrfs: fix null pointer dereference in btrfs_page_mkwrite()|present|26
-btrfs: add support for the raid stripe tree in btrfs_map_block()|below-threshold|-8
-btrfs: tests: fix memory leak in test_eb_bitmaps()|below-threshold|1
 jbd2: correct the log tail while a transaction is committing|present|118
-xfs: rename xfs_iomap_write_unwritten to xfs_iomap_convert_unwritten|below-threshold|-6
+nfs: fix a potential null pointer dereference in nfs_update_inode()|present|9
 xfs: avoid false positives when cross-referencing unwritten extents|needs-ack|12
-nfs: fix a potential null pointer dereference in nfs_update_inode()|below-threshold|9
-ext4: fix slab-out-of-bounds read in ext4_ext_binsearch_idx()|proposed|136
-xfs: fix use-after-free of log items during log shutdown|proposed|132
 xfs: fix delalloc extent length corruption in xfs_bmap_add_extent_hole_delay()|needs-ack|27
-btrfs: fix deadlock between device scan and chunk allocation|proposed|23
-btrfs: fix race between ordered extent completion and inode eviction|vetoed|123
-Revert "ext4: speed up goal block lookup in ext4_ext_find_goal()"|not-applicable|-3
-fs: fix a missing unlock on the error path of do_renameat2()|proposed|18
+xfs: fix use-after-free of log items during log shutdown|waiting|132
+xfs: rename xfs_iomap_write_unwritten to xfs_iomap_convert_unwritten|below-threshold|-6
 EOF
 sort "$tmp/table" >"$tmp/expect"
 jq -r '[.subject, .verdict, (.score | tostring)] | join("|")' <"$tmp/json" |
@@ -104,8 +111,10 @@ jq -e -s 'all(.[]; ([.reasons[].weight // 0] | add // 0) == .score)' \
 	<"$tmp/json" >/dev/null || fail "reasons do not add up to the score"
 ok "reasons add up to the score"
 
-# A present candidate names the backport that carries it.
-jq -r 'select(.verdict == "present") | .commit' <"$tmp/json" >"$tmp/present"
+# A candidate present by an upstream line names the backport that
+# carries it.
+jq -r 'select(.verdict == "present" and .evidence[0].kind == "upstream-line") |
+	.commit' <"$tmp/json" >"$tmp/present"
 while read -r c; do
 	s=$(git log --format=%H -F --grep="$c" v6.6..linux-6.6.y)
 	jq -e -s --arg c "$c" --arg s "$s" \
