@@ -56,6 +56,8 @@ static void candidate_free(struct candidate *c)
 		free(c->prereqs[i].source);
 	free(c->prereqs);
 	free(c->series.id);
+	free(c->reverted_by);
+	free(c->reverted_by_subject);
 	free(c->facts);
 	free(c->not_applicable);
 	free(c->why);

@@ -125,7 +125,9 @@ struct candidate {
 	 */
 	const char **facts;
 	size_t nr_facts, alloc_facts;
-	struct candidate *reverted_by;	/* a later mainline revert */
+	/* A later mainline revert (in the run or after its end), or NULL. */
+	char *reverted_by;		/* its full id */
+	char *reverted_by_subject;
 	struct candidate *reverts;	/* what this revert reverts, if scanned */
 	int reverts_in_branch;		/* ... and the branch carries it */
 	char *not_applicable;		/* why the branch cannot need it */

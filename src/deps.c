@@ -174,6 +174,15 @@ static struct candidate *revert_target(struct deps *d, struct candidate *r,
 	return NULL;
 }
 
+static void mark_reverted(struct candidate *c, const char *hex,
+			  const char *subject)
+{
+	if (c->reverted_by)
+		return;
+	c->reverted_by = xstrdup(hex);
+	c->reverted_by_subject = xstrdup(subject ? subject : "");
+}
+
 /* Is a commit outside this run in the branch (below the base, or backported)? */
 static int in_branch(struct deps *d, const git_oid *id)
 {
@@ -341,8 +350,7 @@ int deps_link(struct deps *d)
 
 			if (target && target != c) {
 				c->reverts = target;
-				if (!target->reverted_by)
-					target->reverted_by = c;
+				mark_reverted(target, c->hex, c->msg.subject);
 			}
 			c->reverts_in_branch = target ? target->present
 					     : found && in_branch(d, &id);
@@ -515,4 +523,56 @@ void deps_finish(struct deps *d)
 					      verdict_name(m->verdict));
 		}
 	}
+}
+
+int deps_later_reverts(struct deps *d, const git_oid *from, const git_oid *to)
+{
+	git_revwalk *walk = NULL;
+	git_oid id;
+	int ret;
+
+	if (git_oid_equal(from, to))
+		return 0;
+	if (git_revwalk_new(&walk, d->repo) < 0 ||
+	    git_revwalk_push(walk, to) < 0 || git_revwalk_hide(walk, from) < 0) {
+		git_revwalk_free(walk);
+		return error_git("cannot walk mainline after the range");
+	}
+	while (!(ret = git_revwalk_next(&id, walk))) {
+		git_commit *commit = NULL;
+		const char *summary, *raw;
+		struct candidate *target = NULL;
+		struct message m;
+		char hex[GIT_OID_HEXSZ + 1];
+		git_oid rid;
+		size_t i;
+
+		if (git_commit_lookup(&commit, d->repo, &id) < 0) {
+			ret = error_git("cannot read a mainline commit");
+			break;
+		}
+		summary = git_commit_summary(commit);
+		if (!summary || strncmp(summary, "Revert \"", 8)) {
+			git_commit_free(commit);
+			continue;
+		}
+		raw = git_commit_message(commit);
+		message_init(&m);
+		message_parse(&m, raw, strlen(raw));
+		if (m.reverts_id &&
+		    resolve_prefix(d, m.reverts_id, strlen(m.reverts_id), &rid))
+			target = candidate_list_find(d->cands, &rid);
+		for (i = 0; !target && m.reverts_subject && i < d->cands->nr; i++)
+			if (d->cands->items[i]->msg.subject &&
+			    !strcmp(d->cands->items[i]->msg.subject, m.reverts_subject))
+				target = d->cands->items[i];
+		if (target) {
+			git_oid_tostr(hex, sizeof(hex), &id);
+			mark_reverted(target, hex, m.subject);
+		}
+		message_release(&m);
+		git_commit_free(commit);
+	}
+	git_revwalk_free(walk);
+	return ret == GIT_ITEROVER ? 0 : -1;
 }

@@ -14,6 +14,7 @@
  *     struct deps d;
  *     deps_init(&d, repo, &branch_index, &candidates);
  *     deps_link(&d);                    after branch_presence()
+ *     deps_later_reverts(&d, &end, &tip);  reverts after the range
  *     for each candidate c, oldest first:
  *             deps_facts(&d, c);        facts the rules can match
  *             score_candidate(&rules, c);
@@ -71,6 +72,13 @@ struct candidate *deps_pull_prereq(struct deps *d);
  * on proposals whose prerequisites or series-mates are missing.
  */
 void deps_finish(struct deps *d);
+
+/*
+ * Marks the candidates that a mainline commit after the scanned range
+ * (from..to, e.g. the range's end..upstream tip) reverts.  Only
+ * "Revert" subjects are read.  Returns 0 or -1.
+ */
+int deps_later_reverts(struct deps *d, const git_oid *from, const git_oid *to);
 
 const char *target_status_name(enum target_status s);
 

@@ -327,7 +327,7 @@ static void json_candidate(struct strbuf *out, const struct candidate *c)
 		json_add_str(out, c->apply.conflicts[i]);
 	}
 	strbuf_addstr(out, "],\"reverted_by\":");
-	json_add_str(out, c->reverted_by ? c->reverted_by->hex : NULL);
+	json_add_str(out, c->reverted_by);
 	strbuf_addstr(out, ",\"reverts\":");
 	json_add_str(out, c->reverts ? c->reverts->hex : NULL);
 	strbuf_addstr(out, ",\"warnings\":[");
@@ -464,8 +464,8 @@ void report_explain(struct strbuf *out, const struct report *r,
 			    c->msg.reverts_id ? c->msg.reverts_id : c->msg.reverts_subject,
 			    c->reverts_in_branch ? ", which the branch carries" : "");
 	if (c->reverted_by)
-		strbuf_addf(out, "Reverted:  by %s (\"%s\")\n", c->reverted_by->hex,
-			    c->reverted_by->msg.subject);
+		strbuf_addf(out, "Reverted:  by %s (\"%s\")\n", c->reverted_by,
+			    c->reverted_by_subject);
 	add_followups(out, r, c);
 	for (i = 0; i < c->nr_prereqs; i++) {
 		git_oid_tostr(hex, sizeof(hex), &c->prereqs[i].id);

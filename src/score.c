@@ -181,7 +181,7 @@ void score_decide(const struct ruleset *rs, struct candidate *c)
 	}
 	if (c->reverted_by) {
 		set_verdict(c, VERDICT_REVERTED, "reverted in mainline by %.12s",
-			    c->reverted_by->hex);
+			    c->reverted_by);
 		return;
 	}
 	if (c->not_applicable) {

@@ -205,6 +205,9 @@ int cli_judge(struct cli_run *run, git_repository *repo,
 		return -1;
 	deps_init(&d, repo, &run->branch, l, &run->upstream);
 	ret = deps_link(&d);
+	/* A --range that ends before the tip: reverts may come later. */
+	if (!ret && range_from)
+		ret = deps_later_reverts(&d, &run->scan.to, &run->upstream);
 	for (i = 0; !ret && i < l->nr; i++) {
 		struct candidate *c = l->items[i];
 

@@ -122,6 +122,14 @@ EXPECT
 test_cmp "$tmp/expect" "$tmp/actual"
 ok "explain shows the chain"
 
+# A range that ends before the revert still sees it (up to the tip).
+"$STABLEPICK" propose --branch linux-6.6.y --range v6.6..master~1 --format json |
+	jq -r 'select(.subject == "ext4: fix a hang in fallocate") | .verdict + ": " + .why' \
+	>"$tmp/actual"
+echo "reverted: reverted in mainline by $(git rev-parse --short=12 master)" >"$tmp/expect"
+test_cmp "$tmp/expect" "$tmp/actual"
+ok "reverts after the range"
+
 # Prerequisites (Cc: stable # X.y: <id>, Stable-dep-of:) come along and
 # first; a series-mate left behind is pointed out.
 repo2=$tmp/repo2
