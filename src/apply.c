@@ -37,7 +37,7 @@ static void sort_unique(struct apply_result *r)
 
 	if (!r->nr_conflicts)
 		return;
-	qsort(r->conflicts, r->nr_conflicts, sizeof(*r->conflicts), cmp_path);
+	QSORT(r->conflicts, r->nr_conflicts, cmp_path);
 	for (i = 0; i < r->nr_conflicts; i++) {
 		if (nr && !strcmp(r->conflicts[nr - 1], r->conflicts[i])) {
 			free(r->conflicts[i]);

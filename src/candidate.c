@@ -199,7 +199,6 @@ static void prereqs_first(struct candidate_list *l)
 
 void candidate_list_sort(struct candidate_list *l)
 {
-	if (l->nr > 1)
-		qsort(l->items, l->nr, sizeof(*l->items), compare_candidates);
+	QSORT(l->items, l->nr, compare_candidates);
 	prereqs_first(l);
 }

@@ -781,7 +781,7 @@ static void hash_spans(struct cand *cand, const unsigned char *buf, size_t size)
 	}
 	/* A last chunk without a newline is not counted, as in git. */
 	if (nr)
-		qsort(v, nr, sizeof(*v), span_cmp);
+		QSORT(v, nr, span_cmp);
 	for (i = 0, cand->nr_spans = 0; i < nr; i++) {
 		if (cand->nr_spans && v[cand->nr_spans - 1].hash == v[i].hash)
 			v[cand->nr_spans - 1].bytes += v[i].bytes;
@@ -952,7 +952,7 @@ static struct name_index *basenames(struct cand *c, size_t nr, size_t *out_nr)
 		v[*out_nr].name = basename_of(c[i].side->path);
 		v[(*out_nr)++].index = i;
 	}
-	qsort(v, *out_nr, sizeof(*v), name_index_cmp);
+	QSORT(v, *out_nr, name_index_cmp);
 	return v;
 }
 
@@ -1088,7 +1088,7 @@ static int find_inexact(git_repository *repo, struct cand *src, size_t nr_src,
 	}
 	for (i = 0; i < nr * CANDIDATES_PER_DST; i++)
 		mx[i].pos = i;
-	qsort(mx, nr * CANDIDATES_PER_DST, sizeof(*mx), score_sort_cmp);
+	QSORT(mx, nr * CANDIDATES_PER_DST, score_sort_cmp);
 	for (i = 0; i < nr * CANDIDATES_PER_DST; i++) {
 		if (mx[i].dst < 0 || mx[i].score < MIN_SCORE)
 			break;
@@ -1386,7 +1386,7 @@ static void cache_format(struct patchid_cache *cache, struct strbuf *sb)
 	v = xcalloc(cache->nr, sizeof(*v));
 	HASH_ITER(hh, cache->entries, e, tmp)
 		v[nr++] = e;
-	qsort(v, nr, sizeof(*v), entry_cmp);
+	QSORT(v, nr, entry_cmp);
 	strbuf_grow(sb, (nr + 1) * (2 * GIT_OID_HEXSZ + 2));
 	strbuf_addstr(sb, CACHE_HEADER "\n");
 	for (i = 0; i < nr; i++) {

@@ -913,8 +913,7 @@ int ruleset_load_dir(struct ruleset *rs, const char *dir)
 		names[nr++] = xstrdup(de->d_name);
 	}
 	closedir(d);
-	if (nr)
-		qsort(names, nr, sizeof(*names), cmp_names);
+	QSORT(names, nr, cmp_names);
 	for (i = 0; i < nr; i++) {
 		strbuf_setlen(&path, dirlen);
 		strbuf_addf(&path, "/%s", names[i]);

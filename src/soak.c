@@ -236,7 +236,7 @@ int soak_tags_load(struct soak_tags *tags, git_repository *repo,
 		if (ret < 0)
 			goto out;
 	}
-	qsort(pending, nr, sizeof(*pending), cmp_tag_commit);
+	QSORT(pending, nr, cmp_tag_commit);
 	found = xcalloc(nr, 1);
 	ret = mark_reachable(repo, upstream_tip, pending, nr, found);
 	if (ret < 0)
@@ -249,9 +249,8 @@ int soak_tags_load(struct soak_tags *tags, git_repository *repo,
 		pending[i].name = NULL;
 	}
 	nr = 0;
-	qsort(tags->releases, tags->nr_releases, sizeof(*tags->releases),
-	      cmp_tag_version);
-	qsort(tags->rcs, tags->nr_rcs, sizeof(*tags->rcs), cmp_tag_version);
+	QSORT(tags->releases, tags->nr_releases, cmp_tag_version);
+	QSORT(tags->rcs, tags->nr_rcs, cmp_tag_version);
 out:
 	free_tags(pending, nr);
 	free(found);

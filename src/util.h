@@ -26,6 +26,16 @@ char *xstrndup(const char *s, size_t n);
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
+/*
+ * qsort() of nr elements of base, after git's QSORT: an empty array may
+ * be NULL, which qsort() itself must not be given.
+ */
+#define QSORT(base, nr, cmp) \
+	do { \
+		if ((nr) > 1) \
+			qsort((base), (nr), sizeof(*(base)), (cmp)); \
+	} while (0)
+
 /* Case-insensitive ASCII comparisons, independent of the locale. */
 int ascii_strcasecmp(const char *a, const char *b);
 int ascii_strncasecmp(const char *a, const char *b, size_t n);
