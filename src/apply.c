@@ -143,6 +143,8 @@ static int pick_onto_tree(struct apply_result *out, git_repository *repo,
 		ret = error_git("cannot record the tree after %.12s", hex);
 		goto out;
 	}
+	git_oid_cpy(&out->before, git_tree_id(*tree));
+	git_oid_cpy(&out->after, &id);
 	git_tree_free(*tree);
 	*tree = result;
 out:
@@ -178,5 +180,46 @@ int apply_series_check(struct apply_result *out, git_repository *repo,
 	for (i = 0; !ret && i < nr; i++)
 		ret = pick_onto_tree(&out[i], repo, &tree, picks[i]);
 	git_tree_free(tree);
+	return ret;
+}
+
+int apply_result_patch(const struct apply_result *r, git_repository *repo,
+		       struct strbuf *out)
+{
+	git_diff_options opts;
+	git_tree *a = NULL, *b = NULL;
+	git_diff *diff = NULL;
+	git_diff_stats *stats = NULL;
+	git_buf buf = GIT_BUF_INIT;
+	int ret = -1;
+
+	if (!r->applies)
+		return error("no patch: the pick does not apply");
+	git_diff_options_init(&opts, GIT_DIFF_OPTIONS_VERSION);
+	if (git_tree_lookup(&a, repo, &r->before) < 0 ||
+	    git_tree_lookup(&b, repo, &r->after) < 0 ||
+	    git_diff_tree_to_tree(&diff, repo, a, b, &opts) < 0 ||
+	    git_diff_find_similar(diff, NULL) < 0 ||
+	    git_diff_get_stats(&stats, diff) < 0 ||
+	    git_diff_stats_to_buf(&buf, stats, GIT_DIFF_STATS_FULL |
+				  GIT_DIFF_STATS_INCLUDE_SUMMARY, 72) < 0) {
+		ret = error_git("cannot diff the backport");
+		goto out;
+	}
+	strbuf_add(out, buf.ptr, buf.size);
+	strbuf_addch(out, '\n');
+	git_buf_dispose(&buf);
+	if (git_diff_to_buf(&buf, diff, GIT_DIFF_FORMAT_PATCH) < 0) {
+		ret = error_git("cannot format the backport");
+		goto out;
+	}
+	strbuf_add(out, buf.ptr, buf.size);
+	ret = 0;
+out:
+	git_buf_dispose(&buf);
+	git_diff_stats_free(stats);
+	git_diff_free(diff);
+	git_tree_free(b);
+	git_tree_free(a);
 	return ret;
 }

@@ -2,6 +2,8 @@
 #define APPLY_H
 
 #include <git2.h>
+
+#include "strbuf.h"
 #include <stddef.h>
 
 /*
@@ -26,11 +28,24 @@
 
 struct apply_result {
 	int applies;			/* 1 when the pick merges cleanly */
+	/*
+	 * When it applies: the tree before and after the pick, in the
+	 * branch's context (after the earlier picks of a series).
+	 */
+	git_oid before, after;
 	char **conflicts;		/* conflicting paths, sorted, unique */
 	size_t nr_conflicts, alloc_conflicts;
 };
 
 void apply_result_init(struct apply_result *r);
+
+/*
+ * The change a pick that applies makes to the branch, as git
+ * format-patch writes it after "---": a diffstat, a blank line, then the
+ * diff.  Appends to out; returns 0 or -1 after an error message.
+ */
+int apply_result_patch(const struct apply_result *r, git_repository *repo,
+		       struct strbuf *out);
 /* Frees what r owns and initialises it again. */
 void apply_result_release(struct apply_result *r);
 

@@ -52,6 +52,7 @@ static void candidate_free(struct candidate *c)
 		free(c->evidence[i].detail);
 	free(c->evidence);
 	apply_result_release(&c->apply);
+	free(c->patch);
 	for (i = 0; i < c->nr_prereqs; i++)
 		free(c->prereqs[i].source);
 	free(c->prereqs);

@@ -138,6 +138,7 @@ struct candidate {
 	/* The trial cherry-pick onto the branch tip (src/checks.h). */
 	int apply_checked;
 	struct apply_result apply;
+	char *patch;			/* the backport as format-patch shows it */
 
 	enum verdict verdict;
 	char *why;			/* one sentence explaining the verdict */

@@ -16,6 +16,9 @@ void config_release(struct config *c)
 {
 	free(c->upstream);
 	free(c->rules);
+	free(c->ledger);
+	free(c->to);
+	free(c->cc);
 	git_config_free(c->snapshot);
 	config_init(c);
 }
@@ -61,6 +64,12 @@ int config_load(struct config *c, git_repository *repo, const char *file)
 	ret = get_string(snap, "stablepick.upstream", &c->upstream);
 	if (!ret)
 		ret = get_string(snap, "stablepick.rules", &c->rules);
+	if (!ret)
+		ret = get_string(snap, "stablepick.ledger", &c->ledger);
+	if (!ret)
+		ret = get_string(snap, "stablepick.to", &c->to);
+	if (!ret)
+		ret = get_string(snap, "stablepick.cc", &c->cc);
 	c->snapshot = snap;
 	snap = NULL;
 out:

@@ -17,6 +17,8 @@
 struct config {
 	char *upstream;		/* stablepick.upstream; NULL if unset */
 	char *rules;		/* stablepick.rules; NULL if unset */
+	char *ledger;		/* stablepick.ledger; NULL if unset */
+	char *to, *cc;		/* stablepick.to, stablepick.cc: mail addresses */
 	git_config *snapshot;	/* for per-branch settings */
 };
 

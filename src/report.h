@@ -21,12 +21,34 @@ struct report {
 	const struct ruleset *rules;
 	const char *upstream;		/* the upstream ref as given */
 	int all;			/* text: show present and below-threshold */
+
+	/* Mail formats. */
+	const char *from_name, *from_email;
+	const char *to, *cc;		/* comma-separated; NULL: derived */
+	const char *message_id;		/* of the proposal email, no <> */
+	time_t now;
 };
 
 void report_text(struct strbuf *out, const struct report *r,
 		 const struct candidate_list *l);
 void report_json(struct strbuf *out, const struct report *r,
 		 const struct candidate_list *l);
+/*
+ * The weekly proposal email (RFC 5322, text/plain UTF-8): headers, the
+ * candidates grouped by subsystem, a footer naming the rule files.
+ */
+void report_email(struct strbuf *out, const struct report *r,
+		  const struct candidate_list *l);
+/*
+ * One git format-patch message per proposed candidate that applies,
+ * in the order to apply them, threaded to the proposal email; c->patch
+ * must be filled.
+ */
+void report_mbox(struct strbuf *out, const struct report *r,
+		 const struct candidate_list *l);
+/* The candidates the series carries, in order; returns how many. */
+size_t report_series(const struct candidate_list *l, struct candidate ***out);
+
 /* The rule-by-rule breakdown of one candidate. */
 void report_explain(struct strbuf *out, const struct report *r,
 		    const struct candidate *c);

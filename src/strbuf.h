@@ -35,6 +35,7 @@ void strbuf_setlen(struct strbuf *sb, size_t len);
 
 void strbuf_add(struct strbuf *sb, const void *data, size_t len);
 void strbuf_addstr(struct strbuf *sb, const char *s);
+void strbuf_addbuf(struct strbuf *sb, const struct strbuf *other);
 void strbuf_addch(struct strbuf *sb, int c);
 void strbuf_addchars(struct strbuf *sb, int c, size_t n);
 __attribute__((format(printf, 2, 3)))

@@ -1,23 +1,115 @@
 #include "cli.h"
 #include "error.h"
+#include "mail.h"
 #include "report.h"
 #include "strbuf.h"
+#include "util.h"
 
+#include <ctype.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
-enum format { FORMAT_TEXT, FORMAT_JSON };
+enum format { FORMAT_TEXT, FORMAT_JSON, FORMAT_EMAIL, FORMAT_MBOX };
 
 static int parse_format(const char *arg, enum format *out)
 {
-	if (!strcmp(arg, "text"))
-		*out = FORMAT_TEXT;
-	else if (!strcmp(arg, "json"))
-		*out = FORMAT_JSON;
-	else
-		return error("unknown format '%s' (expected text or json)", arg);
-	return 0;
+	static const char *const names[] = { "text", "json", "email", "mbox" };
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(names); i++)
+		if (!strcmp(arg, names[i])) {
+			*out = (enum format)i;
+			return 0;
+		}
+	return error("unknown format '%s' (expected text, json, email or mbox)",
+		     arg);
+}
+
+/*
+ * The Message-ID of the proposal email, derived from the branch and the
+ * run (the upstream tip), so that the series and the email thread
+ * together however often they are made.
+ */
+static char *proposal_id(const struct cli_run *run, const char *email)
+{
+	const char *at = email ? strrchr(email, '@') : NULL;
+	char hex[GIT_OID_HEXSZ + 1];
+	char *id, *p;
+
+	git_oid_tostr(hex, sizeof(hex), &run->upstream);
+	id = xstrfmt("stablepick.%s.%.12s@%s", run->branch.name, hex,
+		     at && at[1] ? at + 1 : "localhost");
+	for (p = id; *p; p++)
+		if (!isalnum((unsigned char)*p) && !strchr(".-_@+", *p))
+			*p = '-';
+	return id;
+}
+
+/* The patches of the series, in the branch's context. */
+static int fill_patches(struct cli_run *run, git_repository *repo)
+{
+	struct candidate **series;
+	size_t nr = report_series(&run->scan.candidates, &series), i;
+	int ret = 0;
+
+	for (i = 0; !ret && i < nr; i++) {
+		struct strbuf patch = STRBUF_INIT;
+
+		ret = apply_result_patch(&series[i]->apply, repo, &patch);
+		series[i]->patch = strbuf_detach(&patch, NULL);
+	}
+	free(series);
+	return ret;
+}
+
+static int render(struct cli_context *ctx, struct cli_run *run,
+		  enum format format, int all, const char *in_reply_to,
+		  struct strbuf *out)
+{
+	git_signature *me = NULL;
+	struct report r;
+	char *id = NULL;
+	int ret = 0;
+
+	memset(&r, 0, sizeof(r));
+	r.scan = &run->scan;
+	r.branch = &run->branch;
+	r.rules = &run->rules;
+	r.upstream = run->upstream_name;
+	r.all = all;
+	switch (format) {
+	case FORMAT_TEXT:
+		report_text(out, &r, &run->scan.candidates);
+		return 0;
+	case FORMAT_JSON:
+		report_json(out, &r, &run->scan.candidates);
+		return 0;
+	case FORMAT_EMAIL:
+	case FORMAT_MBOX:
+		break;
+	}
+	if (git_signature_default(&me, ctx->repo) < 0)
+		git_error_clear();
+	r.from_name = me ? me->name : "stablepick";
+	r.from_email = me ? me->email : "stablepick@localhost";
+	r.to = ctx->config.to;
+	r.cc = ctx->config.cc;
+	r.now = mail_now();
+	id = in_reply_to ? xstrndup(in_reply_to + (*in_reply_to == '<'),
+				    strcspn(in_reply_to + (*in_reply_to == '<'), ">"))
+			 : proposal_id(run, r.from_email);
+	r.message_id = id;
+	if (format == FORMAT_EMAIL) {
+		report_email(out, &r, &run->scan.candidates);
+	} else {
+		ret = fill_patches(run, ctx->repo);
+		if (!ret)
+			report_mbox(out, &r, &run->scan.candidates);
+	}
+	free(id);
+	git_signature_free(me);
+	return ret;
 }
 
 static int propose(struct cli_context *ctx, int argc, char **argv)
@@ -27,17 +119,17 @@ static int propose(struct cli_context *ctx, int argc, char **argv)
 		{ "branch", required_argument, NULL, 'b' },
 		{ "format", required_argument, NULL, 'f' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "in-reply-to", required_argument, NULL, 'i' },
 		{ "range", required_argument, NULL, 'r' },
 		{ "subsystem", required_argument, NULL, 's' },
 		{ "upstream", required_argument, NULL, 'u' },
 		{ NULL, 0, NULL, 0 }
 	};
 	const char *branch = NULL, *upstream = NULL, *range = NULL;
-	const char *subsystems = NULL;
+	const char *subsystems = NULL, *in_reply_to = NULL;
 	enum format format = FORMAT_TEXT;
 	struct strbuf out = STRBUF_INIT;
 	struct cli_run run;
-	struct report r;
 	int opt, all = 0, ret;
 
 	optind = 0;
@@ -52,6 +144,7 @@ static int propose(struct cli_context *ctx, int argc, char **argv)
 		case 'h':
 			printf("usage: stablepick propose %s\n", cmd_propose.usage);
 			return 0;
+		case 'i': in_reply_to = optarg; break;
 		case 'r': range = optarg; break;
 		case 's': subsystems = optarg; break;
 		case 'u': upstream = optarg; break;
@@ -80,19 +173,10 @@ static int propose(struct cli_context *ctx, int argc, char **argv)
 				&run.scan.from);
 	if (!ret)
 		candidate_list_sort(&run.scan.candidates);
-	if (!ret) {
-		memset(&r, 0, sizeof(r));
-		r.scan = &run.scan;
-		r.branch = &run.branch;
-		r.rules = &run.rules;
-		r.upstream = run.upstream_name;
-		r.all = all;
-		if (format == FORMAT_JSON)
-			report_json(&out, &r, &run.scan.candidates);
-		else
-			report_text(&out, &r, &run.scan.candidates);
+	if (!ret)
+		ret = render(ctx, &run, format, all, in_reply_to, &out);
+	if (!ret)
 		ret = report_write(stdout, &out);
-	}
 	if (!ret)
 		ret = cli_run_save(&run);
 	strbuf_release(&out);
@@ -102,7 +186,8 @@ static int propose(struct cli_context *ctx, int argc, char **argv)
 
 const struct cli_command cmd_propose = {
 	"propose",
-	"--branch BRANCH [--all] [--format text|json] [--range A..B]\n"
+	"--branch BRANCH [--all] [--format text|json|email|mbox]\n"
+	"                          [--in-reply-to MSGID] [--range A..B]\n"
 	"                          [--subsystem LIST] [--upstream REF]",
 	"list the mainline fixes a branch should take",
 	propose,

@@ -1,0 +1,277 @@
+#include "cli.h"
+#include "error.h"
+#include "ledger.h"
+#include "strbuf.h"
+#include "util.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+#define DEFER_DAYS 7
+
+/* Declared in cli.h too; parse_args() prints its usage. */
+extern const struct cli_command cmd_mark;
+
+/* What the command line asked for, checked before the repository opens. */
+struct mark_args {
+	const char *branch;
+	const char *reason;
+	const char *until;
+	enum decision decision;
+	int list;
+	char **revs;
+	int nr_revs;
+};
+
+static int has_control(const char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			return 1;
+	return 0;
+}
+
+/* 0 to go on, 1 after --help, else the exit status of a usage error. */
+static int parse_args(struct mark_args *a, int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "branch", required_argument, NULL, 'b' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "list", no_argument, NULL, 'l' },
+		{ "message", required_argument, NULL, 'm' },
+		{ "until", required_argument, NULL, 'u' },
+		{ NULL, 0, NULL, 0 }
+	};
+	int opt;
+
+	memset(a, 0, sizeof(*a));
+	optind = 0;
+	while ((opt = getopt_long(argc, argv, "hm:", longopts, NULL)) != -1) {
+		switch (opt) {
+		case 'b': a->branch = optarg; break;
+		case 'h':
+			printf("usage: stablepick mark %s\n", cmd_mark.usage);
+			return 1;
+		case 'l': a->list = 1; break;
+		case 'm': a->reason = optarg; break;
+		case 'u': a->until = optarg; break;
+		default:
+			return cli_usage(&cmd_mark);
+		}
+	}
+	a->revs = argv + optind;
+	a->nr_revs = argc - optind;
+	if (!a->branch) {
+		error("mark needs --branch");
+		return cli_usage(&cmd_mark);
+	}
+	if (a->list) {
+		if (a->nr_revs || a->reason || a->until) {
+			error("--list takes only --branch");
+			return cli_usage(&cmd_mark);
+		}
+		return 0;
+	}
+	if (a->nr_revs < 2) {
+		error("mark needs commits and a decision "
+		      "(accepted, rejected or deferred)");
+		return cli_usage(&cmd_mark);
+	}
+	a->nr_revs--;
+	if (decision_parse(a->revs[a->nr_revs], &a->decision) < 0) {
+		error("unknown decision '%s' (expected accepted, rejected or "
+		      "deferred)", a->revs[a->nr_revs]);
+		return 129;
+	}
+	if (a->until && a->decision != DECISION_DEFERRED) {
+		error("--until is only for deferred");
+		return 129;
+	}
+	if (a->reason && has_control(a->reason)) {
+		error("the reason must be one line without tabs");
+		return 129;
+	}
+	return 0;
+}
+
+/* The date a deferral ends: --until, else DEFER_DAYS from now. */
+static int deferral_date(git_time_t *out, const char *until, git_time_t now)
+{
+	git_time_t today = now - now % 86400;
+
+	if (!until) {
+		*out = today + DEFER_DAYS * 86400;
+		return 0;
+	}
+	if (ledger_parse_date(until, out) < 0)
+		return error("bad date '%s' for --until (expected YYYY-MM-DD)",
+			     until);
+	if (*out <= today)
+		return error("--until %s is not after today", until);
+	return 0;
+}
+
+/* "Name <email>" of the repository's user, or "unknown". */
+static char *default_who(git_repository *repo)
+{
+	git_signature *sig = NULL;
+	char *who, *p;
+
+	if (git_signature_default(&sig, repo) < 0) {
+		git_error_clear();
+		return xstrdup("unknown");
+	}
+	who = xstrfmt("%s <%s>", sig->name, sig->email);
+	git_signature_free(sig);
+	for (p = who; *p; p++)
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			*p = ' ';
+	return who;
+}
+
+static char *ledger_path(struct cli_context *ctx)
+{
+	if (ctx->config.ledger)
+		return xstrdup(ctx->config.ledger);
+	return xstrfmt("%sstablepick/ledger", git_repository_path(ctx->repo));
+}
+
+/* One line per decision, e.g. "rejected 1a2b3c4d5e6f for B: subject (why)". */
+static void describe(struct strbuf *out, git_repository *repo,
+		     const struct ledger_entry *e)
+{
+	char hex[GIT_OID_HEXSZ + 1], date[11];
+	git_commit *commit = NULL;
+	const char *subject = NULL;
+
+	git_oid_tostr(hex, 13, &e->commit);
+	strbuf_addf(out, "%s %s for %s", decision_name(e->decision), hex,
+		    e->branch);
+	if (e->decision == DECISION_DEFERRED) {
+		ledger_format_date(date, e->until);
+		strbuf_addf(out, " until %s", date);
+	}
+	if (git_commit_lookup(&commit, repo, &e->commit) < 0)
+		git_error_clear();
+	else
+		subject = git_commit_summary(commit);
+	strbuf_addf(out, ": %s", subject ? subject : "(not in this repository)");
+	if (*e->reason)
+		strbuf_addf(out, " (%s)", e->reason);
+	strbuf_addch(out, '\n');
+	git_commit_free(commit);
+}
+
+static int by_lineno(const void *a, const void *b)
+{
+	const struct ledger_entry *x = *(const struct ledger_entry *const *)a;
+	const struct ledger_entry *y = *(const struct ledger_entry *const *)b;
+
+	return x->lineno < y->lineno ? -1 : x->lineno > y->lineno;
+}
+
+static void list_in_force(struct strbuf *out, git_repository *repo,
+			  const struct ledger *l, const char *branch,
+			  git_time_t now)
+{
+	const struct ledger_entry **v = NULL;
+	struct ledger_entry *e, *tmp;
+	size_t nr = 0, alloc = 0, i;
+
+	HASH_ITER(hh, l->entries, e, tmp) {
+		if (strcmp(e->branch, branch) || !ledger_in_force(e, now))
+			continue;
+		ALLOC_GROW(v, nr, alloc);
+		v[nr++] = e;
+	}
+	QSORT(v, nr, by_lineno);
+	for (i = 0; i < nr; i++)
+		describe(out, repo, v[i]);
+	free(v);
+}
+
+static int record(struct strbuf *out, struct cli_context *ctx,
+		  struct ledger *l, const struct mark_args *a, git_time_t now)
+{
+	struct ledger_entry *entries = xcalloc((size_t)a->nr_revs,
+					       sizeof(*entries));
+	git_time_t until = 0;
+	char *who = NULL;
+	int i, ret = 0;
+
+	if (a->decision == DECISION_DEFERRED)
+		ret = deferral_date(&until, a->until, now);
+	for (i = 0; !ret && i < a->nr_revs; i++) {
+		ret = scan_resolve(ctx->repo, a->revs[i], "mark",
+				   &entries[i].commit);
+		entries[i].branch = (char *)a->branch;
+		entries[i].decision = a->decision;
+		entries[i].when = now;
+		entries[i].until = until;
+		entries[i].reason = (char *)(a->reason ? a->reason : "");
+	}
+	if (ret)
+		goto out;
+	who = default_who(ctx->repo);
+	for (i = 0; i < a->nr_revs; i++)
+		entries[i].who = who;
+	ret = ledger_append(l, entries, (size_t)a->nr_revs);
+	for (i = 0; !ret && i < a->nr_revs; i++)
+		describe(out, ctx->repo, &entries[i]);
+out:
+	free(who);
+	free(entries);
+	return ret;
+}
+
+static int mark(struct cli_context *ctx, int argc, char **argv)
+{
+	struct strbuf out = STRBUF_INIT;
+	struct mark_args a;
+	git_object *obj = NULL;
+	struct ledger l;
+	git_time_t now;
+	char *path;
+	int ret;
+
+	ret = parse_args(&a, argc, argv);
+	if (ret)
+		return ret == 1 ? 0 : ret;
+	if (ledger_now(&now) < 0 || cli_open_repo(ctx) < 0)
+		return 1;
+	if (git_revparse_single(&obj, ctx->repo, a.branch) < 0) {
+		git_error_clear();
+		error("unknown branch '%s'", a.branch);
+		return 1;
+	}
+	git_object_free(obj);
+
+	path = ledger_path(ctx);
+	ledger_init(&l, path);
+	free(path);
+	if (a.list) {
+		ret = ledger_load(&l);
+		if (!ret)
+			list_in_force(&out, ctx->repo, &l, a.branch, now);
+	} else {
+		ret = record(&out, ctx, &l, &a, now);
+	}
+	if (!ret)
+		fwrite(out.buf, 1, out.len, stdout);
+	if (!ret && (fflush(stdout) || ferror(stdout)))
+		ret = error("cannot write the output: %s", strerror(errno));
+	ledger_release(&l);
+	strbuf_release(&out);
+	return ret < 0 ? 1 : 0;
+}
+
+const struct cli_command cmd_mark = {
+	"mark",
+	"--branch BRANCH [-m REASON] [--until DATE] COMMIT... "
+	"accepted|rejected|deferred\n"
+	"                       --branch BRANCH --list",
+	"record decisions about commits for a branch",
+	mark,
+};

@@ -1,0 +1,652 @@
+#include "ledger.h"
+#include "error.h"
+#include "strbuf.h"
+#include "util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#define LEDGER_HEADER "# stablepick ledger 1"
+#define LEDGER_FIELDS 7
+#define LOCK_TIMEOUT_DEFAULT 5.0
+
+static const char *const decision_names[] = {
+	[DECISION_ACCEPTED] = "accepted",
+	[DECISION_REJECTED] = "rejected",
+	[DECISION_DEFERRED] = "deferred",
+};
+
+const char *decision_name(enum decision d)
+{
+	if ((size_t)d < ARRAY_SIZE(decision_names))
+		return decision_names[d];
+	return "unknown";
+}
+
+int decision_parse(const char *s, enum decision *out)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(decision_names); i++) {
+		if (!strcmp(s, decision_names[i])) {
+			*out = (enum decision)i;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+/* --- dates ------------------------------------------------------------ */
+
+/* Days from 1970-01-01 to y-m-d in the proleptic Gregorian calendar. */
+static long long days_from_civil(int y, int m, int d)
+{
+	int era, yoe, doy, doe;
+
+	y -= m <= 2;
+	era = (y >= 0 ? y : y - 399) / 400;
+	yoe = y - era * 400;
+	doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+	doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+	return (long long)era * 146097 + doe - 719468;
+}
+
+static int days_in_month(int y, int m)
+{
+	static const int days[] = { 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31 };
+
+	if (m == 2 && ((y % 4 == 0 && y % 100 != 0) || y % 400 == 0))
+		return 29;
+	return days[m - 1];
+}
+
+static int parse_digits(const char *s, int n, int *out)
+{
+	int i, v = 0;
+
+	for (i = 0; i < n; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return -1;
+		v = v * 10 + (s[i] - '0');
+	}
+	*out = v;
+	return 0;
+}
+
+/* Parses "YYYY-MM-DD" at the start of s; the caller checks what follows. */
+static int parse_day(const char *s, git_time_t *out)
+{
+	int y, m, d;
+
+	if (parse_digits(s, 4, &y) || s[4] != '-' ||
+	    parse_digits(s + 5, 2, &m) || s[7] != '-' ||
+	    parse_digits(s + 8, 2, &d))
+		return -1;
+	if (y < 1970 || m < 1 || m > 12 || d < 1 || d > days_in_month(y, m))
+		return -1;
+	*out = (git_time_t)days_from_civil(y, m, d) * 86400;
+	return 0;
+}
+
+int ledger_parse_date(const char *s, git_time_t *out)
+{
+	if (strlen(s) != 10)
+		return -1;
+	return parse_day(s, out);
+}
+
+static int parse_when(const char *s, git_time_t *out)
+{
+	git_time_t day;
+	int h, m, sec;
+
+	if (strlen(s) != 20 || parse_day(s, &day) || s[10] != 'T' ||
+	    parse_digits(s + 11, 2, &h) || s[13] != ':' ||
+	    parse_digits(s + 14, 2, &m) || s[16] != ':' ||
+	    parse_digits(s + 17, 2, &sec) || s[19] != 'Z' ||
+	    h > 23 || m > 59 || sec > 59)
+		return -1;
+	*out = day + h * 3600 + m * 60 + sec;
+	return 0;
+}
+
+static void format_time(char *buf, size_t size, const char *fmt, git_time_t t)
+{
+	time_t tt = (time_t)t;
+	struct tm tm;
+
+	if (!gmtime_r(&tt, &tm) || !strftime(buf, size, fmt, &tm))
+		snprintf(buf, size, "?");
+}
+
+void ledger_format_date(char buf[11], git_time_t t)
+{
+	format_time(buf, 11, "%Y-%m-%d", t);
+}
+
+int ledger_now(git_time_t *out)
+{
+	const char *env = getenv("STABLEPICK_NOW");
+	char *end;
+	long long v;
+
+	if (!env || !*env) {
+		*out = (git_time_t)time(NULL);
+		return 0;
+	}
+	errno = 0;
+	v = strtoll(env, &end, 10);
+	if (errno || *end || v < 0 || v > 253402300799LL)
+		return error("bad STABLEPICK_NOW '%s' (expected a Unix time)", env);
+	*out = (git_time_t)v;
+	return 0;
+}
+
+/* --- entries ---------------------------------------------------------- */
+
+void ledger_init(struct ledger *l, const char *path)
+{
+	memset(l, 0, sizeof(*l));
+	l->path = xstrdup(path);
+}
+
+static void entry_free(struct ledger_entry *e)
+{
+	free(e->branch);
+	free(e->who);
+	free(e->reason);
+	free(e->key);
+	free(e);
+}
+
+static void entries_free(struct ledger_entry **head)
+{
+	struct ledger_entry *e, *tmp;
+
+	HASH_ITER(hh, *head, e, tmp) {
+		HASH_DEL(*head, e);
+		entry_free(e);
+	}
+}
+
+void ledger_release(struct ledger *l)
+{
+	entries_free(&l->entries);
+	free(l->path);
+	l->path = NULL;
+	l->lines = 0;
+}
+
+static char *make_key(const char *branch, const git_oid *commit)
+{
+	char hex[GIT_OID_HEXSZ + 1];
+
+	git_oid_tostr(hex, sizeof(hex), commit);
+	return xstrfmt("%s\t%s", branch, hex);
+}
+
+/* Adds a copy of src to *head, replacing an older decision. */
+static void entries_put(struct ledger_entry **head,
+			const struct ledger_entry *src, unsigned lineno)
+{
+	struct ledger_entry *e = xcalloc(1, sizeof(*e)), *old;
+
+	e->branch = xstrdup(src->branch);
+	git_oid_cpy(&e->commit, &src->commit);
+	e->decision = src->decision;
+	e->when = src->when;
+	e->until = src->until;
+	e->who = xstrdup(src->who);
+	e->reason = xstrdup(src->reason ? src->reason : "");
+	e->lineno = lineno;
+	e->key = make_key(e->branch, &e->commit);
+	HASH_FIND(hh, *head, e->key, strlen(e->key), old);
+	if (old) {
+		HASH_DEL(*head, old);
+		entry_free(old);
+	}
+	HASH_ADD_KEYPTR(hh, *head, e->key, strlen(e->key), e);
+}
+
+const struct ledger_entry *ledger_find(const struct ledger *l,
+				       const char *branch,
+				       const git_oid *commit)
+{
+	struct ledger_entry *e;
+	char *key = make_key(branch, commit);
+
+	HASH_FIND(hh, l->entries, key, strlen(key), e);
+	free(key);
+	return e;
+}
+
+int ledger_in_force(const struct ledger_entry *e, git_time_t now)
+{
+	if (e->decision != DECISION_DEFERRED)
+		return 1;
+	return now < e->until;
+}
+
+/* --- reading ---------------------------------------------------------- */
+
+/* The first control character (tab, newline, DEL, ...) in s, or NULL. */
+static const char *find_control(const char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			return s;
+	return NULL;
+}
+
+static const char *const field_names[LEDGER_FIELDS] = {
+	"branch", "commit", "decision", "when", "until", "who", "reason"
+};
+
+/* Parses one decision line (modified in place); reports "path:line:". */
+static int parse_line(struct ledger_entry *e, char *line, const char *path,
+		      unsigned lineno)
+{
+	char *field[LEDGER_FIELDS];
+	int i, nr = 0;
+	char *p = line;
+
+	for (;;) {
+		char *tab = strchr(p, '\t');
+
+		if (nr == LEDGER_FIELDS)
+			return error("%s:%u: too many fields (expected %d "
+				     "separated by tabs)", path, lineno,
+				     LEDGER_FIELDS);
+		field[nr++] = p;
+		if (!tab)
+			break;
+		*tab = '\0';
+		p = tab + 1;
+	}
+	if (nr != LEDGER_FIELDS)
+		return error("%s:%u: expected %d tab-separated fields, found %d",
+			     path, lineno, LEDGER_FIELDS, nr);
+	for (i = 0; i < LEDGER_FIELDS; i++)
+		if (find_control(field[i]))
+			return error("%s:%u: control character in %s",
+				     path, lineno, field_names[i]);
+
+	memset(e, 0, sizeof(*e));
+	e->branch = field[0];
+	if (!*e->branch)
+		return error("%s:%u: empty branch", path, lineno);
+	if (strlen(field[1]) != GIT_OID_HEXSZ ||
+	    strspn(field[1], "0123456789abcdef") != GIT_OID_HEXSZ ||
+	    git_oid_fromstr(&e->commit, field[1]) < 0)
+		return error("%s:%u: bad commit id '%s' (expected 40 lower-case "
+			     "hex digits)", path, lineno, field[1]);
+	if (decision_parse(field[2], &e->decision) < 0)
+		return error("%s:%u: unknown decision '%s' (expected accepted, "
+			     "rejected or deferred)", path, lineno, field[2]);
+	if (parse_when(field[3], &e->when) < 0)
+		return error("%s:%u: bad time '%s' (expected "
+			     "YYYY-MM-DDTHH:MM:SSZ)", path, lineno, field[3]);
+	if (e->decision == DECISION_DEFERRED) {
+		if (ledger_parse_date(field[4], &e->until) < 0)
+			return error("%s:%u: bad date '%s' for deferred "
+				     "(expected YYYY-MM-DD)", path, lineno,
+				     field[4]);
+	} else if (strcmp(field[4], "-")) {
+		return error("%s:%u: %s takes '-' as until, not '%s'",
+			     path, lineno, field[2], field[4]);
+	}
+	e->who = field[5];
+	if (!*e->who)
+		return error("%s:%u: empty who", path, lineno);
+	e->reason = field[6];
+	return 0;
+}
+
+/*
+ * Parses text into *head.  Reports every bad line; returns -1 if there
+ * was one.  *lines is set to the number of lines.
+ */
+static int parse_text(struct ledger_entry **head, unsigned *lines,
+		      struct strbuf *text, const char *path)
+{
+	char *p = text->buf, *end = text->buf + text->len;
+	unsigned lineno = 0;
+	int ret = 0;
+
+	if (text->len && memchr(text->buf, '\0', text->len))
+		return error("%s: binary data in ledger", path);
+	while (p < end) {
+		char *nl = memchr(p, '\n', (size_t)(end - p));
+		struct ledger_entry e;
+
+		if (nl)
+			*nl = '\0';
+		lineno++;
+		if (lineno == 1) {
+			if (strcmp(p, LEDGER_HEADER))
+				ret = error("%s:1: not a stablepick ledger "
+					    "(the first line must be '%s')",
+					    path, LEDGER_HEADER);
+		} else if (*p && *p != '#') {
+			if (parse_line(&e, p, path, lineno) < 0)
+				ret = -1;
+			else
+				entries_put(head, &e, lineno);
+		}
+		if (!nl)
+			break;
+		/* Undo the cuts so that text can be written out again. */
+		*nl = '\n';
+		p = nl + 1;
+	}
+	*lines = lineno;
+	return ret;
+}
+
+/*
+ * parse_line() cut the fields with NULs; parse_text() only restores
+ * newlines, so it works on a copy.
+ */
+static int load_text(struct ledger_entry **head, unsigned *lines,
+		     const struct strbuf *text, const char *path)
+{
+	struct strbuf copy = STRBUF_INIT;
+	int ret;
+
+	strbuf_add(&copy, text->buf, text->len);
+	ret = parse_text(head, lines, &copy, path);
+	strbuf_release(&copy);
+	return ret;
+}
+
+/* Reads the file into text; a missing file is empty.  0 or -1. */
+static int read_ledger(struct strbuf *text, const char *path)
+{
+	if (strbuf_read_file(text, path) < 0) {
+		if (errno == ENOENT) {
+			strbuf_reset(text);
+			return 0;
+		}
+		return error("cannot read ledger '%s': %s", path,
+			     strerror(errno));
+	}
+	return 0;
+}
+
+int ledger_load(struct ledger *l)
+{
+	struct strbuf text = STRBUF_INIT;
+	struct ledger_entry *head = NULL;
+	unsigned lines = 0;
+	int ret;
+
+	ret = read_ledger(&text, l->path);
+	if (!ret)
+		ret = load_text(&head, &lines, &text, l->path);
+	if (ret) {
+		entries_free(&head);
+	} else {
+		entries_free(&l->entries);
+		l->entries = head;
+		l->lines = lines;
+	}
+	strbuf_release(&text);
+	return ret;
+}
+
+/* --- writing ---------------------------------------------------------- */
+
+static int check_entry(const struct ledger_entry *e)
+{
+	const char *reason = e->reason ? e->reason : "";
+
+	if (!e->branch || !*e->branch || find_control(e->branch))
+		return error("bad branch name for the ledger");
+	if (!e->who || !*e->who || find_control(e->who))
+		return error("bad name for the ledger: it must be one line "
+			     "without tabs");
+	if (find_control(reason))
+		return error("the reason must be one line without tabs or "
+			     "control characters");
+	if (e->when < 0 || e->when > 253402300799LL)
+		return error("decision time out of range");
+	if (e->decision == DECISION_DEFERRED &&
+	    (e->until <= 0 || e->until > 253402300799LL || e->until % 86400))
+		return error("a deferral needs a date");
+	if (e->decision != DECISION_DEFERRED && e->until)
+		return error("only a deferral has a date");
+	if ((size_t)e->decision >= ARRAY_SIZE(decision_names))
+		return error("unknown decision %d", (int)e->decision);
+	return 0;
+}
+
+static void format_entry(struct strbuf *sb, const struct ledger_entry *e)
+{
+	char hex[GIT_OID_HEXSZ + 1], when[32], until[16];
+
+	git_oid_tostr(hex, sizeof(hex), &e->commit);
+	format_time(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", e->when);
+	if (e->decision == DECISION_DEFERRED)
+		ledger_format_date(until, e->until);
+	else
+		strcpy(until, "-");
+	strbuf_addf(sb, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", e->branch, hex,
+		    decision_name(e->decision), when, until, e->who,
+		    e->reason ? e->reason : "");
+}
+
+static int make_leading_dirs(const char *path)
+{
+	char *copy = xstrdup(path), *p;
+	int ret = 0;
+
+	for (p = strchr(copy + 1, '/'); p && !ret; p = strchr(p + 1, '/')) {
+		*p = '\0';
+		if (mkdir(copy, 0777) < 0 && errno != EEXIST)
+			ret = error("cannot create directory '%s': %s",
+				    copy, strerror(errno));
+		*p = '/';
+	}
+	free(copy);
+	return ret;
+}
+
+static int write_all(int fd, const char *buf, size_t len)
+{
+	while (len) {
+		ssize_t done = write(fd, buf, len);
+
+		if (done < 0 && errno == EINTR)
+			continue;
+		if (done < 0)
+			return -1;
+		if (!done) {
+			errno = EIO;
+			return -1;
+		}
+		buf += done;
+		len -= (size_t)done;
+	}
+	return 0;
+}
+
+static void sync_dir_of(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char *dir = slash ? xstrndup(path, (size_t)(slash - path)) :
+			    xstrdup(".");
+	int fd = open(*dir ? dir : "/", O_RDONLY | O_DIRECTORY);
+
+	if (fd >= 0) {
+		fsync(fd);
+		close(fd);
+	}
+	free(dir);
+}
+
+static double monotonic_seconds(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static int lock_timeout(double *out)
+{
+	const char *env = getenv("STABLEPICK_LOCK_TIMEOUT");
+	char *end;
+
+	*out = LOCK_TIMEOUT_DEFAULT;
+	if (!env || !*env)
+		return 0;
+	errno = 0;
+	*out = strtod(env, &end);
+	if (errno || *end || !(*out >= 0))
+		return error("bad STABLEPICK_LOCK_TIMEOUT '%s' (expected "
+			     "seconds)", env);
+	return 0;
+}
+
+/*
+ * The lock held by this process, removed if a signal ends it, like
+ * git's lockfile.c: a SIGINT must not leave a stale lock behind.
+ */
+static char *held_lock;
+static struct sigaction saved_actions[4];
+static const int lock_signals[] = { SIGHUP, SIGINT, SIGQUIT, SIGTERM };
+
+static void remove_lock_on_signal(int sig)
+{
+	if (held_lock)
+		unlink(held_lock);
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static void hold_lock(char *lock)
+{
+	struct sigaction sa;
+	size_t i;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = remove_lock_on_signal;
+	sigemptyset(&sa.sa_mask);
+	held_lock = lock;
+	for (i = 0; i < ARRAY_SIZE(lock_signals); i++)
+		sigaction(lock_signals[i], &sa, &saved_actions[i]);
+}
+
+static void drop_lock(void)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(lock_signals); i++)
+		sigaction(lock_signals[i], &saved_actions[i], NULL);
+	held_lock = NULL;
+}
+
+/* Creates the lock file, waiting for another run to finish.  fd or -1. */
+static int take_lock(const char *path, const char *lock)
+{
+	double timeout, start;
+	int fd;
+
+	if (lock_timeout(&timeout) < 0)
+		return -1;
+	start = monotonic_seconds();
+	for (;;) {
+		fd = open(lock, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+		if (fd >= 0)
+			return fd;
+		if (errno != EEXIST)
+			return error("cannot create '%s': %s", lock,
+				     strerror(errno));
+		if (monotonic_seconds() - start >= timeout)
+			return error("ledger '%s' is locked by another run "
+				     "(remove '%s' if no stablepick is running)",
+				     path, lock);
+		usleep(20000);
+	}
+}
+
+int ledger_append(struct ledger *l, const struct ledger_entry *entries,
+		  size_t nr)
+{
+	struct strbuf lock = STRBUF_INIT, text = STRBUF_INIT;
+	struct ledger_entry *head = NULL;
+	unsigned lines = 0;
+	size_t i;
+	int fd = -1, ret = 0;
+
+	for (i = 0; i < nr; i++)
+		if (check_entry(&entries[i]) < 0)
+			return -1;
+	if (make_leading_dirs(l->path) < 0)
+		return -1;
+	strbuf_addf(&lock, "%s.lock", l->path);
+	fd = take_lock(l->path, lock.buf);
+	if (fd < 0) {
+		strbuf_release(&lock);
+		return -1;
+	}
+	hold_lock(lock.buf);
+
+	/* Another run may have appended since l was loaded. */
+	ret = read_ledger(&text, l->path);
+	if (!ret)
+		ret = load_text(&head, &lines, &text, l->path);
+	if (ret)
+		goto out;
+	if (!text.len) {
+		strbuf_addstr(&text, LEDGER_HEADER "\n");
+		lines = 1;
+	} else if (text.buf[text.len - 1] != '\n') {
+		strbuf_addch(&text, '\n');
+	}
+	for (i = 0; i < nr; i++) {
+		format_entry(&text, &entries[i]);
+		entries_put(&head, &entries[i], ++lines);
+	}
+
+	if (write_all(fd, text.buf, text.len) < 0 || fsync(fd) < 0) {
+		ret = error("cannot write '%s': %s", lock.buf, strerror(errno));
+		goto out;
+	}
+	ret = close(fd);
+	fd = -1;
+	if (ret < 0) {
+		ret = error("cannot write '%s': %s", lock.buf, strerror(errno));
+		goto out;
+	}
+	if (rename(lock.buf, l->path) < 0) {
+		ret = error("cannot rename '%s' to '%s': %s", lock.buf,
+			    l->path, strerror(errno));
+		goto out;
+	}
+	sync_dir_of(l->path);
+
+out:
+	if (fd >= 0)
+		close(fd);
+	if (ret)
+		unlink(lock.buf);
+	drop_lock();
+	if (ret) {
+		entries_free(&head);
+	} else {
+		entries_free(&l->entries);
+		l->entries = head;
+		l->lines = lines;
+	}
+	strbuf_release(&text);
+	strbuf_release(&lock);
+	return ret;
+}

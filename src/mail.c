@@ -1,0 +1,249 @@
+#include "mail.h"
+#include "util.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const char base64[] =
+	"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+/* Length of the valid UTF-8 sequence at s, or 0. */
+static size_t utf8_len(const unsigned char *s, size_t avail)
+{
+	size_t n, i;
+	unsigned cp;
+
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		n = 2, cp = s[0] & 0x1f;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		n = 3, cp = s[0] & 0x0f;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		n = 4, cp = s[0] & 0x07;
+	else
+		return 0;
+	if (n > avail)
+		return 0;
+	for (i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = (cp << 6) | (s[i] & 0x3f);
+	}
+	if ((n == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
+	    (n == 4 && (cp < 0x10000 || cp > 0x10ffff)))
+		return 0;
+	return n;
+}
+
+void mail_clean(struct strbuf *sb, const char *text)
+{
+	const unsigned char *s = (const unsigned char *)text;
+	size_t len = strlen(text), i = 0, n;
+
+	while (i < len) {
+		if ((s[i] < 0x20 && s[i] != '\t') || s[i] == 0x7f) {
+			strbuf_addch(sb, ' ');
+			i++;
+			continue;
+		}
+		n = utf8_len(s + i, len - i);
+		if (!n) {
+			strbuf_addstr(sb, "\xef\xbf\xbd");
+			i++;
+			continue;
+		}
+		strbuf_add(sb, s + i, n);
+		i += n;
+	}
+}
+
+static int is_plain(const char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s >= 0x80)
+			return 0;
+	return 1;
+}
+
+/* RFC 2047 encoded words of at most 45 bytes of UTF-8 each. */
+static void encode_words(struct strbuf *sb, const char *s, size_t len)
+{
+	size_t i = 0;
+
+	while (i < len) {
+		size_t chunk = 0, j;
+
+		/* Whole UTF-8 sequences only, so every word decodes alone. */
+		while (i + chunk < len && chunk < 45) {
+			size_t n = utf8_len((const unsigned char *)s + i + chunk,
+					    len - i - chunk);
+
+			if (!n || chunk + n > 45)
+				break;
+			chunk += n;
+		}
+		if (!chunk)
+			chunk = 1;
+		strbuf_addstr(sb, i ? "\n =?UTF-8?B?" : "=?UTF-8?B?");
+		for (j = 0; j < chunk; j += 3) {
+			const unsigned char *p = (const unsigned char *)s + i + j;
+			unsigned v = p[0] << 16;
+			size_t left = chunk - j;
+
+			if (left > 1)
+				v |= p[1] << 8;
+			if (left > 2)
+				v |= p[2];
+			strbuf_addch(sb, base64[(v >> 18) & 63]);
+			strbuf_addch(sb, base64[(v >> 12) & 63]);
+			strbuf_addch(sb, left > 1 ? base64[(v >> 6) & 63] : '=');
+			strbuf_addch(sb, left > 2 ? base64[v & 63] : '=');
+		}
+		strbuf_addstr(sb, "?=");
+		i += chunk;
+	}
+}
+
+/*
+ * Appends a plain header value, folded before a space where a line
+ * would pass 78 columns (RFC 5322's advice); col is where it starts.
+ */
+static void add_folded(struct strbuf *sb, const char *s, size_t col)
+{
+	while (*s) {
+		size_t len = strlen(s), cut = len;
+
+		if (col + len > 78) {
+			/* The last space that keeps the line short, if any. */
+			for (cut = 78 - col < len ? 78 - col : len; cut > 0; cut--)
+				if (s[cut] == ' ')
+					break;
+			if (!cut)
+				cut = strcspn(s + 1, " ") + 1;
+		}
+		strbuf_add(sb, s, cut);
+		s += cut;
+		if (*s) {
+			strbuf_addch(sb, '\n');	/* the space starts the next line */
+			col = 0;
+		}
+	}
+}
+
+void mail_header(struct strbuf *sb, const char *name, const char *value)
+{
+	struct strbuf clean = STRBUF_INIT;
+
+	mail_clean(&clean, value);
+	strbuf_addf(sb, "%s: ", name);
+	if (is_plain(clean.buf))
+		add_folded(sb, clean.buf, strlen(name) + 2);
+	else
+		encode_words(sb, clean.buf, clean.len);
+	strbuf_addch(sb, '\n');
+	strbuf_release(&clean);
+}
+
+void mail_address_header(struct strbuf *sb, const char *name,
+			 const char *display, const char *email)
+{
+	struct strbuf clean = STRBUF_INIT, addr = STRBUF_INIT;
+	size_t i;
+
+	mail_clean(&clean, display ? display : "");
+	mail_clean(&addr, email ? email : "");
+	/* An address never holds spaces, angle brackets or quotes. */
+	for (i = 0; i < addr.len; i++)
+		if (strchr(" <>\"", addr.buf[i]))
+			addr.buf[i] = '_';
+	strbuf_addf(sb, "%s: ", name);
+	if (!clean.len) {
+		strbuf_addbuf(sb, &addr);
+	} else {
+		if (!is_plain(clean.buf)) {
+			encode_words(sb, clean.buf, clean.len);
+		} else {
+			strbuf_addch(sb, '"');
+			for (i = 0; i < clean.len; i++) {
+				if (clean.buf[i] == '"' || clean.buf[i] == '\\')
+					strbuf_addch(sb, '\\');
+				strbuf_addch(sb, clean.buf[i]);
+			}
+			strbuf_addch(sb, '"');
+		}
+		strbuf_addf(sb, " <%s>", addr.buf);
+	}
+	strbuf_addch(sb, '\n');
+	strbuf_release(&clean);
+	strbuf_release(&addr);
+}
+
+void mail_date(struct strbuf *sb, git_time_t t, int offset_minutes)
+{
+	static const char *const days[] = { "Sun", "Mon", "Tue", "Wed", "Thu",
+					    "Fri", "Sat" };
+	static const char *const months[] = { "Jan", "Feb", "Mar", "Apr", "May",
+					      "Jun", "Jul", "Aug", "Sep", "Oct",
+					      "Nov", "Dec" };
+	time_t local = (time_t)(t + (git_time_t)offset_minutes * 60);
+	int off = offset_minutes < 0 ? -offset_minutes : offset_minutes;
+	struct tm tm;
+
+	gmtime_r(&local, &tm);
+	strbuf_addf(sb, "%s, %d %s %d %02d:%02d:%02d %c%02d%02d", days[tm.tm_wday],
+		    tm.tm_mday, months[tm.tm_mon], tm.tm_year + 1900, tm.tm_hour,
+		    tm.tm_min, tm.tm_sec, offset_minutes < 0 ? '-' : '+',
+		    off / 60, off % 60);
+}
+
+void mail_wrap(struct strbuf *sb, const char *text, size_t first_indent,
+	       size_t indent, size_t width)
+{
+	struct strbuf clean = STRBUF_INIT;
+	size_t col = first_indent, i = 0;
+	int line_empty = 1;
+
+	mail_clean(&clean, text);
+	while (i < clean.len) {
+		size_t start, wlen;
+
+		while (i < clean.len && clean.buf[i] == ' ')
+			i++;
+		start = i;
+		while (i < clean.len && clean.buf[i] != ' ')
+			i++;
+		wlen = i - start;
+		if (!wlen)
+			break;
+		/* A word longer than the line stays whole, on its own line. */
+		if (!line_empty && col + 1 + wlen > width) {
+			strbuf_addch(sb, '\n');
+			strbuf_addchars(sb, ' ', indent);
+			col = indent;
+			line_empty = 1;
+		}
+		if (!line_empty) {
+			strbuf_addch(sb, ' ');
+			col++;
+		}
+		strbuf_add(sb, clean.buf + start, wlen);
+		col += wlen;
+		line_empty = 0;
+	}
+	strbuf_release(&clean);
+}
+
+time_t mail_now(void)
+{
+	const char *env = getenv("STABLEPICK_NOW");
+	char *end;
+	long long v;
+
+	if (env && *env) {
+		v = strtoll(env, &end, 10);
+		if (!*end && v >= 0)
+			return (time_t)v;
+	}
+	return time(NULL);
+}

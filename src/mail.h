@@ -1,0 +1,43 @@
+#ifndef MAIL_H
+#define MAIL_H
+
+#include <git2.h>
+#include <time.h>
+
+#include "strbuf.h"
+
+/*
+ * Writing mail (RFC 5322) from text that comes from untrusted history:
+ * commit subjects and author names may hold newlines, carriage returns,
+ * control characters or bytes that are not UTF-8.  Nothing written here
+ * can end a header early or start a new one.
+ *
+ *     mail_header(&sb, "Subject", subject);     folded, RFC 2047 if needed
+ *     mail_address_header(&sb, "From", name, email);
+ *     mail_date(&sb, t, offset_minutes);
+ *     mail_body_line(&sb, text);                one clean UTF-8 line
+ *     mail_wrap(&sb, text, indent, 72);         wrapped paragraph
+ */
+
+/* "Name: value\n", value on one line, encoded when not plain ASCII. */
+void mail_header(struct strbuf *sb, const char *name, const char *value);
+/* "Name: display <email>\n"; the display name is quoted or encoded. */
+void mail_address_header(struct strbuf *sb, const char *name,
+			 const char *display, const char *email);
+/* An RFC 5322 date: "Thu, 3 Dec 2026 10:00:00 +0000". */
+void mail_date(struct strbuf *sb, git_time_t t, int offset_minutes);
+
+/*
+ * Appends text as one line of a text/plain UTF-8 body: line breaks and
+ * control characters but tabs become spaces, invalid UTF-8 becomes
+ * U+FFFD.
+ */
+void mail_clean(struct strbuf *sb, const char *text);
+/* Appends text word-wrapped at width, every line after the first indented. */
+void mail_wrap(struct strbuf *sb, const char *text, size_t first_indent,
+	       size_t indent, size_t width);
+
+/* "now": STABLEPICK_NOW (a Unix time) when set, else the clock. */
+time_t mail_now(void);
+
+#endif

@@ -1,0 +1,134 @@
+#!/bin/sh
+# The weekly proposal as mail: the email, read by a standard mail parser,
+# and the mbox series, applied by git am to the stable branch.  Subjects
+# and names from history cannot break either.
+. "$TEST_SRCDIR/tests/lib.sh"
+command -v python3 >/dev/null 2>&1 || skip "python3 is not installed"
+
+repo=$tmp/repo
+test_repo "$repo"
+cd "$repo"
+git config user.name 'Stable Picker'
+git config user.email 'picker@example.org'
+test_commit fs/ext4/inode.c 'line 1
+line 2
+line 3' 'ext4: add the inode code'
+bug=$(git rev-parse --short=12 HEAD)
+test_commit fs/btrfs/inode.c 'int btrfs0;' 'btrfs: add the inode code'
+test_tick
+git tag -a -m 'Linux 6.6' v6.6
+git branch linux-6.6.y
+
+test_commit fs/ext4/helper.c 'int helper;' 'ext4: factor out the helper'
+helper=$(git rev-parse --short=12 HEAD)
+helper_full=$(git rev-parse HEAD)
+test_commit fs/ext4/inode.c 'line 1
+line 2 fixed
+line 3' "ext4: fix a crash in the inode code
+
+Cc: stable@vger.kernel.org # 6.1.x: $helper: ext4: factor out the helper
+Fixes: $bug (\"ext4: add the inode code\")
+Signed-off-by: A U Thor <author@example.com>"
+crash=$(git rev-parse --short=12 HEAD)
+# Untrusted history: a carriage return and a fake header in the subject,
+# non-ASCII in the subject and in the author's name.
+printf 'int dir;\n' >fs/ext4/dir.c
+git add fs/ext4/dir.c
+test_tick
+GIT_AUTHOR_NAME='Zoë Ünïcode' git commit -q -F - <<MSG
+ext4: fix café handling in readdir${CR:-$(printf '\r')}Bcc: victim@example.org
+
+From the very start readdir mishandled it.
+
+Cc: stable@vger.kernel.org
+Signed-off-by: Zoë Ünïcode <zoe@example.org>
+MSG
+cafe=$(git rev-parse HEAD)
+test_commit fs/btrfs/inode.c 'int btrfs;' 'btrfs: fix a hang in the inode code
+
+Cc: stable@vger.kernel.org
+Signed-off-by: A U Thor <author@example.com>'
+hang=$(git rev-parse HEAD)
+
+git checkout -q linux-6.6.y
+test_commit fs/ext4/inode.c 'line 1
+line 2 changed in 6.6.y
+line 3' 'ext4: tweak the inode code for 6.6.y'
+git checkout -q master
+
+export STABLEPICK_NOW=1701600000	# Sun, 3 Dec 2023, week 48
+"$STABLEPICK" propose --branch linux-6.6.y --format email >"$tmp/email"
+"$STABLEPICK" propose --branch linux-6.6.y --format mbox >"$tmp/mbox"
+
+# The email, as Python's email package reads it.
+python3 - "$tmp/email" >"$tmp/actual" <<'PY'
+import sys, email
+from email import policy
+msg = email.message_from_binary_file(open(sys.argv[1], 'rb'), policy=policy.default)
+for h in ('From', 'To', 'Cc', 'Subject', 'Date', 'Message-ID', 'Content-Type'):
+    print('%s: %s' % (h, msg[h]))
+print('Bcc:', msg['Bcc'])
+print('defects:', len(msg.defects))
+body = msg.get_content()
+print('body lines:', len(body.splitlines()))
+for line in body.splitlines():
+    if line.startswith('  ') and not line.startswith('      '):
+        print(line)
+PY
+cat >"$tmp/expect" <<EXPECT
+From: Stable Picker <picker@example.org>
+To: linux-btrfs@vger.kernel.org, linux-ext4@vger.kernel.org
+Cc: stable@vger.kernel.org
+Subject: btrfs, ext4: candidates for 6.6.y, week 48
+Date: Sun, 03 Dec 2023 10:40:00 +0000
+Message-ID: <stablepick.linux-6.6.y.$(git rev-parse --short=12 master)@example.org>
+Content-Type: text/plain; charset="UTF-8"
+Bcc: None
+defects: 0
+body lines: 31
+  $(echo "$hang" | cut -c1-12) btrfs: fix a hang in the inode code
+  $helper ext4: factor out the helper
+  $(echo "$cafe" | cut -c1-12) ext4: fix café handling in readdir
+  $crash ext4: fix a crash in the inode code
+EXPECT
+test_cmp "$tmp/expect" "$tmp/actual"
+ok "email headers and body"
+
+# The series: git am takes it as it is on a clean checkout of the branch.
+git clone -q -b linux-6.6.y "$repo" "$tmp/stable"
+git -C "$tmp/stable" config user.name 'Stable Picker'
+git -C "$tmp/stable" config user.email 'picker@example.org'
+git -C "$tmp/stable" am -q "$tmp/mbox"
+git -C "$tmp/stable" log --reverse --format='%an|%s|%b' origin/linux-6.6.y..HEAD |
+	sed -n 's/^\(.*|.*\)|commit \([0-9a-f]*\) upstream\.$/\1|\2/p' >"$tmp/actual"
+cat >"$tmp/expect" <<EXPECT
+A U Thor|ext4: factor out the helper|$helper_full
+Zoë Ünïcode|ext4: fix café handling in readdir|$cafe
+A U Thor|btrfs: fix a hang in the inode code|$hang
+EXPECT
+test_cmp "$tmp/expect" "$tmp/actual"
+ok "git am applies the series, upstream lines first"
+
+# Numbered, threaded to the email; the fix that conflicts is left out.
+grep -E '^(Subject|In-Reply-To):' "$tmp/mbox" | sed 's/=?UTF-8?B?.*/(encoded)/' >"$tmp/actual"
+id="<stablepick.linux-6.6.y.$(git rev-parse --short=12 master)@example.org>"
+cat >"$tmp/expect" <<EXPECT
+Subject: [PATCH 6.6 1/3] ext4: factor out the helper
+In-Reply-To: $id
+Subject: (encoded)
+In-Reply-To: $id
+Subject: [PATCH 6.6 3/3] btrfs: fix a hang in the inode code
+In-Reply-To: $id
+EXPECT
+test_cmp "$tmp/expect" "$tmp/actual"
+tr -s ' \n' '  ' <"$tmp/email" |
+	grep -q "does not apply to linux-6.6.y: conflicts in fs/ext4/inode.c" ||
+	fail "the email does not list the manual backport"
+ok "series threading and manual backports"
+
+# --in-reply-to threads the series to a message of one's own.
+"$STABLEPICK" propose --branch linux-6.6.y --format mbox --in-reply-to '<week48@example.org>' |
+	grep -c '^In-Reply-To: <week48@example.org>$' >"$tmp/actual"
+echo 3 >"$tmp/expect"
+test_cmp "$tmp/expect" "$tmp/actual"
+ok "--in-reply-to"
