@@ -13,6 +13,9 @@ static const char *const verdict_names[VERDICT__COUNT] = {
 	[VERDICT_NOT_APPLICABLE] = "not-applicable",
 	[VERDICT_REVERTED] = "reverted",
 	[VERDICT_VETOED] = "vetoed",
+	[VERDICT_ACCEPTED] = "accepted",
+	[VERDICT_REJECTED] = "rejected",
+	[VERDICT_DEFERRED] = "deferred",
 	[VERDICT_PRESENT] = "present",
 	[VERDICT_BELOW_THRESHOLD] = "below-threshold",
 };

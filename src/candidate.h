@@ -5,6 +5,7 @@
 #include <uthash.h>
 
 #include "apply.h"
+#include "ledger.h"
 #include "message.h"
 #include "rules.h"
 
@@ -24,6 +25,9 @@ enum verdict {
 	VERDICT_NOT_APPLICABLE,
 	VERDICT_REVERTED,
 	VERDICT_VETOED,
+	VERDICT_ACCEPTED,
+	VERDICT_REJECTED,
+	VERDICT_DEFERRED,
 	VERDICT_PRESENT,
 	VERDICT_BELOW_THRESHOLD,
 	VERDICT__COUNT
@@ -139,6 +143,8 @@ struct candidate {
 	int apply_checked;
 	struct apply_result apply;
 	char *patch;			/* the backport as format-patch shows it */
+	const struct ledger_entry *decision;	/* recorded, in force or not */
+	int listed_before;		/* --since: an earlier run listed it */
 
 	enum verdict verdict;
 	char *why;			/* one sentence explaining the verdict */

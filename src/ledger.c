@@ -117,18 +117,25 @@ static int parse_when(const char *s, git_time_t *out)
 	return 0;
 }
 
-static void format_time(char *buf, size_t size, const char *fmt, git_time_t t)
+/* "YYYY-MM-DD", and with_time "YYYY-MM-DDTHH:MM:SSZ", in UTC. */
+static void format_time(char *buf, size_t size, int with_time, git_time_t t)
 {
 	time_t tt = (time_t)t;
 	struct tm tm;
 
-	if (!gmtime_r(&tt, &tm) || !strftime(buf, size, fmt, &tm))
+	if (!gmtime_r(&tt, &tm)) {
 		snprintf(buf, size, "?");
+		return;
+	}
+	if (with_time)
+		strftime(buf, size, "%Y-%m-%dT%H:%M:%SZ", &tm);
+	else
+		strftime(buf, size, "%Y-%m-%d", &tm);
 }
 
 void ledger_format_date(char buf[11], git_time_t t)
 {
-	format_time(buf, 11, "%Y-%m-%d", t);
+	format_time(buf, 11, 0, t);
 }
 
 int ledger_now(git_time_t *out)
@@ -432,7 +439,7 @@ static void format_entry(struct strbuf *sb, const struct ledger_entry *e)
 	char hex[GIT_OID_HEXSZ + 1], when[32], until[16];
 
 	git_oid_tostr(hex, sizeof(hex), &e->commit);
-	format_time(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", e->when);
+	format_time(when, sizeof(when), 1, e->when);
 	if (e->decision == DECISION_DEFERRED)
 		ledger_format_date(until, e->until);
 	else

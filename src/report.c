@@ -60,8 +60,13 @@ static void add_conflicts(struct strbuf *out, const struct report *r,
 
 static int shown(const struct report *r, const struct candidate *c)
 {
+	if (c->listed_before)
+		return 0;
 	return r->all || (c->verdict != VERDICT_PRESENT &&
-			  c->verdict != VERDICT_BELOW_THRESHOLD);
+			  c->verdict != VERDICT_BELOW_THRESHOLD &&
+			  c->verdict != VERDICT_ACCEPTED &&
+			  c->verdict != VERDICT_REJECTED &&
+			  c->verdict != VERDICT_DEFERRED);
 }
 
 static void add_header(struct strbuf *out, const struct report *r,
@@ -84,14 +89,19 @@ static void add_header(struct strbuf *out, const struct report *r,
 static void add_counts(struct strbuf *out, const struct report *r,
 		       const struct candidate_list *l)
 {
-	size_t count[VERDICT__COUNT] = { 0 }, hidden = 0, i;
+	size_t count[VERDICT__COUNT] = { 0 }, hidden = 0, before = 0, nr = 0, i;
 	int first = 1;
 
 	for (i = 0; i < l->nr; i++) {
+		if (l->items[i]->listed_before) {
+			before++;
+			continue;
+		}
+		nr++;
 		count[l->items[i]->verdict]++;
 		hidden += !shown(r, l->items[i]);
 	}
-	strbuf_addf(out, "%zu %s:", l->nr, l->nr == 1 ? "candidate" : "candidates");
+	strbuf_addf(out, "%zu %s:", nr, nr == 1 ? "candidate" : "candidates");
 	for (i = 0; i < VERDICT__COUNT; i++) {
 		if (!count[i])
 			continue;
@@ -100,9 +110,11 @@ static void add_counts(struct strbuf *out, const struct report *r,
 		first = 0;
 	}
 	strbuf_addch(out, '\n');
+	if (before)
+		strbuf_addf(out, "(%zu listed by an earlier run not shown)\n", before);
 	if (hidden)
-		strbuf_addf(out, "(%zu present or below-threshold not shown; "
-			    "use --all)\n", hidden);
+		strbuf_addf(out, "(%zu present, below-threshold or decided not "
+			    "shown; use --all)\n", hidden);
 }
 
 void report_text(struct strbuf *out, const struct report *r,
@@ -350,7 +362,8 @@ void report_json(struct strbuf *out, const struct report *r,
 
 	(void)r;
 	for (i = 0; i < l->nr; i++)
-		json_candidate(out, l->items[i]);
+		if (!l->items[i]->listed_before)
+			json_candidate(out, l->items[i]);
 }
 
 /* The later commits of the run whose Fixes: names c. */
@@ -541,7 +554,7 @@ int report_write(FILE *f, const struct strbuf *out)
 static int in_series(const struct candidate *c)
 {
 	return c->verdict == VERDICT_PROPOSED && c->apply_checked &&
-	       c->apply.applies;
+	       c->apply.applies && !c->listed_before;
 }
 
 static int cmp_order(const void *a, const void *b)
@@ -599,6 +612,8 @@ static const char *const section_titles[SECTION__COUNT] = {
 
 static enum mail_section section_of(const struct candidate *c)
 {
+	if (c->listed_before)
+		return SECTION_NONE;
 	switch (c->verdict) {
 	case VERDICT_PROPOSED:
 		return in_series(c) ? SECTION_PROPOSED : SECTION_MANUAL;

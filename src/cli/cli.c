@@ -15,6 +15,7 @@
 /* Sorted by name, as --help lists them. */
 const struct cli_command *const cli_commands[] = {
 	&cmd_explain,
+	&cmd_mark,
 	&cmd_propose,
 	&cmd_rules,
 	NULL
@@ -163,6 +164,11 @@ int cli_run_setup(struct cli_context *ctx, struct cli_run *run,
 	free(path);
 	patchid_cache_load(&run->patchids);
 	scan_init(&run->scan, ctx->repo, &run->rules);
+	path = cli_ledger_path(ctx);
+	ledger_init(&run->ledger, path);
+	free(path);
+	if (ledger_load(&run->ledger) < 0)
+		return -1;
 	if (cli_load_rules(ctx, &run->rules) < 0 ||
 	    resolve_upstream(ctx, run, upstream) < 0 ||
 	    branch_index_build(&run->branch, ctx->repo, branch, &run->upstream) < 0 ||
@@ -186,10 +192,56 @@ int cli_run_save(struct cli_run *run)
 
 void cli_run_release(struct cli_run *run)
 {
+	ledger_release(&run->ledger);
 	patchid_cache_release(&run->patchids);
 	scan_release(&run->scan);
 	branch_index_release(&run->branch);
 	ruleset_release(&run->rules);
+}
+
+char *cli_ledger_path(struct cli_context *ctx)
+{
+	if (ctx->config.ledger)
+		return xstrdup(ctx->config.ledger);
+	return xstrfmt("%sstablepick/ledger", git_repository_path(ctx->repo));
+}
+
+/*
+ * Recorded decisions outrank the rules: what was accepted or rejected
+ * for the branch is not proposed again, and what was deferred comes
+ * back once its date has passed.  Presence still wins: a commit the
+ * branch carries is present, whatever was decided.
+ */
+static int apply_decisions(struct cli_run *run, struct candidate_list *l)
+{
+	static const enum verdict by_decision[] = {
+		[DECISION_ACCEPTED] = VERDICT_ACCEPTED,
+		[DECISION_REJECTED] = VERDICT_REJECTED,
+		[DECISION_DEFERRED] = VERDICT_DEFERRED,
+	};
+	git_time_t now;
+	size_t i;
+
+	if (ledger_now(&now) < 0)
+		return -1;
+	for (i = 0; i < l->nr; i++) {
+		struct candidate *c = l->items[i];
+		const struct ledger_entry *e;
+		char day[11];
+
+		e = ledger_find(&run->ledger, run->branch.name, &c->id);
+		c->decision = e;
+		if (!e || c->present || !ledger_in_force(e, now))
+			continue;
+		ledger_format_date(day, e->decision == DECISION_DEFERRED ? e->until
+									  : e->when);
+		free(c->why);
+		c->why = xstrfmt("%s %s %s%s%s", decision_name(e->decision),
+				 e->decision == DECISION_DEFERRED ? "until" : "on",
+				 day, *e->reason ? ": " : "", e->reason);
+		c->verdict = by_decision[e->decision];
+	}
+	return 0;
 }
 
 int cli_judge(struct cli_run *run, git_repository *repo,
@@ -223,6 +275,8 @@ int cli_judge(struct cli_run *run, git_repository *repo,
 	if (!ret)
 		deps_finish(&d);
 	deps_release(&d);
+	if (!ret)
+		ret = apply_decisions(run, l);
 	if (!ret)
 		ret = checks_run(repo, &run->branch, &run->upstream, l);
 	return ret;

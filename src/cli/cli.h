@@ -31,6 +31,7 @@ struct cli_command {
 };
 
 extern const struct cli_command cmd_explain;
+extern const struct cli_command cmd_mark;
 extern const struct cli_command cmd_propose;
 extern const struct cli_command cmd_rules;
 
@@ -64,6 +65,7 @@ struct cli_run {
 	struct branch_index branch;
 	struct scan scan;
 	struct patchid_cache patchids;	/* <gitdir>/stablepick/patchid-cache */
+	struct ledger ledger;		/* decisions; stablepick.ledger */
 	git_oid upstream;
 	const char *upstream_name;
 };
@@ -86,6 +88,9 @@ int cli_run_save(struct cli_run *run);
  * range_from: where the walk started (for ancestry), or NULL to ask
  * the commit graph per candidate.  Returns 0 or -1.
  */
+/* The ledger file: stablepick.ledger, else <gitdir>/stablepick/ledger. */
+char *cli_ledger_path(struct cli_context *ctx);
+
 int cli_judge(struct cli_run *run, git_repository *repo,
 	      struct candidate_list *l, const git_oid *range_from);
 

@@ -1,6 +1,7 @@
 #include "cli.h"
 #include "error.h"
 #include "mail.h"
+#include "state.h"
 #include "report.h"
 #include "strbuf.h"
 #include "util.h"
@@ -44,6 +45,73 @@ static char *proposal_id(const struct cli_run *run, const char *email)
 		if (!isalnum((unsigned char)*p) && !strchr(".-_@+", *p))
 			*p = '-';
 	return id;
+}
+
+/* The state file: beside the ledger. */
+static char *state_path(const struct cli_run *run)
+{
+	const char *slash = strrchr(run->ledger.path, '/');
+
+	if (!slash)
+		return xstrdup("state");
+	return xstrfmt("%.*s/state", (int)(slash - run->ledger.path),
+		       run->ledger.path);
+}
+
+/*
+ * --since: the candidates an earlier run already listed (those up to
+ * the mainline tip it saw) are hidden from every format.  The judging
+ * still sees them, so that links (follow-ups, prerequisites, reverts)
+ * across weeks stay right: the result is the full run minus what was
+ * listed before.
+ */
+static int hide_listed(struct cli_run *run, git_repository *repo,
+		       const git_oid *since)
+{
+	struct candidate_list *l = &run->scan.candidates;
+	git_revwalk *walk = NULL;
+	git_oid id;
+	int ret;
+
+	if (git_revwalk_new(&walk, repo) < 0 || git_revwalk_push(walk, since) < 0 ||
+	    git_revwalk_hide(walk, &run->scan.from) < 0) {
+		git_revwalk_free(walk);
+		return error_git("cannot walk to the last run's tip");
+	}
+	while (!(ret = git_revwalk_next(&id, walk))) {
+		struct candidate *c = candidate_list_find(l, &id);
+
+		if (c)
+			c->listed_before = 1;
+	}
+	git_revwalk_free(walk);
+	return ret == GIT_ITEROVER ? 0 : error_git("cannot walk to the last run's tip");
+}
+
+static int resolve_since(struct cli_run *run, git_repository *repo,
+			 const char *since, git_oid *out, int *found)
+{
+	char *path;
+	int ret;
+
+	*found = 0;
+	if (strcmp(since, "last")) {
+		*found = 1;
+		return scan_resolve(repo, since, "--since", out);
+	}
+	path = state_path(run);
+	ret = state_get(path, run->branch.name, out);
+	free(path);
+	if (ret < 0)
+		return -1;
+	*found = ret;
+	/* A tip that mainline no longer has (rebased): list everything. */
+	if (*found && git_graph_descendant_of(repo, &run->upstream, out) <= 0 &&
+	    !git_oid_equal(&run->upstream, out)) {
+		git_error_clear();
+		*found = 0;
+	}
+	return 0;
 }
 
 /* The patches of the series, in the branch's context. */
@@ -121,12 +189,15 @@ static int propose(struct cli_context *ctx, int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ "in-reply-to", required_argument, NULL, 'i' },
 		{ "range", required_argument, NULL, 'r' },
+		{ "since", required_argument, NULL, 'S' },
 		{ "subsystem", required_argument, NULL, 's' },
 		{ "upstream", required_argument, NULL, 'u' },
 		{ NULL, 0, NULL, 0 }
 	};
 	const char *branch = NULL, *upstream = NULL, *range = NULL;
-	const char *subsystems = NULL, *in_reply_to = NULL;
+	const char *subsystems = NULL, *in_reply_to = NULL, *since = NULL;
+	git_oid since_tip;
+	int since_found = 0;
 	enum format format = FORMAT_TEXT;
 	struct strbuf out = STRBUF_INIT;
 	struct cli_run run;
@@ -146,6 +217,7 @@ static int propose(struct cli_context *ctx, int argc, char **argv)
 			return 0;
 		case 'i': in_reply_to = optarg; break;
 		case 'r': range = optarg; break;
+		case 'S': since = optarg; break;
 		case 's': subsystems = optarg; break;
 		case 'u': upstream = optarg; break;
 		default:
@@ -171,6 +243,10 @@ static int propose(struct cli_context *ctx, int argc, char **argv)
 	if (!ret)
 		ret = cli_judge(&run, ctx->repo, &run.scan.candidates,
 				&run.scan.from);
+	if (!ret && since)
+		ret = resolve_since(&run, ctx->repo, since, &since_tip, &since_found);
+	if (!ret && since_found)
+		ret = hide_listed(&run, ctx->repo, &since_tip);
 	if (!ret)
 		candidate_list_sort(&run.scan.candidates);
 	if (!ret)
@@ -179,6 +255,12 @@ static int propose(struct cli_context *ctx, int argc, char **argv)
 		ret = report_write(stdout, &out);
 	if (!ret)
 		ret = cli_run_save(&run);
+	if (!ret && since && !strcmp(since, "last")) {
+		char *path = state_path(&run);
+
+		ret = state_set(path, run.branch.name, &run.upstream);
+		free(path);
+	}
 	strbuf_release(&out);
 	cli_run_release(&run);
 	return ret < 0 ? 1 : 0;
@@ -188,7 +270,8 @@ const struct cli_command cmd_propose = {
 	"propose",
 	"--branch BRANCH [--all] [--format text|json|email|mbox]\n"
 	"                          [--in-reply-to MSGID] [--range A..B]\n"
-	"                          [--subsystem LIST] [--upstream REF]",
+	"                          [--since last|REV] [--subsystem LIST]\n"
+	"                          [--upstream REF]",
 	"list the mainline fixes a branch should take",
 	propose,
 };

@@ -42,7 +42,8 @@ expect_error 129 "error: unknown format 'yaml' (expected text, json, email or mb
 expect_error 129 "error: propose needs --branch
 usage: stablepick propose --branch BRANCH [--all] [--format text|json|email|mbox]
                           [--in-reply-to MSGID] [--range A..B]
-                          [--subsystem LIST] [--upstream REF]" \
+                          [--since last|REV] [--subsystem LIST]
+                          [--upstream REF]" \
 	sp propose
 expect_error 1 "error: unknown revision 'deadbeef' for explain" \
 	sp explain --branch linux-6.6.y deadbeef

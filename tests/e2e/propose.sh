@@ -24,7 +24,7 @@ vetoed       109  11bbf3aa4846  btrfs      btrfs: fix deadlock in baz
                   stable+noautosel: needs a manual backport; cc-stable +100, subject-fix +4, subject-crash +5
 
 6 candidates: 1 proposed, 1 needs-ack, 1 waiting, 1 vetoed, 1 present, 1 below-threshold
-(2 present or below-threshold not shown; use --all)
+(2 present, below-threshold or decided not shown; use --all)
 EXPECT
 test_cmp "$tmp/expect" "$tmp/actual"
 ok "text table"

@@ -1,0 +1,143 @@
+#include "state.h"
+#include "error.h"
+#include "strbuf.h"
+#include "util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define HEADER "# stablepick state 1\n"
+
+/* Reads the state file into sb; a missing file reads as empty. */
+static int read_state(const char *path, struct strbuf *sb)
+{
+	if (strbuf_read_file(sb, path) < 0) {
+		if (errno == ENOENT)
+			return 0;
+		return error("cannot read state '%s': %s", path, strerror(errno));
+	}
+	if (sb->len && strncmp(sb->buf, HEADER, strlen(HEADER)))
+		return error("%s:1: not a stablepick state file", path);
+	return 0;
+}
+
+/* The line of branch in sb, or NULL; *len gets its length. */
+static const char *find_line(const struct strbuf *sb, const char *branch,
+			     size_t *len)
+{
+	const char *p = sb->buf;
+	size_t blen = strlen(branch);
+
+	while (p && *p) {
+		const char *nl = strchr(p, '\n');
+		size_t l = nl ? (size_t)(nl - p) : strlen(p);
+
+		if (l > blen && !strncmp(p, branch, blen) && p[blen] == '\t') {
+			*len = l;
+			return p;
+		}
+		p = nl ? nl + 1 : NULL;
+	}
+	return NULL;
+}
+
+int state_get(const char *path, const char *branch, git_oid *out)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const char *line;
+	size_t len;
+	int ret = read_state(path, &sb);
+
+	if (!ret && (line = find_line(&sb, branch, &len))) {
+		const char *hex = line + strlen(branch) + 1;
+
+		if (len - strlen(branch) - 1 != GIT_OID_HEXSZ ||
+		    git_oid_fromstrn(out, hex, GIT_OID_HEXSZ) < 0)
+			ret = error("%s: bad line for branch '%s'", path, branch);
+		else
+			ret = 1;
+	}
+	strbuf_release(&sb);
+	return ret;
+}
+
+static int write_all(int fd, const char *buf, size_t len)
+{
+	while (len) {
+		ssize_t n = write(fd, buf, len);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		buf += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+int state_set(const char *path, const char *branch, const git_oid *tip)
+{
+	struct strbuf sb = STRBUF_INIT, out = STRBUF_INIT, tmp = STRBUF_INIT;
+	char hex[GIT_OID_HEXSZ + 1];
+	const char *line, *slash;
+	size_t len;
+	int fd = -1, ret;
+
+	if ((ret = read_state(path, &sb)) < 0)
+		goto out;
+	strbuf_addstr(&out, HEADER);
+	if (sb.len)
+		strbuf_add(&out, sb.buf + strlen(HEADER), sb.len - strlen(HEADER));
+	line = find_line(&out, branch, &len);
+	git_oid_tostr(hex, sizeof(hex), tip);
+	if (line) {
+		size_t at = (size_t)(line - out.buf), end = at + len;
+		struct strbuf rebuilt = STRBUF_INIT;
+
+		strbuf_add(&rebuilt, out.buf, at);
+		strbuf_addf(&rebuilt, "%s\t%s", branch, hex);
+		strbuf_addstr(&rebuilt, out.buf + end);
+		strbuf_release(&out);
+		out = rebuilt;
+	} else {
+		strbuf_addf(&out, "%s\t%s\n", branch, hex);
+	}
+
+	slash = strrchr(path, '/');
+	if (slash) {
+		char *dir = xstrndup(path, (size_t)(slash - path));
+
+		mkdir(dir, 0777);	/* the directory of a new state */
+		free(dir);
+	}
+	strbuf_addf(&tmp, "%s.tmp.%ld", path, (long)getpid());
+	fd = open(tmp.buf, O_WRONLY | O_CREAT | O_TRUNC, 0666);
+	if (fd < 0 || write_all(fd, out.buf, out.len) < 0 || fsync(fd) < 0) {
+		ret = error("cannot write state '%s': %s", tmp.buf, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		unlink(tmp.buf);
+		goto out;
+	}
+	if (close(fd) < 0) {
+		ret = error("cannot write state '%s': %s", tmp.buf, strerror(errno));
+		unlink(tmp.buf);
+		goto out;
+	}
+	if (rename(tmp.buf, path) < 0) {
+		ret = error("cannot rename '%s' to '%s': %s", tmp.buf, path,
+			    strerror(errno));
+		unlink(tmp.buf);
+	}
+out:
+	strbuf_release(&tmp);
+	strbuf_release(&out);
+	strbuf_release(&sb);
+	return ret < 0 ? -1 : 0;
+}
