@@ -139,8 +139,13 @@ void report_text(struct strbuf *out, const struct report *r,
 		len = (int)strlen(subsystem_name(c));
 		wsub = len > wsub ? len : wsub;
 	}
-	strbuf_addf(out, "\n%-*s  %*s  %-12s  %-*s  %s\n", wv, "VERDICT", ws,
-		    "SCORE", "COMMIT", wsub, "SUBSYSTEM", "SUBJECT");
+	for (i = 0; i < l->nr && !shown(r, l->items[i]); i++)
+		;
+	if (i == l->nr)
+		strbuf_addstr(out, "\n(nothing to show)\n");
+	else
+		strbuf_addf(out, "\n%-*s  %*s  %-12s  %-*s  %s\n", wv, "VERDICT",
+			    ws, "SCORE", "COMMIT", wsub, "SUBSYSTEM", "SUBJECT");
 	for (i = 0; i < l->nr; i++) {
 		const struct candidate *c = l->items[i];
 		int indent = wv + 2 + ws + 2;

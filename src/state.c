@@ -45,7 +45,7 @@ static const char *find_line(const struct strbuf *sb, const char *branch,
 	return NULL;
 }
 
-int state_get(const char *path, const char *branch, git_oid *out)
+int state_get(const char *path, const char *branch, struct state *out)
 {
 	struct strbuf sb = STRBUF_INIT;
 	const char *line;
@@ -53,13 +53,24 @@ int state_get(const char *path, const char *branch, git_oid *out)
 	int ret = read_state(path, &sb);
 
 	if (!ret && (line = find_line(&sb, branch, &len))) {
-		const char *hex = line + strlen(branch) + 1;
+		const char *from = line + strlen(branch) + 1;
+		size_t rest = len - strlen(branch) - 1;
+		const char *tip = memchr(from, '\t', rest);
 
-		if (len - strlen(branch) - 1 != GIT_OID_HEXSZ ||
-		    git_oid_fromstrn(out, hex, GIT_OID_HEXSZ) < 0)
-			ret = error("%s: bad line for branch '%s'", path, branch);
+		memset(out, 0, sizeof(*out));
+		ret = 1;
+		if (!tip || (size_t)(from + rest - (tip + 1)) != GIT_OID_HEXSZ ||
+		    git_oid_fromstrn(&out->tip, tip + 1, GIT_OID_HEXSZ) < 0)
+			ret = -1;
+		else if (tip - from == 1 && *from == '-')
+			out->has_from = 0;
+		else if (tip - from != GIT_OID_HEXSZ ||
+			 git_oid_fromstrn(&out->from, from, GIT_OID_HEXSZ) < 0)
+			ret = -1;
 		else
-			ret = 1;
+			out->has_from = 1;
+		if (ret < 0)
+			error("%s: bad line for branch '%s'", path, branch);
 	}
 	strbuf_release(&sb);
 	return ret;
@@ -81,10 +92,10 @@ static int write_all(int fd, const char *buf, size_t len)
 	return 0;
 }
 
-int state_set(const char *path, const char *branch, const git_oid *tip)
+int state_set(const char *path, const char *branch, const struct state *st)
 {
 	struct strbuf sb = STRBUF_INIT, out = STRBUF_INIT, tmp = STRBUF_INIT;
-	char hex[GIT_OID_HEXSZ + 1];
+	char hex[GIT_OID_HEXSZ + 1], from[GIT_OID_HEXSZ + 1] = "-";
 	const char *line, *slash;
 	size_t len;
 	int fd = -1, ret;
@@ -95,18 +106,20 @@ int state_set(const char *path, const char *branch, const git_oid *tip)
 	if (sb.len)
 		strbuf_add(&out, sb.buf + strlen(HEADER), sb.len - strlen(HEADER));
 	line = find_line(&out, branch, &len);
-	git_oid_tostr(hex, sizeof(hex), tip);
+	git_oid_tostr(hex, sizeof(hex), &st->tip);
+	if (st->has_from)
+		git_oid_tostr(from, sizeof(from), &st->from);
 	if (line) {
 		size_t at = (size_t)(line - out.buf), end = at + len;
 		struct strbuf rebuilt = STRBUF_INIT;
 
 		strbuf_add(&rebuilt, out.buf, at);
-		strbuf_addf(&rebuilt, "%s\t%s", branch, hex);
+		strbuf_addf(&rebuilt, "%s\t%s\t%s", branch, from, hex);
 		strbuf_addstr(&rebuilt, out.buf + end);
 		strbuf_release(&out);
 		out = rebuilt;
 	} else {
-		strbuf_addf(&out, "%s\t%s\n", branch, hex);
+		strbuf_addf(&out, "%s\t%s\t%s\n", branch, from, hex);
 	}
 
 	slash = strrchr(path, '/');

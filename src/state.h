@@ -5,19 +5,27 @@
 
 /*
  * What propose remembers between runs, beside the ledger: for each
- * branch, the mainline tip of the last `propose --since last`, so that
- * the next one lists only what came after.
+ * branch, the mainline tip of the last `propose --since last` and the
+ * point up to which that run hid candidates, so that the next run lists
+ * only what came after, and a second run at the same tip (the mbox
+ * after the email) lists the same commits again.
  *
  *     # stablepick state 1
- *     linux-6.6.y<TAB><40-hex mainline tip>
+ *     linux-6.6.y<TAB><40-hex hidden up to, or -><TAB><40-hex tip>
  *
  * Reads never fail on a missing file; writes go to a temporary file,
  * synced and renamed over the state, so a crash leaves the old one.
  */
 
-/* The tip recorded for branch: 1 and *out set, 0 if none, -1 on error. */
-int state_get(const char *path, const char *branch, git_oid *out);
-/* Records tip for branch (replacing an earlier one); 0 or -1. */
-int state_set(const char *path, const char *branch, const git_oid *tip);
+struct state {
+	int has_from;		/* 0: the run hid nothing (a first run) */
+	git_oid from;		/* what the run hid candidates up to */
+	git_oid tip;		/* the mainline tip the run saw */
+};
+
+/* The state of branch: 1 and *out set, 0 if none, -1 on error. */
+int state_get(const char *path, const char *branch, struct state *out);
+/* Records the state of branch (replacing an earlier one); 0 or -1. */
+int state_set(const char *path, const char *branch, const struct state *st);
 
 #endif

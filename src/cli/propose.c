@@ -88,9 +88,17 @@ static int hide_listed(struct cli_run *run, git_repository *repo,
 	return ret == GIT_ITEROVER ? 0 : error_git("cannot walk to the last run's tip");
 }
 
+/*
+ * Where --since hides candidates up to.  For "last": the tip of the
+ * last --since last run for the branch; but when mainline has not moved
+ * since that run, what that run hid, so that running again (the mbox
+ * after the email) lists the same commits.  *st gets the new state.
+ */
 static int resolve_since(struct cli_run *run, git_repository *repo,
-			 const char *since, git_oid *out, int *found)
+			 const char *since, git_oid *out, int *found,
+			 struct state *st)
 {
+	struct state old;
 	char *path;
 	int ret;
 
@@ -100,16 +108,25 @@ static int resolve_since(struct cli_run *run, git_repository *repo,
 		return scan_resolve(repo, since, "--since", out);
 	}
 	path = state_path(run);
-	ret = state_get(path, run->branch.name, out);
+	ret = state_get(path, run->branch.name, &old);
 	free(path);
 	if (ret < 0)
 		return -1;
-	*found = ret;
-	/* A tip that mainline no longer has (rebased): list everything. */
-	if (*found && git_graph_descendant_of(repo, &run->upstream, out) <= 0 &&
-	    !git_oid_equal(&run->upstream, out)) {
-		git_error_clear();
-		*found = 0;
+	memset(st, 0, sizeof(*st));
+	git_oid_cpy(&st->tip, &run->upstream);
+	if (!ret)
+		return 0;		/* the first run lists everything */
+	if (git_oid_equal(&old.tip, &run->upstream)) {
+		*st = old;
+	} else if (git_graph_descendant_of(repo, &run->upstream, &old.tip) > 0) {
+		st->has_from = 1;
+		git_oid_cpy(&st->from, &old.tip);
+	}
+	/* (A tip mainline no longer has, after a rebase: list everything.) */
+	git_error_clear();
+	if (st->has_from) {
+		*found = 1;
+		git_oid_cpy(out, &st->from);
 	}
 	return 0;
 }
@@ -196,6 +213,7 @@ static int propose(struct cli_context *ctx, int argc, char **argv)
 	};
 	const char *branch = NULL, *upstream = NULL, *range = NULL;
 	const char *subsystems = NULL, *in_reply_to = NULL, *since = NULL;
+	struct state since_state;
 	git_oid since_tip;
 	int since_found = 0;
 	enum format format = FORMAT_TEXT;
@@ -244,7 +262,8 @@ static int propose(struct cli_context *ctx, int argc, char **argv)
 		ret = cli_judge(&run, ctx->repo, &run.scan.candidates,
 				&run.scan.from);
 	if (!ret && since)
-		ret = resolve_since(&run, ctx->repo, since, &since_tip, &since_found);
+		ret = resolve_since(&run, ctx->repo, since, &since_tip,
+				    &since_found, &since_state);
 	if (!ret && since_found)
 		ret = hide_listed(&run, ctx->repo, &since_tip);
 	if (!ret)
@@ -258,7 +277,7 @@ static int propose(struct cli_context *ctx, int argc, char **argv)
 	if (!ret && since && !strcmp(since, "last")) {
 		char *path = state_path(&run);
 
-		ret = state_set(path, run.branch.name, &run.upstream);
+		ret = state_set(path, run.branch.name, &since_state);
 		free(path);
 	}
 	strbuf_release(&out);
