@@ -1,35 +1,7 @@
 #include "json.h"
+#include "util.h"
 
 #include <string.h>
-
-/* Length of the valid UTF-8 sequence at s, or 0 if it is not valid. */
-static size_t utf8_len(const unsigned char *s, size_t avail)
-{
-	size_t n, i;
-	unsigned cp;
-
-	if (s[0] < 0x80)
-		return 1;
-	if (s[0] >= 0xc2 && s[0] <= 0xdf)
-		n = 2, cp = s[0] & 0x1f;
-	else if (s[0] >= 0xe0 && s[0] <= 0xef)
-		n = 3, cp = s[0] & 0x0f;
-	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
-		n = 4, cp = s[0] & 0x07;
-	else
-		return 0;
-	if (n > avail)
-		return 0;
-	for (i = 1; i < n; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = (cp << 6) | (s[i] & 0x3f);
-	}
-	if ((n == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
-	    (n == 4 && (cp < 0x10000 || cp > 0x10ffff)))
-		return 0;
-	return n;
-}
 
 void json_add_string(struct strbuf *sb, const char *str, size_t len)
 {
@@ -53,7 +25,7 @@ void json_add_string(struct strbuf *sb, const char *str, size_t len)
 			i++;
 			continue;
 		}
-		n = utf8_len(s + i, len - i);
+		n = utf8_seq_len(s + i, len - i);
 		if (!n) {
 			strbuf_addstr(sb, "\\ufffd");
 			i++;

@@ -449,41 +449,6 @@ static void format_entry(struct strbuf *sb, const struct ledger_entry *e)
 		    e->reason ? e->reason : "");
 }
 
-static int make_leading_dirs(const char *path)
-{
-	char *copy = xstrdup(path), *p;
-	int ret = 0;
-
-	for (p = strchr(copy + 1, '/'); p && !ret; p = strchr(p + 1, '/')) {
-		*p = '\0';
-		if (mkdir(copy, 0777) < 0 && errno != EEXIST)
-			ret = error("cannot create directory '%s': %s",
-				    copy, strerror(errno));
-		*p = '/';
-	}
-	free(copy);
-	return ret;
-}
-
-static int write_all(int fd, const char *buf, size_t len)
-{
-	while (len) {
-		ssize_t done = write(fd, buf, len);
-
-		if (done < 0 && errno == EINTR)
-			continue;
-		if (done < 0)
-			return -1;
-		if (!done) {
-			errno = EIO;
-			return -1;
-		}
-		buf += done;
-		len -= (size_t)done;
-	}
-	return 0;
-}
-
 static void sync_dir_of(const char *path)
 {
 	const char *slash = strrchr(path, '/');
@@ -596,7 +561,7 @@ int ledger_append(struct ledger *l, const struct ledger_entry *entries,
 	for (i = 0; i < nr; i++)
 		if (check_entry(&entries[i]) < 0)
 			return -1;
-	if (make_leading_dirs(l->path) < 0)
+	if (mkdir_leading(l->path) < 0)
 		return -1;
 	strbuf_addf(&lock, "%s.lock", l->path);
 	fd = take_lock(l->path, lock.buf);
@@ -623,7 +588,7 @@ int ledger_append(struct ledger *l, const struct ledger_entry *entries,
 		entries_put(&head, &entries[i], ++lines);
 	}
 
-	if (write_all(fd, text.buf, text.len) < 0 || fsync(fd) < 0) {
+	if (write_in_full(fd, text.buf, text.len) < 0 || fsync(fd) < 0) {
 		ret = error("cannot write '%s': %s", lock.buf, strerror(errno));
 		goto out;
 	}

@@ -1404,38 +1404,6 @@ static void cache_format(struct patchid_cache *cache, struct strbuf *sb)
 	free(v);
 }
 
-/* Creates the directories leading to path. */
-static int make_leading_dirs(const char *path)
-{
-	char *copy = xstrdup(path), *p;
-	int ret = 0;
-
-	for (p = strchr(copy + 1, '/'); p && !ret; p = strchr(p + 1, '/')) {
-		*p = '\0';
-		if (mkdir(copy, 0777) < 0 && errno != EEXIST)
-			ret = error("cannot create directory '%s': %s",
-				    copy, strerror(errno));
-		*p = '/';
-	}
-	free(copy);
-	return ret;
-}
-
-static int write_all(int fd, const char *buf, size_t len)
-{
-	while (len) {
-		ssize_t done = write(fd, buf, len);
-
-		if (done < 0 && errno == EINTR)
-			continue;
-		if (done <= 0)
-			return -1;
-		buf += done;
-		len -= (size_t)done;
-	}
-	return 0;
-}
-
 /* Writes and syncs a file; -1 with errno set on failure. */
 static int write_synced(const char *path, const struct strbuf *text)
 {
@@ -1444,7 +1412,7 @@ static int write_synced(const char *path, const struct strbuf *text)
 
 	if (fd < 0)
 		return -1;
-	if (write_all(fd, text->buf, text->len) < 0 || fsync(fd) < 0) {
+	if (write_in_full(fd, text->buf, text->len) < 0 || fsync(fd) < 0) {
 		saved = errno;
 		close(fd);
 		errno = saved;
@@ -1477,7 +1445,7 @@ int patchid_cache_save(struct patchid_cache *cache)
 		return 0;
 	strbuf_addf(&tmp, "%s.tmp", cache->path);
 	cache_format(cache, &text);
-	if (make_leading_dirs(cache->path) < 0)
+	if (mkdir_leading(cache->path) < 0)
 		ret = -1;
 	else if (write_synced(tmp.buf, &text) < 0)
 		ret = error("cannot write patch-id cache '%s': %s",

@@ -76,27 +76,11 @@ int state_get(const char *path, const char *branch, struct state *out)
 	return ret;
 }
 
-static int write_all(int fd, const char *buf, size_t len)
-{
-	while (len) {
-		ssize_t n = write(fd, buf, len);
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -1;
-		}
-		buf += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
 int state_set(const char *path, const char *branch, const struct state *st)
 {
 	struct strbuf sb = STRBUF_INIT, out = STRBUF_INIT, tmp = STRBUF_INIT;
 	char hex[GIT_OID_HEXSZ + 1], from[GIT_OID_HEXSZ + 1] = "-";
-	const char *line, *slash;
+	const char *line;
 	size_t len;
 	int fd = -1, ret;
 
@@ -122,16 +106,11 @@ int state_set(const char *path, const char *branch, const struct state *st)
 		strbuf_addf(&out, "%s\t%s\t%s\n", branch, from, hex);
 	}
 
-	slash = strrchr(path, '/');
-	if (slash) {
-		char *dir = xstrndup(path, (size_t)(slash - path));
-
-		mkdir(dir, 0777);	/* the directory of a new state */
-		free(dir);
-	}
+	if ((ret = mkdir_leading(path)) < 0)
+		goto out;
 	strbuf_addf(&tmp, "%s.tmp.%ld", path, (long)getpid());
 	fd = open(tmp.buf, O_WRONLY | O_CREAT | O_TRUNC, 0666);
-	if (fd < 0 || write_all(fd, out.buf, out.len) < 0 || fsync(fd) < 0) {
+	if (fd < 0 || write_in_full(fd, out.buf, out.len) < 0 || fsync(fd) < 0) {
 		ret = error("cannot write state '%s': %s", tmp.buf, strerror(errno));
 		if (fd >= 0)
 			close(fd);

@@ -1,7 +1,11 @@
 #include "util.h"
 
+#include "error.h"
+
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 void die_oom(void)
@@ -95,4 +99,71 @@ int is_hex(const char *s, size_t n)
 			return 0;
 	}
 	return 1;
+}
+
+size_t utf8_seq_len(const unsigned char *s, size_t avail)
+{
+	size_t n, i;
+	unsigned cp;
+
+	if (!avail)
+		return 0;
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		n = 2, cp = s[0] & 0x1f;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		n = 3, cp = s[0] & 0x0f;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		n = 4, cp = s[0] & 0x07;
+	else
+		return 0;
+	if (n > avail)
+		return 0;
+	for (i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = (cp << 6) | (s[i] & 0x3f);
+	}
+	if ((n == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
+	    (n == 4 && (cp < 0x10000 || cp > 0x10ffff)))
+		return 0;
+	return n;
+}
+
+int write_in_full(int fd, const void *buf, size_t len)
+{
+	const char *p = buf;
+
+	while (len) {
+		ssize_t done = write(fd, p, len);
+
+		if (done < 0 && errno == EINTR)
+			continue;
+		if (done < 0)
+			return -1;
+		if (!done) {
+			errno = EIO;
+			return -1;
+		}
+		p += done;
+		len -= (size_t)done;
+	}
+	return 0;
+}
+
+int mkdir_leading(const char *path)
+{
+	char *copy = xstrdup(path), *p;
+	int ret = 0;
+
+	for (p = strchr(copy + 1, '/'); p && !ret; p = strchr(p + 1, '/')) {
+		*p = '\0';
+		if (mkdir(copy, 0777) < 0 && errno != EEXIST)
+			ret = error("cannot create directory '%s': %s",
+				    copy, strerror(errno));
+		*p = '/';
+	}
+	free(copy);
+	return ret;
 }

@@ -40,6 +40,21 @@ char *xstrndup(const char *s, size_t n);
 int ascii_strcasecmp(const char *a, const char *b);
 int ascii_strncasecmp(const char *a, const char *b, size_t n);
 
+/*
+ * Length of the valid UTF-8 sequence at s (at most avail bytes): 1 to 4,
+ * or 0 when it is not valid (overlong, surrogate, truncated, ...).
+ */
+size_t utf8_seq_len(const unsigned char *s, size_t avail);
+
+/* write(2) until all of buf is written; 0, or -1 with errno set. */
+int write_in_full(int fd, const void *buf, size_t len);
+
+/*
+ * Creates the directories leading to path (not path itself); 0, or -1
+ * after an error message.
+ */
+int mkdir_leading(const char *path);
+
 /* Non-zero if s is made of n (or, if n is 0, all) hexadecimal digits. */
 int is_hex(const char *s, size_t n);
 
