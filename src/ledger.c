@@ -449,20 +449,6 @@ static void format_entry(struct strbuf *sb, const struct ledger_entry *e)
 		    e->reason ? e->reason : "");
 }
 
-static void sync_dir_of(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-	char *dir = slash ? xstrndup(path, (size_t)(slash - path)) :
-			    xstrdup(".");
-	int fd = open(*dir ? dir : "/", O_RDONLY | O_DIRECTORY);
-
-	if (fd >= 0) {
-		fsync(fd);
-		close(fd);
-	}
-	free(dir);
-}
-
 static double monotonic_seconds(void)
 {
 	struct timespec ts;
@@ -603,7 +589,7 @@ int ledger_append(struct ledger *l, const struct ledger_entry *entries,
 			    l->path, strerror(errno));
 		goto out;
 	}
-	sync_dir_of(l->path);
+	fsync_dir_of(l->path);
 
 out:
 	if (fd >= 0)

@@ -1421,21 +1421,6 @@ static int write_synced(const char *path, const struct strbuf *text)
 	return close(fd);
 }
 
-/* Makes the rename itself durable; a failure here loses nothing. */
-static void sync_dir_of(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-	char *dir = slash ? xstrndup(path, (size_t)(slash - path)) :
-			    xstrdup(".");
-	int fd = open(*dir ? dir : "/", O_RDONLY | O_DIRECTORY);
-
-	if (fd >= 0) {
-		fsync(fd);
-		close(fd);
-	}
-	free(dir);
-}
-
 int patchid_cache_save(struct patchid_cache *cache)
 {
 	struct strbuf tmp = STRBUF_INIT, text = STRBUF_INIT;
@@ -1456,7 +1441,7 @@ int patchid_cache_save(struct patchid_cache *cache)
 	if (ret) {
 		unlink(tmp.buf);
 	} else {
-		sync_dir_of(cache->path);
+		fsync_dir_of(cache->path);
 		cache->dirty = 0;
 	}
 	strbuf_release(&text);

@@ -126,6 +126,8 @@ int state_set(const char *path, const char *branch, const struct state *st)
 		ret = error("cannot rename '%s' to '%s': %s", tmp.buf, path,
 			    strerror(errno));
 		unlink(tmp.buf);
+	} else {
+		fsync_dir_of(path);
 	}
 out:
 	strbuf_release(&tmp);

@@ -55,6 +55,12 @@ int write_in_full(int fd, const void *buf, size_t len);
  */
 int mkdir_leading(const char *path);
 
+/*
+ * Syncs the directory that holds path, so that a rename into it is
+ * durable; a failure is ignored (it loses nothing that was written).
+ */
+void fsync_dir_of(const char *path);
+
 /* Non-zero if s is made of n (or, if n is 0, all) hexadecimal digits. */
 int is_hex(const char *s, size_t n);
 
