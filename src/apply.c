@@ -104,41 +104,162 @@ int apply_check(struct apply_result *out, git_repository *repo,
 	return ret;
 }
 
+/* The entry at path in tree, or NULL (caller frees). */
+static git_tree_entry *entry_at(const git_tree *tree, const char *path)
+{
+	git_tree_entry *e = NULL;
+
+	if (!tree || git_tree_entry_bypath(&e, tree, path) < 0) {
+		git_error_clear();
+		return NULL;
+	}
+	return e;
+}
+
+static int same(const git_tree_entry *a, const git_tree_entry *b)
+{
+	if (!a || !b)
+		return !a && !b;
+	return git_oid_equal(git_tree_entry_id(a), git_tree_entry_id(b)) &&
+	       git_tree_entry_filemode(a) == git_tree_entry_filemode(b);
+}
+
+static int blob_input(git_merge_file_input *in, git_blob **blob,
+		      git_repository *repo, const git_tree_entry *e,
+		      const char *path)
+{
+	git_merge_file_input_init(in, GIT_MERGE_FILE_INPUT_VERSION);
+	if (git_blob_lookup(blob, repo, git_tree_entry_id(e)) < 0)
+		return -1;
+	in->ptr = git_blob_rawcontent(*blob);
+	in->size = (size_t)git_blob_rawsize(*blob);
+	in->path = path;
+	in->mode = git_tree_entry_filemode(e);
+	return 0;
+}
+
 /*
- * Picks one commit of a series onto *tree, as git_cherrypick_commit()
- * does but against a tree that no commit has: the pick's parent is the
- * merge base, the current tree is ours, the pick's tree is theirs.
- * When the pick applies, *tree is replaced by the result.
+ * Three-way merges one file changed by the pick: base (the pick's
+ * parent), ours (the series so far) and theirs (the pick).  Fills *up
+ * with the change to make, or returns 1 for a conflict.
+ */
+static int merge_path(git_repository *repo, const char *path,
+		      const git_tree_entry *base, const git_tree_entry *ours,
+		      const git_tree_entry *theirs, git_tree_update *up)
+{
+	git_merge_file_input in_base, in_ours, in_theirs;
+	git_blob *b = NULL, *o = NULL, *t = NULL;
+	git_merge_file_result res;
+	int ret = 1;
+
+	memset(up, 0, sizeof(*up));
+	up->path = path;
+	if (same(ours, base) || same(ours, theirs)) {
+		/* Ours did not touch it, or already has the pick's version. */
+		if (same(ours, theirs))
+			return 2;	/* nothing to do */
+		if (!theirs) {
+			up->action = GIT_TREE_UPDATE_REMOVE;
+		} else {
+			up->action = GIT_TREE_UPDATE_UPSERT;
+			git_oid_cpy(&up->id, git_tree_entry_id(theirs));
+			up->filemode = git_tree_entry_filemode(theirs);
+		}
+		return 0;
+	}
+	/* Both changed it: only a content merge of three blobs can work. */
+	if (!base || !ours || !theirs ||
+	    git_tree_entry_type(base) != GIT_OBJECT_BLOB ||
+	    git_tree_entry_type(ours) != GIT_OBJECT_BLOB ||
+	    git_tree_entry_type(theirs) != GIT_OBJECT_BLOB)
+		return 1;
+	if (blob_input(&in_base, &b, repo, base, path) < 0 ||
+	    blob_input(&in_ours, &o, repo, ours, path) < 0 ||
+	    blob_input(&in_theirs, &t, repo, theirs, path) < 0) {
+		ret = error_git("cannot read '%s'", path);
+		goto out;
+	}
+	memset(&res, 0, sizeof(res));
+	if (git_merge_file(&res, &in_base, &in_ours, &in_theirs, NULL) < 0) {
+		ret = error_git("cannot merge '%s'", path);
+		goto out;
+	}
+	if (res.automergeable &&
+	    !git_blob_create_from_buffer(&up->id, repo, res.ptr, res.len)) {
+		up->action = GIT_TREE_UPDATE_UPSERT;
+		up->filemode = git_tree_entry_filemode(theirs);
+		ret = 0;
+	}
+	git_merge_file_result_free(&res);
+out:
+	git_blob_free(t);
+	git_blob_free(o);
+	git_blob_free(b);
+	return ret;
+}
+
+/*
+ * Picks one commit of a series onto *tree, a tree that no commit has.
+ * Only the files the pick changes are merged (three-way, against the
+ * pick's parent), so the cost follows the size of the change, not of
+ * the tree.  Renames are not followed: a rename is a removal and an
+ * addition.  When the pick applies, *tree is replaced by the result.
  */
 static int pick_onto_tree(struct apply_result *out, git_repository *repo,
 			  git_tree **tree, const git_commit *pick)
 {
 	git_commit *parent = NULL;
 	git_tree *base = NULL, *theirs = NULL, *result = NULL;
-	git_index *index = NULL;
+	git_diff *diff = NULL;
+	git_tree_update *ups = NULL;
+	git_diff_options opts;
 	char hex[GIT_OID_HEXSZ + 1];
+	size_t i, n, nr_ups = 0;
 	git_oid id;
 	int ret = -1;
 
 	git_oid_tostr(hex, sizeof(hex), git_commit_id(pick));
+	git_diff_options_init(&opts, GIT_DIFF_OPTIONS_VERSION);
 	if (git_commit_parentcount(pick) &&
 	    (git_commit_parent(&parent, pick, 0) < 0 ||
 	     git_commit_tree(&base, parent) < 0)) {
 		ret = error_git("cannot read the parent of %.12s", hex);
 		goto out;
 	}
-	if (git_commit_tree(&theirs, pick) < 0) {
-		ret = error_git("cannot read the tree of %.12s", hex);
+	if (git_commit_tree(&theirs, pick) < 0 ||
+	    git_diff_tree_to_tree(&diff, repo, base, theirs, &opts) < 0) {
+		ret = error_git("cannot read the change of %.12s", hex);
 		goto out;
 	}
-	if (git_merge_trees(&index, repo, base, *tree, theirs, NULL) < 0) {
-		ret = error_git("cannot trial-pick %.12s", hex);
+	n = git_diff_num_deltas(diff);
+	ups = xcalloc(n ? n : 1, sizeof(*ups));
+	out->applies = 1;
+	for (i = 0; i < n; i++) {
+		const git_diff_delta *d = git_diff_get_delta(diff, i);
+		const char *path = d->new_file.path ? d->new_file.path : d->old_file.path;
+		git_tree_entry *eb = entry_at(base, path);
+		git_tree_entry *eo = entry_at(*tree, path);
+		git_tree_entry *et = entry_at(theirs, path);
+		int r = merge_path(repo, path, eb, eo, et, &ups[nr_ups]);
+
+		git_tree_entry_free(eb);
+		git_tree_entry_free(eo);
+		git_tree_entry_free(et);
+		if (r < 0)
+			goto out;
+		if (r == 0)
+			nr_ups++;
+		else if (r == 1) {
+			out->applies = 0;
+			add_conflict(out, path);
+		}
+	}
+	sort_unique(out);
+	if (!out->applies) {
+		ret = 0;
 		goto out;
 	}
-	ret = collect(out, index, hex);
-	if (ret < 0 || !out->applies)
-		goto out;
-	if (git_index_write_tree_to(&id, index, repo) < 0 ||
+	if (git_tree_create_updated(&id, repo, *tree, nr_ups, ups) < 0 ||
 	    git_tree_lookup(&result, repo, &id) < 0) {
 		ret = error_git("cannot record the tree after %.12s", hex);
 		goto out;
@@ -147,8 +268,10 @@ static int pick_onto_tree(struct apply_result *out, git_repository *repo,
 	git_oid_cpy(&out->after, &id);
 	git_tree_free(*tree);
 	*tree = result;
+	ret = 0;
 out:
-	git_index_free(index);
+	free(ups);
+	git_diff_free(diff);
 	git_tree_free(theirs);
 	git_tree_free(base);
 	git_commit_free(parent);

@@ -6,6 +6,14 @@
 #include <string.h>
 #include <uthash.h>
 
+/* Whether a commit outside the run is below the branch base. */
+struct ancestry_entry {
+	git_oid id;
+	git_time_t time;
+	int below;
+	UT_hash_handle hh;
+};
+
 struct subject_entry {
 	char *subject;
 	git_oid id;
@@ -26,7 +34,12 @@ void deps_init(struct deps *d, git_repository *repo,
 void deps_release(struct deps *d)
 {
 	struct subject_entry *e, *tmp;
+	struct ancestry_entry *a, *atmp;
 
+	HASH_ITER(hh, d->ancestry, a, atmp) {
+		HASH_DEL(d->ancestry, a);
+		free(a);
+	}
 	HASH_ITER(hh, d->subjects, e, tmp) {
 		HASH_DEL(d->subjects, e);
 		free(e->subject);
@@ -187,10 +200,14 @@ static void mark_reverted(struct candidate *c, const char *hex,
 static int in_branch(struct deps *d, const git_oid *id)
 {
 	const struct branch_backport *b = branch_index_find(d->branch, id);
+	struct ancestry_entry *a;
 	int below;
 
 	if (git_oid_equal(id, &d->branch->base) || (b && !b->reverted))
 		return 1;
+	HASH_FIND(hh, d->ancestry, id, sizeof(*id), a);
+	if (a)
+		return a->below;
 	below = git_graph_descendant_of(d->repo, &d->branch->base, id);
 	if (below < 0) {
 		git_error_clear();
@@ -324,6 +341,97 @@ static void link_series(struct candidate *c)
 	}
 }
 
+static void ask_ancestry(struct deps *d, const git_oid *id)
+{
+	struct ancestry_entry *a;
+	git_commit *commit = NULL;
+
+	if (candidate_list_find(d->cands, id))
+		return;
+	HASH_FIND(hh, d->ancestry, id, sizeof(*id), a);
+	if (a || git_commit_lookup(&commit, d->repo, id) < 0) {
+		git_error_clear();
+		return;
+	}
+	a = xcalloc(1, sizeof(*a));
+	git_oid_cpy(&a->id, id);
+	a->time = git_commit_time(commit);
+	git_commit_free(commit);
+	HASH_ADD(hh, d->ancestry, id, sizeof(git_oid), a);
+}
+
+/*
+ * Answers "is it below the base?" for every commit outside the run that
+ * a Fixes:, a revert or a prerequisite names, with one walk down from
+ * the base instead of one graph query each (each of which may walk
+ * most of history).  The walk stops when every commit is found or when
+ * it is a month older than the oldest of them (commit dates are only
+ * roughly ordered); the rest are not below the base.
+ */
+static int settle_ancestry(struct deps *d)
+{
+	struct ancestry_entry *a, *tmp;
+	git_revwalk *walk = NULL;
+	git_time_t oldest = 0;
+	size_t pending = 0;
+	git_oid id;
+	int ret;
+
+	HASH_ITER(hh, d->ancestry, a, tmp) {
+		if (!pending++ || a->time < oldest)
+			oldest = a->time;
+	}
+	if (!pending)
+		return 0;
+	if (git_revwalk_new(&walk, d->repo) < 0 ||
+	    git_revwalk_push(walk, &d->branch->base) < 0) {
+		git_revwalk_free(walk);
+		return error_git("cannot walk below the branch base");
+	}
+	git_revwalk_sorting(walk, GIT_SORT_TIME);
+	while (pending && !(ret = git_revwalk_next(&id, walk))) {
+		git_commit *commit = NULL;
+
+		HASH_FIND(hh, d->ancestry, &id, sizeof(id), a);
+		if (a && !a->below) {
+			a->below = 1;
+			pending--;
+			continue;
+		}
+		if (git_commit_lookup(&commit, d->repo, &id) < 0) {
+			ret = error_git("cannot read a commit below the base");
+			break;
+		}
+		if (git_commit_time(commit) < oldest - 30 * 24 * 3600)
+			pending = 0;
+		git_commit_free(commit);
+	}
+	git_revwalk_free(walk);
+	return ret < 0 && ret != GIT_ITEROVER ? -1 : 0;
+}
+
+/* The commits outside the run that judging will ask about. */
+static int collect_ancestry(struct deps *d)
+{
+	size_t i, j;
+	git_oid id;
+
+	for (i = 0; i < d->cands->nr; i++) {
+		struct candidate *c = d->cands->items[i];
+
+		for (j = 0; c->fixes && j < c->msg.nr_fixes; j++)
+			if (c->fixes[j].resolved && !c->fixes[j].cand)
+				ask_ancestry(d, &c->fixes[j].id);
+		for (j = 0; j < c->nr_prereqs; j++)
+			if (!c->prereqs[j].cand)
+				ask_ancestry(d, &c->prereqs[j].id);
+		if (c->msg.is_revert && !c->reverts && c->msg.reverts_id &&
+		    resolve_prefix(d, c->msg.reverts_id, strlen(c->msg.reverts_id), &id))
+			ask_ancestry(d, &id);
+	}
+	return settle_ancestry(d);
+}
+
 int deps_link(struct deps *d)
 {
 	struct candidate **items = d->cands->items;
@@ -352,9 +460,21 @@ int deps_link(struct deps *d)
 				c->reverts = target;
 				mark_reverted(target, c->hex, c->msg.subject);
 			}
-			c->reverts_in_branch = target ? target->present
-					     : found && in_branch(d, &id);
+			c->reverts_in_branch = target ? target->present : found;
 		}
+	}
+	if (collect_ancestry(d) < 0)
+		return -1;
+	/* A revert of a commit outside the run: is that commit in the branch? */
+	for (i = 0; i < d->cands->nr; i++) {
+		struct candidate *c = items[i];
+		git_oid id;
+		int found;
+
+		if (!c->msg.is_revert || c->reverts || !c->reverts_in_branch)
+			continue;
+		revert_target(d, c, &id, &found);
+		c->reverts_in_branch = found && in_branch(d, &id);
 	}
 	return 0;
 }

@@ -32,8 +32,11 @@
 
 struct subject_entry;
 
+struct ancestry_entry;
+
 struct deps {
 	git_repository *repo;
+	struct ancestry_entry *ancestry;	/* below the base? answered once */
 	const struct branch_index *branch;
 	struct candidate_list *cands;
 	const git_oid *upstream;	/* for the subject index */
