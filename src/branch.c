@@ -18,9 +18,9 @@ void branch_index_init(struct branch_index *bi)
 void branch_index_release(struct branch_index *bi)
 {
 	struct branch_backport *b, *tmp;
-
 	struct branch_revert *r, *rtmp;
 	struct branch_subject *s, *stmp;
+	struct branch_patch *pp, *ptmp;
 
 	HASH_ITER(hh, bi->by_upstream, b, tmp) {
 		HASH_DEL(bi->by_upstream, b);
@@ -31,8 +31,6 @@ void branch_index_release(struct branch_index *bi)
 		HASH_DEL(bi->reverts, r);
 		free(r);
 	}
-	struct branch_patch *pp, *ptmp;
-
 	HASH_ITER(hh, bi->by_patchid, pp, ptmp) {
 		HASH_DEL(bi->by_patchid, pp);
 		free(pp);

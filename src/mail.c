@@ -204,17 +204,3 @@ void mail_wrap(struct strbuf *sb, const char *text, size_t first_indent,
 	}
 	strbuf_release(&clean);
 }
-
-time_t mail_now(void)
-{
-	const char *env = getenv("STABLEPICK_NOW");
-	char *end;
-	long long v;
-
-	if (env && *env) {
-		v = strtoll(env, &end, 10);
-		if (!*end && v >= 0)
-			return (time_t)v;
-	}
-	return time(NULL);
-}

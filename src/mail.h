@@ -37,7 +37,4 @@ void mail_clean(struct strbuf *sb, const char *text);
 void mail_wrap(struct strbuf *sb, const char *text, size_t first_indent,
 	       size_t indent, size_t width);
 
-/* "now": STABLEPICK_NOW (a Unix time) when set, else the clock. */
-time_t mail_now(void);
-
 #endif

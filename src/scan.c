@@ -412,7 +412,7 @@ static int policy_rank(enum policy p)
  * heuristic), then the first defined: a commit that touches XFS needs
  * XFS's ack even if it also touches iomap.
  */
-static void order_touched(struct candidate *c, const struct ruleset *rs)
+static void order_touched(struct candidate *c)
 {
 	size_t i, best = 0;
 
@@ -429,7 +429,6 @@ static void order_touched(struct candidate *c, const struct ruleset *rs)
 		c->touched[0] = c->touched[best];
 		c->touched[best] = tmp;
 	}
-	(void)rs;
 }
 
 static int spec_matches(const char *spec, const char *path)
@@ -563,7 +562,7 @@ int scan_fill(struct scan *s, struct candidate *c, const git_commit *commit)
 		ret = watch_diff(s->repo, s->watch, ptree, tree, c);
 	if (ret || !c->nr_touched)
 		goto out;
-	order_touched(c, s->rules);
+	order_touched(c);
 	if (s->need_paths && (ret = fill_paths(s->repo, c, ptree, tree)) < 0)
 		goto out;
 	resolve_fixes(s->repo, c);

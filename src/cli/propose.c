@@ -154,6 +154,7 @@ static int render(struct cli_context *ctx, struct cli_run *run,
 {
 	git_signature *me = NULL;
 	struct report r;
+	git_time_t now;
 	char *id = NULL;
 	int ret = 0;
 
@@ -180,7 +181,11 @@ static int render(struct cli_context *ctx, struct cli_run *run,
 	r.from_email = me ? me->email : "stablepick@localhost";
 	r.to = ctx->config.to;
 	r.cc = ctx->config.cc;
-	r.now = mail_now();
+	if (ledger_now(&now) < 0) {
+		git_signature_free(me);
+		return -1;
+	}
+	r.now = (time_t)now;
 	id = in_reply_to ? xstrndup(in_reply_to + (*in_reply_to == '<'),
 				    strcspn(in_reply_to + (*in_reply_to == '<'), ">"))
 			 : proposal_id(run, r.from_email);
