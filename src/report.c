@@ -630,6 +630,14 @@ static enum mail_section section_of(const struct candidate *c)
 	}
 }
 
+static int cmp_subsystem_name(const void *a, const void *b)
+{
+	const struct subsystem *x = *(const struct subsystem *const *)a;
+	const struct subsystem *y = *(const struct subsystem *const *)b;
+
+	return strcmp(x->name, y->name);
+}
+
 /* The subsystems with something to say, in name order, unique. */
 static size_t mail_subsystems(const struct candidate_list *l,
 			      const struct subsystem ***out)
@@ -647,14 +655,22 @@ static size_t mail_subsystems(const struct candidate_list *l,
 		if (j == nr)
 			(*out)[nr++] = s;
 	}
-	for (i = 1; i < nr; i++)
-		for (j = i; j > 0 && strcmp((*out)[j - 1]->name, (*out)[j]->name) > 0; j--) {
-			const struct subsystem *t = (*out)[j];
-
-			(*out)[j] = (*out)[j - 1];
-			(*out)[j - 1] = t;
-		}
+	QSORT(*out, nr, cmp_subsystem_name);
 	return nr;
+}
+
+/* Whether sb, a ", "-separated list, holds addr as a whole item. */
+static int has_address(const struct strbuf *sb, const char *addr)
+{
+	size_t len = strlen(addr);
+	const char *p = sb->buf;
+
+	while ((p = strstr(p, addr))) {
+		if ((p == sb->buf || p[-1] == ' ') && (!p[len] || p[len] == ','))
+			return 1;
+		p++;
+	}
+	return 0;
 }
 
 /* Adds each address of list (comma-separated) once to sb. */
@@ -668,7 +684,7 @@ static void add_addresses(struct strbuf *sb, const char *list)
 
 		strbuf_add(&one, p, len);
 		strbuf_trim(&one);
-		if (one.len && !strstr(sb->buf, one.buf)) {
+		if (one.len && !has_address(sb, one.buf)) {
 			if (sb->len)
 				strbuf_addstr(sb, ", ");
 			strbuf_addbuf(sb, &one);
