@@ -1,6 +1,10 @@
 #include "apply.h"
 #include "error.h"
+#include "treediff.h"
 #include "util.h"
+
+#include <git2/sys/mempack.h>
+#include <git2/sys/odb_backend.h>
 
 #include <stdlib.h>
 #include <string.h>
@@ -210,33 +214,30 @@ static int pick_onto_tree(struct apply_result *out, git_repository *repo,
 {
 	git_commit *parent = NULL;
 	git_tree *base = NULL, *theirs = NULL, *result = NULL;
-	git_diff *diff = NULL;
+	struct treediff d = TREEDIFF_INIT;
 	git_tree_update *ups = NULL;
-	git_diff_options opts;
 	char hex[GIT_OID_HEXSZ + 1];
-	size_t i, n, nr_ups = 0;
+	size_t i, nr_ups = 0;
 	git_oid id;
 	int ret = -1;
 
 	git_oid_tostr(hex, sizeof(hex), git_commit_id(pick));
-	git_diff_options_init(&opts, GIT_DIFF_OPTIONS_VERSION);
 	if (git_commit_parentcount(pick) &&
 	    (git_commit_parent(&parent, pick, 0) < 0 ||
 	     git_commit_tree(&base, parent) < 0)) {
 		ret = error_git("cannot read the parent of %.12s", hex);
 		goto out;
 	}
-	if (git_commit_tree(&theirs, pick) < 0 ||
-	    git_diff_tree_to_tree(&diff, repo, base, theirs, &opts) < 0) {
+	if (git_commit_tree(&theirs, pick) < 0) {
 		ret = error_git("cannot read the change of %.12s", hex);
 		goto out;
 	}
-	n = git_diff_num_deltas(diff);
-	ups = xcalloc(n ? n : 1, sizeof(*ups));
+	if (treediff_trees(&d, repo, base, theirs) < 0)
+		goto out;
+	ups = xcalloc(d.nr ? d.nr : 1, sizeof(*ups));
 	out->applies = 1;
-	for (i = 0; i < n; i++) {
-		const git_diff_delta *d = git_diff_get_delta(diff, i);
-		const char *path = d->new_file.path ? d->new_file.path : d->old_file.path;
+	for (i = 0; i < d.nr; i++) {
+		const char *path = d.items[i].path;
 		git_tree_entry *eb = entry_at(base, path);
 		git_tree_entry *eo = entry_at(*tree, path);
 		git_tree_entry *et = entry_at(theirs, path);
@@ -271,11 +272,29 @@ static int pick_onto_tree(struct apply_result *out, git_repository *repo,
 	ret = 0;
 out:
 	free(ups);
-	git_diff_free(diff);
+	treediff_release(&d);
 	git_tree_free(theirs);
 	git_tree_free(base);
 	git_commit_free(parent);
 	return ret;
+}
+
+int apply_in_memory(git_repository *repo)
+{
+	git_odb_backend *mem = NULL;
+	git_odb *odb = NULL;
+
+	if (git_repository_odb(&odb, repo) < 0)
+		return error_git("cannot open the object database");
+	/* The highest priority: new objects go there first. */
+	if (git_mempack_new(&mem) < 0 || git_odb_add_backend(odb, mem, 1000) < 0) {
+		if (mem)
+			mem->free(mem);
+		git_odb_free(odb);
+		return error_git("cannot set up an object store in memory");
+	}
+	git_odb_free(odb);
+	return 0;
 }
 
 int apply_series_check(struct apply_result *out, git_repository *repo,

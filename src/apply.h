@@ -11,10 +11,13 @@
  *
  * Everything happens in memory with libgit2's three-way merge (rename
  * detection on, as git_merge_options has it by default).  No work tree,
- * index file or reference is read or written.  The merge may store
- * blobs and trees in the object database (auto-merged file contents and,
- * for a series, the intermediate trees); nothing refers to them, so
- * "git gc" prunes them in time.
+ * index file or reference is read or written.  The merge stores blobs
+ * and trees (auto-merged file contents and, for a series, the
+ * intermediate trees); after apply_in_memory() they go to an object
+ * store in memory that lives as long as the repository object, and the
+ * repository on disk is left as it was.  Without it they are written to
+ * the object database, where nothing refers to them and "git gc" prunes
+ * them in time.
  *
  *     struct apply_result res;
  *     apply_result_init(&res);
@@ -38,6 +41,14 @@ struct apply_result {
 };
 
 void apply_result_init(struct apply_result *r);
+
+/*
+ * Sends the objects trial picks write to an in-memory store of repo
+ * (libgit2's mempack backend), so that a run writes nothing to disk and
+ * does not pay for compressing loose objects.  Once per repository
+ * object; returns 0 or -1 after an error message.
+ */
+int apply_in_memory(git_repository *repo);
 
 /*
  * The change a pick that applies makes to the branch, as git

@@ -3,6 +3,7 @@
 #include "error.h"
 #include "soak.h"
 #include "strbuf.h"
+#include "trace.h"
 #include "util.h"
 
 #include <string.h>
@@ -160,5 +161,6 @@ int checks_run(git_repository *repo, const struct branch_index *branch,
 {
 	if (run_soak(repo, upstream, l) < 0)
 		return -1;
+	trace_stage("soak");
 	return run_apply(repo, branch, l);
 }

@@ -1,4 +1,5 @@
 #include "patchid.h"
+#include "treediff.h"
 #include "error.h"
 #include "sha1.h"
 #include "strbuf.h"
@@ -1137,28 +1138,27 @@ static int detect_renames(git_repository *repo, struct filepair *pairs,
 	return ret;
 }
 
-static void set_side(struct side *s, const git_diff_file *f)
+static void set_side(struct side *s, const char *path, const git_oid *id,
+		     uint32_t mode)
 {
-	s->path = f->path;
-	git_oid_cpy(&s->id, &f->id);
-	s->mode = f->mode;
+	s->path = path;
+	git_oid_cpy(&s->id, id);
+	s->mode = mode;
 }
 
-/* The file pairs of a diff, in git's order (by path). */
-static struct filepair *collect_pairs(git_diff *diff, size_t *nr)
+/* The file pairs of a change, in git's order (by path). */
+static struct filepair *collect_pairs(const struct treediff *d)
 {
-	struct filepair *pairs;
+	struct filepair *pairs = xcalloc(d->nr ? d->nr : 1, sizeof(*pairs));
 	size_t i;
 
-	*nr = git_diff_num_deltas(diff);
-	pairs = xcalloc(*nr, sizeof(*pairs));
-	for (i = 0; i < *nr; i++) {
-		const git_diff_delta *delta = git_diff_get_delta(diff, i);
+	for (i = 0; i < d->nr; i++) {
+		const struct treediff_entry *e = &d->items[i];
 
-		if (delta->status != GIT_DELTA_ADDED)
-			set_side(&pairs[i].one, &delta->old_file);
-		if (delta->status != GIT_DELTA_DELETED)
-			set_side(&pairs[i].two, &delta->new_file);
+		if (e->old_mode)
+			set_side(&pairs[i].one, e->path, &e->old_id, e->old_mode);
+		if (e->new_mode)
+			set_side(&pairs[i].two, e->path, &e->new_id, e->new_mode);
 	}
 	return pairs;
 }
@@ -1180,47 +1180,26 @@ static int emit_pair(struct idstate *st, const struct filepair *p)
 int patchid_commit(git_oid *out, git_repository *repo,
 		   const git_commit *commit)
 {
-	git_diff_options opts;
-	git_commit *parent = NULL;
-	git_tree *old_tree = NULL, *new_tree = NULL;
-	git_diff *diff = NULL;
+	struct treediff d = TREEDIFF_INIT;
 	struct filepair *pairs = NULL;
-	char hex[GIT_OID_HEXSZ + 1];
 	struct idstate st;
-	size_t nr = 0, i;
-	int ret = 0;
+	size_t i;
+	int ret;
 
-	git_oid_tostr(hex, sizeof(hex), git_commit_id(commit));
 	idstate_init(&st, repo);
-	if (git_commit_parentcount(commit))
-		ret = git_commit_parent(&parent, commit, 0);
-	if (!ret && parent)
-		ret = git_commit_tree(&old_tree, parent);
-	if (!ret)
-		ret = git_commit_tree(&new_tree, commit);
-	git_diff_options_init(&opts, GIT_DIFF_OPTIONS_VERSION);
-	opts.flags = GIT_DIFF_INCLUDE_TYPECHANGE;
-	if (!ret)
-		ret = git_diff_tree_to_tree(&diff, repo, old_tree, new_tree,
-					    &opts);
-	if (ret < 0) {
-		ret = error_git("cannot diff commit %s", hex);
+	ret = treediff_commit(&d, repo, commit);
+	if (ret < 0)
 		goto out;
-	}
-
-	pairs = collect_pairs(diff, &nr);
-	ret = detect_renames(repo, pairs, nr);
-	for (i = 0; !ret && i < nr; i++)
+	pairs = collect_pairs(&d);
+	ret = detect_renames(repo, pairs, d.nr);
+	for (i = 0; !ret && i < d.nr; i++)
 		if (!pairs[i].gone)
 			ret = emit_pair(&st, &pairs[i]);
 	if (!ret)
 		ret = idstate_finish(&st, out);
 out:
 	free(pairs);
-	git_diff_free(diff);
-	git_tree_free(old_tree);
-	git_tree_free(new_tree);
-	git_commit_free(parent);
+	treediff_release(&d);
 	idstate_release(&st);
 	return ret;
 }

@@ -1,5 +1,6 @@
 #include "scan.h"
 #include "error.h"
+#include "treediff.h"
 #include "strbuf.h"
 #include "util.h"
 
@@ -447,52 +448,35 @@ static int spec_matches(const char *spec, const char *path)
 }
 
 
-static int collect_path(const git_diff_delta *d, float progress, void *data)
-{
-	struct candidate *c = data;
-	const char *path = d->new_file.path ? d->new_file.path : d->old_file.path;
-	size_t i, j;
-
-	(void)progress;
-	for (i = 0; i < c->nr_touched; i++)
-		for (j = 0; j < c->touched[i]->nr_paths; j++)
-			if (spec_matches(c->touched[i]->paths[j], path)) {
-				ALLOC_GROW(c->paths, c->nr_paths, c->alloc_paths);
-				c->paths[c->nr_paths++] = xstrdup(path);
-				return 0;
-			}
-	return 0;
-}
-
 /*
- * The touched paths, for rules that match them: a tree diff limited to
- * the specs of the touched subsystems, names only.
+ * The touched paths, for rules that match them: the files the commit
+ * changes that lie under a spec of a touched subsystem.
  */
 static int fill_paths(git_repository *repo, struct candidate *c,
 		      git_tree *a, git_tree *b)
 {
-	git_diff_options opts;
-	git_diff *diff = NULL;
-	char **specs = NULL;
-	size_t nr = 0, alloc = 0, i, j;
-	int ret;
+	struct treediff d = TREEDIFF_INIT;
+	size_t n, i, j;
 
-	for (i = 0; i < c->nr_touched; i++)
-		for (j = 0; j < c->touched[i]->nr_paths; j++) {
-			ALLOC_GROW(specs, nr, alloc);
-			specs[nr++] = c->touched[i]->paths[j];
-		}
-	git_diff_options_init(&opts, GIT_DIFF_OPTIONS_VERSION);
-	opts.pathspec.strings = specs;
-	opts.pathspec.count = nr;
-	ret = git_diff_tree_to_tree(&diff, repo, a, b, &opts);
-	if (ret < 0)
-		ret = error_git("cannot list the paths of %s", c->hex);
-	else
-		ret = git_diff_foreach(diff, collect_path, NULL, NULL, NULL, c);
-	git_diff_free(diff);
-	free(specs);
-	return ret;
+	if (treediff_trees(&d, repo, a, b) < 0) {
+		treediff_release(&d);
+		return -1;
+	}
+	for (n = 0; n < d.nr; n++) {
+		const char *path = d.items[n].path;
+		int hit = 0;
+
+		for (i = 0; !hit && i < c->nr_touched; i++)
+			for (j = 0; !hit && j < c->touched[i]->nr_paths; j++)
+				hit = spec_matches(c->touched[i]->paths[j], path);
+		if (!hit)
+			continue;
+		ALLOC_GROW(c->paths, c->nr_paths, c->alloc_paths);
+		c->paths[c->nr_paths++] = d.items[n].path;
+		d.items[n].path = NULL;
+	}
+	treediff_release(&d);
+	return 0;
 }
 
 static void resolve_fixes(git_repository *repo, struct candidate *c)

@@ -1,9 +1,11 @@
 #include "cli.h"
+#include "apply.h"
 #include "checks.h"
 #include "deps.h"
 #include "error.h"
 #include "score.h"
 #include "strbuf.h"
+#include "trace.h"
 #include "util.h"
 
 #include <libgen.h>
@@ -157,7 +159,7 @@ int cli_run_setup(struct cli_context *ctx, struct cli_run *run,
 	memset(run, 0, sizeof(*run));
 	ruleset_init(&run->rules);
 	branch_index_init(&run->branch);
-	if (cli_open_repo(ctx) < 0)
+	if (cli_open_repo(ctx) < 0 || apply_in_memory(ctx->repo) < 0)
 		return -1;
 	path = xstrfmt("%sstablepick/patchid-cache", git_repository_path(ctx->repo));
 	patchid_cache_init(&run->patchids, path);
@@ -169,11 +171,13 @@ int cli_run_setup(struct cli_context *ctx, struct cli_run *run,
 	free(path);
 	if (ledger_load(&run->ledger) < 0)
 		return -1;
+	trace_stage("caches and ledger");
 	if (cli_load_rules(ctx, &run->rules) < 0 ||
 	    resolve_upstream(ctx, run, upstream) < 0 ||
 	    branch_index_build(&run->branch, ctx->repo, branch, &run->upstream) < 0 ||
 	    configured_version(ctx, &run->branch) < 0)
 		return -1;
+	trace_stage("branch index");
 
 	git_oid_tostr(hex, sizeof(hex), &run->branch.base);
 	if (!run->branch.base_name)
@@ -255,8 +259,10 @@ int cli_judge(struct cli_run *run, git_repository *repo,
 
 	if (branch_presence(&run->branch, repo, l, range_from, &opts) < 0)
 		return -1;
+	trace_stage("presence");
 	deps_init(&d, repo, &run->branch, l, &run->upstream);
 	ret = deps_link(&d);
+	trace_stage("deps link");
 	/* A --range that ends before the tip: reverts may come later. */
 	if (!ret && range_from)
 		ret = deps_later_reverts(&d, &run->scan.to, &run->upstream);
@@ -268,6 +274,7 @@ int cli_judge(struct cli_run *run, git_repository *repo,
 		deps_applicable(&d, c);
 		score_decide(&run->rules, c);
 	}
+	trace_stage("facts and scores");
 	while (!ret && (pulled = deps_pull_prereq(&d))) {
 		score_candidate(&run->rules, pulled);
 		score_decide(&run->rules, pulled);
@@ -275,9 +282,11 @@ int cli_judge(struct cli_run *run, git_repository *repo,
 	if (!ret)
 		deps_finish(&d);
 	deps_release(&d);
+	trace_stage("prerequisites");
 	if (!ret)
 		ret = apply_decisions(run, l);
 	if (!ret)
 		ret = checks_run(repo, &run->branch, &run->upstream, l);
+	trace_stage("checks");
 	return ret;
 }

@@ -4,6 +4,7 @@
 #include "state.h"
 #include "report.h"
 #include "strbuf.h"
+#include "trace.h"
 #include "util.h"
 
 #include <ctype.h>
@@ -263,6 +264,7 @@ static int propose(struct cli_context *ctx, int argc, char **argv)
 		scan_set_only(&run.scan, subsystems);
 	if (!ret)
 		ret = scan_run(&run.scan);
+	trace_stage("scan");
 	if (!ret)
 		ret = cli_judge(&run, ctx->repo, &run.scan.candidates,
 				&run.scan.from);
@@ -277,6 +279,7 @@ static int propose(struct cli_context *ctx, int argc, char **argv)
 		ret = render(ctx, &run, format, all, in_reply_to, &out);
 	if (!ret)
 		ret = report_write(stdout, &out);
+	trace_stage("report");
 	if (!ret)
 		ret = cli_run_save(&run);
 	if (!ret && since && !strcmp(since, "last")) {

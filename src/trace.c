@@ -1,0 +1,35 @@
+#include "trace.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static int enabled = -1;
+static double start, last;
+
+static double now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+void trace_stage(const char *name)
+{
+	double t;
+
+	if (enabled < 0) {
+		const char *env = getenv("STABLEPICK_TRACE");
+
+		enabled = env && *env && strcmp(env, "0");
+		start = last = now_ms();
+	}
+	if (!enabled)
+		return;
+	t = now_ms();
+	fprintf(stderr, "trace: %-20s %9.1f ms  (total %.1f ms)\n", name,
+		t - last, t - start);
+	last = t;
+}

@@ -1,0 +1,175 @@
+#include "treediff.h"
+#include "error.h"
+#include "strbuf.h"
+#include "util.h"
+
+#include <string.h>
+
+void treediff_release(struct treediff *d)
+{
+	size_t i;
+
+	for (i = 0; i < d->nr; i++)
+		free(d->items[i].path);
+	free(d->items);
+	memset(d, 0, sizeof(*d));
+}
+
+static int is_tree(const git_tree_entry *e)
+{
+	return git_tree_entry_type(e) == GIT_OBJECT_TREE;
+}
+
+/*
+ * git's order of two entries of one tree: by name, a tree's name read
+ * as if it ended in '/' (base_name_compare), so that the order of the
+ * entries is the order of the full paths beneath them.
+ */
+static int entry_cmp(const git_tree_entry *a, const git_tree_entry *b)
+{
+	const char *na = git_tree_entry_name(a), *nb = git_tree_entry_name(b);
+	size_t la = strlen(na), lb = strlen(nb);
+	size_t len = la < lb ? la : lb;
+	int cmp = memcmp(na, nb, len);
+	unsigned char ca, cb;
+
+	if (cmp)
+		return cmp;
+	ca = la > len ? (unsigned char)na[len] : is_tree(a) ? '/' : '\0';
+	cb = lb > len ? (unsigned char)nb[len] : is_tree(b) ? '/' : '\0';
+	return ca < cb ? -1 : ca > cb ? 1 : 0;
+}
+
+static void add(struct treediff *out, const struct strbuf *prefix,
+		const git_tree_entry *a, const git_tree_entry *b)
+{
+	struct treediff_entry *e;
+	const git_tree_entry *named = a ? a : b;
+
+	ALLOC_GROW(out->items, out->nr, out->alloc);
+	e = &out->items[out->nr++];
+	memset(e, 0, sizeof(*e));
+	e->path = xstrfmt("%s%s", prefix->buf, git_tree_entry_name(named));
+	if (a) {
+		git_oid_cpy(&e->old_id, git_tree_entry_id(a));
+		e->old_mode = (uint32_t)git_tree_entry_filemode(a);
+	}
+	if (b) {
+		git_oid_cpy(&e->new_id, git_tree_entry_id(b));
+		e->new_mode = (uint32_t)git_tree_entry_filemode(b);
+	}
+}
+
+static int diff_trees(struct treediff *out, git_repository *repo,
+		      const git_tree *a, const git_tree *b,
+		      struct strbuf *prefix);
+
+/* Opens the subtrees of a pair of entries (either may be NULL). */
+static int descend(struct treediff *out, git_repository *repo,
+		   const git_tree_entry *a, const git_tree_entry *b,
+		   struct strbuf *prefix)
+{
+	const git_tree_entry *named = a ? a : b;
+	git_tree *ta = NULL, *tb = NULL;
+	size_t len = prefix->len;
+	int ret = 0;
+
+	if ((a && git_tree_lookup(&ta, repo, git_tree_entry_id(a)) < 0) ||
+	    (b && git_tree_lookup(&tb, repo, git_tree_entry_id(b)) < 0)) {
+		ret = error_git("cannot read tree '%s%s'", prefix->buf,
+				git_tree_entry_name(named));
+		goto out;
+	}
+	strbuf_addstr(prefix, git_tree_entry_name(named));
+	strbuf_addch(prefix, '/');
+	ret = diff_trees(out, repo, ta, tb, prefix);
+	strbuf_setlen(prefix, len);
+out:
+	git_tree_free(ta);
+	git_tree_free(tb);
+	return ret;
+}
+
+/* One side only: every file beneath it is added or removed. */
+static int one_side(struct treediff *out, git_repository *repo,
+		    const git_tree_entry *a, const git_tree_entry *b,
+		    struct strbuf *prefix)
+{
+	const git_tree_entry *e = a ? a : b;
+
+	if (is_tree(e))
+		return descend(out, repo, a, b, prefix);
+	add(out, prefix, a, b);
+	return 0;
+}
+
+static int diff_trees(struct treediff *out, git_repository *repo,
+		      const git_tree *a, const git_tree *b,
+		      struct strbuf *prefix)
+{
+	size_t na = a ? git_tree_entrycount(a) : 0;
+	size_t nb = b ? git_tree_entrycount(b) : 0;
+	size_t i = 0, j = 0;
+	int ret = 0;
+
+	while (!ret && (i < na || j < nb)) {
+		const git_tree_entry *ea = i < na ? git_tree_entry_byindex(a, i) : NULL;
+		const git_tree_entry *eb = j < nb ? git_tree_entry_byindex(b, j) : NULL;
+		int cmp = !ea ? 1 : !eb ? -1 : entry_cmp(ea, eb);
+
+		if (cmp < 0) {
+			ret = one_side(out, repo, ea, NULL, prefix);
+			i++;
+		} else if (cmp > 0) {
+			ret = one_side(out, repo, NULL, eb, prefix);
+			j++;
+		} else {
+			i++;
+			j++;
+			if (git_oid_equal(git_tree_entry_id(ea), git_tree_entry_id(eb)) &&
+			    git_tree_entry_filemode(ea) ==
+			    git_tree_entry_filemode(eb))
+				continue;
+			if (is_tree(ea))	/* so is eb: they compared equal */
+				ret = descend(out, repo, ea, eb, prefix);
+			else
+				add(out, prefix, ea, eb);
+		}
+	}
+	return ret;
+}
+
+int treediff_trees(struct treediff *out, git_repository *repo,
+		   const git_tree *a, const git_tree *b)
+{
+	struct strbuf prefix = STRBUF_INIT;
+	int ret;
+
+	ret = diff_trees(out, repo, a, b, &prefix);
+	strbuf_release(&prefix);
+	return ret;
+}
+
+int treediff_commit(struct treediff *out, git_repository *repo,
+		    const git_commit *commit)
+{
+	git_commit *parent = NULL;
+	git_tree *a = NULL, *b = NULL;
+	char hex[GIT_OID_HEXSZ + 1];
+	int ret;
+
+	git_oid_tostr(hex, sizeof(hex), git_commit_id(commit));
+	if (git_commit_tree(&b, commit) < 0 ||
+	    (git_commit_parentcount(commit) &&
+	     (git_commit_parent(&parent, commit, 0) < 0 ||
+	      git_commit_tree(&a, parent) < 0))) {
+		ret = error_git("cannot read the trees of %.12s", hex);
+		goto out;
+	}
+	ret = treediff_trees(out, repo, a, b);
+out:
+	git_tree_free(a);
+	git_tree_free(b);
+	git_commit_free(parent);
+	return ret;
+}

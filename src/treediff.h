@@ -1,0 +1,58 @@
+#ifndef TREEDIFF_H
+#define TREEDIFF_H
+
+#include <git2.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/*
+ * The files two trees disagree on, found the way git's diff-tree finds
+ * them: entries are merged in tree order and a subtree is opened only
+ * when its id differs on the two sides, so the cost follows the size of
+ * the change, not of the tree (libgit2's git_diff_tree_to_tree visits
+ * every entry of both trees, 30,000 for a kernel).
+ *
+ *     struct treediff d = TREEDIFF_INIT;
+ *     if (treediff_commit(&d, repo, commit) < 0)
+ *             ... error printed ...
+ *     for (i = 0; i < d.nr; i++)
+ *             ... d.items[i].path, old_mode 0 for an added file ...
+ *     treediff_release(&d);
+ *
+ * Entries come in git's order (by full path).  No rename detection:
+ * a rename is a deletion and an addition.  A path whose type changes
+ * between a file and a directory is a deletion of the one and
+ * additions (or deletions) of the files of the other; a regular file
+ * that becomes a symlink or changes mode is one entry with both sides.
+ * Submodules (gitlinks) are files here.
+ */
+struct treediff_entry {
+	char *path;
+	git_oid old_id, new_id;
+	uint32_t old_mode, new_mode;	/* 0: absent on that side; else
+					   normalised as git does (0100644,
+					   0100755, 0120000, 0160000) */
+};
+
+struct treediff {
+	struct treediff_entry *items;
+	size_t nr, alloc;
+};
+
+#define TREEDIFF_INIT { NULL, 0, 0 }
+
+/*
+ * Appends to out the differences from a to b; either may be NULL (an
+ * empty tree).  Returns 0, or -1 after an error message.
+ */
+int treediff_trees(struct treediff *out, git_repository *repo,
+		   const git_tree *a, const git_tree *b);
+
+/* The change of commit against its first parent (a root: all added). */
+int treediff_commit(struct treediff *out, git_repository *repo,
+		    const git_commit *commit);
+
+/* Frees what d owns and initialises it again. */
+void treediff_release(struct treediff *d);
+
+#endif
