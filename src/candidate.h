@@ -8,6 +8,7 @@
 #include "ledger.h"
 #include "message.h"
 #include "rules.h"
+#include "soak.h"
 
 /*
  * The candidate: one mainline commit flowing through the pipeline.  The
@@ -141,6 +142,10 @@ struct candidate {
 
 	/* The trial cherry-pick onto the branch tip (src/checks.h). */
 	int apply_checked;
+
+	/* The first tags containing it, painted by the scan's walk. */
+	struct soak_mark soak;
+	int soak_settled;
 	struct apply_result apply;
 	char *patch;			/* the backport as format-patch shows it */
 	const struct ledger_entry *decision;	/* recorded, in force or not */

@@ -29,10 +29,34 @@ static int wants_soak(const struct candidate *c)
 	       c->verdict == VERDICT_PROPOSED;
 }
 
+struct soak_ctx {
+	git_repository *repo;
+	const git_oid *upstream;
+	const struct soak_tags *painted;	/* or NULL */
+	struct soak_tags tags;		/* loaded when first needed */
+	int loaded;
+};
+
 /* Sets c waiting when its subsystem's soak policy is not met yet. */
-static int soak_one(git_repository *repo, const struct soak_tags *tags,
-		    git_time_t now, struct candidate *c)
+static int first_tag(struct soak_ctx *x, const struct candidate *c,
+		     int releases_only, const char **tag, git_time_t *when)
 {
+	if (c->soak_settled && x->painted) {
+		soak_mark_first(x->painted, &c->soak, releases_only, tag, when);
+		return 0;
+	}
+	if (!x->loaded) {
+		x->loaded = 1;
+		if (soak_tags_load(&x->tags, x->repo, x->upstream) < 0)
+			return -1;
+	}
+	return soak_first_tag(&x->tags, x->repo, &c->id, releases_only, tag,
+			      when);
+}
+
+static int soak_one(struct soak_ctx *x, git_time_t now, struct candidate *c)
+{
+	git_repository *repo = x->repo;
 	const struct subsystem *s = candidate_subsystem(c);
 	git_commit *commit = NULL;
 	const char *tag = NULL;
@@ -40,10 +64,10 @@ static int soak_one(git_repository *repo, const struct soak_tags *tags,
 	char day[16];
 
 	if (s->soak_release) {
-		if (soak_first_tag(tags, repo, &c->id, 1, &tag, &when) < 0)
+		if (first_tag(x, c, 1, &tag, &when) < 0)
 			return -1;
 		if (!tag) {
-			if (soak_first_tag(tags, repo, &c->id, 0, &tag, &when) < 0)
+			if (first_tag(x, c, 0, &tag, &when) < 0)
 				return -1;
 			free(c->why);
 			c->why = tag ? xstrfmt("%s waits for a release: in %s, not in "
@@ -71,31 +95,29 @@ static int soak_one(git_repository *repo, const struct soak_tags *tags,
 }
 
 static int run_soak(git_repository *repo, const git_oid *upstream,
-		    struct candidate_list *l)
+		    const struct soak_tags *painted, struct candidate_list *l)
 {
-	struct soak_tags tags;
+	struct soak_ctx x = { repo, upstream, painted, { 0 }, 0 };
 	git_commit *tip = NULL;
-	git_time_t now;
+	git_time_t now = 0;
 	size_t i;
-	int ret = 0, loaded = 0;
+	int ret = 0;
 
-	soak_tags_init(&tags);
+	soak_tags_init(&x.tags);
 	for (i = 0; !ret && i < l->nr; i++) {
 		if (!wants_soak(l->items[i]))
 			continue;
-		if (!loaded) {
-			loaded = 1;
-			if (soak_tags_load(&tags, repo, upstream) < 0 ||
-			    git_commit_lookup(&tip, repo, upstream) < 0) {
-				ret = -1;
+		if (!tip) {
+			if (git_commit_lookup(&tip, repo, upstream) < 0) {
+				ret = error_git("cannot read the upstream tip");
 				break;
 			}
 			now = git_commit_time(tip);
 		}
-		ret = soak_one(repo, &tags, now, l->items[i]);
+		ret = soak_one(&x, now, l->items[i]);
 	}
 	git_commit_free(tip);
-	soak_tags_release(&tags);
+	soak_tags_release(&x.tags);
 	return ret;
 }
 
@@ -157,9 +179,10 @@ out:
 }
 
 int checks_run(git_repository *repo, const struct branch_index *branch,
-	       const git_oid *upstream, struct candidate_list *l)
+	       const git_oid *upstream, const struct soak_tags *painted,
+	       struct candidate_list *l)
 {
-	if (run_soak(repo, upstream, l) < 0)
+	if (run_soak(repo, upstream, painted, l) < 0)
 		return -1;
 	trace_stage("soak");
 	return run_apply(repo, branch, l);

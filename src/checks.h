@@ -14,14 +14,19 @@
  *   ("soak 14d"); a proposal that does not qualify yet becomes
  *   `waiting` (needs-ack stays needs-ack: the ack comes first), with
  *   the date it will.  "Now" is the commit date of the upstream tip, so
- *   a run on the same repository always gives the same answer.
+ *   a run on the same repository always gives the same answer.  A
+ *   candidate the scan painted (c->soak_settled) is answered from its
+ *   mark and painted, the tags the scan loaded; any other asks the
+ *   commit graph.
  * - does it apply: the proposed and needs-ack candidates, oldest first,
  *   are cherry-picked in memory onto the branch tip as a series
  *   (src/apply.h); each is marked applies or conflicts, with the paths.
  *
- *     checks_run(repo, &branch_index, &upstream_tip, &candidates);
+ *     checks_run(repo, &branch_index, &upstream_tip, &scan.soak_tags,
+ *                &candidates);
  */
 int checks_run(git_repository *repo, const struct branch_index *branch,
-	       const git_oid *upstream, struct candidate_list *l);
+	       const git_oid *upstream, const struct soak_tags *painted,
+	       struct candidate_list *l);
 
 #endif

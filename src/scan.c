@@ -206,6 +206,7 @@ void scan_release(struct scan *s)
 	free(s->range);
 	watch_free(s->watch);
 	candidate_list_release(&s->candidates);
+	soak_tags_release(&s->soak_tags);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -644,15 +645,37 @@ int scan_shallow_error(git_repository *repo, const char *what)
 	return ret;
 }
 
+static int wants_soak(const struct scan *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->rules->nr_subsystems; i++) {
+		const struct subsystem *sub = &s->rules->subsystems[i];
+
+		if (sub->soak_release && wanted(s, sub))
+			return 1;
+	}
+	return 0;
+}
+
 int scan_run(struct scan *s)
 {
 	git_revwalk *walk = NULL;
 	git_oid id, *shallow = NULL;
+	struct soak_paint paint;
+	struct soak_mark mark;
 	size_t nr_shallow = 0, i;
 	int ret;
 
 	if ((ret = scan_prepare(s)) < 0)
 		return ret;
+	if (!s->soak_painted && wants_soak(s)) {
+		if (soak_tags_load_all(&s->soak_tags, s->repo) < 0)
+			return -1;
+		s->soak_painted = 1;
+	}
+	soak_paint_init(&paint, &s->soak_tags);
+	mark.release = mark.rc = -1;
 	if ((ret = read_shallow(s->repo, &shallow, &nr_shallow)) < 0)
 		return ret;
 	if (git_revwalk_new(&walk, s->repo) < 0) {
@@ -679,6 +702,8 @@ int scan_run(struct scan *s)
 			ret = error_git("cannot read commit in %s", s->range);
 			goto out;
 		}
+		if (s->soak_painted)
+			soak_paint_visit(&paint, commit, &mark);
 		if (git_commit_parentcount(commit) > 1) {
 			s->merges++;
 			git_commit_free(commit);
@@ -692,6 +717,8 @@ int scan_run(struct scan *s)
 			c->nr_touched = probe.nr_touched;
 			c->alloc_touched = probe.alloc_touched;
 			probe.touched = NULL;
+			c->soak = mark;
+			c->soak_settled = s->soak_painted;
 			ret = scan_fill(s, c, commit);
 		}
 		free(probe.touched);
@@ -718,6 +745,7 @@ int scan_run(struct scan *s)
 	for (i = 0; i < s->candidates.nr; i++)
 		s->candidates.items[i]->order = i;
 out:
+	soak_paint_release(&paint);
 	free(shallow);
 	git_revwalk_free(walk);
 	return ret;

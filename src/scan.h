@@ -5,6 +5,7 @@
 
 #include "candidate.h"
 #include "rules.h"
+#include "soak.h"
 
 /*
  * The scanner: walks a mainline range and keeps the non-merge commits
@@ -39,6 +40,12 @@ struct scan {
 	size_t walked;			/* commits walked */
 	size_t merges;			/* of which merges (never scored) */
 	struct candidate_list candidates;	/* oldest first */
+	/*
+	 * When a subsystem has a soak policy: every mainline tag, and the
+	 * walk paints each candidate with the first that contain it.
+	 */
+	struct soak_tags soak_tags;
+	int soak_painted;
 };
 
 void scan_init(struct scan *s, git_repository *repo, struct ruleset *rules);

@@ -3,6 +3,8 @@
 #include "strbuf.h"
 #include "util.h"
 
+#include <uthash.h>
+
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -206,8 +208,12 @@ static void add_tag(struct soak_tags *tags, struct soak_tag *t)
 	}
 }
 
-int soak_tags_load(struct soak_tags *tags, git_repository *repo,
-		   const git_oid *upstream_tip)
+/*
+ * Reads every mainline tag into *out (sorted by commit) and keeps those
+ * on the first-parent history of tip, or all of them when tip is NULL.
+ */
+static int load(struct soak_tags *tags, git_repository *repo,
+		const git_oid *tip)
 {
 	git_strarray names = { NULL, 0 };
 	struct soak_tag *pending = NULL;
@@ -218,7 +224,7 @@ int soak_tags_load(struct soak_tags *tags, git_repository *repo,
 	soak_tags_init(tags);
 	if (git_tag_list_match(&names, "v*", repo) < 0)
 		return error_git("cannot list tags");
-	pending = xcalloc(names.count, sizeof(*pending));
+	pending = xcalloc(names.count ? names.count : 1, sizeof(*pending));
 	for (i = 0; i < names.count; i++) {
 		struct soak_tag *t = &pending[nr];
 
@@ -236,10 +242,12 @@ int soak_tags_load(struct soak_tags *tags, git_repository *repo,
 		if (ret < 0)
 			goto out;
 	}
+	ret = 0;
 	QSORT(pending, nr, cmp_tag_commit);
-	found = xcalloc(nr, 1);
-	ret = mark_reachable(repo, upstream_tip, pending, nr, found);
-	if (ret < 0)
+	found = xcalloc(nr ? nr : 1, 1);
+	if (!tip)
+		memset(found, 1, nr);
+	else if ((ret = mark_reachable(repo, tip, pending, nr, found)) < 0)
 		goto out;
 	for (i = 0; i < nr; i++) {
 		if (found[i])
@@ -256,6 +264,115 @@ out:
 	free(found);
 	git_strarray_dispose(&names);
 	return ret;
+}
+
+int soak_tags_load(struct soak_tags *tags, git_repository *repo,
+		   const git_oid *upstream_tip)
+{
+	return load(tags, repo, upstream_tip);
+}
+
+int soak_tags_load_all(struct soak_tags *tags, git_repository *repo)
+{
+	return load(tags, repo, NULL);
+}
+
+/*
+ * Painting.  The frontier holds the commits a visited child has painted
+ * and the walk has not reached yet: in topological order every child
+ * comes before its parents, so a commit's mark is final when it is
+ * visited, and it leaves the frontier then.
+ */
+struct soak_paint_entry {
+	git_oid id;
+	struct soak_mark mark;
+	UT_hash_handle hh;
+};
+
+static void mark_min(struct soak_mark *m, const struct soak_mark *with)
+{
+	if (with->release >= 0 && (m->release < 0 || with->release < m->release))
+		m->release = with->release;
+	if (with->rc >= 0 && (m->rc < 0 || with->rc < m->rc))
+		m->rc = with->rc;
+}
+
+static struct soak_paint_entry *paint_entry(struct soak_paint *p,
+					    const git_oid *id)
+{
+	struct soak_paint_entry *e;
+
+	HASH_FIND(hh, p->frontier, id, sizeof(*id), e);
+	if (!e) {
+		e = xcalloc(1, sizeof(*e));
+		git_oid_cpy(&e->id, id);
+		e->mark.release = e->mark.rc = -1;
+		HASH_ADD(hh, p->frontier, id, sizeof(e->id), e);
+	}
+	return e;
+}
+
+void soak_paint_init(struct soak_paint *p, const struct soak_tags *tags)
+{
+	struct soak_mark m;
+	size_t i;
+
+	p->tags = tags;
+	p->frontier = NULL;
+	for (i = 0; i < tags->nr_releases; i++) {
+		m.release = (int)i;
+		m.rc = -1;
+		mark_min(&paint_entry(p, &tags->releases[i].commit)->mark, &m);
+	}
+	for (i = 0; i < tags->nr_rcs; i++) {
+		m.release = -1;
+		m.rc = (int)i;
+		mark_min(&paint_entry(p, &tags->rcs[i].commit)->mark, &m);
+	}
+}
+
+void soak_paint_release(struct soak_paint *p)
+{
+	struct soak_paint_entry *e, *tmp;
+
+	HASH_ITER(hh, p->frontier, e, tmp) {
+		HASH_DEL(p->frontier, e);
+		free(e);
+	}
+}
+
+void soak_paint_visit(struct soak_paint *p, const git_commit *commit,
+		      struct soak_mark *out)
+{
+	const git_oid *id = git_commit_id(commit);
+	struct soak_paint_entry *e;
+	unsigned int i, n;
+
+	out->release = out->rc = -1;
+	HASH_FIND(hh, p->frontier, id, sizeof(*id), e);
+	if (!e)
+		return;		/* no tag above it: nothing to pass on */
+	*out = e->mark;
+	HASH_DEL(p->frontier, e);
+	free(e);
+	n = git_commit_parentcount(commit);
+	for (i = 0; i < n; i++)
+		mark_min(&paint_entry(p, git_commit_parent_id(commit, i))->mark,
+			 out);
+}
+
+void soak_mark_first(const struct soak_tags *tags, const struct soak_mark *m,
+		     int releases_only, const char **name, git_time_t *when)
+{
+	const struct soak_tag *best = NULL;
+
+	if (m->release >= 0)
+		best = &tags->releases[m->release];
+	if (!releases_only && m->rc >= 0 &&
+	    (!best || cmp_version(&tags->rcs[m->rc], best) < 0))
+		best = &tags->rcs[m->rc];
+	*name = best ? best->name : NULL;
+	*when = best ? best->when : 0;
 }
 
 /* 1 if the tag contains commit, 0 if not, -1 after an error message. */

@@ -87,6 +87,47 @@ int soak_first_tag(const struct soak_tags *tags, git_repository *repo,
 		   const char **name, git_time_t *when);
 
 /*
+ * The same answers for every commit of a walk at once, by painting: a
+ * walk in topological order (children first, as the scanner's is) hands
+ * each commit to soak_paint_visit(), which tells the first release and
+ * release candidate that contain it and passes them on to its parents.
+ * Only the frontier of the walk is kept.  The tags come from
+ * soak_tags_load_all(): every mainline tag, reachable or not (a tag the
+ * walk never meets paints nothing).
+ *
+ *     soak_tags_load_all(&tags, repo);
+ *     soak_paint_init(&paint, &tags);
+ *     for (each commit of tip, or of base..tip, in topological order)
+ *             soak_paint_visit(&paint, commit, &mark);
+ *     soak_mark_first(&tags, &mark, releases_only, &name, &when);
+ *     soak_paint_release(&paint);
+ *
+ * For a walk of base..tip the answers are exact: a tag that contains a
+ * commit of the range is a descendant of it, so it is in the range too.
+ */
+struct soak_mark {
+	int release, rc;		/* indices into releases, rcs; -1: none */
+};
+
+struct soak_paint_entry;
+struct soak_paint {
+	const struct soak_tags *tags;
+	struct soak_paint_entry *frontier;
+};
+
+/* Loads every mainline tag, without asking which are reachable. */
+int soak_tags_load_all(struct soak_tags *tags, git_repository *repo);
+
+void soak_paint_init(struct soak_paint *p, const struct soak_tags *tags);
+void soak_paint_release(struct soak_paint *p);
+void soak_paint_visit(struct soak_paint *p, const git_commit *commit,
+		      struct soak_mark *out);
+
+/* soak_first_tag()'s answer from a mark. */
+void soak_mark_first(const struct soak_tags *tags, const struct soak_mark *m,
+		     int releases_only, const char **name, git_time_t *when);
+
+/*
  * Parses a tag name.  Returns 0 for a mainline tag: "v6.6" (rc = 0) or
  * "v6.10-rc3" (rc = 3).  Returns 1 for a stable release "v5.15.120":
  * major 5, minor 15, rc 0; the stable number is not returned.  Returns

@@ -286,7 +286,8 @@ int cli_judge(struct cli_run *run, git_repository *repo,
 	if (!ret)
 		ret = apply_decisions(run, l);
 	if (!ret)
-		ret = checks_run(repo, &run->branch, &run->upstream, l);
+		ret = checks_run(repo, &run->branch, &run->upstream,
+				 run->scan.soak_painted ? &run->scan.soak_tags : NULL, l);
 	trace_stage("checks");
 	return ret;
 }

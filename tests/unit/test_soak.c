@@ -325,6 +325,71 @@ static void test_parse_tag(void **state)
 	rejects("next-20231020");
 }
 
+/*
+ * Painting a walk gives, for every commit, what soak_first_tag() finds
+ * by asking the graph; also for a walk limited to a range.
+ */
+static void paint_and_compare(struct fixture *f, const char *tip,
+			      const char *hide, size_t want_walked)
+{
+	struct soak_tags all, reach;
+	struct soak_paint paint;
+	git_revwalk *walk;
+	git_oid id, tip_id, hide_id;
+	size_t walked = 0;
+	int ro;
+
+	oid_of(f, tip, &tip_id);
+	assert_int_equal(soak_tags_load_all(&all, f->repo), 0);
+	assert_int_equal(all.nr_releases, 3);	/* v6.8 too: not reachable */
+	assert_int_equal(soak_tags_load(&reach, f->repo, &tip_id), 0);
+	soak_paint_init(&paint, &all);
+	assert_int_equal(git_revwalk_new(&walk, f->repo), 0);
+	git_revwalk_sorting(walk, GIT_SORT_TOPOLOGICAL | GIT_SORT_TIME);
+	assert_int_equal(git_revwalk_push(walk, &tip_id), 0);
+	if (hide) {
+		oid_of(f, hide, &hide_id);
+		assert_int_equal(git_revwalk_hide(walk, &hide_id), 0);
+	}
+	while (!git_revwalk_next(&id, walk)) {
+		git_commit *c;
+		struct soak_mark m;
+		char hex[GIT_OID_HEXSZ + 1];
+
+		assert_int_equal(git_commit_lookup(&c, f->repo, &id), 0);
+		soak_paint_visit(&paint, c, &m);
+		git_commit_free(c);
+		git_oid_tostr(hex, sizeof(hex), &id);
+		for (ro = 0; ro < 2; ro++) {
+			const char *n1, *n2;
+			git_time_t w1, w2;
+
+			soak_mark_first(&all, &m, ro, &n1, &w1);
+			assert_int_equal(soak_first_tag(&reach, f->repo, &id,
+							ro, &n2, &w2), 0);
+			if ((n1 == NULL) != (n2 == NULL) ||
+			    (n1 && strcmp(n1, n2)))
+				fail_msg("%s (releases_only %d): painted %s, "
+					 "asked %s", hex, ro, n1 ? n1 : "none",
+					 n2 ? n2 : "none");
+			assert_int_equal(w1, w2);
+		}
+		walked++;
+	}
+	assert_int_equal(walked, want_walked);
+	git_revwalk_free(walk);
+	soak_paint_release(&paint);
+	soak_tags_release(&all);
+	soak_tags_release(&reach);
+}
+
+static void test_paint(void **state)
+{
+	/* c1..c5, c7..c10, s1 and the merge m6: 11 commits. */
+	paint_and_compare(*state, "c10", NULL, 11);
+	paint_and_compare(*state, "c8", "c3", 6);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -334,6 +399,7 @@ int main(void)
 		cmocka_unit_test(test_first_tag),
 		cmocka_unit_test(test_first_tag_older_tip),
 		cmocka_unit_test(test_first_tag_no_tags),
+		cmocka_unit_test(test_paint),
 		cmocka_unit_test(test_parse_tag),
 	};
 
