@@ -7,7 +7,8 @@
 #include <string.h>
 
 static const char usage_head[] =
-	"usage: stablepick [-C DIR] [--config FILE] [--rules DIR] COMMAND [ARGS]\n"
+	"usage: stablepick [-C DIR] [--config FILE] [--rules DIR] [--cache DIR]\n"
+	"                  [--no-cache] COMMAND [ARGS]\n"
 	"       stablepick --help | --version\n"
 	"\n"
 	"Finds the mainline filesystem fixes a stable or vendor kernel branch\n"
@@ -17,6 +18,8 @@ static const char usage_head[] =
 	"  -C DIR          run as if started in DIR\n"
 	"  --config FILE   read settings from FILE too (git config format)\n"
 	"  --rules DIR     load rule files from DIR (default.rules first)\n"
+	"  --cache DIR     keep the caches in DIR (default: .git/stablepick)\n"
+	"  --no-cache      neither read nor write the caches\n"
 	"  -h, --help      show this help\n"
 	"  --version       show the version\n"
 	"\n"
@@ -75,12 +78,19 @@ int main(int argc, char **argv)
 			printf("stablepick %s\n", PACKAGE_VERSION);
 			return 0;
 		}
+		if (!strcmp(arg, "--no-cache")) {
+			ctx.no_cache = 1;
+			continue;
+		}
 		if (!strcmp(arg, "-C")) {
 			opt = "-C";
 			slot = &ctx.repo_dir;
 		} else if (is_opt(arg, "--config")) {
 			opt = "--config";
 			slot = &ctx.config_file;
+		} else if (is_opt(arg, "--cache")) {
+			opt = "--cache";
+			slot = &ctx.cache_dir;
 		} else if (is_opt(arg, "--rules")) {
 			opt = "--rules";
 			slot = &ctx.rules_dir;

@@ -1384,46 +1384,17 @@ static void cache_format(struct patchid_cache *cache, struct strbuf *sb)
 }
 
 /* Writes and syncs a file; -1 with errno set on failure. */
-static int write_synced(const char *path, const struct strbuf *text)
-{
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0666);
-	int saved;
-
-	if (fd < 0)
-		return -1;
-	if (write_in_full(fd, text->buf, text->len) < 0 || fsync(fd) < 0) {
-		saved = errno;
-		close(fd);
-		errno = saved;
-		return -1;
-	}
-	return close(fd);
-}
-
 int patchid_cache_save(struct patchid_cache *cache)
 {
-	struct strbuf tmp = STRBUF_INIT, text = STRBUF_INIT;
-	int ret = 0;
+	struct strbuf text = STRBUF_INIT;
+	int ret;
 
 	if (!cache->dirty)
 		return 0;
-	strbuf_addf(&tmp, "%s.tmp", cache->path);
 	cache_format(cache, &text);
-	if (mkdir_leading(cache->path) < 0)
-		ret = -1;
-	else if (write_synced(tmp.buf, &text) < 0)
-		ret = error("cannot write patch-id cache '%s': %s",
-			    tmp.buf, strerror(errno));
-	else if (rename(tmp.buf, cache->path) < 0)
-		ret = error("cannot rename '%s' to '%s': %s",
-			    tmp.buf, cache->path, strerror(errno));
-	if (ret) {
-		unlink(tmp.buf);
-	} else {
-		fsync_dir_of(cache->path);
+	ret = write_file_atomic(cache->path, text.buf, text.len, "patch-id cache");
+	if (!ret)
 		cache->dirty = 0;
-	}
 	strbuf_release(&text);
-	strbuf_release(&tmp);
 	return ret;
 }

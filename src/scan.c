@@ -1,5 +1,6 @@
 #include "scan.h"
 #include "error.h"
+#include "trace.h"
 #include "treediff.h"
 #include "strbuf.h"
 #include "util.h"
@@ -532,7 +533,7 @@ int scan_fill(struct scan *s, struct candidate *c, const git_commit *commit)
 	const char *raw = git_commit_message(commit);
 	git_tree *tree = NULL, *ptree = NULL;
 	struct strbuf sb = STRBUF_INIT;
-	int ret;
+	int ret = 0;
 
 	strbuf_addf(&sb, "%s <%s>", author->name, author->email);
 	c->author = strbuf_detach(&sb, NULL);
@@ -541,7 +542,9 @@ int scan_fill(struct scan *s, struct candidate *c, const git_commit *commit)
 	c->raw = xstrdup(raw ? raw : "");
 	message_parse(&c->msg, c->raw, strlen(c->raw));
 
-	if ((ret = commit_trees(commit, c->hex, &tree, &ptree)) < 0)
+	/* The trees only when the touched subsystems or paths need them. */
+	if ((!c->nr_touched || s->need_paths) &&
+	    (ret = commit_trees(commit, c->hex, &tree, &ptree)) < 0)
 		goto out;
 	if (!c->nr_touched)
 		ret = watch_diff(s->repo, s->watch, ptree, tree, c);
@@ -658,33 +661,171 @@ static int wants_soak(const struct scan *s)
 	return 0;
 }
 
-int scan_run(struct scan *s)
+/*
+ * The digest of what decides which commits a walk keeps and how it
+ * describes them: the wanted subsystems in order, with their policies
+ * and paths, and whether soak marks are painted.
+ */
+static void watch_key(const struct scan *s, unsigned char *key)
+{
+	struct sha1 ctx;
+	size_t i, j;
+	char buf[32];
+
+	sha1_init(&ctx);
+	snprintf(buf, sizeof(buf), "scan %d soak %d\n", SCANCACHE_VERSION,
+		 s->soak_painted);
+	sha1_update(&ctx, buf, strlen(buf));
+	for (i = 0; i < s->rules->nr_subsystems; i++) {
+		const struct subsystem *sub = &s->rules->subsystems[i];
+
+		if (!wanted(s, sub))
+			continue;
+		sha1_update(&ctx, sub->name, strlen(sub->name) + 1);
+		snprintf(buf, sizeof(buf), "%d", (int)sub->policy);
+		sha1_update(&ctx, buf, strlen(buf) + 1);
+		for (j = 0; j < sub->nr_paths; j++)
+			sha1_update(&ctx, sub->paths[j], strlen(sub->paths[j]) + 1);
+		sha1_update(&ctx, "\n", 1);
+	}
+	sha1_final(key, &ctx);
+}
+
+static const struct subsystem *subsystem_named(const struct scan *s,
+					       const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < s->rules->nr_subsystems; i++)
+		if (!strcmp(s->rules->subsystems[i].name, name))
+			return &s->rules->subsystems[i];
+	return NULL;
+}
+
+static int tag_index(const struct soak_tag *v, size_t nr, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++)
+		if (!strcmp(v[i].name, name))
+			return (int)i;
+	return -1;
+}
+
+/* Records candidate c, just scanned, in the memo being built. */
+static void memo_add(struct scan *s, struct scan_memo *m,
+		     const struct candidate *c)
+{
+	struct scan_memo_hit *h;
+	size_t i;
+
+	ALLOC_GROW(m->hits, m->nr_hits, m->alloc_hits);
+	h = &m->hits[m->nr_hits++];
+	memset(h, 0, sizeof(*h));
+	git_oid_cpy(&h->id, &c->id);
+	h->settled = c->soak_settled;
+	h->release = c->soak.release < 0 ? -1 :
+		(int32_t)scan_memo_tag(m, s->soak_tags.releases[c->soak.release].name);
+	h->rc = c->soak.rc < 0 ? -1 :
+		(int32_t)scan_memo_tag(m, s->soak_tags.rcs[c->soak.rc].name);
+	h->nr_touched = c->nr_touched;
+	h->touched = xcalloc(c->nr_touched ? c->nr_touched : 1,
+			     sizeof(*h->touched));
+	for (i = 0; i < c->nr_touched; i++)
+		h->touched[i] = scan_memo_name(m, c->touched[i]->name);
+}
+
+/*
+ * Whether memo m can stand for the part of the range it covers: every
+ * subsystem it names still exists.  (The key already says the watch set
+ * is the same; this guards against a digest collision or a bug.)
+ */
+static int memo_usable(const struct scan *s, const struct scan_memo *m)
+{
+	size_t i;
+
+	for (i = 0; i < m->nr_names; i++)
+		if (!subsystem_named(s, m->names[i]))
+			return 0;
+	return 1;
+}
+
+/*
+ * Adds the hits of memo m as candidates, after those the walk found.
+ * unsettle: the walk painted down to the memo's range, so a mark that
+ * lacks a release or a release candidate may be out of date: such
+ * candidates ask the commit graph instead.
+ */
+static int replay(struct scan *s, const struct scan_memo *m,
+		  struct scan_memo *into, int unsettle)
+{
+	int *rel = xcalloc(m->nr_tags ? m->nr_tags : 1, sizeof(int));
+	int *rc = xcalloc(m->nr_tags ? m->nr_tags : 1, sizeof(int));
+	size_t i, j;
+	int ret = 0;
+
+	for (i = 0; i < m->nr_tags; i++) {
+		rel[i] = tag_index(s->soak_tags.releases, s->soak_tags.nr_releases,
+				   m->tags[i]);
+		rc[i] = tag_index(s->soak_tags.rcs, s->soak_tags.nr_rcs, m->tags[i]);
+	}
+	for (i = 0; !ret && i < m->nr_hits; i++) {
+		const struct scan_memo_hit *h = &m->hits[i];
+		git_commit *commit = NULL;
+		struct candidate *c;
+
+		if (git_commit_lookup(&commit, s->repo, &h->id) < 0) {
+			ret = error_git("cannot read commit in %s", s->range);
+			break;
+		}
+		c = candidate_list_add(&s->candidates, &h->id);
+		for (j = 0; j < h->nr_touched; j++)
+			touch(c, subsystem_named(s, m->names[h->touched[j]]));
+		c->soak.release = h->release < 0 ? -1 : rel[h->release];
+		c->soak.rc = h->rc < 0 ? -1 : rc[h->rc];
+		c->soak_settled = h->settled && s->soak_painted &&
+			(h->release < 0 || c->soak.release >= 0) &&
+			(h->rc < 0 || c->soak.rc >= 0) &&
+			!(unsettle && (c->soak.release < 0 || c->soak.rc < 0));
+		ret = scan_fill(s, c, commit);
+		git_commit_free(commit);
+		if (!ret)
+			memo_add(s, into, c);
+		s->replayed++;
+	}
+	free(rel);
+	free(rc);
+	return ret;
+}
+
+/*
+ * Walks s->to, hiding s->from and (when not NULL) stop, keeping the
+ * commits that touch a watched path as candidates, newest first.
+ * *painted_beyond tells whether soak marks were passed on to commits
+ * the walk did not reach.
+ */
+static int walk(struct scan *s, const git_oid *stop, struct scan_memo *memo,
+		int *painted_beyond)
 {
 	git_revwalk *walk = NULL;
 	git_oid id, *shallow = NULL;
 	struct soak_paint paint;
 	struct soak_mark mark;
-	size_t nr_shallow = 0, i;
+	size_t nr_shallow = 0;
 	int ret;
 
-	if ((ret = scan_prepare(s)) < 0)
-		return ret;
-	if (!s->soak_painted && wants_soak(s)) {
-		if (soak_tags_load_all(&s->soak_tags, s->repo) < 0)
-			return -1;
-		s->soak_painted = 1;
-	}
-	soak_paint_init(&paint, &s->soak_tags);
-	mark.release = mark.rc = -1;
 	if ((ret = read_shallow(s->repo, &shallow, &nr_shallow)) < 0)
 		return ret;
+	soak_paint_init(&paint, &s->soak_tags);
+	mark.release = mark.rc = -1;
 	if (git_revwalk_new(&walk, s->repo) < 0) {
 		ret = error_git("cannot walk %s", s->range);
 		goto out;
 	}
 	git_revwalk_sorting(walk, GIT_SORT_TOPOLOGICAL | GIT_SORT_TIME);
 	if (git_revwalk_push(walk, &s->to) < 0 ||
-	    (s->has_from && git_revwalk_hide(walk, &s->from) < 0)) {
+	    (s->has_from && git_revwalk_hide(walk, &s->from) < 0) ||
+	    (stop && git_revwalk_hide(walk, stop) < 0)) {
 		ret = nr_shallow ? scan_shallow_error(s->repo, s->range)
 				 : error_git("cannot walk %s", s->range);
 		goto out;
@@ -694,6 +835,8 @@ int scan_run(struct scan *s)
 		struct candidate *c, probe;
 
 		s->walked++;
+		memo->walked++;
+		progress_update(&s->progress, s->walked);
 		if (nr_shallow && is_shallow(shallow, nr_shallow, &id)) {
 			ret = scan_shallow_error(s->repo, s->range);
 			goto out;
@@ -706,6 +849,7 @@ int scan_run(struct scan *s)
 			soak_paint_visit(&paint, commit, &mark);
 		if (git_commit_parentcount(commit) > 1) {
 			s->merges++;
+			memo->merges++;
 			git_commit_free(commit);
 			continue;
 		}
@@ -720,6 +864,8 @@ int scan_run(struct scan *s)
 			c->soak = mark;
 			c->soak_settled = s->soak_painted;
 			ret = scan_fill(s, c, commit);
+			if (!ret)
+				memo_add(s, memo, c);
 		}
 		free(probe.touched);
 		git_commit_free(commit);
@@ -733,6 +879,67 @@ int scan_run(struct scan *s)
 				 : error_git("cannot walk %s", s->range);
 		goto out;
 	}
+	*painted_beyond = soak_paint_pending(&paint);
+out:
+	soak_paint_release(&paint);
+	free(shallow);
+	git_revwalk_free(walk);
+	return ret;
+}
+
+int scan_run(struct scan *s)
+{
+	const struct scan_memo *old = NULL;
+	struct scan_memo *memo;
+	int ret, beyond = 0;
+	size_t i;
+
+	if ((ret = scan_prepare(s)) < 0)
+		return ret;
+	if (!s->soak_painted && wants_soak(s)) {
+		if (soak_tags_load_all(&s->soak_tags, s->repo) < 0)
+			return -1;
+		s->soak_painted = 1;
+	}
+	memo = scan_memo_new();
+	watch_key(s, memo->key);
+	memo->has_from = s->has_from;
+	git_oid_cpy(&memo->from, &s->from);
+	git_oid_cpy(&memo->to, &s->to);
+	if (s->cache)
+		old = scancache_find(s->cache, memo->key,
+				     s->has_from ? &s->from : NULL);
+	if (old && !memo_usable(s, old))
+		old = NULL;
+	/* Only what is new since the memo's end: it must be an ancestor. */
+	if (old && !git_oid_equal(&old->to, &s->to) &&
+	    git_graph_descendant_of(s->repo, &s->to, &old->to) != 1) {
+		git_error_clear();
+		old = NULL;
+	}
+	progress_start(&s->progress, "Scanning", 0);
+	if (!old || !git_oid_equal(&old->to, &s->to))
+		ret = walk(s, old ? &old->to : NULL, memo, &beyond);
+	if (!ret && old) {
+		s->walked += old->walked;
+		s->merges += old->merges;
+		memo->walked += old->walked;
+		memo->merges += old->merges;
+		ret = replay(s, old, memo, beyond);
+	}
+	progress_stop(&s->progress);
+	if (ret < 0) {
+		scan_memo_free(memo);
+		return ret;
+	}
+	trace_printf("scan: %zu commits in %s, %zu of them walked, %zu "
+		     "candidates from the cache%s", memo->walked, s->range,
+		     memo->walked - (old ? old->walked : 0), s->replayed,
+		     old && beyond ? " (soak marks rechecked)" : "");
+	if (s->cache)
+		scancache_put(s->cache, memo);	/* frees old */
+	else
+		scan_memo_free(memo);
 
 	/* The walk gives newest first; the pipeline wants oldest first. */
 	for (i = 0; i < s->candidates.nr / 2; i++) {
@@ -744,9 +951,5 @@ int scan_run(struct scan *s)
 	}
 	for (i = 0; i < s->candidates.nr; i++)
 		s->candidates.items[i]->order = i;
-out:
-	soak_paint_release(&paint);
-	free(shallow);
-	git_revwalk_free(walk);
-	return ret;
+	return 0;
 }

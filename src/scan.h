@@ -5,6 +5,8 @@
 
 #include "candidate.h"
 #include "rules.h"
+#include "progress.h"
+#include "scancache.h"
 #include "soak.h"
 
 /*
@@ -46,6 +48,14 @@ struct scan {
 	 */
 	struct soak_tags soak_tags;
 	int soak_painted;
+
+	/*
+	 * The cache of earlier scans, or NULL: a range that extends one it
+	 * holds walks only the new commits (src/scancache.h).
+	 */
+	struct scancache *cache;
+	size_t replayed;		/* candidates taken from the cache */
+	struct progress progress;
 };
 
 void scan_init(struct scan *s, git_repository *repo, struct ruleset *rules);

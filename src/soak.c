@@ -286,6 +286,7 @@ int soak_tags_load_all(struct soak_tags *tags, git_repository *repo)
 struct soak_paint_entry {
 	git_oid id;
 	struct soak_mark mark;
+	int passed;			/* by a visit, not a tag of its own */
 	UT_hash_handle hh;
 };
 
@@ -356,9 +357,21 @@ void soak_paint_visit(struct soak_paint *p, const git_commit *commit,
 	HASH_DEL(p->frontier, e);
 	free(e);
 	n = git_commit_parentcount(commit);
-	for (i = 0; i < n; i++)
-		mark_min(&paint_entry(p, git_commit_parent_id(commit, i))->mark,
-			 out);
+	for (i = 0; i < n; i++) {
+		e = paint_entry(p, git_commit_parent_id(commit, i));
+		mark_min(&e->mark, out);
+		e->passed = 1;
+	}
+}
+
+int soak_paint_pending(const struct soak_paint *p)
+{
+	const struct soak_paint_entry *e;
+
+	for (e = p->frontier; e; e = e->hh.next)
+		if (e->passed)
+			return 1;
+	return 0;
 }
 
 void soak_mark_first(const struct soak_tags *tags, const struct soak_mark *m,

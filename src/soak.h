@@ -122,6 +122,11 @@ void soak_paint_init(struct soak_paint *p, const struct soak_tags *tags);
 void soak_paint_release(struct soak_paint *p);
 void soak_paint_visit(struct soak_paint *p, const git_commit *commit,
 		      struct soak_mark *out);
+/*
+ * Whether a visit passed a mark on to a commit the walk has not
+ * visited (beyond a hidden boundary, after the walk).
+ */
+int soak_paint_pending(const struct soak_paint *p);
 
 /* soak_first_tag()'s answer from a mark. */
 void soak_mark_first(const struct soak_tags *tags, const struct soak_mark *m,

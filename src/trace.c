@@ -1,5 +1,6 @@
 #include "trace.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,17 +17,35 @@ static double now_ms(void)
 	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
-void trace_stage(const char *name)
+static int trace_enabled(void)
 {
-	double t;
-
 	if (enabled < 0) {
 		const char *env = getenv("STABLEPICK_TRACE");
 
 		enabled = env && *env && strcmp(env, "0");
 		start = last = now_ms();
 	}
-	if (!enabled)
+	return enabled;
+}
+
+void trace_printf(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!trace_enabled())
+		return;
+	fputs("trace: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+void trace_stage(const char *name)
+{
+	double t;
+
+	if (!trace_enabled())
 		return;
 	t = now_ms();
 	fprintf(stderr, "trace: %-20s %9.1f ms  (total %.1f ms)\n", name,

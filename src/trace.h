@@ -13,4 +13,8 @@
  */
 void trace_stage(const char *name);
 
+/* A line of its own, "trace: ...", under the same switch. */
+__attribute__((format(printf, 1, 2)))
+void trace_printf(const char *fmt, ...);
+
 #endif

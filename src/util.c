@@ -1,6 +1,7 @@
 #include "util.h"
 
 #include "error.h"
+#include "strbuf.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -180,4 +181,41 @@ void fsync_dir_of(const char *path)
 		close(fd);
 	}
 	free(dir);
+}
+
+static int write_synced(const char *path, const void *buf, size_t len)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0666);
+	int saved;
+
+	if (fd < 0)
+		return -1;
+	if (write_in_full(fd, buf, len) < 0 || fsync(fd) < 0) {
+		saved = errno;
+		close(fd);
+		errno = saved;
+		return -1;
+	}
+	return close(fd);
+}
+
+int write_file_atomic(const char *path, const void *buf, size_t len,
+		      const char *what)
+{
+	char *tmp = xstrfmt("%s.tmp", path);
+	int ret = 0;
+
+	if (mkdir_leading(path) < 0)
+		ret = -1;
+	else if (write_synced(tmp, buf, len) < 0)
+		ret = error("cannot write %s '%s': %s", what, tmp, strerror(errno));
+	else if (rename(tmp, path) < 0)
+		ret = error("cannot rename '%s' to '%s': %s", tmp, path,
+			    strerror(errno));
+	if (ret)
+		unlink(tmp);
+	else
+		fsync_dir_of(path);
+	free(tmp);
+	return ret;
 }

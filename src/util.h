@@ -61,6 +61,16 @@ int mkdir_leading(const char *path);
  */
 void fsync_dir_of(const char *path);
 
+/*
+ * Replaces the file at path with buf: written to "<path>.tmp" in the
+ * same directory (created if missing), synced, then renamed over path,
+ * so that a crash never leaves a half-written file.  what names the
+ * file in errors ("patch-id cache").  Returns 0, or -1 after an error
+ * message with the old file left as it was.
+ */
+int write_file_atomic(const char *path, const void *buf, size_t len,
+		      const char *what);
+
 /* Non-zero if s is made of n (or, if n is 0, all) hexadecimal digits. */
 int is_hex(const char *s, size_t n);
 

@@ -161,11 +161,19 @@ int cli_run_setup(struct cli_context *ctx, struct cli_run *run,
 	branch_index_init(&run->branch);
 	if (cli_open_repo(ctx) < 0 || apply_in_memory(ctx->repo) < 0)
 		return -1;
-	path = xstrfmt("%sstablepick/patchid-cache", git_repository_path(ctx->repo));
-	patchid_cache_init(&run->patchids, path);
+	path = cli_cache_path(ctx, "patchid-cache");
+	patchid_cache_init(&run->patchids, path ? path : "");
+	if (path)
+		patchid_cache_load(&run->patchids);
 	free(path);
-	patchid_cache_load(&run->patchids);
 	scan_init(&run->scan, ctx->repo, &run->rules);
+	path = cli_cache_path(ctx, "scan-cache");
+	scancache_init(&run->scans, path ? path : "");
+	if (path) {
+		scancache_load(&run->scans);
+		run->scan.cache = &run->scans;
+	}
+	free(path);
 	path = cli_ledger_path(ctx);
 	ledger_init(&run->ledger, path);
 	free(path);
@@ -189,9 +197,29 @@ int cli_run_setup(struct cli_context *ctx, struct cli_run *run,
 	return 0;
 }
 
-int cli_run_save(struct cli_run *run)
+char *cli_cache_path(struct cli_context *ctx, const char *name)
 {
-	return patchid_cache_save(&run->patchids);
+	if (ctx->no_cache)
+		return NULL;
+	if (ctx->cache_dir)
+		return xstrfmt("%s/%s", ctx->cache_dir, name);
+	return xstrfmt("%sstablepick/%s", git_repository_path(ctx->repo), name);
+}
+
+int cli_run_save(struct cli_context *ctx, struct cli_run *run)
+{
+	int ret = 0;
+
+	if (ctx->no_cache)
+		return 0;
+	/* A cache only saves time: failing to write one fails nothing. */
+	if (patchid_cache_save(&run->patchids) < 0)
+		ret = -1;
+	if (scancache_save(&run->scans) < 0)
+		ret = -1;
+	if (ret)
+		warning("the next run will be slower");
+	return 0;
 }
 
 void cli_run_release(struct cli_run *run)
@@ -199,6 +227,7 @@ void cli_run_release(struct cli_run *run)
 	ledger_release(&run->ledger);
 	patchid_cache_release(&run->patchids);
 	scan_release(&run->scan);
+	scancache_release(&run->scans);
 	branch_index_release(&run->branch);
 	ruleset_release(&run->rules);
 }

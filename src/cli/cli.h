@@ -19,6 +19,8 @@ struct cli_context {
 	const char *repo_dir;		/* -C DIR, or NULL for "." */
 	const char *config_file;	/* --config FILE, or NULL */
 	const char *rules_dir;		/* --rules DIR, or NULL */
+	const char *cache_dir;		/* --cache DIR, or NULL */
+	int no_cache;			/* --no-cache */
 	git_repository *repo;		/* opened lazily by cli_open_repo() */
 	struct config config;		/* loaded lazily by cli_open_repo() */
 };
@@ -64,7 +66,8 @@ struct cli_run {
 	struct ruleset rules;
 	struct branch_index branch;
 	struct scan scan;
-	struct patchid_cache patchids;	/* <gitdir>/stablepick/patchid-cache */
+	struct patchid_cache patchids;	/* <cache dir>/patchid-cache */
+	struct scancache scans;		/* <cache dir>/scan-cache */
 	struct ledger ledger;		/* decisions; stablepick.ledger */
 	git_oid upstream;
 	const char *upstream_name;
@@ -75,12 +78,21 @@ struct cli_run {
  * else stablepick.upstream, else "master" or "origin/master") and
  * indexes the branch.  Returns 0 or -1 after an error message.
  */
+/*
+ * The file of a cache: in --cache DIR, else in <gitdir>/stablepick/.
+ * NULL with --no-cache.
+ */
+char *cli_cache_path(struct cli_context *ctx, const char *name);
+
 int cli_run_setup(struct cli_context *ctx, struct cli_run *run,
 		  const char *branch, const char *upstream);
 void cli_run_release(struct cli_run *run);
 
-/* Saves what the run learnt (the patch-id cache); 0 or -1. */
-int cli_run_save(struct cli_run *run);
+/*
+ * Saves what the run learnt (the patch-id and scan caches).  A cache only
+ * saves time: a failure to write one is reported and the run goes on.
+ */
+int cli_run_save(struct cli_context *ctx, struct cli_run *run);
 
 /*
  * Places, links, scores and judges the candidates of l (in walk order,

@@ -109,7 +109,7 @@ static int explain(struct cli_context *ctx, int argc, char **argv)
 	if (!ret)
 		ret = report_write(stdout, &out);
 	if (!ret)
-		ret = cli_run_save(&run);
+		ret = cli_run_save(ctx, &run);
 	strbuf_release(&out);
 	cli_run_release(&run);
 	return ret < 0 || failed ? 1 : 0;

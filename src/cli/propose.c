@@ -281,7 +281,7 @@ static int propose(struct cli_context *ctx, int argc, char **argv)
 		ret = report_write(stdout, &out);
 	trace_stage("report");
 	if (!ret)
-		ret = cli_run_save(&run);
+		ret = cli_run_save(ctx, &run);
 	if (!ret && since && !strcmp(since, "last")) {
 		char *path = state_path(&run);
 

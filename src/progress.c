@@ -1,0 +1,57 @@
+#include "progress.h"
+
+#include <stdio.h>
+#include <time.h>
+#include <unistd.h>
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+void progress_start(struct progress *p, const char *title, size_t total)
+{
+	p->title = title;
+	p->total = total;
+	p->n = 0;
+	p->shown = 0;
+	p->ticks = 0;
+	p->enabled = isatty(2);
+	p->start = p->last = p->enabled ? now() : 0;
+}
+
+static void show(struct progress *p, const char *end)
+{
+	if (p->total)
+		fprintf(stderr, "\r%s: %3u%% (%zu/%zu)%s", p->title,
+			(unsigned int)(p->n * 100 / p->total), p->n, p->total, end);
+	else
+		fprintf(stderr, "\r%s: %zu%s", p->title, p->n, end);
+	fflush(stderr);
+	p->shown = 1;
+}
+
+void progress_update(struct progress *p, size_t n)
+{
+	double t;
+
+	p->n = n;
+	/* Reading the clock is cheap, but not free: once in 64 calls. */
+	if (!p->enabled || (++p->ticks & 63))
+		return;
+	t = now();
+	if (t - p->start < 0.5 || t - p->last < 0.1)
+		return;
+	p->last = t;
+	show(p, "");
+}
+
+void progress_stop(struct progress *p)
+{
+	if (p->enabled && p->shown)
+		show(p, ", done.\n");
+	p->enabled = 0;
+}

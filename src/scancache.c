@@ -1,0 +1,365 @@
+#include "scancache.h"
+#include "error.h"
+#include "strbuf.h"
+#include "util.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <string.h>
+
+static const char magic[16] = "STABLEPICK-SCAN\n";
+
+void scancache_init(struct scancache *c, const char *path)
+{
+	memset(c, 0, sizeof(*c));
+	c->path = xstrdup(path);
+}
+
+void scancache_release(struct scancache *c)
+{
+	size_t i;
+
+	for (i = 0; i < c->nr; i++)
+		scan_memo_free(c->memos[i]);
+	free(c->memos);
+	free(c->path);
+	memset(c, 0, sizeof(*c));
+}
+
+struct scan_memo *scan_memo_new(void)
+{
+	return xcalloc(1, sizeof(struct scan_memo));
+}
+
+static void free_strings(char **v, size_t nr)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++)
+		free(v[i]);
+	free(v);
+}
+
+void scan_memo_free(struct scan_memo *m)
+{
+	size_t i;
+
+	if (!m)
+		return;
+	for (i = 0; i < m->nr_hits; i++)
+		free(m->hits[i].touched);
+	free(m->hits);
+	free_strings(m->names, m->nr_names);
+	free_strings(m->tags, m->nr_tags);
+	free(m);
+}
+
+static uint32_t intern(char ***v, size_t *nr, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < *nr; i++)
+		if (!strcmp((*v)[i], name))
+			return (uint32_t)i;
+	*v = xrealloc(*v, (*nr + 1) * sizeof(**v));
+	(*v)[*nr] = xstrdup(name);
+	return (uint32_t)(*nr)++;
+}
+
+uint32_t scan_memo_name(struct scan_memo *m, const char *name)
+{
+	return intern(&m->names, &m->nr_names, name);
+}
+
+uint32_t scan_memo_tag(struct scan_memo *m, const char *name)
+{
+	return intern(&m->tags, &m->nr_tags, name);
+}
+
+const struct scan_memo *scancache_find(const struct scancache *c,
+				       const unsigned char *key,
+				       const git_oid *from)
+{
+	size_t i;
+
+	for (i = 0; i < c->nr; i++) {
+		const struct scan_memo *m = c->memos[i];
+
+		if (memcmp(m->key, key, SHA1_RAWSZ) || m->has_from != !!from)
+			continue;
+		if (!from || git_oid_equal(&m->from, from))
+			return m;
+	}
+	return NULL;
+}
+
+void scancache_put(struct scancache *c, struct scan_memo *m)
+{
+	size_t i;
+
+	for (i = 0; i < c->nr; i++) {
+		struct scan_memo *old = c->memos[i];
+
+		if (!memcmp(old->key, m->key, SHA1_RAWSZ) &&
+		    old->has_from == m->has_from &&
+		    (!m->has_from || git_oid_equal(&old->from, &m->from)))
+			break;
+	}
+	if (i < c->nr) {
+		scan_memo_free(c->memos[i]);
+	} else if (c->nr == SCANCACHE_MAX) {
+		scan_memo_free(c->memos[0]);
+		i = 0;
+	} else {
+		ALLOC_GROW(c->memos, c->nr, c->alloc);
+		i = c->nr++;
+	}
+	/* The newest goes last: the first is the one to drop. */
+	memmove(c->memos + i, c->memos + i + 1, (c->nr - i - 1) * sizeof(*c->memos));
+	c->memos[c->nr - 1] = m;
+	c->dirty = 1;
+}
+
+/* --- the file -------------------------------------------------------- */
+
+static void put_u32(struct strbuf *sb, uint32_t v)
+{
+	v = htonl(v);
+	strbuf_add(sb, &v, 4);
+}
+
+static void put_str(struct strbuf *sb, const char *s)
+{
+	size_t len = strlen(s);
+
+	put_u32(sb, (uint32_t)len);
+	strbuf_add(sb, s, len);
+}
+
+static void put_strings(struct strbuf *sb, char **v, size_t nr)
+{
+	size_t i;
+
+	put_u32(sb, (uint32_t)nr);
+	for (i = 0; i < nr; i++)
+		put_str(sb, v[i]);
+}
+
+static void format_memo(struct strbuf *sb, const struct scan_memo *m)
+{
+	size_t i, j;
+
+	strbuf_add(sb, m->key, SHA1_RAWSZ);
+	strbuf_addch(sb, m->has_from);
+	strbuf_add(sb, m->from.id, GIT_OID_RAWSZ);
+	strbuf_add(sb, m->to.id, GIT_OID_RAWSZ);
+	put_u32(sb, (uint32_t)m->walked);
+	put_u32(sb, (uint32_t)m->merges);
+	put_strings(sb, m->names, m->nr_names);
+	put_strings(sb, m->tags, m->nr_tags);
+	put_u32(sb, (uint32_t)m->nr_hits);
+	for (i = 0; i < m->nr_hits; i++) {
+		const struct scan_memo_hit *h = &m->hits[i];
+
+		strbuf_add(sb, h->id.id, GIT_OID_RAWSZ);
+		strbuf_addch(sb, h->settled);
+		put_u32(sb, (uint32_t)h->release);
+		put_u32(sb, (uint32_t)h->rc);
+		put_u32(sb, (uint32_t)h->nr_touched);
+		for (j = 0; j < h->nr_touched; j++)
+			put_u32(sb, h->touched[j]);
+	}
+}
+
+int scancache_save(struct scancache *c)
+{
+	struct strbuf sb = STRBUF_INIT;
+	unsigned char digest[SHA1_RAWSZ];
+	struct sha1 ctx;
+	size_t i;
+	int ret;
+
+	if (!c->dirty)
+		return 0;
+	strbuf_add(&sb, magic, sizeof(magic));
+	put_u32(&sb, SCANCACHE_VERSION);
+	put_u32(&sb, (uint32_t)c->nr);
+	for (i = 0; i < c->nr; i++)
+		format_memo(&sb, c->memos[i]);
+	sha1_init(&ctx);
+	sha1_update(&ctx, sb.buf, sb.len);
+	sha1_final(digest, &ctx);
+	strbuf_add(&sb, digest, SHA1_RAWSZ);
+	ret = write_file_atomic(c->path, sb.buf, sb.len, "scan cache");
+	if (!ret)
+		c->dirty = 0;
+	strbuf_release(&sb);
+	return ret;
+}
+
+/* A bounded reader: once past the end, every read fails. */
+struct reader {
+	const unsigned char *p, *end;
+	int bad;
+};
+
+static const unsigned char *take(struct reader *r, size_t n)
+{
+	const unsigned char *p = r->p;
+
+	if (r->bad || (size_t)(r->end - r->p) < n) {
+		r->bad = 1;
+		return NULL;
+	}
+	r->p += n;
+	return p;
+}
+
+static uint32_t get_u32(struct reader *r)
+{
+	const unsigned char *p = take(r, 4);
+	uint32_t v;
+
+	if (!p)
+		return 0;
+	memcpy(&v, p, 4);
+	return ntohl(v);
+}
+
+static int get_u8(struct reader *r)
+{
+	const unsigned char *p = take(r, 1);
+
+	return p ? *p : 0;
+}
+
+static void get_oid(struct reader *r, git_oid *out)
+{
+	const unsigned char *p = take(r, GIT_OID_RAWSZ);
+
+	if (p)
+		git_oid_fromraw(out, p);
+}
+
+/* A count of records of at least min bytes each that fits the rest. */
+static size_t get_count(struct reader *r, size_t min)
+{
+	uint32_t n = get_u32(r);
+
+	if (!r->bad && (size_t)(r->end - r->p) / min < n)
+		r->bad = 1;
+	return r->bad ? 0 : n;
+}
+
+static char **get_strings(struct reader *r, size_t *nr)
+{
+	size_t i, n = get_count(r, 4);
+	char **v = xcalloc(n ? n : 1, sizeof(*v));
+
+	for (i = 0; i < n; i++) {
+		size_t len = get_u32(r);
+		const unsigned char *p = take(r, len);
+
+		v[i] = p ? xstrndup((const char *)p, len) : xstrdup("");
+	}
+	*nr = n;
+	return v;
+}
+
+static struct scan_memo *parse_memo(struct reader *r)
+{
+	struct scan_memo *m = scan_memo_new();
+	const unsigned char *key = take(r, SHA1_RAWSZ);
+	size_t i, j, n;
+
+	if (key)
+		memcpy(m->key, key, SHA1_RAWSZ);
+	m->has_from = get_u8(r);
+	get_oid(r, &m->from);
+	get_oid(r, &m->to);
+	m->walked = get_u32(r);
+	m->merges = get_u32(r);
+	m->names = get_strings(r, &m->nr_names);
+	m->tags = get_strings(r, &m->nr_tags);
+	n = get_count(r, GIT_OID_RAWSZ + 13);
+	m->hits = xcalloc(n ? n : 1, sizeof(*m->hits));
+	m->alloc_hits = n ? n : 1;
+	for (i = 0; i < n && !r->bad; i++) {
+		struct scan_memo_hit *h = &m->hits[i];
+
+		get_oid(r, &h->id);
+		h->settled = get_u8(r);
+		h->release = (int32_t)get_u32(r);
+		h->rc = (int32_t)get_u32(r);
+		h->nr_touched = get_count(r, 4);
+		h->touched = xcalloc(h->nr_touched ? h->nr_touched : 1,
+				     sizeof(*h->touched));
+		for (j = 0; j < h->nr_touched; j++) {
+			h->touched[j] = get_u32(r);
+			if (h->touched[j] >= m->nr_names)
+				r->bad = 1;
+		}
+		if ((h->release >= 0 && (size_t)h->release >= m->nr_tags) ||
+		    (h->rc >= 0 && (size_t)h->rc >= m->nr_tags) ||
+		    h->release < -1 || h->rc < -1)
+			r->bad = 1;
+		m->nr_hits++;
+	}
+	return m;
+}
+
+void scancache_load(struct scancache *c)
+{
+	struct strbuf sb = STRBUF_INIT;
+	unsigned char digest[SHA1_RAWSZ];
+	struct reader r;
+	struct sha1 ctx;
+	const char *why = NULL;
+	size_t i, n;
+
+	if (strbuf_read_file(&sb, c->path) < 0) {
+		if (errno != ENOENT)
+			warning("cannot read scan cache '%s': %s; scanning "
+				"without it", c->path, strerror(errno));
+		strbuf_release(&sb);
+		return;
+	}
+	if (sb.len < sizeof(magic) + 8 + SHA1_RAWSZ ||
+	    memcmp(sb.buf, magic, sizeof(magic))) {
+		why = "not a stablepick scan cache";
+		goto out;
+	}
+	r.p = (const unsigned char *)sb.buf + sizeof(magic);
+	r.end = (const unsigned char *)sb.buf + sb.len - SHA1_RAWSZ;
+	r.bad = 0;
+	if (get_u32(&r) != SCANCACHE_VERSION) {
+		why = "written by another version of stablepick";
+		goto out;
+	}
+	sha1_init(&ctx);
+	sha1_update(&ctx, sb.buf, sb.len - SHA1_RAWSZ);
+	sha1_final(digest, &ctx);
+	if (memcmp(digest, r.end, SHA1_RAWSZ)) {
+		why = "checksum mismatch (corrupt)";
+		goto out;
+	}
+	n = get_count(&r, SHA1_RAWSZ + 1 + 2 * GIT_OID_RAWSZ + 20);
+	for (i = 0; i < n && !r.bad; i++) {
+		struct scan_memo *m = parse_memo(&r);
+
+		ALLOC_GROW(c->memos, c->nr, c->alloc);
+		c->memos[c->nr++] = m;
+	}
+	if (r.bad || r.p != r.end)
+		why = "malformed records";
+out:
+	if (why) {
+		for (i = 0; i < c->nr; i++)
+			scan_memo_free(c->memos[i]);
+		c->nr = 0;
+		c->dirty = 1;	/* the next save replaces it */
+		warning("ignoring scan cache '%s': %s; it will be rebuilt",
+			c->path, why);
+	}
+	strbuf_release(&sb);
+}

@@ -1,0 +1,101 @@
+#ifndef SCANCACHE_H
+#define SCANCACHE_H
+
+#include <git2.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sha1.h"
+
+/*
+ * What a scan found, kept between runs so that the next run walks only
+ * the commits that are new: for a watch set (the subsystems and their
+ * paths, by digest) and a range from..to, the walked commits that touch
+ * it, newest first, with the subsystems each touches and the first
+ * release and release candidate that contain it (soak painting).
+ *
+ *     struct scancache cache;
+ *     scancache_init(&cache, ".git/stablepick/scan-cache");
+ *     scancache_load(&cache);           warns and starts empty if bad
+ *     m = scancache_find(&cache, key, &from);
+ *     ... scan, then scancache_put(&cache, new_memo) ...
+ *     scancache_save(&cache);
+ *     scancache_release(&cache);
+ *
+ * The file is binary, in network byte order:
+ *
+ *     "STABLEPICK-SCAN\n"  16 bytes
+ *     u32 version (SCANCACHE_VERSION)
+ *     u32 number of memos, then each memo:
+ *       20-byte key; u8 has_from; 20-byte from; 20-byte to;
+ *       u32 walked; u32 merges;
+ *       u32 names, then each: u32 length, bytes   (subsystem names)
+ *       u32 tags, then each: u32 length, bytes    (tag names)
+ *       u32 hits, then each: 20-byte commit id, u8 settled,
+ *           i32 release, i32 rc (indices into tags, -1: none),
+ *           u32 touched, then u32 index into names for each
+ *     20-byte SHA-1 of everything before it
+ *
+ * A file with another magic or version, a wrong checksum or a record
+ * that runs past the end is not trusted: a warning names it and the run
+ * goes on as if there were no cache (the next save replaces it).
+ */
+
+#define SCANCACHE_VERSION 1
+
+struct scan_memo_hit {
+	git_oid id;
+	int settled;			/* release and rc are known */
+	int32_t release, rc;		/* into memo->tags; -1: none */
+	uint32_t *touched;		/* into memo->names */
+	size_t nr_touched;
+};
+
+struct scan_memo {
+	unsigned char key[SHA1_RAWSZ];
+	int has_from;
+	git_oid from, to;
+	size_t walked, merges;
+	char **names;
+	size_t nr_names;
+	char **tags;
+	size_t nr_tags;
+	struct scan_memo_hit *hits;	/* newest first */
+	size_t nr_hits, alloc_hits;
+};
+
+struct scancache {
+	char *path;
+	struct scan_memo **memos;
+	size_t nr, alloc;
+	int dirty;
+};
+
+void scancache_init(struct scancache *c, const char *path);
+void scancache_release(struct scancache *c);
+
+/* Reads the file if there is one; never fails (see above). */
+void scancache_load(struct scancache *c);
+
+/* The memo of key and from (NULL: a range with no start), or NULL. */
+const struct scan_memo *scancache_find(const struct scancache *c,
+				       const unsigned char *key,
+				       const git_oid *from);
+
+/*
+ * Keeps m (the cache takes it over), in place of the memo of the same
+ * key and from.  At most SCANCACHE_MAX memos are kept, the newest.
+ */
+#define SCANCACHE_MAX 8
+void scancache_put(struct scancache *c, struct scan_memo *m);
+
+/* Writes the file if anything changed: 0, or -1 after an error message. */
+int scancache_save(struct scancache *c);
+
+struct scan_memo *scan_memo_new(void);
+void scan_memo_free(struct scan_memo *m);
+/* The index of name in m->names (or m->tags), added if missing. */
+uint32_t scan_memo_name(struct scan_memo *m, const char *name);
+uint32_t scan_memo_tag(struct scan_memo *m, const char *name);
+
+#endif
