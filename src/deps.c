@@ -1,6 +1,7 @@
 #include "deps.h"
 #include "error.h"
 #include "strbuf.h"
+#include "trace.h"
 #include "util.h"
 
 #include <string.h>
@@ -29,6 +30,11 @@ void deps_init(struct deps *d, git_repository *repo,
 	d->branch = branch;
 	d->cands = cands;
 	d->upstream = upstream;
+}
+
+void deps_set_range(struct deps *d, const struct scan *range)
+{
+	d->range = range;
 }
 
 void deps_release(struct deps *d)
@@ -360,6 +366,41 @@ static void ask_ancestry(struct deps *d, const git_oid *id)
 	HASH_ADD(hh, d->ancestry, id, sizeof(git_oid), a);
 }
 
+/* See deps_set_range(). */
+static int settle_by_range(struct deps *d)
+{
+	struct ancestry_entry *a, *tmp;
+	git_commit *base = NULL;
+	git_time_t base_time;
+	size_t asked = 0, graph = 0;
+
+	if (git_commit_lookup(&base, d->repo, &d->branch->base) < 0)
+		return error_git("cannot read the branch base");
+	base_time = git_commit_time(base);
+	git_commit_free(base);
+	HASH_ITER(hh, d->ancestry, a, tmp) {
+		int r;
+
+		asked++;
+		if (scan_in_range(d->range, &a->id) == 1) {
+			a->below = 0;
+			continue;
+		}
+		if (a->time <= base_time) {
+			a->below = 1;
+			continue;
+		}
+		graph++;
+		r = git_graph_descendant_of(d->repo, &d->branch->base, &a->id);
+		if (r < 0)
+			git_error_clear();
+		a->below = r > 0;
+	}
+	trace_printf("deps: %zu commits outside the run asked about, %zu "
+		     "of them of the graph", asked, graph);
+	return 0;
+}
+
 /*
  * Answers "is it below the base?" for every commit outside the run that
  * a Fixes:, a revert or a prerequisite names, with one walk down from
@@ -373,7 +414,7 @@ static int settle_ancestry(struct deps *d)
 	struct ancestry_entry *a, *tmp;
 	git_revwalk *walk = NULL;
 	git_time_t oldest = 0;
-	size_t pending = 0, walked = 0;
+	size_t pending = 0, walked = 0, asked;
 	git_oid id;
 	int ret;
 
@@ -381,8 +422,11 @@ static int settle_ancestry(struct deps *d)
 		if (!pending++ || a->time < oldest)
 			oldest = a->time;
 	}
+	asked = pending;
 	if (!pending)
 		return 0;
+	if (d->range)
+		return settle_by_range(d);
 	if (git_revwalk_new(&walk, d->repo) < 0 ||
 	    git_revwalk_push(walk, &d->branch->base) < 0) {
 		git_revwalk_free(walk);
@@ -410,6 +454,8 @@ static int settle_ancestry(struct deps *d)
 		git_commit_free(commit);
 	}
 	git_revwalk_free(walk);
+	trace_printf("deps: %zu commits outside the range asked about, "
+		     "%zu walked below the base", asked, walked);
 	return ret < 0 && ret != GIT_ITEROVER ? -1 : 0;
 }
 
@@ -466,8 +512,10 @@ int deps_link(struct deps *d)
 			c->reverts_in_branch = target ? target->present : found;
 		}
 	}
+	trace_stage("deps: targets");
 	if (collect_ancestry(d) < 0)
 		return -1;
+	trace_stage("deps: ancestry");
 	/* A revert of a commit outside the run: is that commit in the branch? */
 	for (i = 0; i < d->cands->nr; i++) {
 		struct candidate *c = items[i];

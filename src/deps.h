@@ -5,6 +5,7 @@
 
 #include "branch.h"
 #include "candidate.h"
+#include "scan.h"
 
 /*
  * Links between candidates and applicability to the branch: Fixes:
@@ -42,12 +43,28 @@ struct deps {
 	const git_oid *upstream;	/* for the subject index */
 	struct subject_entry *subjects;	/* mainline subjects, built lazily */
 	int subjects_built;
+	/*
+	 * The scan of base..upstream, when the run scanned exactly that:
+	 * it knows every commit above the base, so "below the base?" needs
+	 * no walk (see deps_set_range()).
+	 */
+	const struct scan *range;
 };
 
 void deps_init(struct deps *d, git_repository *repo,
 	       const struct branch_index *branch, struct candidate_list *cands,
 	       const git_oid *upstream);
 void deps_release(struct deps *d);
+
+/*
+ * Tells d that scan walked base..upstream (and not some other range).
+ * A commit outside the run is then below the base when it is not in
+ * the range and its commit date is not after the base's (Fixes: and
+ * reverts name mainline commits: one that is not above the base is
+ * below it); a later one is asked of the commit graph.  Without it, one
+ * walk down from the base settles all the questions.
+ */
+void deps_set_range(struct deps *d, const struct scan *range);
 
 /*
  * Resolves every Fixes: target (a wrong or ambiguous id through its

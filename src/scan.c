@@ -208,6 +208,7 @@ void scan_release(struct scan *s)
 	watch_free(s->watch);
 	candidate_list_release(&s->candidates);
 	soak_tags_release(&s->soak_tags);
+	scan_memo_free(s->own_memo);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -648,6 +649,16 @@ int scan_shallow_error(git_repository *repo, const char *what)
 	return ret;
 }
 
+static int cmp_oid(const void *a, const void *b)
+{
+	return git_oid_cmp(a, b);
+}
+
+int scan_in_range(const struct scan *s, const git_oid *id)
+{
+	return s->memo ? scan_memo_in_range(s->memo, id) : -1;
+}
+
 static int wants_soak(const struct scan *s)
 {
 	size_t i;
@@ -836,6 +847,8 @@ static int walk(struct scan *s, const git_oid *stop, struct scan_memo *memo,
 
 		s->walked++;
 		memo->walked++;
+		ALLOC_GROW(memo->range, memo->nr_range, memo->alloc_range);
+		git_oid_cpy(&memo->range[memo->nr_range++], &id);
 		progress_update(&s->progress, s->walked);
 		if (nr_shallow && is_shallow(shallow, nr_shallow, &id)) {
 			ret = scan_shallow_error(s->repo, s->range);
@@ -926,7 +939,12 @@ int scan_run(struct scan *s)
 		memo->walked += old->walked;
 		memo->merges += old->merges;
 		ret = replay(s, old, memo, beyond);
+		ALLOC_GROW_BY(memo->range, memo->nr_range, old->nr_range,
+			      memo->alloc_range);
+		memcpy(memo->range + memo->nr_range - old->nr_range, old->range,
+		       old->nr_range * sizeof(*old->range));
 	}
+	QSORT(memo->range, memo->nr_range, cmp_oid);
 	progress_stop(&s->progress);
 	if (ret < 0) {
 		scan_memo_free(memo);
@@ -936,10 +954,12 @@ int scan_run(struct scan *s)
 		     "candidates from the cache%s", memo->walked, s->range,
 		     memo->walked - (old ? old->walked : 0), s->replayed,
 		     old && beyond ? " (soak marks rechecked)" : "");
+	/* The range stays known to the run (deps asks it), cache or not. */
 	if (s->cache)
 		scancache_put(s->cache, memo);	/* frees old */
 	else
-		scan_memo_free(memo);
+		s->own_memo = memo;
+	s->memo = memo;
 
 	/* The walk gives newest first; the pipeline wants oldest first. */
 	for (i = 0; i < s->candidates.nr / 2; i++) {

@@ -55,6 +55,8 @@ struct scan {
 	 */
 	struct scancache *cache;
 	size_t replayed;		/* candidates taken from the cache */
+	const struct scan_memo *memo;	/* after scan_run(): the range */
+	struct scan_memo *own_memo;	/* the same, when there is no cache */
 	struct progress progress;
 };
 
@@ -96,6 +98,12 @@ int scan_prepare(struct scan *s);
 
 /* Walks the range and fills s->candidates; returns 0 or -1. */
 int scan_run(struct scan *s);
+
+/*
+ * After scan_run(): 1 if id is a commit of the range (walked now or
+ * taken from the cache), 0 if not, -1 if the scan has not run.
+ */
+int scan_in_range(const struct scan *s, const git_oid *id);
 
 /* 1 if commit changes a watched path, 0 if not, -1 on error. */
 int scan_commit_touches(struct scan *s, const git_commit *commit);

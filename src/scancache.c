@@ -49,6 +49,7 @@ void scan_memo_free(struct scan_memo *m)
 	for (i = 0; i < m->nr_hits; i++)
 		free(m->hits[i].touched);
 	free(m->hits);
+	free(m->range);
 	free_strings(m->names, m->nr_names);
 	free_strings(m->tags, m->nr_tags);
 	free(m);
@@ -169,6 +170,27 @@ static void format_memo(struct strbuf *sb, const struct scan_memo *m)
 		for (j = 0; j < h->nr_touched; j++)
 			put_u32(sb, h->touched[j]);
 	}
+	put_u32(sb, (uint32_t)m->nr_range);
+	for (i = 0; i < m->nr_range; i++)
+		strbuf_add(sb, m->range[i].id, GIT_OID_RAWSZ);
+}
+
+int scan_memo_in_range(const struct scan_memo *m, const git_oid *id)
+{
+	size_t lo = 0, hi = m->nr_range;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int cmp = git_oid_cmp(&m->range[mid], id);
+
+		if (!cmp)
+			return 1;
+		if (cmp < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return 0;
 }
 
 int scancache_save(struct scancache *c)
@@ -305,6 +327,15 @@ static struct scan_memo *parse_memo(struct reader *r)
 			r->bad = 1;
 		m->nr_hits++;
 	}
+	n = get_count(r, GIT_OID_RAWSZ);
+	m->range = xcalloc(n ? n : 1, sizeof(*m->range));
+	m->alloc_range = n ? n : 1;
+	for (i = 0; i < n && !r->bad; i++) {
+		get_oid(r, &m->range[i]);
+		if (i && git_oid_cmp(&m->range[i - 1], &m->range[i]) >= 0)
+			r->bad = 1;	/* sorted, no duplicates */
+		m->nr_range++;
+	}
 	return m;
 }
 
@@ -343,7 +374,7 @@ void scancache_load(struct scancache *c)
 		why = "checksum mismatch (corrupt)";
 		goto out;
 	}
-	n = get_count(&r, SHA1_RAWSZ + 1 + 2 * GIT_OID_RAWSZ + 20);
+	n = get_count(&r, SHA1_RAWSZ + 1 + 2 * GIT_OID_RAWSZ + 24);
 	for (i = 0; i < n && !r.bad; i++) {
 		struct scan_memo *m = parse_memo(&r);
 

@@ -34,6 +34,7 @@
  *       u32 hits, then each: 20-byte commit id, u8 settled,
  *           i32 release, i32 rc (indices into tags, -1: none),
  *           u32 touched, then u32 index into names for each
+ *       u32 commits, then each 20-byte id (the whole range, sorted)
  *     20-byte SHA-1 of everything before it
  *
  * A file with another magic or version, a wrong checksum or a record
@@ -62,7 +63,12 @@ struct scan_memo {
 	size_t nr_tags;
 	struct scan_memo_hit *hits;	/* newest first */
 	size_t nr_hits, alloc_hits;
+	git_oid *range;			/* every commit walked, sorted */
+	size_t nr_range, alloc_range;
 };
+
+/* Whether id is one of m's range; m->range must be sorted. */
+int scan_memo_in_range(const struct scan_memo *m, const git_oid *id);
 
 struct scancache {
 	char *path;

@@ -24,6 +24,16 @@ char *xstrndup(const char *s, size_t n);
 		} \
 	} while (0)
 
+/* Makes room for n more elements and adds n to nr, as git's does. */
+#define ALLOC_GROW_BY(arr, nr, n, alloc) \
+	do { \
+		if ((nr) + (n) > (alloc)) { \
+			(alloc) = (nr) + (n) > (alloc) * 2 ? (nr) + (n) : (alloc) * 2; \
+			(arr) = xrealloc((arr), ((alloc) ? (alloc) : 1) * sizeof(*(arr))); \
+		} \
+		(nr) += (n); \
+	} while (0)
+
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 /*

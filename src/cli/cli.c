@@ -290,6 +290,10 @@ int cli_judge(struct cli_run *run, git_repository *repo,
 		return -1;
 	trace_stage("presence");
 	deps_init(&d, repo, &run->branch, l, &run->upstream);
+	if (run->scan.memo && run->scan.has_from &&
+	    git_oid_equal(&run->scan.from, &run->branch.base) &&
+	    git_oid_equal(&run->scan.to, &run->upstream))
+		deps_set_range(&d, &run->scan);
 	ret = deps_link(&d);
 	trace_stage("deps link");
 	/* A --range that ends before the tip: reverts may come later. */
