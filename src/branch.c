@@ -1,5 +1,6 @@
 #include "branch.h"
 #include "error.h"
+#include "treediff.h"
 #include "message.h"
 #include "scan.h"
 #include "strbuf.h"
@@ -21,6 +22,7 @@ void branch_index_release(struct branch_index *bi)
 	struct branch_revert *r, *rtmp;
 	struct branch_subject *s, *stmp;
 	struct branch_patch *pp, *ptmp;
+	struct branch_pathkey *k, *ktmp;
 
 	HASH_ITER(hh, bi->by_upstream, b, tmp) {
 		HASH_DEL(bi->by_upstream, b);
@@ -34,6 +36,10 @@ void branch_index_release(struct branch_index *bi)
 	HASH_ITER(hh, bi->by_patchid, pp, ptmp) {
 		HASH_DEL(bi->by_patchid, pp);
 		free(pp);
+	}
+	HASH_ITER(hh, bi->by_pathkey, k, ktmp) {
+		HASH_DEL(bi->by_pathkey, k);
+		free(k);
 	}
 	HASH_ITER(hh, bi->subjects, s, stmp) {
 		HASH_DEL(bi->subjects, s);
@@ -348,6 +354,23 @@ static int branch_subject_match(const struct branch_index *bi,
 	return 1;
 }
 
+static int add_pathkey(struct branch_index *bi, git_repository *repo,
+		       const git_commit *commit)
+{
+	struct branch_pathkey *k = xcalloc(1, sizeof(*k)), *old;
+
+	if (treediff_pathkey(k->key, repo, commit) < 0) {
+		free(k);
+		return -1;
+	}
+	HASH_FIND(hh, bi->by_pathkey, k->key, sizeof(k->key), old);
+	if (old)
+		free(k);
+	else
+		HASH_ADD(hh, bi->by_pathkey, key, sizeof(k->key), k);
+	return 0;
+}
+
 /*
  * The patch-ids of the branch commits after the base that change a
  * watched path (and were not reverted in the branch).
@@ -387,6 +410,8 @@ static int build_patchids(struct branch_index *bi, git_repository *repo,
 			t = patchid_cache_get(opts->cache, repo, commit, &pid);
 		else if (!t)
 			t = GIT_ENOTFOUND;
+		if (!t && add_pathkey(bi, repo, commit) < 0)
+			t = -1;
 		git_commit_free(commit);
 		if (t == GIT_ENOTFOUND)
 			continue;
@@ -424,6 +449,25 @@ static int branch_patchid_match(struct branch_index *bi, git_repository *repo,
 		return 0;
 	if (git_commit_lookup(&commit, repo, &c->id) < 0)
 		return error_git("cannot read commit %s", c->hex);
+	/*
+	 * A patch-id not computed yet is worth computing only if some
+	 * branch commit changes the same paths: most candidates share
+	 * theirs with none, and the path check needs no diff.
+	 */
+	if (!patchid_cache_has(opts->cache, &c->id)) {
+		struct branch_pathkey *k;
+		unsigned char key[SHA1_RAWSZ];
+
+		if (treediff_pathkey(key, repo, commit) < 0) {
+			git_commit_free(commit);
+			return -1;
+		}
+		HASH_FIND(hh, bi->by_pathkey, key, sizeof(key), k);
+		if (!k) {
+			git_commit_free(commit);
+			return 0;
+		}
+	}
 	ret = patchid_cache_get(opts->cache, repo, commit, &pid);
 	git_commit_free(commit);
 	if (ret == GIT_ENOTFOUND)

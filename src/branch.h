@@ -4,6 +4,8 @@
 #include <git2.h>
 #include <uthash.h>
 
+#include "sha1.h"
+
 #include "candidate.h"
 #include "patchid.h"
 
@@ -56,6 +58,12 @@ struct branch_patch {
 	UT_hash_handle hh;
 };
 
+/* The paths those commits change, for a quick "no match" (treediff.h). */
+struct branch_pathkey {
+	unsigned char key[SHA1_RAWSZ];
+	UT_hash_handle hh;
+};
+
 /* The subjects of the branch's commits, for the last-resort match. */
 struct branch_subject {
 	char *subject;
@@ -76,6 +84,7 @@ struct branch_index {
 	struct branch_subject *subjects;
 	struct branch_patch *by_patchid;	/* built when first needed */
 	int patchids_built;
+	struct branch_pathkey *by_pathkey;	/* their paths (treediff_pathkey) */
 };
 
 void branch_index_init(struct branch_index *bi);

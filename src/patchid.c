@@ -1325,6 +1325,14 @@ int patchid_cache_load(struct patchid_cache *cache)
 	return nr;
 }
 
+int patchid_cache_has(const struct patchid_cache *cache, const git_oid *commit)
+{
+	struct patchid_cache_entry *e;
+
+	HASH_FIND(hh, cache->entries, commit, sizeof(*commit), e);
+	return e != NULL;
+}
+
 int patchid_cache_get(struct patchid_cache *cache, git_repository *repo,
 		      const git_commit *commit, git_oid *out)
 {

@@ -101,6 +101,9 @@ int patchid_cache_load(struct patchid_cache *cache);
 int patchid_cache_get(struct patchid_cache *cache, git_repository *repo,
 		      const git_commit *commit, git_oid *out);
 
+/* Whether the cache knows commit's patch-id (or that it has none). */
+int patchid_cache_has(const struct patchid_cache *cache, const git_oid *commit);
+
 /*
  * Writes the file if anything changed: to "<path>.tmp" in the same
  * directory (created if missing), synced, then renamed over the file,

@@ -5,6 +5,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "sha1.h"
+
 /*
  * The files two trees disagree on, found the way git's diff-tree finds
  * them: entries are merged in tree order and a subtree is opened only
@@ -51,6 +53,17 @@ int treediff_trees(struct treediff *out, git_repository *repo,
 /* The change of commit against its first parent (a root: all added). */
 int treediff_commit(struct treediff *out, git_repository *repo,
 		    const git_commit *commit);
+
+/*
+ * A digest of the paths commit changes (against its first parent),
+ * with whitespace taken out as the patch-id does: two commits with the
+ * same patch-id have the same key, since a patch-id hashes the
+ * "diff --git a/X b/Y" line of every file it changes.  So a key that no
+ * other commit has rules a patch-id match out, without a diff.
+ * Returns 0, or -1 after an error message.
+ */
+int treediff_pathkey(unsigned char *key, git_repository *repo,
+		     const git_commit *commit);
 
 /* Frees what d owns and initialises it again. */
 void treediff_release(struct treediff *d);
