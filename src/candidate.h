@@ -139,6 +139,7 @@ struct candidate {
 	struct prereq *prereqs;
 	size_t nr_prereqs, alloc_prereqs;
 	struct series_ref series;	/* id NULL when not known */
+	int pulled;			/* pulled in as a prerequisite */
 
 	/* The trial cherry-pick onto the branch tip (src/checks.h). */
 	int apply_checked;

@@ -633,31 +633,70 @@ static int wanted(const struct candidate *c)
 	return c->verdict == VERDICT_PROPOSED || c->verdict == VERDICT_NEEDS_ACK;
 }
 
+/*
+ * Newest first, as a maintainer reads the list.  The place is kept
+ * between calls, so that all the pulls cost one pass; a prerequisite
+ * newer than the candidate that needs it sends the pass back to it.
+ */
 struct candidate *deps_pull_prereq(struct deps *d)
 {
-	size_t i, j;
-
-	for (i = d->cands->nr; i-- > 0;) {
-		struct candidate *c = d->cands->items[i];
+	if (!d->pull_started) {
+		d->pull_started = 1;
+		d->pull_next = d->cands->nr;
+		d->pull_prereq = 0;
+	}
+	for (; d->pull_next > 0; d->pull_next--, d->pull_prereq = 0) {
+		struct candidate *c = d->cands->items[d->pull_next - 1];
 
 		if (!wanted(c))
 			continue;
-		for (j = 0; j < c->nr_prereqs; j++) {
-			struct candidate *p = c->prereqs[j].cand;
+		for (; d->pull_prereq < c->nr_prereqs; d->pull_prereq++) {
+			struct candidate *p = c->prereqs[d->pull_prereq].cand;
 
-			if (!p || p->present || wanted(p))
+			if (!p || p->present || wanted(p) || p->pulled)
 				continue;
+			p->pulled = 1;
 			candidate_add_fact(p, "prerequisite");
+			if (p->order >= d->pull_next - 1) {
+				d->pull_next = p->order + 1;
+				d->pull_prereq = 0;
+			} else {
+				d->pull_prereq++;
+			}
 			return p;
 		}
 	}
 	return NULL;
 }
 
+/* The candidates of one posted series, in walk order. */
+struct series_group {
+	const char *id;
+	struct candidate **items;
+	size_t nr, alloc;
+	UT_hash_handle hh;
+};
+
 void deps_finish(struct deps *d)
 {
 	struct candidate **items = d->cands->items;
+	struct series_group *series = NULL, *s, *stmp;
 	size_t i, j;
+
+	for (i = 0; i < d->cands->nr; i++) {
+		struct candidate *c = items[i];
+
+		if (!c->series.id)
+			continue;
+		HASH_FIND_STR(series, c->series.id, s);
+		if (!s) {
+			s = xcalloc(1, sizeof(*s));
+			s->id = c->series.id;
+			HASH_ADD_KEYPTR(hh, series, s->id, strlen(s->id), s);
+		}
+		ALLOC_GROW(s->items, s->nr, s->alloc);
+		s->items[s->nr++] = c;
+	}
 
 	for (i = 0; i < d->cands->nr; i++) {
 		struct candidate *c = items[i];
@@ -683,16 +722,21 @@ void deps_finish(struct deps *d)
 		}
 		if (!c->series.id || !wanted(c))
 			continue;
-		for (j = 0; j < d->cands->nr; j++) {
-			struct candidate *m = items[j];
+		HASH_FIND_STR(series, c->series.id, s);
+		for (j = 0; s && j < s->nr; j++) {
+			struct candidate *m = s->items[j];
 
-			if (m == c || !m->series.id || m->present || wanted(m) ||
-			    strcmp(m->series.id, c->series.id))
+			if (m == c || m->present || wanted(m))
 				continue;
 			candidate_add_warning(c, "series-mate %d, %.12s, is %s",
 					      m->series.position, m->hex,
 					      verdict_name(m->verdict));
 		}
+	}
+	HASH_ITER(hh, series, s, stmp) {
+		HASH_DEL(series, s);
+		free(s->items);
+		free(s);
 	}
 }
 

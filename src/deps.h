@@ -49,6 +49,9 @@ struct deps {
 	 * no walk (see deps_set_range()).
 	 */
 	const struct scan *range;
+	size_t pull_next;		/* deps_pull_prereq()'s place: the */
+	size_t pull_prereq;		/* candidate (from the end), its prereq */
+	int pull_started;
 };
 
 void deps_init(struct deps *d, git_repository *repo,
