@@ -7,6 +7,7 @@
 #include "util.h"
 
 #include <ctype.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -48,6 +49,7 @@ void branch_index_release(struct branch_index *bi)
 	}
 	free(bi->name);
 	free(bi->base_name);
+	free(bi->commits);
 	branch_index_init(bi);
 }
 
@@ -191,7 +193,14 @@ static void settle_backports(struct branch_index *bi)
 	}
 }
 
-static int read_branch(struct branch_index *bi, git_repository *repo)
+static int cmp_oid(const void *a, const void *b)
+{
+	return git_oid_cmp(a, b);
+}
+
+/* Reads the branch after bi->base; 1 when it has more than limit. */
+static int read_branch(struct branch_index *bi, git_repository *repo,
+		       size_t limit)
 {
 	git_revwalk *walk = NULL;
 	git_oid id;
@@ -216,6 +225,21 @@ static int read_branch(struct branch_index *bi, git_repository *repo)
 			goto out;
 		}
 		bi->nr_commits++;
+		if (bi->nr_commits > limit) {
+			git_commit_free(commit);
+			ret = 1;
+			goto out;
+		}
+		ALLOC_GROW(bi->commits, bi->nr_sorted, bi->alloc_commits);
+		git_oid_cpy(&bi->commits[bi->nr_sorted++], &id);
+		if (!bi->reaches_base) {
+			unsigned int p, np = git_commit_parentcount(commit);
+
+			for (p = 0; p < np; p++)
+				if (git_oid_equal(git_commit_parent_id(commit, p),
+						  &bi->base))
+					bi->reaches_base = 1;
+		}
 		raw = git_commit_message(commit);
 		message_init(&m);
 		message_parse(&m, raw ? raw : "", raw ? strlen(raw) : 0);
@@ -232,6 +256,9 @@ static int read_branch(struct branch_index *bi, git_repository *repo)
 	if (ret == GIT_ITEROVER) {
 		ret = 0;
 		settle_backports(bi);
+		QSORT(bi->commits, bi->nr_sorted, cmp_oid);
+		if (git_oid_equal(&bi->tip, &bi->base))
+			bi->reaches_base = 1;
 	} else {
 		ret = error_git("cannot walk branch '%s'", bi->name);
 	}
@@ -240,12 +267,13 @@ out:
 	return ret;
 }
 
-int branch_index_build(struct branch_index *bi, git_repository *repo,
-		       const char *branch, const git_oid *upstream_tip)
+static int resolve_tip(struct branch_index *bi, git_repository *repo,
+		       const char *branch)
 {
-	struct tag_search ts = { repo, NULL, NULL };
 	git_object *obj = NULL, *peeled = NULL;
 	int ret;
+
+	free(bi->name);
 
 	bi->name = xstrdup(branch);
 	ret = git_revparse_single(&obj, repo, branch);
@@ -259,7 +287,57 @@ int branch_index_build(struct branch_index *bi, git_repository *repo,
 		return error("branch '%s' does not point at a commit", branch);
 	git_oid_cpy(&bi->tip, git_object_id(peeled));
 	git_object_free(peeled);
+	return 0;
+}
 
+/* Names the base (a tag) and reads the branch after it. */
+static int read_from_base(struct branch_index *bi, git_repository *repo,
+			  const char *branch, size_t limit)
+{
+	struct tag_search ts = { repo, NULL, NULL };
+
+	ts.target = &bi->base;
+	if (git_tag_foreach(repo, find_tag, &ts) < 0)
+		git_error_clear();
+	bi->base_name = ts.best;
+
+	if (!bi->base_name ||
+	    branch_parse_version(bi->base_name, &bi->major, &bi->minor) < 0)
+		branch_parse_version(branch, &bi->major, &bi->minor);
+	return read_branch(bi, repo, limit);
+}
+
+int branch_index_build_from(struct branch_index *bi, git_repository *repo,
+			    const char *branch, const git_oid *guess,
+			    size_t limit)
+{
+	if (resolve_tip(bi, repo, branch) < 0)
+		return -1;
+	git_oid_cpy(&bi->base, guess);
+	bi->guessed = 1;
+	return read_from_base(bi, repo, branch, limit);
+}
+
+int branch_index_base_holds(const struct branch_index *bi,
+			    const struct scan *mainline)
+{
+	size_t i;
+
+	if (!bi->reaches_base || !scan_reaches_from(mainline))
+		return 0;
+	for (i = 0; i < bi->nr_sorted; i++)
+		if (scan_in_range(mainline, &bi->commits[i]) != 0)
+			return 0;
+	return 1;
+}
+
+int branch_index_build(struct branch_index *bi, git_repository *repo,
+		       const char *branch, const git_oid *upstream_tip)
+{
+	int ret;
+
+	if (resolve_tip(bi, repo, branch) < 0)
+		return -1;
 	ret = git_merge_base(&bi->base, repo, &bi->tip, upstream_tip);
 	if (ret == GIT_ENOTFOUND)
 		return error("branch '%s' has no history in common with mainline",
@@ -275,16 +353,7 @@ int branch_index_build(struct branch_index *bi, git_repository *repo,
 	}
 	if (ret < 0)
 		return error_git("cannot find the base of branch '%s'", branch);
-
-	ts.target = &bi->base;
-	if (git_tag_foreach(repo, find_tag, &ts) < 0)
-		git_error_clear();
-	bi->base_name = ts.best;
-
-	if (!bi->base_name ||
-	    branch_parse_version(bi->base_name, &bi->major, &bi->minor) < 0)
-		branch_parse_version(branch, &bi->major, &bi->minor);
-	return read_branch(bi, repo);
+	return read_from_base(bi, repo, branch, SIZE_MAX);
 }
 
 const struct branch_backport *branch_index_find(const struct branch_index *bi,

@@ -85,6 +85,10 @@ struct branch_index {
 	struct branch_patch *by_patchid;	/* built when first needed */
 	int patchids_built;
 	struct branch_pathkey *by_pathkey;	/* their paths (treediff_pathkey) */
+	git_oid *commits;		/* after the base, sorted */
+	size_t nr_sorted, alloc_commits;
+	int guessed;			/* base taken on trust, not computed */
+	int reaches_base;		/* a commit has the base as a parent */
 };
 
 void branch_index_init(struct branch_index *bi);
@@ -96,6 +100,27 @@ void branch_index_release(struct branch_index *bi);
  */
 int branch_index_build(struct branch_index *bi, git_repository *repo,
 		       const char *branch, const git_oid *upstream_tip);
+
+/*
+ * The same, with the base taken from a guess (the base found last time)
+ * instead of computed; bi->guessed is set.  The guess must then be
+ * proven, see branch_index_base_holds().  Reading stops when the branch
+ * has more than limit commits after the guess (the guess is then far
+ * off): returns 1, with bi to be released.  Else 0, or -1 after an error
+ * message.
+ */
+int branch_index_build_from(struct branch_index *bi, git_repository *repo,
+			    const char *branch, const git_oid *guess,
+			    size_t limit);
+
+/*
+ * Whether bi->base is the merge base of the branch and upstream, given
+ * mainline, the scan of bi->base..upstream: the base is an ancestor of
+ * both, and no commit after it is in both (then every common ancestor
+ * is an ancestor of the base).  1 if so, 0 if not.
+ */
+int branch_index_base_holds(const struct branch_index *bi,
+			    const struct scan *mainline);
 
 /*
  * The backport of a mainline commit, or NULL; check ->reverted before

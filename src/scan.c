@@ -212,6 +212,16 @@ void scan_release(struct scan *s)
 	memset(s, 0, sizeof(*s));
 }
 
+void scan_reset(struct scan *s)
+{
+	candidate_list_release(&s->candidates);
+	candidate_list_init(&s->candidates);
+	scan_memo_free(s->own_memo);
+	s->own_memo = NULL;
+	s->memo = NULL;
+	s->walked = s->merges = s->replayed = 0;
+}
+
 int scan_resolve(git_repository *repo, const char *rev, const char *what,
 		 git_oid *out)
 {
@@ -649,6 +659,23 @@ int scan_shallow_error(git_repository *repo, const char *what)
 	return ret;
 }
 
+static int has_parent(const git_commit *commit, const git_oid *id)
+{
+	unsigned int i, n = git_commit_parentcount(commit);
+
+	for (i = 0; i < n; i++)
+		if (git_oid_equal(git_commit_parent_id(commit, i), id))
+			return 1;
+	return 0;
+}
+
+int scan_reaches_from(const struct scan *s)
+{
+	if (!s->has_from || git_oid_equal(&s->from, &s->to))
+		return 1;
+	return s->memo && s->memo->reaches_from;
+}
+
 static int cmp_oid(const void *a, const void *b)
 {
 	return git_oid_cmp(a, b);
@@ -860,6 +887,8 @@ static int walk(struct scan *s, const git_oid *stop, struct scan_memo *memo,
 		}
 		if (s->soak_painted)
 			soak_paint_visit(&paint, commit, &mark);
+		if (s->has_from && !memo->reaches_from)
+			memo->reaches_from = has_parent(commit, &s->from);
 		if (git_commit_parentcount(commit) > 1) {
 			s->merges++;
 			memo->merges++;
@@ -938,6 +967,7 @@ int scan_run(struct scan *s)
 		s->merges += old->merges;
 		memo->walked += old->walked;
 		memo->merges += old->merges;
+		memo->reaches_from |= old->reaches_from;
 		ret = replay(s, old, memo, beyond);
 		ALLOC_GROW_BY(memo->range, memo->nr_range, old->nr_range,
 			      memo->alloc_range);

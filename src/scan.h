@@ -105,6 +105,19 @@ int scan_run(struct scan *s);
  */
 int scan_in_range(const struct scan *s, const git_oid *id);
 
+/*
+ * After scan_run(): 1 if the range's start is an ancestor of its end
+ * (some commit of the range has it as a parent, or they are the same),
+ * 0 if not.
+ */
+int scan_reaches_from(const struct scan *s);
+
+/*
+ * Forgets what scan_run() found, so that it can run again (on another
+ * range).
+ */
+void scan_reset(struct scan *s);
+
 /* 1 if commit changes a watched path, 0 if not, -1 on error. */
 int scan_commit_touches(struct scan *s, const git_commit *commit);
 

@@ -22,8 +22,40 @@ void scancache_release(struct scancache *c)
 	for (i = 0; i < c->nr; i++)
 		scan_memo_free(c->memos[i]);
 	free(c->memos);
+	for (i = 0; i < c->nr_bases; i++)
+		free(c->bases[i].branch);
+	free(c->bases);
 	free(c->path);
 	memset(c, 0, sizeof(*c));
+}
+
+const struct scancache_base *scancache_find_base(const struct scancache *c,
+						 const char *branch)
+{
+	size_t i;
+
+	for (i = 0; i < c->nr_bases; i++)
+		if (!strcmp(c->bases[i].branch, branch))
+			return &c->bases[i];
+	return NULL;
+}
+
+void scancache_put_base(struct scancache *c, const char *branch,
+			const git_oid *base, size_t nr_commits)
+{
+	struct scancache_base *b = (struct scancache_base *)
+		scancache_find_base(c, branch);
+
+	if (b && git_oid_equal(&b->base, base) && b->nr_commits == nr_commits)
+		return;
+	if (!b) {
+		ALLOC_GROW(c->bases, c->nr_bases, c->alloc_bases);
+		b = &c->bases[c->nr_bases++];
+		b->branch = xstrdup(branch);
+	}
+	git_oid_cpy(&b->base, base);
+	b->nr_commits = nr_commits;
+	c->dirty = 1;
 }
 
 struct scan_memo *scan_memo_new(void)
@@ -156,6 +188,7 @@ static void format_memo(struct strbuf *sb, const struct scan_memo *m)
 	strbuf_add(sb, m->to.id, GIT_OID_RAWSZ);
 	put_u32(sb, (uint32_t)m->walked);
 	put_u32(sb, (uint32_t)m->merges);
+	strbuf_addch(sb, m->reaches_from);
 	put_strings(sb, m->names, m->nr_names);
 	put_strings(sb, m->tags, m->nr_tags);
 	put_u32(sb, (uint32_t)m->nr_hits);
@@ -208,6 +241,12 @@ int scancache_save(struct scancache *c)
 	put_u32(&sb, (uint32_t)c->nr);
 	for (i = 0; i < c->nr; i++)
 		format_memo(&sb, c->memos[i]);
+	put_u32(&sb, (uint32_t)c->nr_bases);
+	for (i = 0; i < c->nr_bases; i++) {
+		put_str(&sb, c->bases[i].branch);
+		strbuf_add(&sb, c->bases[i].base.id, GIT_OID_RAWSZ);
+		put_u32(&sb, (uint32_t)c->bases[i].nr_commits);
+	}
 	sha1_init(&ctx);
 	sha1_update(&ctx, sb.buf, sb.len);
 	sha1_final(digest, &ctx);
@@ -301,6 +340,7 @@ static struct scan_memo *parse_memo(struct reader *r)
 	get_oid(r, &m->to);
 	m->walked = get_u32(r);
 	m->merges = get_u32(r);
+	m->reaches_from = get_u8(r);
 	m->names = get_strings(r, &m->nr_names);
 	m->tags = get_strings(r, &m->nr_tags);
 	n = get_count(r, GIT_OID_RAWSZ + 13);
@@ -374,12 +414,30 @@ void scancache_load(struct scancache *c)
 		why = "checksum mismatch (corrupt)";
 		goto out;
 	}
-	n = get_count(&r, SHA1_RAWSZ + 1 + 2 * GIT_OID_RAWSZ + 24);
+	n = get_count(&r, SHA1_RAWSZ + 1 + 2 * GIT_OID_RAWSZ + 25);
 	for (i = 0; i < n && !r.bad; i++) {
 		struct scan_memo *m = parse_memo(&r);
 
 		ALLOC_GROW(c->memos, c->nr, c->alloc);
 		c->memos[c->nr++] = m;
+	}
+	n = get_count(&r, 4 + GIT_OID_RAWSZ + 4);
+	for (i = 0; i < n && !r.bad; i++) {
+		struct scancache_base *b;
+		size_t len = get_u32(&r);
+		const unsigned char *name = take(&r, len);
+		git_oid base;
+		size_t nr;
+
+		get_oid(&r, &base);
+		nr = get_u32(&r);
+		if (r.bad)
+			break;
+		ALLOC_GROW(c->bases, c->nr_bases, c->alloc_bases);
+		b = &c->bases[c->nr_bases++];
+		b->branch = xstrndup((const char *)name, len);
+		git_oid_cpy(&b->base, &base);
+		b->nr_commits = nr;
 	}
 	if (r.bad || r.p != r.end)
 		why = "malformed records";
@@ -388,6 +446,9 @@ out:
 		for (i = 0; i < c->nr; i++)
 			scan_memo_free(c->memos[i]);
 		c->nr = 0;
+		for (i = 0; i < c->nr_bases; i++)
+			free(c->bases[i].branch);
+		c->nr_bases = 0;
 		c->dirty = 1;	/* the next save replaces it */
 		warning("ignoring scan cache '%s': %s; it will be rebuilt",
 			c->path, why);

@@ -28,13 +28,15 @@
  *     u32 version (SCANCACHE_VERSION)
  *     u32 number of memos, then each memo:
  *       20-byte key; u8 has_from; 20-byte from; 20-byte to;
- *       u32 walked; u32 merges;
+ *       u32 walked; u32 merges; u8 reaches_from;
  *       u32 names, then each: u32 length, bytes   (subsystem names)
  *       u32 tags, then each: u32 length, bytes    (tag names)
  *       u32 hits, then each: 20-byte commit id, u8 settled,
  *           i32 release, i32 rc (indices into tags, -1: none),
  *           u32 touched, then u32 index into names for each
  *       u32 commits, then each 20-byte id (the whole range, sorted)
+ *     u32 number of bases, then each: u32 length, branch name, 20-byte
+ *       base, u32 commits after the base
  *     20-byte SHA-1 of everything before it
  *
  * A file with another magic or version, a wrong checksum or a record
@@ -57,6 +59,7 @@ struct scan_memo {
 	int has_from;
 	git_oid from, to;
 	size_t walked, merges;
+	int reaches_from;		/* a commit of it has from as parent */
 	char **names;
 	size_t nr_names;
 	char **tags;
@@ -74,6 +77,8 @@ struct scancache {
 	char *path;
 	struct scan_memo **memos;
 	size_t nr, alloc;
+	struct scancache_base *bases;
+	size_t nr_bases, alloc_bases;
 	int dirty;
 };
 
@@ -97,6 +102,21 @@ void scancache_put(struct scancache *c, struct scan_memo *m);
 
 /* Writes the file if anything changed: 0, or -1 after an error message. */
 int scancache_save(struct scancache *c);
+
+/*
+ * The base found for a branch last time, to try first (a merge base
+ * costs a walk of all history without a commit-graph).  The caller
+ * must prove it (see cli_confirm_base()).
+ */
+struct scancache_base {
+	char *branch;
+	git_oid base;
+	size_t nr_commits;		/* the branch's, after the base */
+};
+const struct scancache_base *scancache_find_base(const struct scancache *c,
+						 const char *branch);
+void scancache_put_base(struct scancache *c, const char *branch,
+			const git_oid *base, size_t nr_commits);
 
 struct scan_memo *scan_memo_new(void);
 void scan_memo_free(struct scan_memo *m);

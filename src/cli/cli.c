@@ -150,10 +150,47 @@ static int configured_version(struct cli_context *ctx, struct branch_index *bi)
 	return ret;
 }
 
+/* The range base..upstream, named as a maintainer would ("v6.6..master"). */
+static void set_default_range(struct cli_run *run)
+{
+	char hex[GIT_OID_HEXSZ + 1];
+	char *desc;
+
+	git_oid_tostr(hex, sizeof(hex), &run->branch.base);
+	if (!run->branch.base_name)
+		hex[12] = '\0';
+	desc = xstrfmt("%s..%s", run->branch.base_name ? run->branch.base_name : hex,
+		       run->upstream_name);
+	scan_set_range_oids(&run->scan, &run->branch.base, &run->upstream, desc);
+	free(desc);
+}
+
+/*
+ * Indexes the branch.  A merge base walks all of history when there is
+ * no commit-graph (5 s on a million commits, as "git merge-base"), so
+ * the base found last time is tried first; cli_scan() proves it or
+ * replaces it.
+ */
+static int index_branch(struct cli_context *ctx, struct cli_run *run,
+			const char *branch)
+{
+	const struct scancache_base *b = scancache_find_base(&run->scans, branch);
+	int ret;
+
+	if (b) {
+		ret = branch_index_build_from(&run->branch, ctx->repo, branch,
+					      &b->base, 2 * b->nr_commits + 10000);
+		if (ret <= 0)
+			return ret;
+		branch_index_release(&run->branch);
+		branch_index_init(&run->branch);
+	}
+	return branch_index_build(&run->branch, ctx->repo, branch, &run->upstream);
+}
+
 int cli_run_setup(struct cli_context *ctx, struct cli_run *run,
 		  const char *branch, const char *upstream)
 {
-	char hex[GIT_OID_HEXSZ + 1];
 	char *path;
 
 	memset(run, 0, sizeof(*run));
@@ -182,18 +219,62 @@ int cli_run_setup(struct cli_context *ctx, struct cli_run *run,
 	trace_stage("caches and ledger");
 	if (cli_load_rules(ctx, &run->rules) < 0 ||
 	    resolve_upstream(ctx, run, upstream) < 0 ||
-	    branch_index_build(&run->branch, ctx->repo, branch, &run->upstream) < 0 ||
+	    index_branch(ctx, run, branch) < 0 ||
 	    configured_version(ctx, &run->branch) < 0)
 		return -1;
 	trace_stage("branch index");
+	set_default_range(run);
+	return 0;
+}
 
-	git_oid_tostr(hex, sizeof(hex), &run->branch.base);
-	if (!run->branch.base_name)
-		hex[12] = '\0';
-	path = xstrfmt("%s..%s", run->branch.base_name ? run->branch.base_name : hex,
-		       run->upstream_name);
-	scan_set_range_oids(&run->scan, &run->branch.base, &run->upstream, path);
-	free(path);
+/*
+ * A proven base needs a scan of base..upstream; a guess that is not
+ * proven is replaced by the merge base, computed, and the default range
+ * scanned again.
+ */
+int cli_scan(struct cli_context *ctx, struct cli_run *run)
+{
+	struct branch_index *bi = &run->branch;
+	int is_default, holds;
+	char *name;
+	git_oid base;
+
+	if (scan_run(&run->scan) < 0)
+		return -1;
+	if (!bi->guessed)
+		goto out;
+	is_default = run->scan.has_from &&
+		     git_oid_equal(&run->scan.from, &bi->base) &&
+		     git_oid_equal(&run->scan.to, &run->upstream);
+	if (is_default) {
+		holds = branch_index_base_holds(bi, &run->scan);
+	} else {
+		/* Another range (--range): only the merge base itself tells. */
+		holds = !git_merge_base(&base, ctx->repo, &bi->tip, &run->upstream) &&
+			git_oid_equal(&base, &bi->base);
+		git_error_clear();
+	}
+	trace_printf("branch: the base of %s from the cache %s", bi->name,
+		     holds ? "holds" : "does not hold: computing it");
+	if (holds)
+		goto out;
+	name = xstrdup(bi->name);
+	branch_index_release(bi);
+	branch_index_init(bi);
+	if (branch_index_build(bi, ctx->repo, name, &run->upstream) < 0 ||
+	    configured_version(ctx, bi) < 0) {
+		free(name);
+		return -1;
+	}
+	free(name);
+	if (is_default) {
+		set_default_range(run);
+		scan_reset(&run->scan);
+		if (scan_run(&run->scan) < 0)
+			return -1;
+	}
+out:
+	scancache_put_base(&run->scans, bi->name, &bi->base, bi->nr_commits);
 	return 0;
 }
 

@@ -84,6 +84,13 @@ struct cli_run {
  */
 char *cli_cache_path(struct cli_context *ctx, const char *name);
 
+/*
+ * Scans the range set up (scan_run()), then makes sure the branch base
+ * taken from the cache is the merge base (see cli_run_setup()).
+ * Returns 0 or -1 after an error message.
+ */
+int cli_scan(struct cli_context *ctx, struct cli_run *run);
+
 int cli_run_setup(struct cli_context *ctx, struct cli_run *run,
 		  const char *branch, const char *upstream);
 void cli_run_release(struct cli_run *run);

@@ -97,7 +97,7 @@ static int explain(struct cli_context *ctx, int argc, char **argv)
 	/* Judge the whole range, so that links between commits count. */
 	ret = cli_run_setup(ctx, &run, branch, upstream);
 	if (!ret)
-		ret = scan_run(&run.scan);
+		ret = cli_scan(ctx, &run);
 	if (!ret)
 		ret = cli_judge(&run, ctx->repo, &run.scan.candidates,
 				&run.scan.from);

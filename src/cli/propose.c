@@ -263,7 +263,7 @@ static int propose(struct cli_context *ctx, int argc, char **argv)
 	if (!ret && subsystems)
 		scan_set_only(&run.scan, subsystems);
 	if (!ret)
-		ret = scan_run(&run.scan);
+		ret = cli_scan(ctx, &run);
 	trace_stage("scan");
 	if (!ret)
 		ret = cli_judge(&run, ctx->repo, &run.scan.candidates,

@@ -127,6 +127,33 @@ damage version 'written by another version of stablepick'
 damage truncate 'checksum mismatch (corrupt)'
 ok "a damaged cache is named, ignored and rebuilt"
 
+# The branch base is taken from the cache only when it is proven to be
+# the merge base.  A branch that merges mainline, or one started again
+# from a later release, has a new base: it is computed again.
+base() { sed -n 's/^trace: branch: //p' "$tmp/err"; }
+sp propose --branch linux-6.6.y >/dev/null
+sp propose --branch linux-6.6.y >/dev/null
+[ "$(base)" = "the base of linux-6.6.y from the cache holds" ] || fail "base: $(base)"
+git checkout -q linux-6.6.y
+test_tick
+git merge -q --no-ff -m "Merge v6.7-rc1 into linux-6.6.y" v6.7-rc1
+git checkout -q master
+sp --no-cache propose --branch linux-6.6.y --format json | verdicts >"$tmp/expect"
+sp propose --branch linux-6.6.y --format json | verdicts >"$tmp/actual"
+test_cmp "$tmp/expect" "$tmp/actual"
+[ "$(base)" = "the base of linux-6.6.y from the cache does not hold: computing it" ] ||
+	fail "merged branch: $(base)"
+git branch -f linux-6.6.y v6.7
+sp --no-cache propose --branch linux-6.6.y --format json | verdicts >"$tmp/expect"
+sp propose --branch linux-6.6.y --format json | verdicts >"$tmp/actual"
+test_cmp "$tmp/expect" "$tmp/actual"
+[ "$(base)" = "the base of linux-6.6.y from the cache does not hold: computing it" ] ||
+	fail "restarted branch: $(base)"
+sp propose --branch linux-6.6.y --format json | verdicts >"$tmp/actual"
+test_cmp "$tmp/expect" "$tmp/actual"
+[ "$(base)" = "the base of linux-6.6.y from the cache holds" ] || fail "base: $(base)"
+ok "a cached branch base is used only when proven"
+
 # --cache DIR keeps the caches there.
 rm -rf .git/stablepick
 sp --cache "$tmp/c" propose --branch linux-6.6.y >/dev/null
@@ -134,6 +161,6 @@ sp --cache "$tmp/c" propose --branch linux-6.6.y >/dev/null
 	fail "--cache DIR: $(ls "$tmp/c" 2>&1)"
 [ ! -e .git/stablepick/scan-cache ] || fail "--cache DIR wrote .git/stablepick"
 sp --cache "$tmp/c" propose --branch linux-6.6.y >/dev/null
-[ "$(scanned)" = "8 commits in v6.6..master, 0 of them walked, 5 candidates from the cache" ] ||
+[ "$(scanned)" = "1 commits in v6.7..master, 0 of them walked, 1 candidates from the cache" ] ||
 	fail "--cache DIR not read: $(scanned)"
 ok "--cache DIR"
