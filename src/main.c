@@ -125,6 +125,17 @@ int main(int argc, char **argv)
 	 * reads by default: an eighth of a kernel-sized scan.)
 	 */
 	git_libgit2_opts(GIT_OPT_ENABLE_STRICT_HASH_VERIFICATION, 0);
+	/*
+	 * Memory: libgit2 maps up to 8 GiB of pack files (in 1 GiB
+	 * windows) and caches up to 256 MiB of parsed objects by default,
+	 * and the mapped pack counts in the resident size.  On the
+	 * 1,000,000-commit bench (a 900 MB pack), 512 MiB of maps in 32 MiB
+	 * windows and a 128 MiB cache take a warm run from 1,106 MB to
+	 * 825 MB for 6% more time; a 64 MiB cache doubles the time.
+	 */
+	git_libgit2_opts(GIT_OPT_SET_MWINDOW_SIZE, (size_t)32 << 20);
+	git_libgit2_opts(GIT_OPT_SET_MWINDOW_MAPPED_LIMIT, (size_t)512 << 20);
+	git_libgit2_opts(GIT_OPT_SET_CACHE_MAX_SIZE, (ssize_t)128 << 20);
 	ret = cmd->fn(&ctx, argc - i, argv + i);
 	cli_context_release(&ctx);
 	/* libgit2 1.5 keeps the last error message until it is cleared. */
