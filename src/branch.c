@@ -527,7 +527,9 @@ static int branch_patchid_match(struct branch_index *bi, git_repository *repo,
 		struct branch_pathkey *k;
 		unsigned char key[SHA1_RAWSZ];
 
-		if (treediff_pathkey(key, repo, commit) < 0) {
+		if (c->has_pathkey) {
+			memcpy(key, c->pathkey, sizeof(key));
+		} else if (treediff_pathkey(key, repo, commit) < 0) {
 			git_commit_free(commit);
 			return -1;
 		}

@@ -107,6 +107,9 @@ struct candidate {
 	size_t nr_touched, alloc_touched;
 	char **paths;			/* touched paths, when rules need them */
 	size_t nr_paths, alloc_paths;
+	int paths_known;		/* paths filled (when rules need them) */
+	unsigned char pathkey[20];	/* treediff_pathkey() of the change */
+	int has_pathkey;
 
 	struct fixes_target *fixes;	/* parallel to msg.fixes */
 

@@ -462,20 +462,21 @@ static int spec_matches(const char *spec, const char *path)
 
 
 /*
- * The touched paths, for rules that match them: the files the commit
- * changes that lie under a spec of a touched subsystem.
+ * From one diff of the change: the touched paths, for rules that match
+ * them (the files under a spec of a touched subsystem), and the key of
+ * all its paths, for presence by patch-id (treediff_pathkey()).
  */
-static int fill_paths(git_repository *repo, struct candidate *c,
-		      git_tree *a, git_tree *b)
+static int fill_paths(struct scan *s, struct candidate *c, git_tree *a,
+		      git_tree *b)
 {
 	struct treediff d = TREEDIFF_INIT;
 	size_t n, i, j;
 
-	if (treediff_trees(&d, repo, a, b) < 0) {
+	if (treediff_trees(&d, s->repo, a, b) < 0) {
 		treediff_release(&d);
 		return -1;
 	}
-	for (n = 0; n < d.nr; n++) {
+	for (n = 0; s->need_paths && !c->paths_known && n < d.nr; n++) {
 		const char *path = d.items[n].path;
 		int hit = 0;
 
@@ -485,9 +486,11 @@ static int fill_paths(git_repository *repo, struct candidate *c,
 		if (!hit)
 			continue;
 		ALLOC_GROW(c->paths, c->nr_paths, c->alloc_paths);
-		c->paths[c->nr_paths++] = d.items[n].path;
-		d.items[n].path = NULL;
+		c->paths[c->nr_paths++] = xstrdup(path);
 	}
+	c->paths_known = 1;
+	treediff_key(c->pathkey, &d);
+	c->has_pathkey = 1;
 	treediff_release(&d);
 	return 0;
 }
@@ -553,8 +556,9 @@ int scan_fill(struct scan *s, struct candidate *c, const git_commit *commit)
 	c->raw = xstrdup(raw ? raw : "");
 	message_parse(&c->msg, c->raw, strlen(c->raw));
 
-	/* The trees only when the touched subsystems or paths need them. */
-	if ((!c->nr_touched || s->need_paths) &&
+	/* The trees only when the cache did not say what they tell. */
+	if ((!c->nr_touched || !c->has_pathkey ||
+	     (s->need_paths && !c->paths_known)) &&
 	    (ret = commit_trees(commit, c->hex, &tree, &ptree)) < 0)
 		goto out;
 	if (!c->nr_touched)
@@ -562,7 +566,8 @@ int scan_fill(struct scan *s, struct candidate *c, const git_commit *commit)
 	if (ret || !c->nr_touched)
 		goto out;
 	order_touched(c);
-	if (s->need_paths && (ret = fill_paths(s->repo, c, ptree, tree)) < 0)
+	if ((!c->has_pathkey || (s->need_paths && !c->paths_known)) &&
+	    (ret = fill_paths(s, c, ptree, tree)) < 0)
 		goto out;
 	resolve_fixes(s->repo, c);
 out:
@@ -771,6 +776,13 @@ static void memo_add(struct scan *s, struct scan_memo *m,
 			     sizeof(*h->touched));
 	for (i = 0; i < c->nr_touched; i++)
 		h->touched[i] = scan_memo_name(m, c->touched[i]->name);
+	h->has_pathkey = c->has_pathkey;
+	memcpy(h->pathkey, c->pathkey, sizeof(h->pathkey));
+	h->paths_known = c->paths_known && s->need_paths;
+	h->nr_paths = h->paths_known ? c->nr_paths : 0;
+	h->paths = xcalloc(h->nr_paths ? h->nr_paths : 1, sizeof(*h->paths));
+	for (i = 0; i < h->nr_paths; i++)
+		h->paths[i] = xstrdup(c->paths[i]);
 }
 
 /*
@@ -819,6 +831,15 @@ static int replay(struct scan *s, const struct scan_memo *m,
 		c = candidate_list_add(&s->candidates, &h->id);
 		for (j = 0; j < h->nr_touched; j++)
 			touch(c, subsystem_named(s, m->names[h->touched[j]]));
+		c->has_pathkey = h->has_pathkey;
+		memcpy(c->pathkey, h->pathkey, sizeof(c->pathkey));
+		if (h->paths_known && s->need_paths) {
+			c->paths_known = 1;
+			for (j = 0; j < h->nr_paths; j++) {
+				ALLOC_GROW(c->paths, c->nr_paths, c->alloc_paths);
+				c->paths[c->nr_paths++] = xstrdup(h->paths[j]);
+			}
+		}
 		c->soak.release = h->release < 0 ? -1 : rel[h->release];
 		c->soak.rc = h->rc < 0 ? -1 : rc[h->rc];
 		c->soak_settled = h->settled && s->soak_painted &&

@@ -78,8 +78,10 @@ void scan_memo_free(struct scan_memo *m)
 
 	if (!m)
 		return;
-	for (i = 0; i < m->nr_hits; i++)
+	for (i = 0; i < m->nr_hits; i++) {
 		free(m->hits[i].touched);
+		free_strings(m->hits[i].paths, m->hits[i].nr_paths);
+	}
 	free(m->hits);
 	free(m->range);
 	free_strings(m->names, m->nr_names);
@@ -202,6 +204,10 @@ static void format_memo(struct strbuf *sb, const struct scan_memo *m)
 		put_u32(sb, (uint32_t)h->nr_touched);
 		for (j = 0; j < h->nr_touched; j++)
 			put_u32(sb, h->touched[j]);
+		strbuf_addch(sb, h->has_pathkey);
+		strbuf_add(sb, h->pathkey, SHA1_RAWSZ);
+		strbuf_addch(sb, h->paths_known);
+		put_strings(sb, h->paths, h->nr_paths);
 	}
 	put_u32(sb, (uint32_t)m->nr_range);
 	for (i = 0; i < m->nr_range; i++)
@@ -343,7 +349,7 @@ static struct scan_memo *parse_memo(struct reader *r)
 	m->reaches_from = get_u8(r);
 	m->names = get_strings(r, &m->nr_names);
 	m->tags = get_strings(r, &m->nr_tags);
-	n = get_count(r, GIT_OID_RAWSZ + 13);
+	n = get_count(r, GIT_OID_RAWSZ + 39);
 	m->hits = xcalloc(n ? n : 1, sizeof(*m->hits));
 	m->alloc_hits = n ? n : 1;
 	for (i = 0; i < n && !r->bad; i++) {
@@ -361,6 +367,12 @@ static struct scan_memo *parse_memo(struct reader *r)
 			if (h->touched[j] >= m->nr_names)
 				r->bad = 1;
 		}
+		h->has_pathkey = get_u8(r);
+		key = take(r, SHA1_RAWSZ);
+		if (key)
+			memcpy(h->pathkey, key, SHA1_RAWSZ);
+		h->paths_known = get_u8(r);
+		h->paths = get_strings(r, &h->nr_paths);
 		if ((h->release >= 0 && (size_t)h->release >= m->nr_tags) ||
 		    (h->rc >= 0 && (size_t)h->rc >= m->nr_tags) ||
 		    h->release < -1 || h->rc < -1)

@@ -33,7 +33,9 @@
  *       u32 tags, then each: u32 length, bytes    (tag names)
  *       u32 hits, then each: 20-byte commit id, u8 settled,
  *           i32 release, i32 rc (indices into tags, -1: none),
- *           u32 touched, then u32 index into names for each
+ *           u32 touched, then u32 index into names for each,
+ *           u8 has_pathkey, 20-byte path key, u8 paths_known,
+ *           u32 paths, then each: u32 length, bytes
  *       u32 commits, then each 20-byte id (the whole range, sorted)
  *     u32 number of bases, then each: u32 length, branch name, 20-byte
  *       base, u32 commits after the base
@@ -52,6 +54,11 @@ struct scan_memo_hit {
 	int32_t release, rc;		/* into memo->tags; -1: none */
 	uint32_t *touched;		/* into memo->names */
 	size_t nr_touched;
+	int has_pathkey;
+	unsigned char pathkey[SHA1_RAWSZ];	/* treediff_pathkey() */
+	int paths_known;		/* paths are those rules match */
+	char **paths;
+	size_t nr_paths;
 };
 
 struct scan_memo {

@@ -180,35 +180,39 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-int treediff_pathkey(unsigned char *key, git_repository *repo,
-		     const git_commit *commit)
+void treediff_key(unsigned char *key, struct treediff *d)
 {
-	struct treediff d = TREEDIFF_INIT;
 	struct sha1 ctx;
 	char **paths;
 	size_t i;
 
-	if (treediff_commit(&d, repo, commit) < 0) {
-		treediff_release(&d);
-		return -1;
-	}
-	paths = xcalloc(d.nr ? d.nr : 1, sizeof(*paths));
-	for (i = 0; i < d.nr; i++) {
-		char *p = d.items[i].path, *q = p;
+	paths = xcalloc(d->nr ? d->nr : 1, sizeof(*paths));
+	for (i = 0; i < d->nr; i++) {
+		char *p = d->items[i].path, *q = p;
 
 		for (; *p; p++)
 			if (!isspace((unsigned char)*p))
 				*q++ = *p;
 		*q = '\0';
-		paths[i] = d.items[i].path;
+		paths[i] = d->items[i].path;
 	}
-	QSORT(paths, d.nr, cmp_str);
+	QSORT(paths, d->nr, cmp_str);
 	sha1_init(&ctx);
-	for (i = 0; i < d.nr; i++)
+	for (i = 0; i < d->nr; i++)
 		if (!i || strcmp(paths[i], paths[i - 1]))
 			sha1_update(&ctx, paths[i], strlen(paths[i]) + 1);
 	sha1_final(key, &ctx);
 	free(paths);
+}
+
+int treediff_pathkey(unsigned char *key, git_repository *repo,
+		     const git_commit *commit)
+{
+	struct treediff d = TREEDIFF_INIT;
+	int ret = treediff_commit(&d, repo, commit);
+
+	if (!ret)
+		treediff_key(key, &d);
 	treediff_release(&d);
-	return 0;
+	return ret;
 }

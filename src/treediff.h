@@ -65,6 +65,9 @@ int treediff_commit(struct treediff *out, git_repository *repo,
 int treediff_pathkey(unsigned char *key, git_repository *repo,
 		     const git_commit *commit);
 
+/* The same key from a diff at hand (d's paths lose their whitespace). */
+void treediff_key(unsigned char *key, struct treediff *d);
+
 /* Frees what d owns and initialises it again. */
 void treediff_release(struct treediff *d);
 
