@@ -18,6 +18,7 @@
 const struct cli_command *const cli_commands[] = {
 	&cmd_explain,
 	&cmd_mark,
+	&cmd_patch_id,
 	&cmd_propose,
 	&cmd_rules,
 	NULL

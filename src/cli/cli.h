@@ -34,6 +34,7 @@ struct cli_command {
 
 extern const struct cli_command cmd_explain;
 extern const struct cli_command cmd_mark;
+extern const struct cli_command cmd_patch_id;
 extern const struct cli_command cmd_propose;
 extern const struct cli_command cmd_rules;
 
