@@ -802,13 +802,17 @@ static int memo_usable(const struct scan *s, const struct scan_memo *m)
 
 /*
  * Adds the hits of memo m as candidates, after those the walk found.
- * unsettle: the walk painted down to the memo's range, so a mark that
- * lacks a release or a release candidate may be out of date: such
- * candidates ask the commit graph instead.
+ * beyond: the walk painted tags down to the memo's range.  When at_end,
+ * the mark at the memo's end, is the lowest so passed on (exact), every
+ * cached mark takes it in; else a mark that lacks a release or a release
+ * candidate may be out of date, and such candidates ask the commit graph
+ * instead.
  */
 static int replay(struct scan *s, const struct scan_memo *m,
-		  struct scan_memo *into, int unsettle)
+		  struct scan_memo *into, int beyond, int exact,
+		  const struct soak_mark *at_end)
 {
+	int unsettle = beyond && !exact;
 	int *rel = xcalloc(m->nr_tags ? m->nr_tags : 1, sizeof(int));
 	int *rc = xcalloc(m->nr_tags ? m->nr_tags : 1, sizeof(int));
 	size_t i, j;
@@ -842,6 +846,8 @@ static int replay(struct scan *s, const struct scan_memo *m,
 		}
 		c->soak.release = h->release < 0 ? -1 : rel[h->release];
 		c->soak.rc = h->rc < 0 ? -1 : rc[h->rc];
+		if (beyond && exact)
+			soak_mark_min(&c->soak, at_end);
 		c->soak_settled = h->settled && s->soak_painted &&
 			(h->release < 0 || c->soak.release >= 0) &&
 			(h->rc < 0 || c->soak.rc >= 0) &&
@@ -864,7 +870,7 @@ static int replay(struct scan *s, const struct scan_memo *m,
  * the walk did not reach.
  */
 static int walk(struct scan *s, const git_oid *stop, struct scan_memo *memo,
-		int *painted_beyond)
+		int *painted_beyond, int *exact, struct soak_mark *at_stop)
 {
 	git_revwalk *walk = NULL;
 	git_oid id, *shallow = NULL;
@@ -943,6 +949,8 @@ static int walk(struct scan *s, const git_oid *stop, struct scan_memo *memo,
 		goto out;
 	}
 	*painted_beyond = soak_paint_pending(&paint);
+	if (stop)
+		*exact = soak_paint_lowest_at(&paint, stop, at_stop);
 out:
 	soak_paint_release(&paint);
 	free(shallow);
@@ -954,7 +962,8 @@ int scan_run(struct scan *s)
 {
 	const struct scan_memo *old = NULL;
 	struct scan_memo *memo;
-	int ret, beyond = 0;
+	struct soak_mark at_end = { -1, -1 };
+	int ret, beyond = 0, exact = 0;
 	size_t i;
 
 	if ((ret = scan_prepare(s)) < 0)
@@ -982,14 +991,15 @@ int scan_run(struct scan *s)
 	}
 	progress_start(&s->progress, "Scanning", 0);
 	if (!old || !git_oid_equal(&old->to, &s->to))
-		ret = walk(s, old ? &old->to : NULL, memo, &beyond);
+		ret = walk(s, old ? &old->to : NULL, memo, &beyond, &exact,
+			   &at_end);
 	if (!ret && old) {
 		s->walked += old->walked;
 		s->merges += old->merges;
 		memo->walked += old->walked;
 		memo->merges += old->merges;
 		memo->reaches_from |= old->reaches_from;
-		ret = replay(s, old, memo, beyond);
+		ret = replay(s, old, memo, beyond, exact, &at_end);
 		ALLOC_GROW_BY(memo->range, memo->nr_range, old->nr_range,
 			      memo->alloc_range);
 		memcpy(memo->range + memo->nr_range - old->nr_range, old->range,
@@ -1004,7 +1014,8 @@ int scan_run(struct scan *s)
 	trace_printf("scan: %zu commits in %s, %zu of them walked, %zu "
 		     "candidates from the cache%s", memo->walked, s->range,
 		     memo->walked - (old ? old->walked : 0), s->replayed,
-		     old && beyond ? " (soak marks rechecked)" : "");
+		     !old || !beyond ? "" : exact ? " (new tags passed on)" :
+		     " (soak marks rechecked)");
 	/* The range stays known to the run (deps asks it), cache or not. */
 	if (s->cache)
 		scancache_put(s->cache, memo);	/* frees old */

@@ -290,7 +290,7 @@ struct soak_paint_entry {
 	UT_hash_handle hh;
 };
 
-static void mark_min(struct soak_mark *m, const struct soak_mark *with)
+void soak_mark_min(struct soak_mark *m, const struct soak_mark *with)
 {
 	if (with->release >= 0 && (m->release < 0 || with->release < m->release))
 		m->release = with->release;
@@ -323,12 +323,12 @@ void soak_paint_init(struct soak_paint *p, const struct soak_tags *tags)
 	for (i = 0; i < tags->nr_releases; i++) {
 		m.release = (int)i;
 		m.rc = -1;
-		mark_min(&paint_entry(p, &tags->releases[i].commit)->mark, &m);
+		soak_mark_min(&paint_entry(p, &tags->releases[i].commit)->mark, &m);
 	}
 	for (i = 0; i < tags->nr_rcs; i++) {
 		m.release = -1;
 		m.rc = (int)i;
-		mark_min(&paint_entry(p, &tags->rcs[i].commit)->mark, &m);
+		soak_mark_min(&paint_entry(p, &tags->rcs[i].commit)->mark, &m);
 	}
 }
 
@@ -359,9 +359,30 @@ void soak_paint_visit(struct soak_paint *p, const git_commit *commit,
 	n = git_commit_parentcount(commit);
 	for (i = 0; i < n; i++) {
 		e = paint_entry(p, git_commit_parent_id(commit, i));
-		mark_min(&e->mark, out);
+		soak_mark_min(&e->mark, out);
 		e->passed = 1;
 	}
+}
+
+int soak_paint_lowest_at(const struct soak_paint *p, const git_oid *id,
+			 struct soak_mark *out)
+{
+	const struct soak_paint_entry *e;
+
+	out->release = out->rc = -1;
+	HASH_FIND(hh, p->frontier, id, sizeof(*id), e);
+	if (e && e->passed)
+		*out = e->mark;
+	for (e = p->frontier; e; e = e->hh.next) {
+		if (!e->passed)
+			continue;
+		if (e->mark.release >= 0 &&
+		    (out->release < 0 || e->mark.release < out->release))
+			return 0;
+		if (e->mark.rc >= 0 && (out->rc < 0 || e->mark.rc < out->rc))
+			return 0;
+	}
+	return 1;
 }
 
 int soak_paint_pending(const struct soak_paint *p)

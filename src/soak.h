@@ -128,6 +128,20 @@ void soak_paint_visit(struct soak_paint *p, const git_commit *commit,
  */
 int soak_paint_pending(const struct soak_paint *p);
 
+/*
+ * After a walk that hid id (the end of an earlier walk): *out is the
+ * mark passed on to id, and the return value says whether it is the
+ * lowest passed on to any commit the walk did not reach.  If so, every
+ * commit below id is contained, among the tags the walk met, first by
+ * *out (a tag that reaches it does so through id or through a commit
+ * whose mark is no lower).
+ */
+int soak_paint_lowest_at(const struct soak_paint *p, const git_oid *id,
+			 struct soak_mark *out);
+
+/* Lowers m to the tags of with where they are earlier. */
+void soak_mark_min(struct soak_mark *m, const struct soak_mark *with);
+
 /* soak_first_tag()'s answer from a mark. */
 void soak_mark_first(const struct soak_tags *tags, const struct soak_mark *m,
 		     int releases_only, const char **name, git_time_t *when);

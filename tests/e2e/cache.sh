@@ -78,7 +78,7 @@ fix fs/btrfs/super.c 'int super;' 'btrfs: fix a leak in the super block code'
 sp --no-cache propose --branch linux-6.6.y --format json | verdicts >"$tmp/expect"
 sp propose --branch linux-6.6.y --format json | verdicts >"$tmp/actual"
 test_cmp "$tmp/expect" "$tmp/actual"
-[ "$(scanned)" = "8 commits in v6.6..master, 3 of them walked, 3 candidates from the cache (soak marks rechecked)" ] ||
+[ "$(scanned)" = "8 commits in v6.6..master, 3 of them walked, 3 candidates from the cache (new tags passed on)" ] ||
 	fail "weekly scan: $(scanned)"
 grep -q "^$(git rev-parse week1~2)|proposed|" "$tmp/actual" ||
 	fail "the old btrfs fix is in v6.7 now: $(grep btrfs "$tmp/actual")"
@@ -164,3 +164,24 @@ sp --cache "$tmp/c" propose --branch linux-6.6.y >/dev/null
 [ "$(scanned)" = "1 commits in v6.7..master, 0 of them walked, 1 candidates from the cache" ] ||
 	fail "--cache DIR not read: $(scanned)"
 ok "--cache DIR"
+
+# A new tag that contains an old commit but not the cached end (tagged
+# on a side branch, then merged): the cached marks cannot simply take
+# the new tags in, and are asked of the graph again.
+git branch -f linux-6.6.y v6.6
+sp propose --branch linux-6.6.y >/dev/null
+git checkout -q -b side week1~3
+fix fs/btrfs/xattr.c 'int xattr;' 'btrfs: fix an overflow in xattr'
+test_tick
+git tag -a -m 'Linux 6.8-rc1' v6.8-rc1
+git checkout -q master
+test_tick
+git merge -q --no-ff -m "Merge branch 'side'" side
+sp --no-cache propose --branch linux-6.6.y --format json | verdicts >"$tmp/expect"
+sp propose --branch linux-6.6.y --format json | verdicts >"$tmp/actual"
+test_cmp "$tmp/expect" "$tmp/actual"
+case $(scanned) in
+*", 2 of them walked, "*" (soak marks rechecked)") ;;
+*) fail "side tag: $(scanned)" ;;
+esac
+ok "a tag off the cached line makes cached marks be asked again"
