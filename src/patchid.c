@@ -1208,7 +1208,8 @@ out:
  * The cache.
  */
 
-#define CACHE_HEADER "stablepick patchid cache 1"
+#define CACHE_HEADER "stablepick patchid cache 2"
+#define CACHE_CHECKSUM "checksum "
 
 void patchid_cache_init(struct patchid_cache *cache, const char *path)
 {
@@ -1279,6 +1280,35 @@ bad:
 	return -1;
 }
 
+/*
+ * Whether the last line is "checksum <hex>" with the SHA-1 of all that
+ * comes before it; if so, sb is cut before that line.
+ */
+static int checksum_holds(struct strbuf *sb)
+{
+	unsigned char digest[SHA1_RAWSZ];
+	char hex[2 * SHA1_RAWSZ + 1];
+	size_t len = strlen(CACHE_CHECKSUM) + 2 * SHA1_RAWSZ + 1, i;
+	const char *last;
+	struct sha1 ctx;
+
+	if (sb->len < len || sb->buf[sb->len - 1] != '\n')
+		return 0;
+	last = sb->buf + sb->len - len;
+	if ((last > sb->buf && last[-1] != '\n') ||
+	    memcmp(last, CACHE_CHECKSUM, strlen(CACHE_CHECKSUM)))
+		return 0;
+	sha1_init(&ctx);
+	sha1_update(&ctx, sb->buf, (size_t)(last - sb->buf));
+	sha1_final(digest, &ctx);
+	for (i = 0; i < SHA1_RAWSZ; i++)
+		snprintf(hex + 2 * i, 3, "%02x", digest[i]);
+	if (memcmp(hex, last + strlen(CACHE_CHECKSUM), 2 * SHA1_RAWSZ))
+		return 0;
+	strbuf_setlen(sb, (size_t)(last - sb->buf));
+	return 1;
+}
+
 int patchid_cache_load(struct patchid_cache *cache)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -1290,6 +1320,21 @@ int patchid_cache_load(struct patchid_cache *cache)
 		if (errno != ENOENT)
 			warning("cannot read patch-id cache '%s': %s",
 				cache->path, strerror(errno));
+		strbuf_release(&sb);
+		return 0;
+	}
+	if (!sb.len) {
+		warning("%s: empty file, ignored", cache->path);
+		cache->dirty = 1;
+		strbuf_release(&sb);
+		return 0;
+	}
+	if (sb.len > strlen(CACHE_HEADER) &&
+	    !memcmp(sb.buf, CACHE_HEADER, strlen(CACHE_HEADER)) &&
+	    sb.buf[strlen(CACHE_HEADER)] == '\n' && !checksum_holds(&sb)) {
+		warning("ignoring patch-id cache '%s': checksum mismatch "
+			"(corrupt); it will be rebuilt", cache->path);
+		cache->dirty = 1;
 		strbuf_release(&sb);
 		return 0;
 	}
@@ -1364,6 +1409,21 @@ static int entry_cmp(const void *a_, const void *b_)
 }
 
 /* The file's text: the header, then the entries sorted by commit. */
+static void checksum_add(struct strbuf *sb)
+{
+	unsigned char digest[SHA1_RAWSZ];
+	struct sha1 ctx;
+	size_t i;
+
+	sha1_init(&ctx);
+	sha1_update(&ctx, sb->buf, sb->len);
+	sha1_final(digest, &ctx);
+	strbuf_addstr(sb, CACHE_CHECKSUM);
+	for (i = 0; i < SHA1_RAWSZ; i++)
+		strbuf_addf(sb, "%02x", digest[i]);
+	strbuf_addch(sb, '\n');
+}
+
 static void cache_format(struct patchid_cache *cache, struct strbuf *sb)
 {
 	struct patchid_cache_entry **v, *e, *tmp;
@@ -1389,6 +1449,7 @@ static void cache_format(struct patchid_cache *cache, struct strbuf *sb)
 		strbuf_addch(sb, '\n');
 	}
 	free(v);
+	checksum_add(sb);
 }
 
 /* Writes and syncs a file; -1 with errno set on failure. */

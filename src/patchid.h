@@ -63,9 +63,12 @@ int patchid_commit(git_oid *out, git_repository *repo,
  *     patchid_cache_save(&cache);
  *     patchid_cache_release(&cache);
  *
- * The file is text: a first line "stablepick patchid cache 1", then one
+ * The file is text: a first line "stablepick patchid cache 2", then one
  * line per commit, "<commit id> <patch-id>", with "-" for the patch-id
- * of a commit that has no diff.
+ * of a commit that has no diff, and a last line "checksum <SHA-1 of all
+ * the lines before it>".  A file whose checksum does not match (a
+ * flipped digit would be a wrong answer) or that has another first line
+ * is not trusted at all: a warning names it and it is rebuilt.
  */
 
 struct patchid_cache_entry {
@@ -88,9 +91,10 @@ void patchid_cache_release(struct patchid_cache *cache);
 
 /*
  * Reads the file, if there is one.  The cache only saves time, so no
- * problem here is fatal: a file that cannot be read or has a foreign
- * first line is ignored, and a malformed line ("path:line: ..." warning)
- * is skipped.  Returns the number of entries read.
+ * problem here is fatal: a file that cannot be read, has a foreign
+ * first line or a wrong checksum is ignored, and a malformed line
+ * ("path:line: ..." warning) is skipped.  Returns the number of entries
+ * read.
  */
 int patchid_cache_load(struct patchid_cache *cache);
 

@@ -132,7 +132,7 @@ ok "soak days"
 
 # The patch-ids are cached in the repository, and agree with git's.
 cache=.git/stablepick/patchid-cache
-[ "$(head -n 1 "$cache")" = "stablepick patchid cache 1" ] || fail "no cache header"
+[ "$(head -n 1 "$cache")" = "stablepick patchid cache 2" ] || fail "no cache header"
 grep -q "^$xattr $(git show "$xattr" | git patch-id --stable | cut -d' ' -f1)\$" "$cache" ||
 	fail "cached patch-id of $xattr differs from git patch-id --stable"
 cp "$cache" "$tmp/cache.before"

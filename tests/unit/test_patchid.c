@@ -609,8 +609,10 @@ static void test_cache(void **state)
 	assert_int_equal(patchid_cache_save(&cache), 0);
 	assert_int_equal(access(tmp, F_OK), -1);
 	assert_int_equal(strbuf_read_file(&text, path), 0);
-	assert_true(!strncmp(text.buf, "stablepick patchid cache 1\n", 27));
-	assert_int_equal(text.len, 27 + 3 * 82 - 39);
+	assert_true(!strncmp(text.buf, "stablepick patchid cache 2\n", 27));
+	/* Three lines (one "-"), then "checksum <40 hex>". */
+	assert_int_equal(text.len, 27 + 3 * 82 - 39 + 50);
+	assert_non_null(strstr(text.buf, "\nchecksum "));
 	assert_non_null(strstr(text.buf, " -\n"));
 	patchid_cache_release(&cache);
 
@@ -633,6 +635,74 @@ static void test_cache(void **state)
 
 	strbuf_release(&text);
 	free(tmp);
+	free(path);
+}
+
+/* Appends the "checksum" line the cache file ends with. */
+static void add_checksum(struct strbuf *sb)
+{
+	unsigned char digest[SHA1_RAWSZ];
+	struct sha1 ctx;
+	size_t i;
+
+	if (sb->len && sb->buf[sb->len - 1] != '\n')
+		strbuf_addch(sb, '\n');
+	sha1_init(&ctx);
+	sha1_update(&ctx, sb->buf, sb->len);
+	sha1_final(digest, &ctx);
+	strbuf_addstr(sb, "checksum ");
+	for (i = 0; i < SHA1_RAWSZ; i++)
+		strbuf_addf(sb, "%02x", digest[i]);
+	strbuf_addch(sb, '\n');
+}
+
+/* A flipped digit, or a file cut short: nothing of it is trusted. */
+static void test_cache_checksum(void **state)
+{
+	struct fixture *f = *state;
+	char *path = cache_path(f, "flipped-cache");
+	char *expect = xstrfmt("warning: ignoring patch-id cache '%s': checksum "
+			       "mismatch (corrupt); it will be rebuilt\n", path);
+	struct patchid_cache cache;
+	struct strbuf sb = STRBUF_INIT;
+	char hex[GIT_OID_HEXSZ + 1], good[GIT_OID_HEXSZ + 1];
+	char *p;
+	int round;
+
+	patchid_cache_init(&cache, path);
+	assert_int_equal(cache_get(f, &cache, "modify", good), 0);
+	assert_int_equal(patchid_cache_save(&cache), 0);
+	patchid_cache_release(&cache);
+	for (round = 0; round < 2; round++) {
+		FILE *fp;
+
+		strbuf_reset(&sb);
+		assert_int_equal(strbuf_read_file(&sb, path), 0);
+		if (!round) {
+			/* The patch-id's last digit, changed. */
+			p = strstr(sb.buf, good);
+			assert_non_null(p);
+			p[GIT_OID_HEXSZ - 1] = p[GIT_OID_HEXSZ - 1] == '0' ? '1' : '0';
+		} else {
+			strbuf_setlen(&sb, sb.len - 20);
+		}
+		fp = fopen(path, "w");
+		assert_non_null(fp);
+		fwrite(sb.buf, 1, sb.len, fp);
+		fclose(fp);
+		patchid_cache_init(&cache, path);
+		capture_stderr(f);
+		assert_int_equal(patchid_cache_load(&cache), 0);
+		assert_stderr(f, expect);
+		/* Computed again, right, and saved whole. */
+		assert_int_equal(cache_get(f, &cache, "modify", hex), 0);
+		assert_string_equal(hex, good);
+		assert_int_equal(cache.computed, 1);
+		assert_int_equal(patchid_cache_save(&cache), 0);
+		patchid_cache_release(&cache);
+	}
+	strbuf_release(&sb);
+	free(expect);
 	free(path);
 }
 
@@ -662,7 +732,7 @@ static void test_cache_corrupt(void **state)
 	git_oid_tostr(c_add, sizeof(c_add), git_commit_id(c));
 	git_commit_free(c);
 
-	strbuf_addstr(&sb, "stablepick patchid cache 1\n");
+	strbuf_addstr(&sb, "stablepick patchid cache 2\n");
 	/* Line 2: good. */
 	strbuf_addf(&sb, "%s %s\n", c_modify, modify);
 	/* Line 3: not hex. */
@@ -673,8 +743,13 @@ static void test_cache_corrupt(void **state)
 	strbuf_addf(&sb, "%s\n", c_several);
 	/* Line 6: the good line again. */
 	strbuf_addf(&sb, "%s %s\n", c_modify, modify);
-	/* Line 7: cut short by a crash (no newline). */
-	strbuf_addf(&sb, "%s %s", c_add, add);
+	/* Line 7: something after the patch-id. */
+	strbuf_addf(&sb, "%s %s extra\n", c_add, add);
+	/*
+	 * The checksum holds: lines only a bug could write are still
+	 * checked one by one.
+	 */
+	add_checksum(&sb);
 	fp = fopen(path, "w");
 	assert_non_null(fp);
 	fputs(sb.buf, fp);
@@ -685,7 +760,7 @@ static void test_cache_corrupt(void **state)
 		    "warning: %s:4: malformed line, ignored\n"
 		    "warning: %s:5: malformed line, ignored\n"
 		    "warning: %s:6: commit %s listed again, ignored\n"
-		    "warning: %s:7: truncated line, ignored\n",
+		    "warning: %s:7: malformed line, ignored\n",
 		    path, path, path, path, c_modify, path);
 	patchid_cache_init(&cache, path);
 	capture_stderr(f);
@@ -726,7 +801,7 @@ static void test_cache_foreign(void **state)
 	FILE *fp = fopen(path, "w");
 
 	assert_non_null(fp);
-	fputs("stablepick patchid cache 2\n", fp);
+	fputs("stablepick patchid cache 3\n", fp);
 	fclose(fp);
 	patchid_cache_init(&cache, path);
 	capture_stderr(f);
@@ -804,6 +879,7 @@ int main(void)
 		cmocka_unit_test(test_file_order),
 		cmocka_unit_test(test_random_edits),
 		cmocka_unit_test(test_cache),
+		cmocka_unit_test(test_cache_checksum),
 		cmocka_unit_test(test_cache_corrupt),
 		cmocka_unit_test(test_cache_foreign),
 		cmocka_unit_test(test_cache_save_fails),
