@@ -1,5 +1,6 @@
 #include "apply.h"
 #include "error.h"
+#include "progress.h"
 #include "treediff.h"
 #include "util.h"
 
@@ -302,6 +303,7 @@ int apply_series_check(struct apply_result *out, git_repository *repo,
 		       const git_commit *const *picks, size_t nr)
 {
 	char hex[GIT_OID_HEXSZ + 1];
+	struct progress progress;
 	git_tree *tree = NULL;
 	size_t i;
 	int ret = 0;
@@ -319,8 +321,12 @@ int apply_series_check(struct apply_result *out, git_repository *repo,
 		git_oid_tostr(hex, sizeof(hex), git_commit_id(onto));
 		return error_git("cannot read the tree of %.12s", hex);
 	}
-	for (i = 0; !ret && i < nr; i++)
+	progress_start(&progress, "Trial picks", nr);
+	for (i = 0; !ret && i < nr; i++) {
 		ret = pick_onto_tree(&out[i], repo, &tree, picks[i]);
+		progress_update(&progress, i + 1);
+	}
+	progress_stop(&progress);
 	git_tree_free(tree);
 	return ret;
 }

@@ -2,6 +2,7 @@
 #include "error.h"
 #include "treediff.h"
 #include "message.h"
+#include "progress.h"
 #include "scan.h"
 #include "strbuf.h"
 #include "util.h"
@@ -561,17 +562,20 @@ int branch_presence(struct branch_index *bi, git_repository *repo,
 {
 	struct oid_entry *below = NULL, *e, *tmp;
 	const char *base = bi->base_name ? bi->base_name : "the branch base";
+	struct progress progress;
 	char hex[GIT_OID_HEXSZ + 1];
 	size_t i;
 	int ret = 0;
 
 	if (range_from)
 		ret = below_base(repo, &bi->base, range_from, &below);
+	progress_start(&progress, "Presence", l->nr);
 	for (i = 0; !ret && i < l->nr; i++) {
 		struct candidate *c = l->items[i];
 		const struct branch_backport *b;
 		int is_below;
 
+		progress_update(&progress, i + 1);
 		if (range_from) {
 			HASH_FIND(hh, below, &c->id, sizeof(git_oid), e);
 			is_below = e != NULL;
@@ -619,6 +623,7 @@ int branch_presence(struct branch_index *bi, git_repository *repo,
 				       "no commit of %s after %s names it",
 				       bi->name, base);
 	}
+	progress_stop(&progress);
 	HASH_ITER(hh, below, e, tmp) {
 		HASH_DEL(below, e);
 		free(e);
