@@ -16,6 +16,7 @@
 
 /* Sorted by name, as --help lists them. */
 const struct cli_command *const cli_commands[] = {
+	&cmd_audit,
 	&cmd_explain,
 	&cmd_mark,
 	&cmd_patch_id,

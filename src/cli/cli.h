@@ -32,6 +32,7 @@ struct cli_command {
 	int (*fn)(struct cli_context *ctx, int argc, char **argv);
 };
 
+extern const struct cli_command cmd_audit;
 extern const struct cli_command cmd_explain;
 extern const struct cli_command cmd_mark;
 extern const struct cli_command cmd_patch_id;

@@ -1,0 +1,384 @@
+#include "audit.h"
+#include "apply.h"
+#include "error.h"
+#include "json.h"
+#include "ledger.h"
+#include "util.h"
+
+#include <string.h>
+
+static const char *const verdict_names[] = {
+	[AUDIT_OK] = "ok",
+	[AUDIT_QUESTIONABLE] = "questionable",
+	[AUDIT_REJECT] = "reject",
+};
+
+const char *audit_verdict_name(enum audit_verdict v)
+{
+	return verdict_names[v];
+}
+
+void audit_init(struct audit *a)
+{
+	memset(a, 0, sizeof(*a));
+}
+
+void audit_release(struct audit *a)
+{
+	size_t i, j;
+
+	for (i = 0; i < a->nr; i++) {
+		for (j = 0; j < a->picks[i].nr_flags; j++)
+			free(a->picks[i].flags[j].evidence);
+		free(a->picks[i].flags);
+		free(a->picks[i].source);
+	}
+	free(a->picks);
+	audit_init(a);
+}
+
+void audit_add(struct audit *a, const git_oid *id, const char *source)
+{
+	struct audit_pick *p;
+
+	ALLOC_GROW(a->picks, a->nr, a->alloc);
+	p = &a->picks[a->nr];
+	memset(p, 0, sizeof(*p));
+	git_oid_cpy(&p->id, id);
+	git_oid_tostr(p->hex, sizeof(p->hex), id);
+	p->source = xstrdup(source);
+	p->position = a->nr++;
+}
+
+__attribute__((format(printf, 4, 5)))
+static void flag(struct audit_pick *p, const char *name,
+		 enum audit_verdict weight, const char *fmt, ...)
+{
+	struct strbuf sb = STRBUF_INIT;
+	va_list ap;
+
+	va_start(ap, fmt);
+	strbuf_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	ALLOC_GROW(p->flags, p->nr_flags, p->alloc_flags);
+	p->flags[p->nr_flags].flag = name;
+	p->flags[p->nr_flags].weight = weight;
+	p->flags[p->nr_flags].evidence = strbuf_detach(&sb, NULL);
+	p->nr_flags++;
+	if (weight > p->verdict)
+		p->verdict = weight;
+}
+
+static const struct audit_pick *find_pick(const struct audit *a,
+					  const git_oid *id)
+{
+	size_t i;
+
+	for (i = 0; i < a->nr; i++)
+		if (git_oid_equal(&a->picks[i].id, id))
+			return &a->picks[i];
+	return NULL;
+}
+
+static void short_hex(char *buf, const git_oid *id)
+{
+	git_oid_tostr(buf, 13, id);
+}
+
+/* The rules that scored it, for "not-a-fix". */
+static void add_reasons(struct strbuf *sb, const struct candidate *c)
+{
+	size_t i;
+
+	if (!c->nr_reasons) {
+		strbuf_addstr(sb, "no rule matched");
+		return;
+	}
+	strbuf_addstr(sb, "matched ");
+	for (i = 0; i < c->nr_reasons; i++)
+		strbuf_addf(sb, "%s%s %+d", i ? ", " : "",
+			    c->reasons[i].rule->name, c->reasons[i].rule->weight);
+}
+
+/* What the judging of the range says of the pick. */
+static void judged_flags(struct audit_pick *p, const struct candidate *c,
+			 const struct audit *a, const struct candidate_list *judged)
+{
+	const struct subsystem *s = candidate_subsystem(c);
+	char hex[GIT_OID_HEXSZ + 1];
+	struct strbuf sb = STRBUF_INIT;
+	size_t i, j;
+
+	if (c->present || c->verdict == VERDICT_PRESENT)
+		flag(p, "already-present", AUDIT_REJECT, "%s",
+		     c->nr_evidence ? c->evidence[0].detail : "in the branch");
+	if (c->decision && c->decision->decision == DECISION_REJECTED)
+		flag(p, "rejected-before", AUDIT_REJECT, "%s", c->why);
+	if (c->reverted_by)
+		flag(p, "reverted", AUDIT_REJECT, "reverted in mainline by %.12s "
+		     "(\"%s\")", c->reverted_by,
+		     c->reverted_by_subject ? c->reverted_by_subject : "");
+	if (c->verdict == VERDICT_NOT_APPLICABLE)
+		flag(p, "bug-not-in-branch", AUDIT_REJECT, "%s",
+		     c->not_applicable ? c->not_applicable : c->why);
+	if (c->verdict == VERDICT_VETOED)
+		flag(p, "policy", AUDIT_REJECT, "%s", c->why);
+	if (c->verdict == VERDICT_NEEDS_ACK)
+		flag(p, "policy", AUDIT_QUESTIONABLE, "%s", c->why);
+	if (c->verdict == VERDICT_WAITING)
+		flag(p, "too-fresh", AUDIT_QUESTIONABLE, "%s", c->why);
+	if (c->verdict == VERDICT_BELOW_THRESHOLD) {
+		strbuf_addf(&sb, "score %d below the threshold %d of %s; ",
+			    c->score, c->threshold, s ? s->name : "the rules");
+		add_reasons(&sb, c);
+		flag(p, "not-a-fix", AUDIT_QUESTIONABLE, "%s", sb.buf);
+		strbuf_reset(&sb);
+	}
+
+	/* A later fix of it, in neither the picks nor the branch. */
+	for (i = 0; i < judged->nr; i++) {
+		const struct candidate *f = judged->items[i];
+
+		for (j = 0; f->fixes && j < f->msg.nr_fixes; j++) {
+			if (f->fixes[j].cand != c || f->present ||
+			    find_pick(a, &f->id))
+				continue;
+			short_hex(hex, &f->id);
+			flag(p, "follow-up-missing", AUDIT_QUESTIONABLE,
+			     "%s (\"%s\") fixes it, and is neither in the picks "
+			     "nor in the branch", hex,
+			     f->msg.subject ? f->msg.subject : "");
+		}
+	}
+	for (i = 0; i < c->nr_prereqs; i++) {
+		const struct prereq *q = &c->prereqs[i];
+
+		if (q->status == TARGET_IN_BRANCH || find_pick(a, &q->id))
+			continue;
+		short_hex(hex, &q->id);
+		flag(p, "prerequisite-missing", AUDIT_QUESTIONABLE,
+		     "%s (%s) is neither in the picks nor in the branch", hex,
+		     q->source);
+	}
+	strbuf_release(&sb);
+}
+
+/*
+ * Mainline order (as "git cherry-pick $(git rev-list --reverse ...)"
+ * would apply them), whatever order the picks were listed in; picks
+ * from outside the range last, in the order given.
+ */
+static const struct candidate_list *order_list;
+
+static int cmp_apply_order(const void *x, const void *y)
+{
+	const struct audit_pick *const *a = x, *const *b = y;
+	int in_a = (*a)->c && candidate_list_find(order_list, &(*a)->id);
+	int in_b = (*b)->c && candidate_list_find(order_list, &(*b)->id);
+
+	if (in_a != in_b)
+		return in_a ? -1 : 1;
+	if (in_a && (*a)->c->order != (*b)->c->order)
+		return (*a)->c->order < (*b)->c->order ? -1 : 1;
+	return (*a)->position < (*b)->position ? -1 :
+	       (*a)->position > (*b)->position;
+}
+
+/* The picks that would be applied, in mainline order, onto the branch tip. */
+static int trial_pick(struct audit *a, git_repository *repo,
+		      const struct branch_index *branch,
+		      const struct candidate_list *judged)
+{
+	const git_commit **commits = xcalloc(a->nr ? a->nr : 1, sizeof(*commits));
+	struct audit_pick **who = xcalloc(a->nr ? a->nr : 1, sizeof(*who));
+	struct audit_pick **v = xcalloc(a->nr ? a->nr : 1, sizeof(*v));
+	struct apply_result *res = NULL;
+	git_commit *onto = NULL;
+	size_t i, nr = 0;
+	int ret = 0;
+
+	for (i = 0; i < a->nr; i++)
+		v[i] = &a->picks[i];
+	order_list = judged;
+	QSORT(v, a->nr, cmp_apply_order);
+	for (i = 0; i < a->nr; i++) {
+		struct audit_pick *p = v[i];
+		git_commit *commit;
+		size_t j;
+
+		/* What is present, or listed twice, is not applied (again). */
+		if (p->c && p->c->present)
+			continue;
+		for (j = 0; j < p->nr_flags; j++)
+			if (!strcmp(p->flags[j].flag, "duplicate-pick"))
+				break;
+		if (j < p->nr_flags)
+			continue;
+		if (git_commit_lookup(&commit, repo, &p->id) < 0) {
+			ret = error_git("cannot read commit %s", p->hex);
+			goto out;
+		}
+		if (git_commit_parentcount(commit) > 1) {
+			git_commit_free(commit);
+			continue;
+		}
+		commits[nr] = commit;
+		who[nr++] = p;
+	}
+	if (!nr)
+		goto out;
+	if (git_commit_lookup(&onto, repo, &branch->tip) < 0) {
+		ret = error_git("cannot read the tip of '%s'", branch->name);
+		goto out;
+	}
+	res = xcalloc(nr, sizeof(*res));
+	for (i = 0; i < nr; i++)
+		apply_result_init(&res[i]);
+	ret = apply_series_check(res, repo, onto, commits, nr);
+	for (i = 0; !ret && i < nr; i++) {
+		struct strbuf sb = STRBUF_INIT;
+		size_t j;
+
+		if (res[i].applies)
+			continue;
+		for (j = 0; j < res[i].nr_conflicts; j++)
+			strbuf_addf(&sb, "%s%s", j ? ", " : "", res[i].conflicts[j]);
+		flag(who[i], "does-not-apply", AUDIT_REJECT,
+		     "conflicts in %s with %s and the picks before it in "
+		     "mainline order", sb.buf, branch->name);
+		strbuf_release(&sb);
+	}
+	for (i = 0; i < nr; i++)
+		apply_result_release(&res[i]);
+out:
+	for (i = 0; i < nr; i++)
+		git_commit_free((git_commit *)commits[i]);
+	git_commit_free(onto);
+	free(res);
+	free(commits);
+	free(who);
+	free(v);
+	return ret;
+}
+
+int audit_run(struct audit *a, git_repository *repo,
+	      const struct branch_index *branch,
+	      const struct candidate_list *judged,
+	      const struct candidate_list *extra)
+{
+	size_t i, j;
+
+	for (i = 0; i < a->nr; i++) {
+		struct audit_pick *p = &a->picks[i];
+		const struct candidate *c = candidate_list_find(judged, &p->id);
+
+		if (!c && extra)
+			c = candidate_list_find(extra, &p->id);
+		p->c = c;
+		for (j = 0; j < i; j++)
+			if (git_oid_equal(&a->picks[j].id, &p->id))
+				break;
+		if (j < i) {
+			flag(p, "duplicate-pick", AUDIT_REJECT, "listed before, "
+			     "as %s", a->picks[j].source);
+			continue;
+		}
+		if (!c || !c->nr_touched) {
+			flag(p, "not-watched", AUDIT_QUESTIONABLE,
+			     "it changes no path the rules watch: not judged");
+			continue;
+		}
+		judged_flags(p, c, a, judged);
+	}
+	return trial_pick(a, repo, branch, judged);
+}
+
+enum audit_verdict audit_worst(const struct audit *a)
+{
+	enum audit_verdict worst = AUDIT_OK;
+	size_t i;
+
+	for (i = 0; i < a->nr; i++)
+		if (a->picks[i].verdict > worst)
+			worst = a->picks[i].verdict;
+	return worst;
+}
+
+/* Worst first; in the order given within a verdict. */
+static int cmp_pick(const void *x, const void *y)
+{
+	const struct audit_pick *const *a = x, *const *b = y;
+
+	if ((*a)->verdict != (*b)->verdict)
+		return (*a)->verdict > (*b)->verdict ? -1 : 1;
+	return (*a)->position < (*b)->position ? -1 :
+	       (*a)->position > (*b)->position;
+}
+
+static const struct audit_pick **sorted(const struct audit *a)
+{
+	const struct audit_pick **v = xcalloc(a->nr ? a->nr : 1, sizeof(*v));
+	size_t i;
+
+	for (i = 0; i < a->nr; i++)
+		v[i] = &a->picks[i];
+	QSORT(v, a->nr, cmp_pick);
+	return v;
+}
+
+static const char *subject_of(const struct audit_pick *p)
+{
+	return p->c && p->c->msg.subject ? p->c->msg.subject : "";
+}
+
+void audit_text(struct strbuf *out, const struct audit *a)
+{
+	const struct audit_pick **v = sorted(a);
+	size_t i, j;
+
+	for (i = 0; i < a->nr; i++) {
+		const struct audit_pick *p = v[i];
+
+		strbuf_addf(out, "%-13s %.12s  %s  (%s)\n",
+			    audit_verdict_name(p->verdict), p->hex,
+			    subject_of(p), p->source);
+		for (j = 0; j < p->nr_flags; j++)
+			strbuf_addf(out, "              %s: %s\n", p->flags[j].flag,
+				    p->flags[j].evidence);
+	}
+	free(v);
+}
+
+void audit_json(struct strbuf *out, const struct audit *a)
+{
+	const struct audit_pick **v = sorted(a);
+	size_t i, j;
+
+	for (i = 0; i < a->nr; i++) {
+		const struct audit_pick *p = v[i];
+
+		strbuf_addstr(out, "{\"commit\":");
+		json_add_str(out, p->hex);
+		strbuf_addstr(out, ",\"verdict\":");
+		json_add_str(out, audit_verdict_name(p->verdict));
+		strbuf_addstr(out, ",\"subject\":");
+		json_add_str(out, p->c ? p->c->msg.subject : NULL);
+		strbuf_addstr(out, ",\"input\":");
+		json_add_str(out, p->source);
+		strbuf_addstr(out, ",\"judged\":");
+		json_add_str(out, p->c && p->c->nr_touched ?
+			     verdict_name(p->c->verdict) : NULL);
+		strbuf_addstr(out, ",\"flags\":[");
+		for (j = 0; j < p->nr_flags; j++) {
+			strbuf_addstr(out, j ? ",{\"flag\":" : "{\"flag\":");
+			json_add_str(out, p->flags[j].flag);
+			strbuf_addstr(out, ",\"weight\":");
+			json_add_str(out, audit_verdict_name(p->flags[j].weight));
+			strbuf_addstr(out, ",\"evidence\":");
+			json_add_str(out, p->flags[j].evidence);
+			strbuf_addch(out, '}');
+		}
+		strbuf_addstr(out, "]}\n");
+	}
+	free(v);
+}

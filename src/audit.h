@@ -1,0 +1,95 @@
+#ifndef AUDIT_H
+#define AUDIT_H
+
+#include <git2.h>
+
+#include "branch.h"
+#include "candidate.h"
+#include "strbuf.h"
+
+/*
+ * Judging someone else's picks (AUTOSEL mails, a stable queue): each
+ * pick gets a verdict, ok, questionable or reject, with every red flag
+ * that applies and its evidence.  The picks are judged by the same
+ * pipeline as a proposal (scan, rules, presence, links), over the
+ * branch's whole range, so that follow-ups and reverts are known.
+ *
+ *     struct audit a;
+ *     audit_init(&a);
+ *     audit_add(&a, &id, "picks:3");           ... for each pick
+ *     ... judge the range (cli_judge), then:
+ *     audit_run(&a, repo, &branch, &judged);   flags and verdicts
+ *     audit_text(&out, &a); or audit_json(&out, &a);
+ *     audit_release(&a);
+ *
+ * The flags, and the verdict each forces at least:
+ *
+ *   already-present       reject        the branch has it (or a duplicate pick)
+ *   duplicate-pick        reject        listed twice
+ *   rejected-before       reject        the ledger says rejected
+ *   reverted              reject        mainline reverted it
+ *   bug-not-in-branch     reject        no Fixes: target is in the branch
+ *   policy                reject        a veto rule matched (questionable:
+ *                                       the subsystem wants an ack)
+ *   does-not-apply        reject        the picks, cherry-picked in mainline
+ *                                       order onto the tip, conflict
+ *   not-a-fix             questionable  the rules do not reach the threshold
+ *   follow-up-missing     questionable  a later fix of it is neither in the
+ *                                       picks nor in the branch
+ *   prerequisite-missing  questionable  a prerequisite its tags name is missing
+ *   too-fresh             questionable  the subsystem's soak time is not over
+ *   not-watched           questionable  it changes no watched path
+ */
+enum audit_verdict {
+	AUDIT_OK,
+	AUDIT_QUESTIONABLE,
+	AUDIT_REJECT,
+};
+
+const char *audit_verdict_name(enum audit_verdict v);
+
+struct audit_flag {
+	const char *flag;		/* static */
+	enum audit_verdict weight;
+	char *evidence;
+};
+
+struct audit_pick {
+	git_oid id;
+	char hex[GIT_OID_HEXSZ + 1];
+	char *source;			/* where it was listed: "picks:3" */
+	size_t position;		/* in the input, from 0 */
+	const struct candidate *c;	/* as judged; NULL if it was not */
+	struct audit_flag *flags;
+	size_t nr_flags, alloc_flags;
+	enum audit_verdict verdict;
+};
+
+struct audit {
+	struct audit_pick *picks;
+	size_t nr, alloc;
+};
+
+void audit_init(struct audit *a);
+void audit_release(struct audit *a);
+void audit_add(struct audit *a, const git_oid *id, const char *source);
+
+/*
+ * Sets the flags and verdicts.  judged holds the judged candidates of
+ * the branch's range (a pick outside it must have been judged into
+ * extra); the picks are trial-picked onto the branch tip in mainline
+ * order (those from outside the range last, as listed).  Returns 0, or -1 after an error message.
+ */
+int audit_run(struct audit *a, git_repository *repo,
+	      const struct branch_index *branch,
+	      const struct candidate_list *judged,
+	      const struct candidate_list *extra);
+
+/* One block per pick, worst first; JSON Lines, one object per pick. */
+void audit_text(struct strbuf *out, const struct audit *a);
+void audit_json(struct strbuf *out, const struct audit *a);
+
+/* The worst verdict of all the picks (AUDIT_OK when there is none). */
+enum audit_verdict audit_worst(const struct audit *a);
+
+#endif

@@ -1,0 +1,198 @@
+#include "cli.h"
+#include "audit.h"
+#include "error.h"
+#include "report.h"
+#include "strbuf.h"
+#include "util.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+/* Exit status when a pick is rejected (1 is an error, 129 usage). */
+#define EXIT_REJECTED 2
+
+enum format { FORMAT_TEXT, FORMAT_JSON };
+
+/*
+ * A list of picks: one revision a line (its first word: "1a2b3c4d5e6f
+ * xfs: fix ..." as git log --oneline writes it), "#" comments and blank
+ * lines ignored.  "-" reads standard input.
+ */
+static int read_picks(git_repository *repo, const char *path, struct audit *a)
+{
+	struct strbuf sb = STRBUF_INIT, src = STRBUF_INIT;
+	char *line, *save = NULL;
+	size_t lineno = 0;
+	int ret = 0;
+
+	if (!strcmp(path, "-")) {
+		char buf[8192];
+		size_t n;
+
+		while ((n = fread(buf, 1, sizeof(buf), stdin)) > 0)
+			strbuf_add(&sb, buf, n);
+		if (ferror(stdin))
+			ret = error("cannot read the picks from standard input");
+	} else if (strbuf_read_file(&sb, path) < 0) {
+		ret = error("cannot read '%s': %s", path, strerror(errno));
+	}
+	if (ret)
+		goto out;
+	/* strtok_r() would skip empty lines: walk them by hand. */
+	for (line = sb.buf; !ret && line && line < sb.buf + sb.len; line = save) {
+		char *end = strchr(line, '\n');
+		char *word;
+		git_object *obj = NULL, *peeled = NULL;
+
+		save = end ? end + 1 : NULL;
+		if (end)
+			*end = '\0';
+		lineno++;
+		line[strcspn(line, "#")] = '\0';
+		word = line + strspn(line, " \t\r");
+		word[strcspn(word, " \t\r")] = '\0';
+		if (!*word)
+			continue;
+		if (git_revparse_single(&obj, repo, word) < 0 ||
+		    git_object_peel(&peeled, obj, GIT_OBJECT_COMMIT) < 0) {
+			git_error_clear();
+			ret = error("%s:%zu: bad revision '%s'", path, lineno, word);
+		} else {
+			strbuf_reset(&src);
+			strbuf_addf(&src, "%s:%zu", path, lineno);
+			audit_add(a, git_object_id(peeled), src.buf);
+		}
+		git_object_free(peeled);
+		git_object_free(obj);
+	}
+	if (!ret && !a->nr)
+		ret = error("%s: no picks", path);
+out:
+	strbuf_release(&src);
+	strbuf_release(&sb);
+	return ret;
+}
+
+/* The picks the range did not judge (below the base, elsewhere): alone. */
+static int judge_outside(struct cli_context *ctx, struct cli_run *run,
+			 const struct audit *a, struct candidate_list *extra)
+{
+	size_t i;
+	int ret = 0;
+
+	for (i = 0; !ret && i < a->nr; i++) {
+		const struct audit_pick *p = &a->picks[i];
+		git_commit *commit = NULL;
+		struct candidate *c;
+
+		if (candidate_list_find(&run->scan.candidates, &p->id) ||
+		    candidate_list_find(extra, &p->id))
+			continue;
+		if (git_commit_lookup(&commit, ctx->repo, &p->id) < 0)
+			return error_git("cannot read commit %s", p->hex);
+		if (git_commit_parentcount(commit) > 1) {
+			git_commit_free(commit);
+			return error("%s: %.12s is a merge; list the commits it "
+				     "brings in", p->source, p->hex);
+		}
+		c = candidate_list_add(extra, &p->id);
+		ret = scan_fill(&run->scan, c, commit);
+		git_commit_free(commit);
+	}
+	if (!ret && extra->nr)
+		ret = cli_judge(run, ctx->repo, extra, NULL);
+	return ret;
+}
+
+static int audit(struct cli_context *ctx, int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "branch", required_argument, NULL, 'b' },
+		{ "format", required_argument, NULL, 'f' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "picks", required_argument, NULL, 'p' },
+		{ "upstream", required_argument, NULL, 'u' },
+		{ NULL, 0, NULL, 0 }
+	};
+	const char *branch = NULL, *upstream = NULL, *picks = NULL;
+	enum format format = FORMAT_TEXT;
+	struct candidate_list extra;
+	struct strbuf out = STRBUF_INIT;
+	struct cli_run run;
+	struct audit a;
+	int opt, ret;
+
+	optind = 0;
+	while ((opt = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
+		switch (opt) {
+		case 'b': branch = optarg; break;
+		case 'f':
+			if (!strcmp(optarg, "text")) {
+				format = FORMAT_TEXT;
+			} else if (!strcmp(optarg, "json")) {
+				format = FORMAT_JSON;
+			} else {
+				error("unknown format '%s' (text or json)", optarg);
+				return cli_usage(&cmd_audit);
+			}
+			break;
+		case 'h':
+			printf("usage: stablepick audit %s\n", cmd_audit.usage);
+			return 0;
+		case 'p': picks = optarg; break;
+		case 'u': upstream = optarg; break;
+		default:
+			return cli_usage(&cmd_audit);
+		}
+	}
+	if (optind != argc) {
+		error("unexpected argument '%s'", argv[optind]);
+		return cli_usage(&cmd_audit);
+	}
+	if (!branch || !picks) {
+		error("audit needs --branch and --picks");
+		return cli_usage(&cmd_audit);
+	}
+
+	audit_init(&a);
+	candidate_list_init(&extra);
+	ret = cli_run_setup(ctx, &run, branch, upstream);
+	if (!ret)
+		ret = read_picks(ctx->repo, picks, &a);
+	if (!ret)
+		ret = cli_scan(ctx, &run);
+	if (!ret)
+		ret = cli_judge(&run, ctx->repo, &run.scan.candidates,
+				&run.scan.from);
+	if (!ret)
+		ret = judge_outside(ctx, &run, &a, &extra);
+	if (!ret)
+		ret = audit_run(&a, ctx->repo, &run.branch, &run.scan.candidates,
+				&extra);
+	if (!ret) {
+		if (format == FORMAT_JSON)
+			audit_json(&out, &a);
+		else
+			audit_text(&out, &a);
+		ret = report_write(stdout, &out);
+	}
+	if (!ret)
+		ret = cli_run_save(ctx, &run);
+	if (!ret && audit_worst(&a) == AUDIT_REJECT)
+		ret = EXIT_REJECTED;
+	strbuf_release(&out);
+	candidate_list_release(&extra);
+	audit_release(&a);
+	cli_run_release(&run);
+	return ret < 0 ? 1 : ret;
+}
+
+const struct cli_command cmd_audit = {
+	"audit",
+	"--branch BRANCH --picks FILE|- [--format text|json]\n"
+	"                        [--upstream REF]",
+	"judge someone else's picks: ok, questionable or reject, and why",
+	audit,
+};

@@ -1,0 +1,167 @@
+#!/bin/sh
+# audit: someone else's picks judged one by one, a pick per red flag,
+# with the exact verdicts, the text for a person and the exit status.
+. "$TEST_SRCDIR/tests/lib.sh"
+
+repo=$tmp/repo
+test_repo "$repo"
+cd "$repo"
+mkdir -p fs/ext4 fs/xfs fs/btrfs mm
+printf 'line 1\nline 2\nline 3\n' >fs/ext4/inode.c
+echo 'int xfs_log;' >fs/xfs/xfs_log.c
+echo 'int btrfs;' >fs/btrfs/inode.c
+echo 'int filemap;' >mm/filemap.c
+git add .
+test_commit fs/ext4/super.c 'int super;' 'Initial commit'
+first=$(git rev-parse HEAD)
+test_commit fs/ext4/bar.c 'int bar;' 'ext4: add bar'
+test_tick
+git tag -a -m 'Linux 6.6' v6.6
+git branch linux-6.6.y
+
+id() { git rev-parse "$1"; }
+fix() {	# fix PATH CONTENT SUBJECT [TRAILER...]
+	local path=$1 content=$2 subject=$3 trailers=
+	shift 3
+	for t in "$@"; do trailers="$trailers$t
+"; done
+	test_commit "$path" "$content" "$subject
+
+${trailers}Signed-off-by: A U Thor <author@example.com>"
+}
+stable='Cc: stable@vger.kernel.org'
+
+fix fs/ext4/bar.c 'int bar_fixed;' 'ext4: fix use-after-free in bar' \
+	"Fixes: $(git rev-parse --short=12 HEAD~1) (\"ext4: add bar\")" "$stable"
+ok_pick=$(id HEAD)
+fix fs/ext4/super.c 'int super_fixed;' 'ext4: fix a leak in the super block' "$stable"
+present=$(id HEAD)
+fix fs/ext4/inode.c 'line 1
+line 2 fixed
+line 3' 'ext4: fix an overflow in the inode code' "$stable"
+conflict=$(id HEAD)
+test_commit fs/btrfs/inode.c 'int btrfs_shiny;' 'btrfs: add a shiny new interface'
+feature=$(id HEAD)
+fix fs/ext4/namei.c 'int namei;' 'ext4: fix a race in lookup' "$stable"
+racy=$(id HEAD)
+fix fs/ext4/namei.c 'int namei2;' 'ext4: fix the lookup race fix' \
+	"Fixes: $(git rev-parse --short=12 HEAD) (\"ext4: fix a race in lookup\")" "$stable"
+followup=$(id HEAD)
+fix fs/ext4/xattr.c 'int xattr;' 'ext4: fix a crash in xattr' "$stable"
+reverted=$(id HEAD)
+test_tick
+git revert --no-edit HEAD >/dev/null
+test_commit fs/ext4/baz.c 'int baz;' 'ext4: add baz'
+fix fs/ext4/baz.c 'int baz_fixed;' 'ext4: fix a crash in baz' \
+	"Fixes: $(git rev-parse --short=12 HEAD) (\"ext4: add baz\")" "$stable"
+nobug=$(id HEAD)
+test_commit fs/ext4/quota.c 'int quota_helper;' 'ext4: factor out the quota helper'
+helper=$(git rev-parse --short=12 HEAD)
+fix fs/ext4/quota.c 'int quota_fixed;' 'ext4: fix quota accounting' \
+	"$stable # 6.6.x: $helper: ext4: factor out the quota helper"
+needs_prereq=$(id HEAD)
+fix fs/xfs/xfs_log.c 'int xfs_log_fixed;' 'xfs: fix a hang in log recovery' \
+	"Fixes: $(git rev-parse --short=12 "$first") (\"Initial commit\")"
+optin=$(id HEAD)
+fix fs/btrfs/inode.c 'int btrfs_fixed;' 'btrfs: fix a deadlock in the inode code' \
+	'Cc: stable+noautosel@kernel.org # needs a manual backport'
+vetoed=$(id HEAD)
+fix fs/xfs/xfs_log.c 'int xfs_log_fixed2;' 'xfs: fix a use-after-free in the log' "$stable"
+fresh=$(id HEAD)
+fix fs/ext4/dir.c 'int dir;' 'ext4: fix a crash in readdir' "$stable"
+rejected=$(id HEAD)
+test_commit mm/filemap.c 'int filemap2;' 'mm: fix a leak in filemap'
+unwatched=$(id HEAD)
+
+git checkout -q linux-6.6.y
+git cherry-pick -x "$present" >/dev/null
+test_commit fs/ext4/inode.c 'line 1
+line 2 changed in 6.6.y
+line 3' 'ext4: tweak the inode code for 6.6.y'
+git checkout -q master
+"$STABLEPICK" mark --branch linux-6.6.y "$rejected" rejected -m "breaks the dir index" >/dev/null
+
+cat >"$tmp/picks" <<PICKS
+# AUTOSEL-like picks for 6.6, oldest first
+$ok_pick ext4: fix use-after-free in bar
+$present
+$conflict
+$feature
+$racy
+$reverted
+$nobug
+$needs_prereq
+$optin
+$vetoed
+$fresh
+$rejected
+$unwatched
+
+$ok_pick listed again
+PICKS
+
+set +e
+"$STABLEPICK" audit --branch linux-6.6.y --picks "$tmp/picks" --format json >"$tmp/out"
+status=$?
+set -e
+[ $status = 2 ] || fail "exit status $status, not 2 (a pick is rejected)"
+jq -r '[.commit[0:12], .verdict, (.flags | map(.flag) | join(","))] | join(" ")' \
+	"$tmp/out" >"$tmp/actual"
+s() { echo "$1" | cut -c1-12; }
+cat >"$tmp/expect" <<EXPECT
+$(s $present) reject already-present
+$(s $conflict) reject does-not-apply
+$(s $reverted) reject reverted
+$(s $nobug) reject bug-not-in-branch,does-not-apply
+$(s $needs_prereq) reject prerequisite-missing,does-not-apply
+$(s $vetoed) reject policy
+$(s $rejected) reject rejected-before
+$(s $ok_pick) reject duplicate-pick
+$(s $feature) questionable not-a-fix
+$(s $racy) questionable follow-up-missing
+$(s $optin) questionable policy
+$(s $fresh) questionable too-fresh
+$(s $unwatched) questionable not-watched
+$(s $ok_pick) ok 
+EXPECT
+test_cmp "$tmp/expect" "$tmp/actual"
+ok "one verdict per pick, one flag per red flag, worst first"
+
+# The evidence names what a maintainer must check.
+jq -r 'select(.commit == "'"$racy"'") | .flags[0].evidence' "$tmp/out" >"$tmp/actual"
+echo "$(s $followup) (\"ext4: fix the lookup race fix\") fixes it, and is neither in the picks nor in the branch" >"$tmp/expect"
+test_cmp "$tmp/expect" "$tmp/actual"
+jq -r 'select(.commit == "'"$conflict"'") | .flags[0].evidence' "$tmp/out" >"$tmp/actual"
+echo "conflicts in fs/ext4/inode.c with linux-6.6.y and the picks before it in mainline order" >"$tmp/expect"
+test_cmp "$tmp/expect" "$tmp/actual"
+ok "evidence"
+
+# Taking the follow-up along clears the flag; all ok: exit 0.
+printf '%s\n%s\n%s\n' "$ok_pick" "$racy" "$followup" |
+	"$STABLEPICK" audit --branch linux-6.6.y --picks - >"$tmp/actual"
+cat >"$tmp/expect" <<EXPECT
+ok            $(s $ok_pick)  ext4: fix use-after-free in bar  (-:1)
+ok            $(s $racy)  ext4: fix a race in lookup  (-:2)
+ok            $(s $followup)  ext4: fix the lookup race fix  (-:3)
+EXPECT
+test_cmp "$tmp/expect" "$tmp/actual"
+ok "text, standard input, exit 0 when nothing is rejected"
+
+# Bad input: named with file and line, exit 1; usage errors 129.
+printf '%s\nnot-a-commit\n' "$ok_pick" >"$tmp/bad"
+set +e
+"$STABLEPICK" audit --branch linux-6.6.y --picks "$tmp/bad" >/dev/null 2>"$tmp/err"
+status=$?
+set -e
+[ $status = 1 ] || fail "bad revision: exit $status"
+grep -qx "error: $tmp/bad:2: bad revision 'not-a-commit'" "$tmp/err" || fail "$(cat "$tmp/err")"
+printf '# nothing\n' >"$tmp/empty"
+set +e
+"$STABLEPICK" audit --branch linux-6.6.y --picks "$tmp/empty" >/dev/null 2>"$tmp/err"
+status=$?
+"$STABLEPICK" audit --branch linux-6.6.y >/dev/null 2>&1
+usage=$?
+set -e
+[ $status = 1 ] && grep -qx "error: $tmp/empty: no picks" "$tmp/err" || fail "empty: $status $(cat "$tmp/err")"
+[ $usage = 129 ] || fail "no --picks: exit $usage"
+ok "bad input"
