@@ -1,0 +1,152 @@
+#ifndef MBOX_H
+#define MBOX_H
+
+#include <stddef.h>
+
+/*
+ * Reading mbox files: AUTOSEL pick mails ("[PATCH AUTOSEL 6.1 03/12]
+ * xfs: fix a leak") and stable review series, as saved from a mail
+ * client, lore.kernel.org (t.mbox) or b4, or as written by git
+ * format-patch.  No network, no external program.
+ *
+ *     struct mbox mb = MBOX_INIT;
+ *     if (mbox_read_file(&mb, path) < 0)
+ *             return -1;
+ *     for (size_t i = 0; i < mb.nr; i++) {
+ *             const struct mbox_msg *m = &mb.msgs[i];
+ *             if (m->problem)
+ *                     ... report "%s:%zu: message %zu (%s): %s" with
+ *                         path, m->problem_line, m->index,
+ *                         m->message_id, m->problem ...
+ *             ... m->title, m->version, m->number, m->body, m->diff ...
+ *     }
+ *     mbox_release(&mb);
+ *
+ * The commit message in the body (upstream references, Fixes:, Cc:
+ * stable) is for message_parse() in message.h; this module only takes
+ * the mail apart.
+ *
+ * The file format
+ *
+ * A message starts at a "From " line (the From_ line) that opens the
+ * file (blank lines before it are allowed) or follows an empty line.
+ * Bodies are read as mboxrd: a line ">From ", ">>From ", ... loses one
+ * '>'.  That is right for mboxrd files, where the writer added exactly
+ * one '>', and for mboxo files, where the writer turned "From " into
+ * ">From " and left ">From " alone: mboxo cannot tell the two apart,
+ * and of the two, "From " is what a commit message holds (">From " is
+ * a quote of a mail header, which nobody writes into a commit).
+ *
+ * git format-patch escapes nothing, so a paragraph of a commit message
+ * that starts with "From the manual, ..." may follow an empty line.  As
+ * git mailsplit does, a From_ line after the first must therefore look
+ * like one: "From SENDER Www Mmm ..." with the day and month names of
+ * a ctime(3) date and a time ("hh:mm"), as mutt, git, b4 and
+ * public-inbox write it.  The empty line before a From_ line belongs
+ * to the mbox format, not to the message before it.
+ *
+ * A file whose first line that is not blank is a header ("From: ...",
+ * "Subject: ...", as a mail saved on its own) is read as one message,
+ * as git am does; it is not split and nothing in it is unescaped.
+ *
+ * "\r\n" reads as "\n" everywhere, in the file and in decoded bodies.
+ *
+ * What fails and what does not
+ *
+ * mbox_read() fails, with "error: '<path>' is not an mbox (<why>)",
+ * for an empty file, a file of blank lines, a binary file (a NUL byte
+ * in its first 8000 bytes, git's test), and a file whose first line
+ * that is not blank is neither a From_ line nor a header.
+ *
+ * Once the file is an mbox, every message in it is returned, however
+ * broken: a message that cannot be fully understood carries `problem`
+ * (what is wrong, the first thing found) and `problem_line` (the line
+ * of the file it is about), so that the caller can report it with the
+ * message's index and Message-ID.  Nothing is printed for them here.
+ * Problems are: a header block with a line that is neither a header
+ * nor blank, or a continuation line with no header before it (the body
+ * then starts at that line, so that no text is lost); bad base64; an
+ * unknown Content-Transfer-Encoding; a multipart message without a
+ * boundary or a text/plain part; a NUL byte (after the first 8000
+ * bytes; it becomes U+FFFD).
+ *
+ * Headers
+ *
+ * Names compare without case; continuation lines are unfolded; the
+ * first of repeated headers counts.  Subject and From are decoded from
+ * RFC 2047 encoded words in UTF-8, US-ASCII or ISO-8859-1 (an encoded
+ * word in another charset is left as written); white space between
+ * adjacent encoded words is dropped.  All header strings are UTF-8 on
+ * one line: control characters become spaces and bytes that are not
+ * UTF-8 become U+FFFD.  A header that is missing or empty gives NULL.
+ *
+ * Bodies
+ *
+ * The body is decoded from quoted-printable or base64 according to
+ * Content-Transfer-Encoding (7bit, 8bit and binary are taken as they
+ * are); its charset is not converted.  Of a multipart message, the body
+ * is the first text/plain part, depth first (nested multiparts are
+ * followed eight levels deep); git send-email never writes multipart,
+ * some mail clients do.
+ */
+
+struct mbox_msg {
+	size_t index;		/* 1-based position in the file */
+	size_t line;		/* its From_ line, or its first line */
+
+	char *message_id;	/* without <>, or NULL */
+	char *in_reply_to;	/* the first id, without <>, or NULL */
+	char *subject;		/* unfolded, decoded, or NULL */
+	char *from;		/* decoded, or NULL */
+	char *date;		/* as written (unfolded), or NULL */
+	char *body;		/* decoded; never NULL, maybe "" */
+	char *diff;		/* from the first "diff --git ", or NULL */
+
+	/*
+	 * What the subject says.  Leading "Re:" and "[...]" groups, in any
+	 * order and number, are taken off; the tokens in the brackets are
+	 * read for AUTOSEL, a version and "N/M":
+	 *
+	 *     [PATCH AUTOSEL 6.1 03/12] xfs: fix a leak
+	 *         title "xfs: fix a leak", version "6.1", 3 of 12, autosel
+	 *     Re: [PATCH 6.6 012/123] ext4: ...    version "6.6", reply
+	 *     [PATCH v2 5.15.y 1/3] ...            version "5.15" ("v2" is
+	 *                                          a revision, not a version)
+	 *     [PATCH 6.6-stable] ...               version "6.6"
+	 *     [PATCH AUTOSEL 6.19-6.12] ...        version "6.19", the first
+	 *                                          of a range
+	 */
+	char *title;		/* the rest; NULL only if subject is */
+	char *version;		/* "6.1", "5.15", or NULL */
+	int number, total;	/* 3 and 12, or 0 */
+	int is_reply;		/* a "Re:" was taken off */
+	int autosel;		/* a bracket holds AUTOSEL */
+
+	char *problem;		/* what is not understood, or NULL */
+	size_t problem_line;	/* the line of the file it is about, or 0 */
+};
+
+struct mbox {
+	struct mbox_msg *msgs;
+	size_t nr, alloc;
+};
+
+#define MBOX_INIT { NULL, 0, 0 }
+
+void mbox_init(struct mbox *mb);
+
+/*
+ * Appends the messages of buf (len bytes, NUL not required) to out.
+ * path names the file in error messages.  Returns 0, or -1 after an
+ * error message with out as it was.
+ */
+int mbox_read(struct mbox *out, const char *path, const char *buf,
+	      size_t len);
+
+/* Reads the file at path ("-": standard input) with mbox_read(). */
+int mbox_read_file(struct mbox *out, const char *path);
+
+/* Frees the messages; mb is empty and can be used again. */
+void mbox_release(struct mbox *mb);
+
+#endif
