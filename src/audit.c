@@ -32,12 +32,14 @@ void audit_release(struct audit *a)
 			free(a->picks[i].flags[j].evidence);
 		free(a->picks[i].flags);
 		free(a->picks[i].source);
+		free(a->picks[i].message_id);
 	}
 	free(a->picks);
 	audit_init(a);
 }
 
-void audit_add(struct audit *a, const git_oid *id, const char *source)
+struct audit_pick *audit_add(struct audit *a, const git_oid *id,
+			     const char *source)
 {
 	struct audit_pick *p;
 
@@ -48,6 +50,7 @@ void audit_add(struct audit *a, const git_oid *id, const char *source)
 	git_oid_tostr(p->hex, sizeof(p->hex), id);
 	p->source = xstrdup(source);
 	p->position = a->nr++;
+	return p;
 }
 
 __attribute__((format(printf, 4, 5)))
@@ -365,6 +368,8 @@ void audit_json(struct strbuf *out, const struct audit *a)
 		json_add_str(out, p->c ? p->c->msg.subject : NULL);
 		strbuf_addstr(out, ",\"input\":");
 		json_add_str(out, p->source);
+		strbuf_addstr(out, ",\"message_id\":");
+		json_add_str(out, p->message_id);
 		strbuf_addstr(out, ",\"judged\":");
 		json_add_str(out, p->c && p->c->nr_touched ?
 			     verdict_name(p->c->verdict) : NULL);

@@ -58,6 +58,7 @@ struct audit_pick {
 	git_oid id;
 	char hex[GIT_OID_HEXSZ + 1];
 	char *source;			/* where it was listed: "picks:3" */
+	char *message_id;		/* the pick's mail, or NULL */
 	size_t position;		/* in the input, from 0 */
 	const struct candidate *c;	/* as judged; NULL if it was not */
 	struct audit_flag *flags;
@@ -72,7 +73,8 @@ struct audit {
 
 void audit_init(struct audit *a);
 void audit_release(struct audit *a);
-void audit_add(struct audit *a, const git_oid *id, const char *source);
+struct audit_pick *audit_add(struct audit *a, const git_oid *id,
+			     const char *source);
 
 /*
  * Sets the flags and verdicts.  judged holds the judged candidates of

@@ -1,6 +1,8 @@
 #include "cli.h"
 #include "audit.h"
 #include "error.h"
+#include "mbox.h"
+#include "message.h"
 #include "report.h"
 #include "strbuf.h"
 #include "util.h"
@@ -10,7 +12,10 @@
 #include <stdio.h>
 #include <string.h>
 
-/* Exit status when a pick is rejected (1 is an error, 129 usage). */
+/*
+ * Exit status when a pick is rejected, or a pick mail could not be
+ * judged (1 is an error, 129 usage).
+ */
 #define EXIT_REJECTED 2
 
 enum format { FORMAT_TEXT, FORMAT_JSON };
@@ -75,6 +80,107 @@ out:
 	return ret;
 }
 
+/* The commit of the range with this subject, if exactly one has it. */
+static const struct candidate *by_subject(const struct candidate_list *l,
+					  const char *subject)
+{
+	const struct candidate *found = NULL;
+	size_t i;
+
+	for (i = 0; subject && i < l->nr; i++) {
+		const struct candidate *c = l->items[i];
+
+		if (!c->msg.subject || strcmp(c->msg.subject, subject))
+			continue;
+		if (found)
+			return NULL;	/* two: not proof of either */
+		found = c;
+	}
+	return found;
+}
+
+/*
+ * Pick mails: the mainline commit of each is the one its upstream line
+ * names ("commit X upstream.", "[ Upstream commit X ]"), else the one
+ * commit of the range with its subject.  Cover letters (0/N) and
+ * replies are not picks.  A message that cannot be understood or
+ * matched is reported with its index and Message-ID and counted in
+ * *skipped.
+ */
+static int read_mbox(struct cli_context *ctx, struct cli_run *run,
+		     const char *path, struct audit *a, size_t *skipped)
+{
+	struct mbox mb;
+	struct strbuf src = STRBUF_INIT;
+	size_t i;
+	int ret;
+
+	mbox_init(&mb);
+	if ((ret = mbox_read_file(&mb, path)) < 0)
+		goto out;
+	for (i = 0; i < mb.nr; i++) {
+		const struct mbox_msg *m = &mb.msgs[i];
+		const char *msgid = m->message_id ? m->message_id : "no Message-ID";
+		const struct candidate *c = NULL;
+		struct audit_pick *p;
+		struct message parsed;
+		git_object *obj = NULL;
+		git_oid id;
+		int found = 0;
+
+		if (m->problem) {
+			warning("%s:%zu: message %zu <%s>: %s; skipped", path,
+				m->problem_line ? m->problem_line : m->line,
+				m->index, msgid, m->problem);
+			(*skipped)++;
+			continue;
+		}
+		if (m->is_reply || (m->total && !m->number))
+			continue;
+		message_init(&parsed);
+		message_parse(&parsed, m->body, strlen(m->body));
+		if (parsed.nr_upstream &&
+		    !git_revparse_single(&obj, ctx->repo, parsed.upstream[0])) {
+			git_object *peeled = NULL;
+
+			if (!git_object_peel(&peeled, obj, GIT_OBJECT_COMMIT)) {
+				git_oid_cpy(&id, git_object_id(peeled));
+				found = 1;
+			}
+			git_object_free(peeled);
+			git_object_free(obj);
+		}
+		git_error_clear();
+		if (!found && (c = by_subject(&run->scan.candidates, m->title))) {
+			git_oid_cpy(&id, &c->id);
+			found = 1;
+		}
+		if (!found) {
+			warning("%s:%zu: message %zu <%s> (\"%s\"): no mainline "
+				"commit found (%s; no single commit of %s has "
+				"its subject); skipped", path, m->line, m->index,
+				msgid, m->title ? m->title : "no subject",
+				parsed.nr_upstream ? "its upstream line names "
+				"no commit here" : "no upstream line",
+				run->scan.range);
+			(*skipped)++;
+		} else {
+			strbuf_reset(&src);
+			strbuf_addf(&src, "%s#%zu", path, m->index);
+			p = audit_add(a, &id, src.buf);
+			if (m->message_id)
+				p->message_id = xstrdup(m->message_id);
+		}
+		message_release(&parsed);
+	}
+	if (!a->nr && !*skipped)
+		ret = error("%s: no pick mails", path);
+out:
+	strbuf_release(&src);
+	mbox_release(&mb);
+	return ret;
+}
+
 /* The picks the range did not judge (below the base, elsewhere): alone. */
 static int judge_outside(struct cli_context *ctx, struct cli_run *run,
 			 const struct audit *a, struct candidate_list *extra)
@@ -112,11 +218,14 @@ static int audit(struct cli_context *ctx, int argc, char **argv)
 		{ "branch", required_argument, NULL, 'b' },
 		{ "format", required_argument, NULL, 'f' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "mbox", required_argument, NULL, 'm' },
 		{ "picks", required_argument, NULL, 'p' },
 		{ "upstream", required_argument, NULL, 'u' },
 		{ NULL, 0, NULL, 0 }
 	};
 	const char *branch = NULL, *upstream = NULL, *picks = NULL;
+	const char *mbox = NULL;
+	size_t skipped = 0;
 	enum format format = FORMAT_TEXT;
 	struct candidate_list extra;
 	struct strbuf out = STRBUF_INIT;
@@ -141,6 +250,7 @@ static int audit(struct cli_context *ctx, int argc, char **argv)
 		case 'h':
 			printf("usage: stablepick audit %s\n", cmd_audit.usage);
 			return 0;
+		case 'm': mbox = optarg; break;
 		case 'p': picks = optarg; break;
 		case 'u': upstream = optarg; break;
 		default:
@@ -151,21 +261,24 @@ static int audit(struct cli_context *ctx, int argc, char **argv)
 		error("unexpected argument '%s'", argv[optind]);
 		return cli_usage(&cmd_audit);
 	}
-	if (!branch || !picks) {
-		error("audit needs --branch and --picks");
+	if (!branch || !picks == !mbox) {
+		error("audit needs --branch, and --picks or --mbox (one of them)");
 		return cli_usage(&cmd_audit);
 	}
 
 	audit_init(&a);
 	candidate_list_init(&extra);
 	ret = cli_run_setup(ctx, &run, branch, upstream);
-	if (!ret)
+	if (!ret && picks)
 		ret = read_picks(ctx->repo, picks, &a);
 	if (!ret)
 		ret = cli_scan(ctx, &run);
 	if (!ret)
 		ret = cli_judge(&run, ctx->repo, &run.scan.candidates,
 				&run.scan.from);
+	/* Mails are matched by subject too: after the scan. */
+	if (!ret && mbox)
+		ret = read_mbox(ctx, &run, mbox, &a, &skipped);
 	if (!ret)
 		ret = judge_outside(ctx, &run, &a, &extra);
 	if (!ret)
@@ -180,7 +293,7 @@ static int audit(struct cli_context *ctx, int argc, char **argv)
 	}
 	if (!ret)
 		ret = cli_run_save(ctx, &run);
-	if (!ret && audit_worst(&a) == AUDIT_REJECT)
+	if (!ret && (audit_worst(&a) == AUDIT_REJECT || skipped))
 		ret = EXIT_REJECTED;
 	strbuf_release(&out);
 	candidate_list_release(&extra);
@@ -191,8 +304,8 @@ static int audit(struct cli_context *ctx, int argc, char **argv)
 
 const struct cli_command cmd_audit = {
 	"audit",
-	"--branch BRANCH --picks FILE|- [--format text|json]\n"
-	"                        [--upstream REF]",
+	"--branch BRANCH (--picks FILE|- | --mbox FILE|-)\n"
+	"                        [--format text|json] [--upstream REF]",
 	"judge someone else's picks: ok, questionable or reject, and why",
 	audit,
 };

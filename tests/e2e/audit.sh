@@ -147,6 +147,61 @@ EXPECT
 test_cmp "$tmp/expect" "$tmp/actual"
 ok "text, standard input, exit 0 when nothing is rejected"
 
+# Pick mails: an AUTOSEL-like series as an mbox (CRLF line ends, one
+# body in quoted-printable).  The upstream line names the commit, else
+# its subject; the cover letter and a reply are not picks; a mail that
+# names nothing known is reported with its index and Message-ID.
+mail() {	# mail N SUBJECT BODY [QP]
+	printf 'From autosel Mon Sep 17 00:00:00 2001\n'
+	printf 'From: Sasha Levin <sashal@kernel.org>\n'
+	printf 'Subject: %s\n' "$2"
+	printf 'Message-ID: <2023-autosel-%s@kernel.org>\n' "$1"
+	[ -z "${4:-}" ] || printf 'Content-Transfer-Encoding: quoted-printable\n'
+	printf '\n%s\n\n' "$3"
+}
+{
+	mail 0 '[PATCH AUTOSEL 6.6 0/4] ext4 fixes' 'A cover letter.'
+	mail 1 '[PATCH AUTOSEL 6.6 1/4] ext4: fix use-after-free in bar' "From: A U Thor <author@example.com>
+
+[ Upstream commit $ok_pick ]
+
+Signed-off-by: Sasha Levin <sashal@kernel.org>"
+	mail 2 '[PATCH AUTOSEL 6.6 2/4] ext4: fix a crash in xattr' "No upstream line: the subject tells.=
+ Soft break above."  qp
+	mail 3 '[PATCH AUTOSEL 6.6 3/4] ext4: fix nothing we know' 'Not in mainline.'
+	mail 4 '[PATCH AUTOSEL 6.6 4/4] ext4: fix a race in lookup' "commit $racy upstream."
+	mail 5 'Re: [PATCH AUTOSEL 6.6 2/4] ext4: fix a crash in xattr' 'Please drop.'
+} | sed 's/$/\r/' >"$tmp/autosel.mbox"
+set +e
+"$STABLEPICK" audit --branch linux-6.6.y --mbox "$tmp/autosel.mbox" --format json \
+	>"$tmp/out" 2>"$tmp/err"
+status=$?
+set -e
+[ $status = 2 ] || fail "mbox: exit $status: $(cat "$tmp/err")"
+jq -r '[.commit[0:12], .verdict, .input, .message_id, (.flags | map(.flag) | join(","))] | join(" ")' \
+	"$tmp/out" >"$tmp/actual"
+cat >"$tmp/expect" <<EXPECT
+$(s $reverted) reject $tmp/autosel.mbox#3 2023-autosel-2@kernel.org reverted
+$(s $racy) questionable $tmp/autosel.mbox#5 2023-autosel-4@kernel.org follow-up-missing
+$(s $ok_pick) ok $tmp/autosel.mbox#2 2023-autosel-1@kernel.org 
+EXPECT
+test_cmp "$tmp/expect" "$tmp/actual"
+cat >"$tmp/expect" <<EXPECT
+warning: $tmp/autosel.mbox:28: message 4 <2023-autosel-3@kernel.org> ("ext4: fix nothing we know"): no mainline commit found (no upstream line; no single commit of v6.6..master has its subject); skipped
+EXPECT
+test_cmp "$tmp/expect" "$tmp/err"
+ok "pick mails: upstream line, subject, cover letter and reply, an unknown mail"
+
+# Not an mbox: a clear error.
+echo 'just some text' >"$tmp/not.mbox"
+set +e
+"$STABLEPICK" audit --branch linux-6.6.y --mbox "$tmp/not.mbox" >/dev/null 2>"$tmp/err"
+status=$?
+set -e
+[ $status = 1 ] && grep -q "^error: '$tmp/not.mbox' is not an mbox" "$tmp/err" ||
+	fail "not an mbox: $status $(cat "$tmp/err")"
+ok "not an mbox"
+
 # Bad input: named with file and line, exit 1; usage errors 129.
 printf '%s\nnot-a-commit\n' "$ok_pick" >"$tmp/bad"
 set +e
