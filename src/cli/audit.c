@@ -100,18 +100,70 @@ static const struct candidate *by_subject(const struct candidate_list *l,
 }
 
 /*
- * Pick mails: the mainline commit of each is the one its upstream line
- * names ("commit X upstream.", "[ Upstream commit X ]"), else the one
- * commit of the range with its subject.  Cover letters (0/N) and
- * replies are not picks.  A message that cannot be understood or
- * matched is reported with its index and Message-ID and counted in
- * *skipped.
+ * A pick mail: its mainline commit is the one its upstream line names
+ * ("commit X upstream.", "[ Upstream commit X ]"), else the one commit
+ * of the range with its subject.  Cover letters (0/N) and replies are
+ * not picks.  A message that cannot be understood or matched is
+ * reported (where: "FILE:LINE: message N", with its Message-ID) and
+ * counted in *skipped.
  */
+static void pick_from_mail(struct cli_context *ctx, struct cli_run *run,
+			   const struct mbox_msg *m, const char *where,
+			   const char *source, struct audit *a, size_t *skipped)
+{
+	const char *msgid = m->message_id ? m->message_id : "no Message-ID";
+	const struct candidate *c;
+	struct audit_pick *p;
+	struct message parsed;
+	git_object *obj = NULL;
+	git_oid id;
+	int found = 0;
+
+	if (m->problem) {
+		warning("%s <%s>: %s; skipped", where, msgid, m->problem);
+		(*skipped)++;
+		return;
+	}
+	if (m->is_reply || (m->total && !m->number))
+		return;
+	message_init(&parsed);
+	message_parse(&parsed, m->body, strlen(m->body));
+	if (parsed.nr_upstream &&
+	    !git_revparse_single(&obj, ctx->repo, parsed.upstream[0])) {
+		git_object *peeled = NULL;
+
+		if (!git_object_peel(&peeled, obj, GIT_OBJECT_COMMIT)) {
+			git_oid_cpy(&id, git_object_id(peeled));
+			found = 1;
+		}
+		git_object_free(peeled);
+		git_object_free(obj);
+	}
+	git_error_clear();
+	if (!found && (c = by_subject(&run->scan.candidates, m->title))) {
+		git_oid_cpy(&id, &c->id);
+		found = 1;
+	}
+	if (!found) {
+		warning("%s <%s> (\"%s\"): no mainline commit found (%s; no "
+			"single commit of %s has its subject); skipped", where,
+			msgid, m->title ? m->title : "no subject",
+			parsed.nr_upstream ? "its upstream line names no commit "
+			"here" : "no upstream line", run->scan.range);
+		(*skipped)++;
+	} else {
+		p = audit_add(a, &id, source);
+		if (m->message_id)
+			p->message_id = xstrdup(m->message_id);
+	}
+	message_release(&parsed);
+}
+
 static int read_mbox(struct cli_context *ctx, struct cli_run *run,
 		     const char *path, struct audit *a, size_t *skipped)
 {
+	struct strbuf src = STRBUF_INIT, where = STRBUF_INIT;
 	struct mbox mb;
-	struct strbuf src = STRBUF_INIT;
 	size_t i;
 	int ret;
 
@@ -120,64 +172,76 @@ static int read_mbox(struct cli_context *ctx, struct cli_run *run,
 		goto out;
 	for (i = 0; i < mb.nr; i++) {
 		const struct mbox_msg *m = &mb.msgs[i];
-		const char *msgid = m->message_id ? m->message_id : "no Message-ID";
-		const struct candidate *c = NULL;
-		struct audit_pick *p;
-		struct message parsed;
-		git_object *obj = NULL;
-		git_oid id;
-		int found = 0;
 
-		if (m->problem) {
-			warning("%s:%zu: message %zu <%s>: %s; skipped", path,
-				m->problem_line ? m->problem_line : m->line,
-				m->index, msgid, m->problem);
-			(*skipped)++;
-			continue;
-		}
-		if (m->is_reply || (m->total && !m->number))
-			continue;
-		message_init(&parsed);
-		message_parse(&parsed, m->body, strlen(m->body));
-		if (parsed.nr_upstream &&
-		    !git_revparse_single(&obj, ctx->repo, parsed.upstream[0])) {
-			git_object *peeled = NULL;
-
-			if (!git_object_peel(&peeled, obj, GIT_OBJECT_COMMIT)) {
-				git_oid_cpy(&id, git_object_id(peeled));
-				found = 1;
-			}
-			git_object_free(peeled);
-			git_object_free(obj);
-		}
-		git_error_clear();
-		if (!found && (c = by_subject(&run->scan.candidates, m->title))) {
-			git_oid_cpy(&id, &c->id);
-			found = 1;
-		}
-		if (!found) {
-			warning("%s:%zu: message %zu <%s> (\"%s\"): no mainline "
-				"commit found (%s; no single commit of %s has "
-				"its subject); skipped", path, m->line, m->index,
-				msgid, m->title ? m->title : "no subject",
-				parsed.nr_upstream ? "its upstream line names "
-				"no commit here" : "no upstream line",
-				run->scan.range);
-			(*skipped)++;
-		} else {
-			strbuf_reset(&src);
-			strbuf_addf(&src, "%s#%zu", path, m->index);
-			p = audit_add(a, &id, src.buf);
-			if (m->message_id)
-				p->message_id = xstrdup(m->message_id);
-		}
-		message_release(&parsed);
+		strbuf_reset(&src);
+		strbuf_addf(&src, "%s#%zu", path, m->index);
+		strbuf_reset(&where);
+		strbuf_addf(&where, "%s:%zu: message %zu", path,
+			    m->problem && m->problem_line ? m->problem_line : m->line,
+			    m->index);
+		pick_from_mail(ctx, run, m, where.buf, src.buf, a, skipped);
 	}
 	if (!a->nr && !*skipped)
 		ret = error("%s: no pick mails", path);
 out:
 	strbuf_release(&src);
+	strbuf_release(&where);
 	mbox_release(&mb);
+	return ret;
+}
+
+/*
+ * A stable-queue directory: its "series" file names the patch files,
+ * one a line, in the order to apply them ("#" comments); each is one
+ * mail as git format-patch writes it.
+ */
+static int read_queue(struct cli_context *ctx, struct cli_run *run,
+		      const char *dir, struct audit *a, size_t *skipped)
+{
+	struct strbuf series = STRBUF_INIT, path = STRBUF_INIT;
+	char *line, *next;
+	size_t lineno = 0;
+	int ret = 0;
+
+	strbuf_addf(&path, "%s/series", dir);
+	if (strbuf_read_file(&series, path.buf) < 0) {
+		ret = error("cannot read '%s': %s", path.buf, strerror(errno));
+		goto out;
+	}
+	for (line = series.buf; !ret && line < series.buf + series.len;
+	     line = next) {
+		char *end = strchr(line, '\n'), *name;
+		struct mbox mb;
+
+		next = end ? end + 1 : series.buf + series.len;
+		if (end)
+			*end = '\0';
+		lineno++;
+		line[strcspn(line, "#")] = '\0';
+		name = line + strspn(line, " \t\r");
+		name[strcspn(name, " \t\r")] = '\0';
+		if (!*name)
+			continue;
+		strbuf_reset(&path);
+		strbuf_addf(&path, "%s/%s", dir, name);
+		mbox_init(&mb);
+		if (mbox_read_file(&mb, path.buf) < 0) {
+			ret = error("%s/series:%zu: cannot read the patch '%s'",
+				    dir, lineno, name);
+		} else if (mb.nr != 1) {
+			ret = error("%s/series:%zu: '%s' holds %zu messages, not "
+				    "one patch", dir, lineno, name, mb.nr);
+		} else {
+			pick_from_mail(ctx, run, &mb.msgs[0], path.buf, path.buf,
+				       a, skipped);
+		}
+		mbox_release(&mb);
+	}
+	if (!ret && !a->nr && !*skipped)
+		ret = error("%s/series: no patches", dir);
+out:
+	strbuf_release(&series);
+	strbuf_release(&path);
 	return ret;
 }
 
@@ -220,11 +284,12 @@ static int audit(struct cli_context *ctx, int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ "mbox", required_argument, NULL, 'm' },
 		{ "picks", required_argument, NULL, 'p' },
+		{ "queue", required_argument, NULL, 'q' },
 		{ "upstream", required_argument, NULL, 'u' },
 		{ NULL, 0, NULL, 0 }
 	};
 	const char *branch = NULL, *upstream = NULL, *picks = NULL;
-	const char *mbox = NULL;
+	const char *mbox = NULL, *queue = NULL;
 	size_t skipped = 0;
 	enum format format = FORMAT_TEXT;
 	struct candidate_list extra;
@@ -252,6 +317,7 @@ static int audit(struct cli_context *ctx, int argc, char **argv)
 			return 0;
 		case 'm': mbox = optarg; break;
 		case 'p': picks = optarg; break;
+		case 'q': queue = optarg; break;
 		case 'u': upstream = optarg; break;
 		default:
 			return cli_usage(&cmd_audit);
@@ -261,8 +327,8 @@ static int audit(struct cli_context *ctx, int argc, char **argv)
 		error("unexpected argument '%s'", argv[optind]);
 		return cli_usage(&cmd_audit);
 	}
-	if (!branch || !picks == !mbox) {
-		error("audit needs --branch, and --picks or --mbox (one of them)");
+	if (!branch || !!picks + !!mbox + !!queue != 1) {
+		error("audit needs --branch, and one of --picks, --mbox, --queue");
 		return cli_usage(&cmd_audit);
 	}
 
@@ -279,6 +345,8 @@ static int audit(struct cli_context *ctx, int argc, char **argv)
 	/* Mails are matched by subject too: after the scan. */
 	if (!ret && mbox)
 		ret = read_mbox(ctx, &run, mbox, &a, &skipped);
+	if (!ret && queue)
+		ret = read_queue(ctx, &run, queue, &a, &skipped);
 	if (!ret)
 		ret = judge_outside(ctx, &run, &a, &extra);
 	if (!ret)
@@ -304,7 +372,7 @@ static int audit(struct cli_context *ctx, int argc, char **argv)
 
 const struct cli_command cmd_audit = {
 	"audit",
-	"--branch BRANCH (--picks FILE|- | --mbox FILE|-)\n"
+	"--branch BRANCH (--picks FILE|- | --mbox FILE|- | --queue DIR)\n"
 	"                        [--format text|json] [--upstream REF]",
 	"judge someone else's picks: ok, questionable or reject, and why",
 	audit,

@@ -192,6 +192,35 @@ EXPECT
 test_cmp "$tmp/expect" "$tmp/err"
 ok "pick mails: upstream line, subject, cover letter and reply, an unknown mail"
 
+# A stable-queue directory: "series" names the patches, each one mail
+# as git format-patch writes it.
+mkdir "$tmp/queue-6.6"
+git format-patch -q -o "$tmp/fp" -1 "$conflict"
+git format-patch -q -o "$tmp/fp" -1 "$feature"
+for f in "$tmp"/fp/*.patch; do
+	# As the stable queue has them: the upstream line first in the body.
+	c=$(sed -n 's/^From \([0-9a-f]*\) .*/\1/p' "$f")
+	awk -v c="$c" 'done == 0 && /^$/ { print; print "commit " c " upstream."; done = 1; next } { print }' \
+		"$f" >"$tmp/queue-6.6/$(basename "$f")"
+done
+( cd "$tmp/queue-6.6" && { echo '# 6.6 queue'; ls *.patch; } >series )
+"$STABLEPICK" audit --branch linux-6.6.y --queue "$tmp/queue-6.6" --format json |
+	jq -r '[.commit[0:12], .verdict, (.input | sub(".*/"; "")), (.flags | map(.flag) | join(","))] | join(" ")' \
+	>"$tmp/actual" || true
+cat >"$tmp/expect" <<EXPECT
+$(s $conflict) reject 0001-ext4-fix-an-overflow-in-the-inode-code.patch does-not-apply
+$(s $feature) questionable 0001-btrfs-add-a-shiny-new-interface.patch not-a-fix
+EXPECT
+test_cmp "$tmp/expect" "$tmp/actual"
+echo 'missing.patch' >>"$tmp/queue-6.6/series"
+set +e
+"$STABLEPICK" audit --branch linux-6.6.y --queue "$tmp/queue-6.6" >/dev/null 2>"$tmp/err"
+status=$?
+set -e
+[ $status = 1 ] && grep -q "^error: $tmp/queue-6.6/series:4: cannot read the patch 'missing.patch'" "$tmp/err" ||
+	fail "queue: $status $(cat "$tmp/err")"
+ok "a stable-queue directory"
+
 # Not an mbox: a clear error.
 echo 'just some text' >"$tmp/not.mbox"
 set +e
