@@ -3,9 +3,11 @@
 #include "error.h"
 #include "json.h"
 #include "ledger.h"
+#include "mail.h"
 #include "util.h"
 
 #include <string.h>
+#include <strings.h>
 
 static const char *const verdict_names[] = {
 	[AUDIT_OK] = "ok",
@@ -385,5 +387,81 @@ void audit_json(struct strbuf *out, const struct audit *a)
 		}
 		strbuf_addstr(out, "]}\n");
 	}
+	free(v);
+}
+
+static void reply_section(struct strbuf *out, const struct audit *a,
+			  const struct audit_pick **v, enum audit_verdict which,
+			  const char *title)
+{
+	struct strbuf line = STRBUF_INIT;
+	size_t i, j, shown = 0;
+
+	for (i = 0; i < a->nr; i++) {
+		const struct audit_pick *p = v[i];
+
+		if (p->verdict != which)
+			continue;
+		if (!shown++)
+			strbuf_addf(out, "\n%s\n\n", title);
+		strbuf_reset(&line);
+		strbuf_addf(&line, "%.12s (\"%s\")", p->hex, subject_of(p));
+		strbuf_addstr(out, "  ");
+		mail_wrap(out, line.buf, 2, 4, 72);
+		strbuf_addch(out, '\n');
+		for (j = 0; j < p->nr_flags; j++) {
+			strbuf_reset(&line);
+			strbuf_addf(&line, "%s: %s", p->flags[j].flag,
+				    p->flags[j].evidence);
+			strbuf_addstr(out, "      ");
+			mail_wrap(out, line.buf, 6, 8, 72);
+			strbuf_addch(out, '\n');
+		}
+	}
+	strbuf_release(&line);
+}
+
+void audit_email(struct strbuf *out, const struct audit *a,
+		 const struct audit_reply *r)
+{
+	const struct audit_pick **v = sorted(a);
+	struct strbuf subj = STRBUF_INIT, text = STRBUF_INIT;
+	size_t counts[3] = { 0, 0, 0 }, i;
+
+	for (i = 0; i < a->nr; i++)
+		counts[a->picks[i].verdict]++;
+	if (r->subject && strncasecmp(r->subject, "Re:", 3))
+		strbuf_addstr(&subj, "Re: ");
+	strbuf_addstr(&subj, r->subject ? r->subject : "the picks for ");
+	if (!r->subject)
+		strbuf_addstr(&subj, r->branch);
+
+	mail_address_header(out, "From", r->from_name, r->from_email);
+	if (r->to)
+		mail_header(out, "To", r->to);
+	mail_header(out, "Cc", r->cc ? r->cc : "stable@vger.kernel.org");
+	mail_header(out, "Subject", subj.buf);
+	strbuf_addstr(out, "Date: ");
+	mail_date(out, r->now, 0);
+	strbuf_addf(out, "\nMessage-ID: <%s>\n", r->message_id);
+	if (r->in_reply_to)
+		strbuf_addf(out, "In-Reply-To: <%s>\nReferences: <%s>\n",
+			    r->in_reply_to, r->in_reply_to);
+	strbuf_addstr(out, "MIME-Version: 1.0\n"
+		      "Content-Type: text/plain; charset=UTF-8\n"
+		      "Content-Transfer-Encoding: 8bit\n\n");
+
+	strbuf_addf(&text, "These %zu picks for %s were judged against mainline "
+		    "%s by stablepick: %zu to drop, %zu to check, %zu fine.",
+		    a->nr, r->branch, r->range, counts[AUDIT_REJECT],
+		    counts[AUDIT_QUESTIONABLE], counts[AUDIT_OK]);
+	mail_wrap(out, text.buf, 0, 0, 72);
+	strbuf_addch(out, '\n');
+	reply_section(out, a, v, AUDIT_REJECT, "Please drop:");
+	reply_section(out, a, v, AUDIT_QUESTIONABLE, "Please check:");
+	reply_section(out, a, v, AUDIT_OK, "Fine:");
+	strbuf_addstr(out, "\n-- \nstablepick audit\n");
+	strbuf_release(&subj);
+	strbuf_release(&text);
 	free(v);
 }

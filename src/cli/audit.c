@@ -1,12 +1,14 @@
 #include "cli.h"
 #include "audit.h"
 #include "error.h"
+#include "ledger.h"
 #include "mbox.h"
 #include "message.h"
 #include "report.h"
 #include "strbuf.h"
 #include "util.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -18,7 +20,12 @@
  */
 #define EXIT_REJECTED 2
 
-enum format { FORMAT_TEXT, FORMAT_JSON };
+enum format { FORMAT_TEXT, FORMAT_JSON, FORMAT_EMAIL };
+
+/* The thread the picks came in, for the reply. */
+struct thread {
+	char *message_id, *subject, *from;
+};
 
 /*
  * A list of picks: one revision a line (its first word: "1a2b3c4d5e6f
@@ -160,7 +167,8 @@ static void pick_from_mail(struct cli_context *ctx, struct cli_run *run,
 }
 
 static int read_mbox(struct cli_context *ctx, struct cli_run *run,
-		     const char *path, struct audit *a, size_t *skipped)
+		     const char *path, struct audit *a, size_t *skipped,
+		     struct thread *t)
 {
 	struct strbuf src = STRBUF_INIT, where = STRBUF_INIT;
 	struct mbox mb;
@@ -180,6 +188,16 @@ static int read_mbox(struct cli_context *ctx, struct cli_run *run,
 			    m->problem && m->problem_line ? m->problem_line : m->line,
 			    m->index);
 		pick_from_mail(ctx, run, m, where.buf, src.buf, a, skipped);
+		/* The thread: the cover letter, else the first mail. */
+		if (m->message_id && !m->is_reply &&
+		    (!t->message_id || (m->total && !m->number))) {
+			free(t->message_id);
+			free(t->subject);
+			free(t->from);
+			t->message_id = xstrdup(m->message_id);
+			t->subject = m->subject ? xstrdup(m->subject) : NULL;
+			t->from = m->from ? xstrdup(m->from) : NULL;
+		}
 	}
 	if (!a->nr && !*skipped)
 		ret = error("%s: no pick mails", path);
@@ -276,12 +294,68 @@ static int judge_outside(struct cli_context *ctx, struct cli_run *run,
 	return ret;
 }
 
+/*
+ * The reply to the pick thread: In-Reply-To its first message (the
+ * cover letter if there is one) or --in-reply-to, To its sender.
+ */
+static int reply(struct cli_context *ctx, struct cli_run *run,
+		 const struct audit *a, const struct thread *t,
+		 const char *in_reply_to, struct strbuf *out)
+{
+	struct audit_reply r;
+	git_signature *me = NULL;
+	char hex[GIT_OID_HEXSZ + 1];
+	char *id, *p;
+	const char *at;
+	git_time_t now;
+
+	if (ledger_now(&now) < 0)
+		return -1;
+	if (git_signature_default(&me, ctx->repo) < 0)
+		git_error_clear();
+	memset(&r, 0, sizeof(r));
+	r.from_name = me ? me->name : "stablepick";
+	r.from_email = me ? me->email : "stablepick@localhost";
+	r.to = t->from;
+	r.cc = ctx->config.cc;
+	r.subject = t->subject;
+	if (in_reply_to)
+		r.in_reply_to = in_reply_to + (*in_reply_to == '<');
+	else
+		r.in_reply_to = t->message_id;
+	r.now = now;
+	r.branch = run->branch.name;
+	r.range = run->scan.range;
+	at = strrchr(r.from_email, '@');
+	git_oid_tostr(hex, sizeof(hex), a->nr ? &a->picks[0].id : &run->upstream);
+	id = xstrfmt("stablepick.audit.%s.%.12s@%s", run->branch.name, hex,
+		     at && at[1] ? at + 1 : "localhost");
+	for (p = id; *p; p++)
+		if (!isalnum((unsigned char)*p) && !strchr(".-_@+", *p))
+			*p = '-';
+	r.message_id = id;
+	/* "<id>" as given on the command line: the brackets are ours. */
+	if (in_reply_to) {
+		char *bare = xstrndup(r.in_reply_to, strcspn(r.in_reply_to, ">"));
+
+		r.in_reply_to = bare;
+		audit_email(out, a, &r);
+		free(bare);
+	} else {
+		audit_email(out, a, &r);
+	}
+	free(id);
+	git_signature_free(me);
+	return 0;
+}
+
 static int audit(struct cli_context *ctx, int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "branch", required_argument, NULL, 'b' },
 		{ "format", required_argument, NULL, 'f' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "in-reply-to", required_argument, NULL, 'i' },
 		{ "mbox", required_argument, NULL, 'm' },
 		{ "picks", required_argument, NULL, 'p' },
 		{ "queue", required_argument, NULL, 'q' },
@@ -289,7 +363,8 @@ static int audit(struct cli_context *ctx, int argc, char **argv)
 		{ NULL, 0, NULL, 0 }
 	};
 	const char *branch = NULL, *upstream = NULL, *picks = NULL;
-	const char *mbox = NULL, *queue = NULL;
+	const char *mbox = NULL, *queue = NULL, *in_reply_to = NULL;
+	struct thread thread = { NULL, NULL, NULL };
 	size_t skipped = 0;
 	enum format format = FORMAT_TEXT;
 	struct candidate_list extra;
@@ -307,14 +382,18 @@ static int audit(struct cli_context *ctx, int argc, char **argv)
 				format = FORMAT_TEXT;
 			} else if (!strcmp(optarg, "json")) {
 				format = FORMAT_JSON;
+			} else if (!strcmp(optarg, "email")) {
+				format = FORMAT_EMAIL;
 			} else {
-				error("unknown format '%s' (text or json)", optarg);
+				error("unknown format '%s' (text, json or email)",
+				      optarg);
 				return cli_usage(&cmd_audit);
 			}
 			break;
 		case 'h':
 			printf("usage: stablepick audit %s\n", cmd_audit.usage);
 			return 0;
+		case 'i': in_reply_to = optarg; break;
 		case 'm': mbox = optarg; break;
 		case 'p': picks = optarg; break;
 		case 'q': queue = optarg; break;
@@ -344,7 +423,7 @@ static int audit(struct cli_context *ctx, int argc, char **argv)
 				&run.scan.from);
 	/* Mails are matched by subject too: after the scan. */
 	if (!ret && mbox)
-		ret = read_mbox(ctx, &run, mbox, &a, &skipped);
+		ret = read_mbox(ctx, &run, mbox, &a, &skipped, &thread);
 	if (!ret && queue)
 		ret = read_queue(ctx, &run, queue, &a, &skipped);
 	if (!ret)
@@ -355,15 +434,21 @@ static int audit(struct cli_context *ctx, int argc, char **argv)
 	if (!ret) {
 		if (format == FORMAT_JSON)
 			audit_json(&out, &a);
+		else if (format == FORMAT_EMAIL)
+			ret = reply(ctx, &run, &a, &thread, in_reply_to, &out);
 		else
 			audit_text(&out, &a);
-		ret = report_write(stdout, &out);
 	}
+	if (!ret)
+		ret = report_write(stdout, &out);
 	if (!ret)
 		ret = cli_run_save(ctx, &run);
 	if (!ret && (audit_worst(&a) == AUDIT_REJECT || skipped))
 		ret = EXIT_REJECTED;
 	strbuf_release(&out);
+	free(thread.message_id);
+	free(thread.subject);
+	free(thread.from);
 	candidate_list_release(&extra);
 	audit_release(&a);
 	cli_run_release(&run);
@@ -373,7 +458,8 @@ static int audit(struct cli_context *ctx, int argc, char **argv)
 const struct cli_command cmd_audit = {
 	"audit",
 	"--branch BRANCH (--picks FILE|- | --mbox FILE|- | --queue DIR)\n"
-	"                        [--format text|json] [--upstream REF]",
+	"                        [--format text|json|email] [--in-reply-to MSGID]\n"
+	"                        [--upstream REF]",
 	"judge someone else's picks: ok, questionable or reject, and why",
 	audit,
 };

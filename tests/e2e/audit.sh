@@ -192,6 +192,32 @@ EXPECT
 test_cmp "$tmp/expect" "$tmp/err"
 ok "pick mails: upstream line, subject, cover letter and reply, an unknown mail"
 
+# The reply to the thread: a mail a parser takes, threaded to the cover
+# letter, to its sender, with the picks to drop and why.
+STABLEPICK_NOW=1700000000 "$STABLEPICK" audit --branch linux-6.6.y \
+	--mbox "$tmp/autosel.mbox" --format email >"$tmp/reply.eml" 2>/dev/null || true
+python3 - "$tmp/reply.eml" "$(s $reverted)" >"$tmp/actual" <<'PY'
+import email, email.policy, sys
+m = email.message_from_binary_file(open(sys.argv[1], 'rb'), policy=email.policy.default)
+assert not m.defects, m.defects
+body = m.get_content()
+drop = body.split('Please drop:')[1].split('Please check:')[0]
+print(m['Subject'])
+print(m['To'])
+print(m['In-Reply-To'], m['References'])
+print(sys.argv[2] in drop, 'reverted: reverted in mainline' in drop)
+print(body.splitlines()[0])
+PY
+cat >"$tmp/expect" <<EXPECT
+Re: [PATCH AUTOSEL 6.6 0/4] ext4 fixes
+Sasha Levin <sashal@kernel.org>
+<2023-autosel-0@kernel.org> <2023-autosel-0@kernel.org>
+True True
+These 3 picks for linux-6.6.y were judged against mainline v6.6..master
+EXPECT
+test_cmp "$tmp/expect" "$tmp/actual"
+ok "the reply to the pick thread"
+
 # A stable-queue directory: "series" names the patches, each one mail
 # as git format-patch writes it.
 mkdir "$tmp/queue-6.6"
