@@ -87,6 +87,17 @@ out:
 	return ret;
 }
 
+/* Whether id names a commit of the repository. */
+static int is_commit(git_repository *repo, const git_oid *id)
+{
+	git_commit *c = NULL;
+	int ret = git_commit_lookup(&c, repo, id);
+
+	git_commit_free(c);
+	git_error_clear();
+	return ret == 0;
+}
+
 /* The commit of the range with this subject, if exactly one has it. */
 static const struct candidate *by_subject(const struct candidate_list *l,
 					  const char *subject)
@@ -263,6 +274,80 @@ out:
 	return ret;
 }
 
+/*
+ * A range already applied to a branch ("v6.1.60..v6.1.61"): its
+ * commits, oldest first, are the picks, each standing for the mainline
+ * commit its upstream line names (else the one commit of the range with
+ * its subject).  The branch is judged as it was at the range's start.
+ */
+static int read_applied(struct cli_context *ctx, struct cli_run *run,
+			const char *range, struct audit *a, size_t *skipped)
+{
+	git_revwalk *walk = NULL;
+	struct strbuf src = STRBUF_INIT;
+	git_oid id;
+	int ret;
+
+	if (git_revwalk_new(&walk, ctx->repo) < 0 ||
+	    git_revwalk_push_range(walk, range) < 0) {
+		git_revwalk_free(walk);
+		return error_git("bad range '%s'", range);
+	}
+	git_revwalk_sorting(walk, GIT_SORT_TOPOLOGICAL | GIT_SORT_REVERSE);
+	while (!(ret = git_revwalk_next(&id, walk))) {
+		const struct candidate *c = NULL;
+		git_commit *commit = NULL;
+		struct message m;
+		const char *raw;
+		char hex[GIT_OID_HEXSZ + 1];
+		git_oid up;
+		int found = 0;
+		size_t i;
+
+		if (git_commit_lookup(&commit, ctx->repo, &id) < 0) {
+			ret = error_git("cannot read a commit of %s", range);
+			break;
+		}
+		git_oid_tostr(hex, sizeof(hex), &id);
+		if (git_commit_parentcount(commit) > 1) {
+			git_commit_free(commit);
+			continue;
+		}
+		raw = git_commit_message(commit);
+		message_init(&m);
+		message_parse(&m, raw ? raw : "", raw ? strlen(raw) : 0);
+		for (i = 0; !found && i < m.nr_upstream; i++)
+			found = !git_oid_fromstr(&up, m.upstream[i]) &&
+				is_commit(ctx->repo, &up);
+		if (!found && (c = by_subject(&run->scan.candidates, m.subject))) {
+			git_oid_cpy(&up, &c->id);
+			found = 1;
+		}
+		if (found) {
+			strbuf_reset(&src);
+			strbuf_addf(&src, "%s:%.12s", range, hex);
+			audit_add(a, &up, src.buf);
+		} else if (!m.subject || strncmp(m.subject, "Linux ", 6)) {
+			/* "Linux 6.1.61", the release commit, is no pick. */
+			warning("%s: %.12s (\"%s\"): no mainline commit found "
+				"(%s; no single commit of %s has its subject); "
+				"skipped", range, hex, m.subject ? m.subject : "",
+				m.nr_upstream ? "its upstream line names no commit "
+				"here" : "no upstream line", run->scan.range);
+			(*skipped)++;
+		}
+		message_release(&m);
+		git_commit_free(commit);
+	}
+	git_revwalk_free(walk);
+	strbuf_release(&src);
+	if (ret != GIT_ITEROVER)
+		return ret < 0 ? -1 : ret;
+	if (!a->nr && !*skipped)
+		return error("%s: no commits", range);
+	return 0;
+}
+
 /* The picks the range did not judge (below the base, elsewhere): alone. */
 static int judge_outside(struct cli_context *ctx, struct cli_run *run,
 			 const struct audit *a, struct candidate_list *extra)
@@ -359,11 +444,14 @@ static int audit(struct cli_context *ctx, int argc, char **argv)
 		{ "mbox", required_argument, NULL, 'm' },
 		{ "picks", required_argument, NULL, 'p' },
 		{ "queue", required_argument, NULL, 'q' },
+		{ "range", required_argument, NULL, 'r' },
 		{ "upstream", required_argument, NULL, 'u' },
 		{ NULL, 0, NULL, 0 }
 	};
 	const char *branch = NULL, *upstream = NULL, *picks = NULL;
 	const char *mbox = NULL, *queue = NULL, *in_reply_to = NULL;
+	const char *applied = NULL;
+	char *start = NULL;
 	struct thread thread = { NULL, NULL, NULL };
 	size_t skipped = 0;
 	enum format format = FORMAT_TEXT;
@@ -397,6 +485,7 @@ static int audit(struct cli_context *ctx, int argc, char **argv)
 		case 'm': mbox = optarg; break;
 		case 'p': picks = optarg; break;
 		case 'q': queue = optarg; break;
+		case 'r': applied = optarg; break;
 		case 'u': upstream = optarg; break;
 		default:
 			return cli_usage(&cmd_audit);
@@ -406,14 +495,31 @@ static int audit(struct cli_context *ctx, int argc, char **argv)
 		error("unexpected argument '%s'", argv[optind]);
 		return cli_usage(&cmd_audit);
 	}
-	if (!branch || !!picks + !!mbox + !!queue != 1) {
-		error("audit needs --branch, and one of --picks, --mbox, --queue");
+	if (!branch || !!picks + !!mbox + !!queue + !!applied != 1) {
+		error("audit needs --branch, and one of --picks, --mbox, --queue, "
+		      "--range");
 		return cli_usage(&cmd_audit);
+	}
+	if (applied) {
+		const char *dots = strstr(applied, "..");
+
+		if (!dots || dots == applied || strstr(dots + 2, "..") ||
+		    dots[2] == '.' || !dots[2]) {
+			error("--range needs A..B, the commits applied to the "
+			      "branch after A");
+			return cli_usage(&cmd_audit);
+		}
+		start = xstrndup(applied, (size_t)(dots - applied));
 	}
 
 	audit_init(&a);
 	candidate_list_init(&extra);
-	ret = cli_run_setup(ctx, &run, branch, upstream);
+	/* An applied range is judged against the branch as it was before. */
+	ret = cli_run_setup(ctx, &run, start ? start : branch, upstream);
+	if (!ret && start) {
+		free(run.branch.name);
+		run.branch.name = xstrdup(branch);
+	}
 	if (!ret && picks)
 		ret = read_picks(ctx->repo, picks, &a);
 	if (!ret)
@@ -426,6 +532,8 @@ static int audit(struct cli_context *ctx, int argc, char **argv)
 		ret = read_mbox(ctx, &run, mbox, &a, &skipped, &thread);
 	if (!ret && queue)
 		ret = read_queue(ctx, &run, queue, &a, &skipped);
+	if (!ret && applied)
+		ret = read_applied(ctx, &run, applied, &a, &skipped);
 	if (!ret)
 		ret = judge_outside(ctx, &run, &a, &extra);
 	if (!ret)
@@ -446,6 +554,7 @@ static int audit(struct cli_context *ctx, int argc, char **argv)
 	if (!ret && (audit_worst(&a) == AUDIT_REJECT || skipped))
 		ret = EXIT_REJECTED;
 	strbuf_release(&out);
+	free(start);
 	free(thread.message_id);
 	free(thread.subject);
 	free(thread.from);
@@ -457,7 +566,8 @@ static int audit(struct cli_context *ctx, int argc, char **argv)
 
 const struct cli_command cmd_audit = {
 	"audit",
-	"--branch BRANCH (--picks FILE|- | --mbox FILE|- | --queue DIR)\n"
+	"--branch BRANCH (--picks FILE|- | --mbox FILE|- | --queue DIR |\n"
+	"                        --range A..B)\n"
 	"                        [--format text|json|email] [--in-reply-to MSGID]\n"
 	"                        [--upstream REF]",
 	"judge someone else's picks: ok, questionable or reject, and why",

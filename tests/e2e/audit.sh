@@ -247,6 +247,35 @@ set -e
 	fail "queue: $status $(cat "$tmp/err")"
 ok "a stable-queue directory"
 
+# A range already applied to the branch: judged against the branch as
+# it was before it (so that what it applies is not "present").
+git checkout -q linux-6.6.y
+test_tick
+git tag -a -m 'Linux 6.6.1' v6.6.1
+git cherry-pick -x "$ok_pick" >/dev/null
+git cherry-pick -x "$reverted" >/dev/null
+test_commit fs/ext4/vendor.c 'int vendor;' 'VENDOR: a local change'
+test_commit Makefile 'SUBLEVEL = 2' 'Linux 6.6.2'
+test_tick
+git tag -a -m 'Linux 6.6.2' v6.6.2
+git checkout -q master
+set +e
+"$STABLEPICK" audit --branch linux-6.6.y --range v6.6.1..v6.6.2 --format json \
+	>"$tmp/out" 2>"$tmp/err"
+status=$?
+set -e
+[ $status = 2 ] || fail "range: exit $status: $(cat "$tmp/err")"
+jq -r '[.commit[0:12], .verdict, (.flags | map(.flag) | join(","))] | join(" ")' \
+	"$tmp/out" >"$tmp/actual"
+cat >"$tmp/expect" <<EXPECT
+$(s $reverted) reject reverted
+$(s $ok_pick) ok 
+EXPECT
+test_cmp "$tmp/expect" "$tmp/actual"
+grep -q '^warning: v6.6.1..v6.6.2: [0-9a-f]* ("VENDOR: a local change"): no mainline commit found' "$tmp/err" ||
+	fail "range warning: $(cat "$tmp/err")"
+ok "a range applied to the branch"
+
 # Not an mbox: a clear error.
 echo 'just some text' >"$tmp/not.mbox"
 set +e
