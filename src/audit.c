@@ -155,6 +155,19 @@ static void judged_flags(struct audit_pick *p, const struct candidate *c,
 			     f->msg.subject ? f->msg.subject : "");
 		}
 	}
+	/* Patches posted in the same series, left behind. */
+	for (i = 0; c->series.id && i < judged->nr; i++) {
+		const struct candidate *m = judged->items[i];
+
+		if (m == c || !m->series.id || strcmp(m->series.id, c->series.id) ||
+		    m->present || find_pick(a, &m->id))
+			continue;
+		short_hex(hex, &m->id);
+		flag(p, "series-mate-missing", AUDIT_QUESTIONABLE,
+		     "patch %d of its series, %s (\"%s\"), is neither in the "
+		     "picks nor in the branch", m->series.position, hex,
+		     m->msg.subject ? m->msg.subject : "");
+	}
 	for (i = 0; i < c->nr_prereqs; i++) {
 		const struct prereq *q = &c->prereqs[i];
 

@@ -37,6 +37,8 @@
  *   follow-up-missing     questionable  a later fix of it is neither in the
  *                                       picks nor in the branch
  *   prerequisite-missing  questionable  a prerequisite its tags name is missing
+ *   series-mate-missing   questionable  a patch of the same posted series
+ *                                       (Link: message-ids) is missing
  *   too-fresh             questionable  the subsystem's soak time is not over
  *   not-watched           questionable  it changes no watched path
  */

@@ -72,6 +72,13 @@ fix fs/ext4/dir.c 'int dir;' 'ext4: fix a crash in readdir' "$stable"
 rejected=$(id HEAD)
 test_commit mm/filemap.c 'int filemap2;' 'mm: fix a leak in filemap'
 unwatched=$(id HEAD)
+lore=https://lore.kernel.org/r/20240101120000.1000
+fix fs/ext4/mballoc.c 'int mb;' 'ext4: fix a leak in mballoc' "$stable" \
+	"Link: $lore-1-dev@example.org"
+mate1=$(id HEAD)
+fix fs/ext4/extents.c 'int ext;' 'ext4: fix a race in extents' "$stable" \
+	"Link: $lore-2-dev@example.org"
+mate2=$(id HEAD)
 
 git checkout -q linux-6.6.y
 git cherry-pick -x "$present" >/dev/null
@@ -285,6 +292,17 @@ set -e
 [ $status = 1 ] && grep -q "^error: '$tmp/not.mbox' is not an mbox" "$tmp/err" ||
 	fail "not an mbox: $status $(cat "$tmp/err")"
 ok "not an mbox"
+
+# A patch of a posted series without its series-mate.
+echo "$mate2" | "$STABLEPICK" audit --branch linux-6.6.y --picks - --format json |
+	jq -r '.verdict + " " + (.flags | map(.flag + ": " + .evidence) | join(";"))' >"$tmp/actual"
+echo "questionable series-mate-missing: patch 1 of its series, $(s $mate1) (\"ext4: fix a leak in mballoc\"), is neither in the picks nor in the branch" >"$tmp/expect"
+test_cmp "$tmp/expect" "$tmp/actual"
+printf '%s\n%s\n' "$mate1" "$mate2" | "$STABLEPICK" audit --branch linux-6.6.y --picks - --format json |
+	jq -r .verdict >"$tmp/actual"
+printf 'ok\nok\n' >"$tmp/expect"
+test_cmp "$tmp/expect" "$tmp/actual"
+ok "series-mates"
 
 # Bad input: named with file and line, exit 1; usage errors 129.
 printf '%s\nnot-a-commit\n' "$ok_pick" >"$tmp/bad"
