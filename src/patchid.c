@@ -1204,6 +1204,39 @@ out:
 	return ret;
 }
 
+int patchid_text(git_oid *out, const char *text)
+{
+	struct idstate st;
+	const char *line, *end;
+	int ret = 0;
+
+	idstate_init(&st, NULL);
+	for (line = text; !ret && *line && !st.stopped; line = end) {
+		end = strchr(line, '\n');
+		end = end ? end + 1 : line + strlen(line);
+		strbuf_reset(&st.line);
+		strbuf_add(&st.line, line, (size_t)(end - line));
+		if (st.line.len && st.line.buf[st.line.len - 1] != '\n')
+			strbuf_addch(&st.line, '\n');
+		if (st.hashed && st.before == -1) {
+			/* git reads the ids of "index", hashing nothing. */
+			if (starts_with(st.line.buf, "index "))
+				continue;
+			/* A binary file counts by its ids, as abbreviated. */
+			if (starts_with(st.line.buf, "Binary files") ||
+			    starts_with(st.line.buf, "GIT binary patch")) {
+				ret = 1;
+				break;
+			}
+		}
+		ret = read_line(&st, st.line.buf);
+	}
+	if (!ret)
+		ret = idstate_finish(&st, out);
+	idstate_release(&st);
+	return ret == 1 ? GIT_ENOTFOUND : ret;
+}
+
 /*
  * The cache.
  */

@@ -47,6 +47,15 @@ int patchid_commit(git_oid *out, git_repository *repo,
 		   const git_commit *commit);
 
 /*
+ * The patch-id of a diff as text ("diff --git ..." lines, as a patch
+ * mail carries it after its message), as git patch-id --stable reads
+ * it: what comes before the first "diff " line and after the last hunk
+ * is not hashed.  Returns 0; GIT_ENOTFOUND when the text holds no diff
+ * or a binary file (whose ids a mail abbreviates: not comparable).
+ */
+int patchid_text(git_oid *out, const char *text);
+
+/*
  * A cache of patch-ids keyed by commit id, so that a re-run does not
  * diff again.  By default it lives in <gitdir>/stablepick/patchid-cache.
  *

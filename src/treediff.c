@@ -180,28 +180,35 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-void treediff_key(unsigned char *key, struct treediff *d)
+void treediff_key_of(unsigned char *key, char **paths, size_t nr)
 {
 	struct sha1 ctx;
-	char **paths;
 	size_t i;
 
-	paths = xcalloc(d->nr ? d->nr : 1, sizeof(*paths));
-	for (i = 0; i < d->nr; i++) {
-		char *p = d->items[i].path, *q = p;
+	for (i = 0; i < nr; i++) {
+		char *p = paths[i], *q = p;
 
 		for (; *p; p++)
 			if (!isspace((unsigned char)*p))
 				*q++ = *p;
 		*q = '\0';
-		paths[i] = d->items[i].path;
 	}
-	QSORT(paths, d->nr, cmp_str);
+	QSORT(paths, nr, cmp_str);
 	sha1_init(&ctx);
-	for (i = 0; i < d->nr; i++)
+	for (i = 0; i < nr; i++)
 		if (!i || strcmp(paths[i], paths[i - 1]))
 			sha1_update(&ctx, paths[i], strlen(paths[i]) + 1);
 	sha1_final(key, &ctx);
+}
+
+void treediff_key(unsigned char *key, struct treediff *d)
+{
+	char **paths = xcalloc(d->nr ? d->nr : 1, sizeof(*paths));
+	size_t i;
+
+	for (i = 0; i < d->nr; i++)
+		paths[i] = d->items[i].path;
+	treediff_key_of(key, paths, d->nr);
 	free(paths);
 }
 

@@ -68,6 +68,9 @@ int treediff_pathkey(unsigned char *key, git_repository *repo,
 /* The same key from a diff at hand (d's paths lose their whitespace). */
 void treediff_key(unsigned char *key, struct treediff *d);
 
+/* The same key from a list of paths (changed in place, and sorted). */
+void treediff_key_of(unsigned char *key, char **paths, size_t nr);
+
 /* Frees what d owns and initialises it again. */
 void treediff_release(struct treediff *d);
 

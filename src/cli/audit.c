@@ -4,6 +4,8 @@
 #include "ledger.h"
 #include "mbox.h"
 #include "message.h"
+#include "patchid.h"
+#include "treediff.h"
 #include "report.h"
 #include "strbuf.h"
 #include "util.h"
@@ -98,6 +100,60 @@ static int is_commit(git_repository *repo, const git_oid *id)
 	return ret == 0;
 }
 
+/*
+ * The commit of the range with the change a mail carries: the same
+ * paths (from its "--- a/X" and "+++ b/Y" lines) and the same patch-id.
+ */
+static const struct candidate *by_patch(struct cli_context *ctx,
+					struct cli_run *run, const char *diff)
+{
+	unsigned char key[SHA1_RAWSZ];
+	char **paths = NULL;
+	size_t nr = 0, alloc = 0, i;
+	const char *line, *end;
+	const struct candidate *found = NULL;
+	git_oid want;
+
+	if (!diff || patchid_text(&want, diff) < 0) {
+		git_error_clear();
+		return NULL;
+	}
+	for (line = diff; *line; line = end) {
+		end = strchr(line, '\n');
+		end = end ? end + 1 : line + strlen(line);
+		if ((!strncmp(line, "--- a/", 6) || !strncmp(line, "+++ b/", 6))) {
+			size_t len = (size_t)(end - line) - 6;
+
+			while (len && (line[6 + len - 1] == '\n' ||
+				       line[6 + len - 1] == '\r'))
+				len--;
+			ALLOC_GROW(paths, nr, alloc);
+			paths[nr++] = xstrndup(line + 6, len);
+		}
+	}
+	treediff_key_of(key, paths, nr);
+	for (i = 0; i < nr; i++)
+		free(paths[i]);
+	free(paths);
+	for (i = 0; !found && i < run->scan.candidates.nr; i++) {
+		const struct candidate *c = run->scan.candidates.items[i];
+		git_commit *commit = NULL;
+		git_oid pid;
+
+		if (!c->has_pathkey || memcmp(c->pathkey, key, sizeof(key)))
+			continue;
+		if (git_commit_lookup(&commit, ctx->repo, &c->id) < 0) {
+			git_error_clear();
+			continue;
+		}
+		if (!patchid_cache_get(&run->patchids, ctx->repo, commit, &pid) &&
+		    git_oid_equal(&pid, &want))
+			found = c;
+		git_commit_free(commit);
+	}
+	return found;
+}
+
 /* The commit of the range with this subject, if exactly one has it. */
 static const struct candidate *by_subject(const struct candidate_list *l,
 					  const char *subject)
@@ -158,13 +214,15 @@ static void pick_from_mail(struct cli_context *ctx, struct cli_run *run,
 		git_object_free(obj);
 	}
 	git_error_clear();
-	if (!found && (c = by_subject(&run->scan.candidates, m->title))) {
+	if (!found && ((c = by_patch(ctx, run, m->diff)) ||
+		       (c = by_subject(&run->scan.candidates, m->title)))) {
 		git_oid_cpy(&id, &c->id);
 		found = 1;
 	}
 	if (!found) {
 		warning("%s <%s> (\"%s\"): no mainline commit found (%s; no "
-			"single commit of %s has its subject); skipped", where,
+			"commit of %s has its change or, alone, its subject); "
+			"skipped", where,
 			msgid, m->title ? m->title : "no subject",
 			parsed.nr_upstream ? "its upstream line names no commit "
 			"here" : "no upstream line", run->scan.range);

@@ -178,6 +178,9 @@ Signed-off-by: Sasha Levin <sashal@kernel.org>"
 	mail 3 '[PATCH AUTOSEL 6.6 3/4] ext4: fix nothing we know' 'Not in mainline.'
 	mail 4 '[PATCH AUTOSEL 6.6 4/4] ext4: fix a race in lookup' "commit $racy upstream."
 	mail 5 'Re: [PATCH AUTOSEL 6.6 2/4] ext4: fix a crash in xattr' 'Please drop.'
+	# Reworded, no upstream line: only the change itself tells.
+	git format-patch --stdout -1 "$nobug" |
+		sed 's/^Subject: .*/Subject: [PATCH AUTOSEL 6.6 5\/5] ext4: baz, reworded/'
 } | sed 's/$/\r/' >"$tmp/autosel.mbox"
 set +e
 "$STABLEPICK" audit --branch linux-6.6.y --mbox "$tmp/autosel.mbox" --format json \
@@ -189,15 +192,16 @@ jq -r '[.commit[0:12], .verdict, .input, .message_id, (.flags | map(.flag) | joi
 	"$tmp/out" >"$tmp/actual"
 cat >"$tmp/expect" <<EXPECT
 $(s $reverted) reject $tmp/autosel.mbox#3 2023-autosel-2@kernel.org reverted
+$(s $nobug) reject $tmp/autosel.mbox#7  bug-not-in-branch,does-not-apply
 $(s $racy) questionable $tmp/autosel.mbox#5 2023-autosel-4@kernel.org follow-up-missing
 $(s $ok_pick) ok $tmp/autosel.mbox#2 2023-autosel-1@kernel.org 
 EXPECT
 test_cmp "$tmp/expect" "$tmp/actual"
 cat >"$tmp/expect" <<EXPECT
-warning: $tmp/autosel.mbox:28: message 4 <2023-autosel-3@kernel.org> ("ext4: fix nothing we know"): no mainline commit found (no upstream line; no single commit of v6.6..master has its subject); skipped
+warning: $tmp/autosel.mbox:28: message 4 <2023-autosel-3@kernel.org> ("ext4: fix nothing we know"): no mainline commit found (no upstream line; no commit of v6.6..master has its change or, alone, its subject); skipped
 EXPECT
 test_cmp "$tmp/expect" "$tmp/err"
-ok "pick mails: upstream line, subject, cover letter and reply, an unknown mail"
+ok "pick mails: upstream line, patch-id, subject, cover letter and reply, an unknown mail"
 
 # The reply to the thread: a mail a parser takes, threaded to the cover
 # letter, to its sender, with the picks to drop and why.
@@ -220,7 +224,7 @@ Re: [PATCH AUTOSEL 6.6 0/4] ext4 fixes
 Sasha Levin <sashal@kernel.org>
 <2023-autosel-0@kernel.org> <2023-autosel-0@kernel.org>
 True True
-These 3 picks for linux-6.6.y were judged against mainline v6.6..master
+These 4 picks for linux-6.6.y were judged against mainline v6.6..master
 EXPECT
 test_cmp "$tmp/expect" "$tmp/actual"
 ok "the reply to the pick thread"
