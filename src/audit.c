@@ -4,6 +4,7 @@
 #include "json.h"
 #include "ledger.h"
 #include "mail.h"
+#include "report.h"
 #include "util.h"
 
 #include <string.h>
@@ -107,7 +108,8 @@ static void add_reasons(struct strbuf *sb, const struct candidate *c)
 
 /* What the judging of the range says of the pick. */
 static void judged_flags(struct audit_pick *p, const struct candidate *c,
-			 const struct audit *a, const struct candidate_list *judged)
+			 const struct audit *a, const struct candidate_list *judged,
+			 const struct ruleset *rules)
 {
 	const struct subsystem *s = candidate_subsystem(c);
 	char hex[GIT_OID_HEXSZ + 1];
@@ -136,6 +138,9 @@ static void judged_flags(struct audit_pick *p, const struct candidate *c,
 		strbuf_addf(&sb, "score %d below the threshold %d of %s; ",
 			    c->score, c->threshold, s ? s->name : "the rules");
 		add_reasons(&sb, c);
+		strbuf_addstr(&sb, "; not matched: ");
+		if (!report_unmatched(&sb, rules, c))
+			strbuf_addstr(&sb, "none");
 		flag(p, "not-a-fix", AUDIT_QUESTIONABLE, "%s", sb.buf);
 		strbuf_reset(&sb);
 	}
@@ -280,7 +285,7 @@ out:
 }
 
 int audit_run(struct audit *a, git_repository *repo,
-	      const struct branch_index *branch,
+	      const struct ruleset *rules, const struct branch_index *branch,
 	      const struct candidate_list *judged,
 	      const struct candidate_list *extra)
 {
@@ -306,7 +311,7 @@ int audit_run(struct audit *a, git_repository *repo,
 			     "it changes no path the rules watch: not judged");
 			continue;
 		}
-		judged_flags(p, c, a, judged);
+		judged_flags(p, c, a, judged, rules);
 	}
 	return trial_pick(a, repo, branch, judged);
 }

@@ -18,7 +18,7 @@
  *     audit_init(&a);
  *     audit_add(&a, &id, "picks:3");           ... for each pick
  *     ... judge the range (cli_judge), then:
- *     audit_run(&a, repo, &branch, &judged);   flags and verdicts
+ *     audit_run(&a, repo, &rules, &branch, &judged, NULL);
  *     audit_text(&out, &a); or audit_json(&out, &a);
  *     audit_release(&a);
  *
@@ -85,7 +85,7 @@ struct audit_pick *audit_add(struct audit *a, const git_oid *id,
  * order (those from outside the range last, as listed).  Returns 0, or -1 after an error message.
  */
 int audit_run(struct audit *a, git_repository *repo,
-	      const struct branch_index *branch,
+	      const struct ruleset *rules, const struct branch_index *branch,
 	      const struct candidate_list *judged,
 	      const struct candidate_list *extra);
 

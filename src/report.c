@@ -419,15 +419,15 @@ static void add_unmatched_from(struct strbuf *out, const struct candidate *c,
 	for (i = 0; i < nr; i++) {
 		if (rule_hit(c, &rules[i]))
 			continue;
-		strbuf_addstr(out, *first ? "  not matched: " : ", ");
+		if (!*first)
+			strbuf_addstr(out, ", ");
 		strbuf_addstr(out, rules[i].name);
 		*first = 0;
 	}
 }
 
-/* The rules that applied but did not match: what else could have. */
-static void add_unmatched(struct strbuf *out, const struct ruleset *rs,
-			  const struct candidate *c)
+int report_unmatched(struct strbuf *out, const struct ruleset *rs,
+		     const struct candidate *c)
 {
 	int first = 1;
 	size_t i;
@@ -436,8 +436,18 @@ static void add_unmatched(struct strbuf *out, const struct ruleset *rs,
 	for (i = 0; i < c->nr_touched; i++)
 		add_unmatched_from(out, c, c->touched[i]->rules,
 				   c->touched[i]->nr_rules, &first);
-	if (!first)
-		strbuf_addch(out, '\n');
+	return !first;
+}
+
+/* The rules that applied but did not match: what else could have. */
+static void add_unmatched(struct strbuf *out, const struct ruleset *rs,
+			  const struct candidate *c)
+{
+	struct strbuf names = STRBUF_INIT;
+
+	if (report_unmatched(&names, rs, c))
+		strbuf_addf(out, "  not matched: %s\n", names.buf);
+	strbuf_release(&names);
 }
 
 void report_explain(struct strbuf *out, const struct report *r,

@@ -56,4 +56,11 @@ void report_explain(struct strbuf *out, const struct report *r,
 /* Writes out to f; returns 0 or -1 after an error message. */
 int report_write(FILE *f, const struct strbuf *out);
 
+/*
+ * Appends the names of the rules that applied to c and did not match
+ * ("syzbot, reported-by, ..."); returns 0 when there is none.
+ */
+int report_unmatched(struct strbuf *out, const struct ruleset *rs,
+		     const struct candidate *c);
+
 #endif

@@ -595,8 +595,8 @@ static int audit(struct cli_context *ctx, int argc, char **argv)
 	if (!ret)
 		ret = judge_outside(ctx, &run, &a, &extra);
 	if (!ret)
-		ret = audit_run(&a, ctx->repo, &run.branch, &run.scan.candidates,
-				&extra);
+		ret = audit_run(&a, ctx->repo, &run.rules, &run.branch,
+				&run.scan.candidates, &extra);
 	if (!ret) {
 		if (format == FORMAT_JSON)
 			audit_json(&out, &a);

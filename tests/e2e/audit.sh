@@ -143,6 +143,10 @@ echo "conflicts in fs/ext4/inode.c with linux-6.6.y and the picks before it in m
 test_cmp "$tmp/expect" "$tmp/actual"
 ok "evidence"
 
+jq -r 'select(.commit == "'"$feature"'") | .flags[0].evidence' "$tmp/out" >"$tmp/actual"
+grep -q '^score 0 below the threshold 12 of btrfs; no rule matched; not matched: cc-stable, fixes-tag, .*subject-fix, ' "$tmp/actual" ||
+	fail "not-a-fix evidence: $(cat "$tmp/actual")"
+
 # Taking the follow-up along clears the flag; all ok: exit 0.
 printf '%s\n%s\n%s\n' "$ok_pick" "$racy" "$followup" |
 	"$STABLEPICK" audit --branch linux-6.6.y --picks - >"$tmp/actual"
