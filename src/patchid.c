@@ -1383,8 +1383,16 @@ int patchid_cache_load(struct patchid_cache *cache)
 		if (lineno == 1) {
 			if ((size_t)(end - line) != strlen(CACHE_HEADER) ||
 			    memcmp(line, CACHE_HEADER, strlen(CACHE_HEADER))) {
-				warning("%s:1: not a stablepick patch-id cache, "
-					"ignored", cache->path);
+				size_t stem = strlen(CACHE_HEADER) - 1;
+
+				if ((size_t)(end - line) > stem &&
+				    !memcmp(line, CACHE_HEADER, stem))
+					warning("%s:1: written by another version "
+						"of stablepick, ignored; it will be "
+						"rebuilt", cache->path);
+				else
+					warning("%s:1: not a stablepick patch-id "
+						"cache, ignored", cache->path);
 				cache->dirty = 1;
 				break;
 			}

@@ -794,8 +794,8 @@ static void test_cache_foreign(void **state)
 {
 	struct fixture *f = *state;
 	char *path = cache_path(f, "foreign-cache");
-	char *expect = xstrfmt("warning: %s:1: not a stablepick patch-id cache, "
-			       "ignored\n", path);
+	char *expect = xstrfmt("warning: %s:1: written by another version of "
+			       "stablepick, ignored; it will be rebuilt\n", path);
 	struct patchid_cache cache;
 	char hex[GIT_OID_HEXSZ + 1];
 	FILE *fp = fopen(path, "w");
@@ -809,6 +809,20 @@ static void test_cache_foreign(void **state)
 	assert_stderr(f, expect);
 	assert_int_equal(cache_get(f, &cache, "modify", hex), 0);
 	assert_int_equal(cache.computed, 1);
+	patchid_cache_release(&cache);
+	free(expect);
+
+	/* Not a cache at all. */
+	expect = xstrfmt("warning: %s:1: not a stablepick patch-id cache, "
+			 "ignored\n", path);
+	fp = fopen(path, "w");
+	assert_non_null(fp);
+	fputs("hello\nworld\n", fp);
+	fclose(fp);
+	patchid_cache_init(&cache, path);
+	capture_stderr(f);
+	assert_int_equal(patchid_cache_load(&cache), 0);
+	assert_stderr(f, expect);
 	patchid_cache_release(&cache);
 	free(expect);
 	free(path);
