@@ -1,6 +1,7 @@
 #include "mail.h"
 #include "util.h"
 
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -203,4 +204,16 @@ void mail_wrap(struct strbuf *sb, const char *text, size_t first_indent,
 		line_empty = 0;
 	}
 	strbuf_release(&clean);
+}
+
+char *mail_message_id(const char *local, const char *from_email)
+{
+	const char *at = from_email ? strrchr(from_email, '@') : NULL;
+	char *id = xstrfmt("%s@%s", local, at && at[1] ? at + 1 : "localhost");
+	char *p;
+
+	for (p = id; *p; p++)
+		if (!isalnum((unsigned char)*p) && !strchr(".-_@+", *p))
+			*p = '-';
+	return id;
 }

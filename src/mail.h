@@ -33,6 +33,13 @@ void mail_date(struct strbuf *sb, git_time_t t, int offset_minutes);
  * U+FFFD.
  */
 void mail_clean(struct strbuf *sb, const char *text);
+/*
+ * A Message-ID (without <>) "local@domain", the domain taken from
+ * from_email ("localhost" without one); bytes a Message-ID may not hold
+ * become '-'.  The caller frees it.
+ */
+char *mail_message_id(const char *local, const char *from_email);
+
 /* Appends text word-wrapped at width, every line after the first indented. */
 void mail_wrap(struct strbuf *sb, const char *text, size_t first_indent,
 	       size_t indent, size_t width);

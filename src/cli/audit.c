@@ -2,6 +2,7 @@
 #include "audit.h"
 #include "error.h"
 #include "ledger.h"
+#include "mail.h"
 #include "mbox.h"
 #include "message.h"
 #include "patchid.h"
@@ -10,7 +11,6 @@
 #include "strbuf.h"
 #include "util.h"
 
-#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -28,6 +28,17 @@ enum format { FORMAT_TEXT, FORMAT_JSON, FORMAT_EMAIL };
 struct thread {
 	char *message_id, *subject, *from;
 };
+
+/* A line's first word, "#" starting a comment; cut in place. */
+static char *first_word(char *line)
+{
+	char *word;
+
+	line[strcspn(line, "#")] = '\0';
+	word = line + strspn(line, " \t\r");
+	word[strcspn(word, " \t\r")] = '\0';
+	return word;
+}
 
 /*
  * A list of picks: one revision a line (its first word: "1a2b3c4d5e6f
@@ -64,9 +75,7 @@ static int read_picks(git_repository *repo, const char *path, struct audit *a)
 		if (end)
 			*end = '\0';
 		lineno++;
-		line[strcspn(line, "#")] = '\0';
-		word = line + strspn(line, " \t\r");
-		word[strcspn(word, " \t\r")] = '\0';
+		word = first_word(line);
 		if (!*word)
 			continue;
 		if (git_revparse_single(&obj, repo, word) < 0 ||
@@ -304,9 +313,7 @@ static int read_queue(struct cli_context *ctx, struct cli_run *run,
 		if (end)
 			*end = '\0';
 		lineno++;
-		line[strcspn(line, "#")] = '\0';
-		name = line + strspn(line, " \t\r");
-		name[strcspn(name, " \t\r")] = '\0';
+		name = first_word(line);
 		if (!*name)
 			continue;
 		strbuf_reset(&path);
@@ -448,8 +455,7 @@ static int reply(struct cli_context *ctx, struct cli_run *run,
 	struct audit_reply r;
 	git_signature *me = NULL;
 	char hex[GIT_OID_HEXSZ + 1];
-	char *id, *p;
-	const char *at;
+	char *id, *local;
 	git_time_t now;
 
 	if (ledger_now(&now) < 0)
@@ -469,13 +475,10 @@ static int reply(struct cli_context *ctx, struct cli_run *run,
 	r.now = now;
 	r.branch = run->branch.name;
 	r.range = run->scan.range;
-	at = strrchr(r.from_email, '@');
 	git_oid_tostr(hex, sizeof(hex), a->nr ? &a->picks[0].id : &run->upstream);
-	id = xstrfmt("stablepick.audit.%s.%.12s@%s", run->branch.name, hex,
-		     at && at[1] ? at + 1 : "localhost");
-	for (p = id; *p; p++)
-		if (!isalnum((unsigned char)*p) && !strchr(".-_@+", *p))
-			*p = '-';
+	local = xstrfmt("stablepick.audit.%s.%.12s", run->branch.name, hex);
+	id = mail_message_id(local, r.from_email);
+	free(local);
 	r.message_id = id;
 	/* "<id>" as given on the command line: the brackets are ours. */
 	if (in_reply_to) {

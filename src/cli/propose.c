@@ -7,7 +7,6 @@
 #include "trace.h"
 #include "util.h"
 
-#include <ctype.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <string.h>
@@ -35,16 +34,13 @@ static int parse_format(const char *arg, enum format *out)
  */
 static char *proposal_id(const struct cli_run *run, const char *email)
 {
-	const char *at = email ? strrchr(email, '@') : NULL;
 	char hex[GIT_OID_HEXSZ + 1];
-	char *id, *p;
+	char *local, *id;
 
 	git_oid_tostr(hex, sizeof(hex), &run->upstream);
-	id = xstrfmt("stablepick.%s.%.12s@%s", run->branch.name, hex,
-		     at && at[1] ? at + 1 : "localhost");
-	for (p = id; *p; p++)
-		if (!isalnum((unsigned char)*p) && !strchr(".-_@+", *p))
-			*p = '-';
+	local = xstrfmt("stablepick.%s.%.12s", run->branch.name, hex);
+	id = mail_message_id(local, email);
+	free(local);
 	return id;
 }
 
