@@ -17,6 +17,7 @@
 /* Sorted by name, as --help lists them. */
 const struct cli_command *const cli_commands[] = {
 	&cmd_audit,
+	&cmd_diff,
 	&cmd_explain,
 	&cmd_mark,
 	&cmd_patch_id,

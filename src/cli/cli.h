@@ -33,6 +33,7 @@ struct cli_command {
 };
 
 extern const struct cli_command cmd_audit;
+extern const struct cli_command cmd_diff;
 extern const struct cli_command cmd_explain;
 extern const struct cli_command cmd_mark;
 extern const struct cli_command cmd_patch_id;

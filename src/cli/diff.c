@@ -1,0 +1,360 @@
+#include "cli.h"
+#include "error.h"
+#include "json.h"
+#include "message.h"
+#include "report.h"
+#include "strbuf.h"
+#include "util.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+/*
+ * stablepick diff --branch VENDOR --against STABLE: which fixes of the
+ * stable branch (since the two share a base) a vendor branch lacks, and
+ * which of the vendor's own changes to watched paths have no stable
+ * counterpart.  A stable commit is in the vendor branch when it is
+ * below their merge base (a merged stable release), when a vendor
+ * commit names it or the mainline commit it backports in an upstream
+ * line, or when a vendor commit makes the same change (patch-id); a
+ * vendor commit of the same subject only makes it maybe-present.
+ */
+
+enum format { FORMAT_TEXT, FORMAT_JSON };
+
+struct row {
+	const char *section;		/* missing, maybe-present, vendor-only */
+	git_oid commit;
+	const char *upstream;		/* mainline id, or NULL */
+	const char *subsystem;
+	const char *subject;
+	char *detail;
+};
+
+struct report_rows {
+	struct row *v;
+	size_t nr, alloc;
+};
+
+static void add_row(struct report_rows *r, const char *section,
+		    const git_oid *commit, const char *upstream,
+		    const char *subsystem, const char *subject, char *detail)
+{
+	struct row *w;
+
+	ALLOC_GROW(r->v, r->nr, r->alloc);
+	w = &r->v[r->nr++];
+	w->section = section;
+	git_oid_cpy(&w->commit, commit);
+	w->upstream = upstream;
+	w->subsystem = subsystem;
+	w->subject = subject;
+	w->detail = detail;
+}
+
+/* A vendor backport naming one of c's upstream ids (not reverted). */
+static const struct branch_backport *by_mainline_id(const struct branch_index *v,
+						    const struct candidate *c)
+{
+	size_t i;
+	git_oid up;
+
+	for (i = 0; i < c->msg.nr_upstream; i++) {
+		const struct branch_backport *b;
+
+		if (git_oid_fromstr(&up, c->msg.upstream[i]) < 0)
+			continue;
+		b = branch_index_find(v, &up);
+		if (b && !b->reverted)
+			return b;
+	}
+	return NULL;
+}
+
+/* The stable side: what the vendor lacks. */
+static void stable_rows(struct report_rows *r, const struct branch_index *v,
+			struct candidate_list *l)
+{
+	size_t i;
+
+	for (i = 0; i < l->nr; i++) {
+		struct candidate *c = l->items[i];
+		const struct subsystem *s = candidate_subsystem(c);
+		const struct branch_backport *b;
+		char hex[GIT_OID_HEXSZ + 1];
+		const char *detail = NULL;
+		size_t j;
+
+		if (!c->present && (b = by_mainline_id(v, c))) {
+			c->present = 1;
+			git_oid_tostr(hex, sizeof(hex), &b->commit);
+			candidate_add_evidence(c, "upstream-line", &b->commit,
+					       "backported as %.12s", hex);
+		}
+		if (c->present)
+			continue;
+		for (j = 0; j < c->nr_evidence; j++)
+			if (!strcmp(c->evidence[j].kind, "subject"))
+				detail = c->evidence[j].detail;
+		add_row(r, c->maybe_present ? "maybe-present" : "missing", &c->id,
+			c->msg.nr_upstream ? c->msg.upstream[0] : NULL,
+			s ? s->name : NULL, c->msg.subject,
+			detail ? xstrdup(detail) : NULL);
+	}
+}
+
+/* Whether some stable commit of l names upstream id hex, or is it. */
+static int stable_knows(const struct candidate_list *l, const char *hex)
+{
+	size_t i, j;
+
+	for (i = 0; i < l->nr; i++) {
+		const struct candidate *c = l->items[i];
+
+		if (!strcmp(c->hex, hex))
+			return 1;
+		for (j = 0; j < c->msg.nr_upstream; j++)
+			if (!strcmp(c->msg.upstream[j], hex))
+				return 1;
+	}
+	return 0;
+}
+
+/* Whether a stable commit's presence was proven by vendor commit id. */
+static int matched_stable(const struct candidate_list *l, const git_oid *id)
+{
+	size_t i, j;
+
+	for (i = 0; i < l->nr; i++) {
+		const struct candidate *c = l->items[i];
+
+		for (j = 0; j < c->nr_evidence; j++)
+			if (c->evidence[j].has_commit &&
+			    git_oid_equal(&c->evidence[j].commit, id))
+				return 1;
+	}
+	return 0;
+}
+
+/*
+ * The vendor side: its commits to watched paths that no stable commit
+ * stands for; those that name a mainline commit were taken from
+ * mainline ahead of stable.
+ */
+static int vendor_rows(struct report_rows *r, git_repository *repo,
+		       struct scan *scan, const struct branch_index *v,
+		       struct candidate_list *vendor)
+{
+	git_revwalk *walk = NULL;
+	git_oid id;
+	int ret;
+
+	if (git_revwalk_new(&walk, repo) < 0 ||
+	    git_revwalk_push(walk, &v->tip) < 0 ||
+	    git_revwalk_hide(walk, &v->base) < 0) {
+		git_revwalk_free(walk);
+		return error_git("cannot walk branch '%s'", v->name);
+	}
+	git_revwalk_sorting(walk, GIT_SORT_TOPOLOGICAL | GIT_SORT_REVERSE);
+	while (!(ret = git_revwalk_next(&id, walk))) {
+		git_commit *commit = NULL;
+		struct candidate *c;
+		const struct subsystem *s;
+		const char *up;
+
+		if (git_commit_lookup(&commit, repo, &id) < 0) {
+			ret = error_git("cannot read a commit of '%s'", v->name);
+			break;
+		}
+		if (git_commit_parentcount(commit) > 1 ||
+		    scan_commit_touches(scan, commit) <= 0 ||
+		    matched_stable(&scan->candidates, &id)) {
+			git_commit_free(commit);
+			continue;
+		}
+		c = candidate_list_add(vendor, &id);
+		ret = scan_fill(scan, c, commit);
+		git_commit_free(commit);
+		if (ret < 0)
+			break;
+		up = c->msg.nr_upstream ? c->msg.upstream[0] : NULL;
+		if (up && stable_knows(&scan->candidates, up))
+			continue;
+		s = candidate_subsystem(c);
+		add_row(r, "vendor-only", &id, up, s ? s->name : NULL,
+			c->msg.subject, xstrdup(up ? "taken from mainline, "
+						"ahead of stable" :
+						"no upstream counterpart"));
+	}
+	git_revwalk_free(walk);
+	return ret == GIT_ITEROVER ? 0 : ret < 0 ? -1 : ret;
+}
+
+static void print_text(struct strbuf *out, const struct report_rows *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->nr; i++) {
+		const struct row *w = &r->v[i];
+		char hex[GIT_OID_HEXSZ + 1];
+
+		git_oid_tostr(hex, sizeof(hex), &w->commit);
+		strbuf_addf(out, "%-14s %.12s  %-10s %s\n", w->section, hex,
+			    w->subsystem ? w->subsystem : "-",
+			    w->subject ? w->subject : "");
+		if (w->detail)
+			strbuf_addf(out, "%28s%s\n", "", w->detail);
+	}
+}
+
+static void print_json(struct strbuf *out, const struct report_rows *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->nr; i++) {
+		const struct row *w = &r->v[i];
+		char hex[GIT_OID_HEXSZ + 1];
+
+		git_oid_tostr(hex, sizeof(hex), &w->commit);
+		strbuf_addstr(out, "{\"section\":");
+		json_add_str(out, w->section);
+		strbuf_addstr(out, ",\"commit\":");
+		json_add_str(out, hex);
+		strbuf_addstr(out, ",\"upstream\":");
+		json_add_str(out, w->upstream);
+		strbuf_addstr(out, ",\"subsystem\":");
+		json_add_str(out, w->subsystem);
+		strbuf_addstr(out, ",\"subject\":");
+		json_add_str(out, w->subject);
+		strbuf_addstr(out, ",\"detail\":");
+		json_add_str(out, w->detail);
+		strbuf_addstr(out, "}\n");
+	}
+}
+
+static int diff(struct cli_context *ctx, int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "against", required_argument, NULL, 'a' },
+		{ "branch", required_argument, NULL, 'b' },
+		{ "format", required_argument, NULL, 'f' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "subsystem", required_argument, NULL, 's' },
+		{ NULL, 0, NULL, 0 }
+	};
+	const char *branch = NULL, *against = NULL, *subsystems = NULL;
+	enum format format = FORMAT_TEXT;
+	struct report_rows rows = { NULL, 0, 0 };
+	struct candidate_list vendor;
+	struct patchid_cache patchids;
+	struct branch_index vbi;
+	struct ruleset rules;
+	struct strbuf out = STRBUF_INIT;
+	struct presence_opts opts;
+	struct scan scan;
+	git_oid stable;
+	char *path, *range = NULL;
+	size_t i;
+	int opt, ret;
+
+	optind = 0;
+	while ((opt = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
+		switch (opt) {
+		case 'a': against = optarg; break;
+		case 'b': branch = optarg; break;
+		case 'f':
+			if (!strcmp(optarg, "text")) {
+				format = FORMAT_TEXT;
+			} else if (!strcmp(optarg, "json")) {
+				format = FORMAT_JSON;
+			} else {
+				error("unknown format '%s' (text or json)", optarg);
+				return cli_usage(&cmd_diff);
+			}
+			break;
+		case 'h':
+			printf("usage: stablepick diff %s\n", cmd_diff.usage);
+			return 0;
+		case 's': subsystems = optarg; break;
+		default:
+			return cli_usage(&cmd_diff);
+		}
+	}
+	if (optind != argc) {
+		error("unexpected argument '%s'", argv[optind]);
+		return cli_usage(&cmd_diff);
+	}
+	if (!branch || !against) {
+		error("diff needs --branch and --against");
+		return cli_usage(&cmd_diff);
+	}
+
+	ruleset_init(&rules);
+	branch_index_init(&vbi);
+	candidate_list_init(&vendor);
+	memset(&scan, 0, sizeof(scan));
+	ret = cli_open_repo(ctx);
+	if (ret)
+		return 1;
+	path = cli_cache_path(ctx, "patchid-cache");
+	patchid_cache_init(&patchids, path ? path : "");
+	if (path)
+		patchid_cache_load(&patchids);
+	free(path);
+	scan_init(&scan, ctx->repo, &rules);
+	ret = cli_load_rules(ctx, &rules);
+	if (!ret)
+		ret = scan_resolve(ctx->repo, against, "--against", &stable);
+	/* The vendor indexed from its base with the stable branch. */
+	if (!ret)
+		ret = branch_index_build(&vbi, ctx->repo, branch, &stable);
+	if (!ret) {
+		char hex[GIT_OID_HEXSZ + 1];
+
+		git_oid_tostr(hex, sizeof(hex), &vbi.base);
+		range = vbi.base_name ? xstrfmt("%s..%s", vbi.base_name, against)
+				      : xstrfmt("%.12s..%s", hex, against);
+		scan_set_range_oids(&scan, &vbi.base, &stable, range);
+		if (subsystems)
+			scan_set_only(&scan, subsystems);
+		ret = scan_run(&scan);
+	}
+	opts.cache = &patchids;
+	opts.scan = &scan;
+	if (!ret)
+		ret = branch_presence(&vbi, ctx->repo, &scan.candidates,
+				      &scan.from, &opts);
+	if (!ret) {
+		stable_rows(&rows, &vbi, &scan.candidates);
+		ret = vendor_rows(&rows, ctx->repo, &scan, &vbi, &vendor);
+	}
+	if (!ret) {
+		if (format == FORMAT_JSON)
+			print_json(&out, &rows);
+		else
+			print_text(&out, &rows);
+		ret = report_write(stdout, &out);
+	}
+	if (!ret && !ctx->no_cache && patchid_cache_save(&patchids) < 0)
+		warning("the next run will be slower");
+	for (i = 0; i < rows.nr; i++)
+		free(rows.v[i].detail);
+	free(rows.v);
+	free(range);
+	strbuf_release(&out);
+	candidate_list_release(&vendor);
+	scan_release(&scan);
+	branch_index_release(&vbi);
+	patchid_cache_release(&patchids);
+	ruleset_release(&rules);
+	return ret < 0 ? 1 : 0;
+}
+
+const struct cli_command cmd_diff = {
+	"diff",
+	"--branch VENDOR --against STABLE [--subsystem LIST]\n"
+	"                       [--format text|json]",
+	"the fixes of a stable branch a vendor branch lacks, and its own",
+	diff,
+};

@@ -1,0 +1,126 @@
+#!/bin/sh
+# diff: the fixes of a stable branch a vendor branch lacks, found by
+# upstream line, by the change itself (a backport with adjusted
+# context and no upstream line), or only by subject; and the vendor's
+# own changes.
+. "$TEST_SRCDIR/tests/lib.sh"
+
+repo=$tmp/repo
+test_repo "$repo"
+cd "$repo"
+mkdir -p fs/ext4 fs/xfs
+printf 'a\nb\nc\nd\ne\nf\ng\nh\ni\nj\n' >fs/ext4/inode.c
+echo 'int xfs;' >fs/xfs/xfs_log.c
+git add .
+test_commit fs/ext4/super.c 'int super;' 'Initial commit'
+test_tick
+git tag -a -m 'Linux 5.15' v5.15
+git branch linux-5.15.y
+git branch vendor
+
+fix() {	# fix PATH CONTENT SUBJECT
+	test_commit "$1" "$2" "$3
+
+Cc: stable@vger.kernel.org
+Signed-off-by: A U Thor <author@example.com>"
+}
+# Mainline fixes.
+fix fs/ext4/namei.c 'int namei;' 'ext4: fix a leak in namei'
+m1=$(git rev-parse HEAD)
+fix fs/ext4/dir.c 'int dir;' 'ext4: fix a crash in readdir'
+m2=$(git rev-parse HEAD)
+fix fs/ext4/inode.c 'a
+b
+c
+d
+e fixed
+f
+g
+h
+i
+j' 'ext4: fix an overflow in the inode code'
+m3=$(git rev-parse HEAD)
+fix fs/xfs/xfs_log.c 'int xfs_fixed;' 'xfs: fix a hang in log recovery'
+m4=$(git rev-parse HEAD)
+fix fs/ext4/xattr.c 'int xattr;' 'ext4: fix a race in xattr'
+m5=$(git rev-parse HEAD)
+fix fs/ext4/mballoc.c 'int mb;' 'ext4: fix a deadlock in mballoc'
+m6=$(git rev-parse HEAD)
+
+# Stable takes m1..m5 with upstream lines.
+git checkout -q linux-5.15.y
+for m in $m1 $m2 $m3 $m4 $m5; do
+	git cherry-pick -x "$m" >/dev/null
+	test_tick
+	git commit -q --amend -m "$(git log -1 --format=%s)
+
+commit $m upstream.
+
+$(git log -1 --format=%b | grep -v 'cherry picked')"
+done
+s1=$(git rev-parse HEAD~4) s2=$(git rev-parse HEAD~3) s3=$(git rev-parse HEAD~2)
+s4=$(git rev-parse HEAD~1) s5=$(git rev-parse HEAD)
+
+# The vendor: its own line at the top of inode.c, then s1 picked from
+# stable, m2 backported naming mainline, m3 by hand (no upstream line,
+# context moved), "xfs: fix a hang in log recovery" done differently,
+# m6 ahead of stable, and a change of its own.
+git checkout -q vendor
+printf 'vendor\na\nb\nc\nd\ne\nf\ng\nh\ni\nj\n' >fs/ext4/inode.c
+git add fs/ext4/inode.c
+test_tick
+git commit -q -m 'VENDOR: a local line'
+vline=$(git rev-parse HEAD)
+git cherry-pick -x "$s1" >/dev/null
+test_commit fs/ext4/dir.c 'int dir;' "ext4: fix a crash in readdir
+
+commit $m2 upstream.
+
+Signed-off-by: Vendor <v@example.com>"
+printf 'vendor\na\nb\nc\nd\ne fixed\nf\ng\nh\ni\nj\n' >fs/ext4/inode.c
+git add fs/ext4/inode.c
+test_tick
+git commit -q -m 'ext4: overflow fix for our kernel'
+v3=$(git rev-parse HEAD)
+test_commit fs/xfs/xfs_log.c 'int xfs_fixed_our_way;' 'xfs: fix a hang in log recovery'
+vx=$(git rev-parse HEAD)
+test_commit fs/ext4/mballoc.c 'int mb;' "ext4: fix a deadlock in mballoc
+
+commit $m6 upstream."
+v6=$(git rev-parse HEAD)
+test_commit fs/ext4/vendor.c 'int tuning;' 'ext4: vendor tuning knob'
+vown=$(git rev-parse HEAD)
+git checkout -q master
+
+"$STABLEPICK" diff --branch vendor --against linux-5.15.y --format json |
+	jq -r '[.section, .commit, (.upstream // "-"), .subsystem, .subject] | join(" ")' \
+	>"$tmp/actual"
+cat >"$tmp/expect" <<EXPECT
+maybe-present $s4 $m4 xfs xfs: fix a hang in log recovery
+missing $s5 $m5 ext4 ext4: fix a race in xattr
+vendor-only $vline - ext4 VENDOR: a local line
+vendor-only $v6 $m6 ext4 ext4: fix a deadlock in mballoc
+vendor-only $vown - ext4 ext4: vendor tuning knob
+EXPECT
+test_cmp "$tmp/expect" "$tmp/actual"
+ok "missing, maybe-present and vendor-only, exactly"
+
+"$STABLEPICK" diff --branch vendor --against linux-5.15.y --format json |
+	jq -r 'select(.section == "maybe-present") | .detail' >"$tmp/actual"
+echo "same subject as $(echo $vx | cut -c1-12) in vendor" >"$tmp/expect"
+test_cmp "$tmp/expect" "$tmp/actual"
+"$STABLEPICK" diff --branch vendor --against linux-5.15.y --subsystem xfs |
+	cut -c1-14 >"$tmp/actual"
+[ "$(head -n 1 "$tmp/actual")" = "maybe-present " ] || fail "--subsystem: $(cat "$tmp/actual")"
+[ "$(grep -c . "$tmp/actual")" = 2 ] || fail "--subsystem: $(cat "$tmp/actual")"
+ok "evidence; --subsystem"
+
+set +e
+"$STABLEPICK" diff --branch vendor --against nope >/dev/null 2>"$tmp/err"
+status=$?
+"$STABLEPICK" diff --branch vendor >/dev/null 2>&1
+usage=$?
+set -e
+[ $status = 1 ] || fail "bad --against: $status"
+[ $usage = 129 ] || fail "no --against: $usage"
+ok "bad input"
