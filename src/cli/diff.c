@@ -1,4 +1,5 @@
 #include "cli.h"
+#include "apply.h"
 #include "error.h"
 #include "json.h"
 #include "message.h"
@@ -191,6 +192,59 @@ static int vendor_rows(struct report_rows *r, git_repository *repo,
 	return ret == GIT_ITEROVER ? 0 : ret < 0 ? -1 : ret;
 }
 
+/*
+ * The findmissing question: mainline commits (base..upstream) whose
+ * Fixes: names a commit the vendor carries (merged, or backported under
+ * any id), and which it lacks; each trial-picked alone onto its tip.
+ */
+static int follow_up_rows(struct report_rows *r, struct cli_context *ctx,
+			  struct cli_run *run, const char *vendor)
+{
+	struct candidate_list *l = &run->scan.candidates;
+	git_commit *onto = NULL;
+	size_t i, j;
+	int ret;
+
+	if ((ret = cli_scan(ctx, run)) < 0 ||
+	    (ret = cli_judge(run, ctx->repo, l, &run->scan.from)) < 0)
+		return ret;
+	if (git_commit_lookup(&onto, ctx->repo, &run->branch.tip) < 0)
+		return error_git("cannot read the tip of '%s'", vendor);
+	for (i = 0; !ret && i < l->nr; i++) {
+		struct candidate *c = l->items[i];
+		const struct subsystem *s = candidate_subsystem(c);
+		const struct fixes_target *t = NULL;
+		struct apply_result res;
+		git_commit *pick = NULL;
+		char hex[GIT_OID_HEXSZ + 1];
+
+		if (c->present || c->maybe_present || !c->fixes)
+			continue;
+		for (j = 0; j < c->msg.nr_fixes; j++)
+			if (c->fixes[j].status == TARGET_IN_BRANCH)
+				t = &c->fixes[j];
+		if (!t)
+			continue;
+		apply_result_init(&res);
+		if (git_commit_lookup(&pick, ctx->repo, &c->id) < 0) {
+			ret = error_git("cannot read commit %s", c->hex);
+			break;
+		}
+		ret = apply_check(&res, ctx->repo, onto, pick);
+		git_commit_free(pick);
+		git_oid_tostr(hex, sizeof(hex), &t->id);
+		if (!ret)
+			add_row(r, "missing-follow-up", &c->id, c->hex,
+				s ? s->name : NULL, c->msg.subject,
+				xstrfmt("fixes %.12s, which %s carries; %s", hex,
+					vendor, res.applies ? "applies to its tip" :
+					"does not apply to its tip"));
+		apply_result_release(&res);
+	}
+	git_commit_free(onto);
+	return ret;
+}
+
 static void print_text(struct strbuf *out, const struct report_rows *r)
 {
 	size_t i;
@@ -241,11 +295,16 @@ static int diff(struct cli_context *ctx, int argc, char **argv)
 		{ "format", required_argument, NULL, 'f' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "subsystem", required_argument, NULL, 's' },
+		{ "upstream", required_argument, NULL, 'u' },
 		{ NULL, 0, NULL, 0 }
 	};
 	const char *branch = NULL, *against = NULL, *subsystems = NULL;
+	const char *upstream = NULL;
+	struct cli_run run;
+	int have_run = 0;
 	enum format format = FORMAT_TEXT;
 	struct report_rows rows = { NULL, 0, 0 };
+
 	struct candidate_list vendor;
 	struct patchid_cache patchids;
 	struct branch_index vbi;
@@ -277,6 +336,7 @@ static int diff(struct cli_context *ctx, int argc, char **argv)
 			printf("usage: stablepick diff %s\n", cmd_diff.usage);
 			return 0;
 		case 's': subsystems = optarg; break;
+		case 'u': upstream = optarg; break;
 		default:
 			return cli_usage(&cmd_diff);
 		}
@@ -329,6 +389,17 @@ static int diff(struct cli_context *ctx, int argc, char **argv)
 		stable_rows(&rows, &vbi, &scan.candidates);
 		ret = vendor_rows(&rows, ctx->repo, &scan, &vbi, &vendor);
 	}
+	/* Mainline's side: the vendor judged as propose judges a branch. */
+	if (!ret) {
+		have_run = 1;
+		ret = cli_run_setup(ctx, &run, branch, upstream);
+	}
+	if (!ret && subsystems)
+		scan_set_only(&run.scan, subsystems);
+	if (!ret)
+		ret = follow_up_rows(&rows, ctx, &run, branch);
+	if (!ret)
+		ret = cli_run_save(ctx, &run);
 	if (!ret) {
 		if (format == FORMAT_JSON)
 			print_json(&out, &rows);
@@ -338,6 +409,9 @@ static int diff(struct cli_context *ctx, int argc, char **argv)
 	}
 	if (!ret && !ctx->no_cache && patchid_cache_save(&patchids) < 0)
 		warning("the next run will be slower");
+	/* The rows borrow from both runs: freed after printing. */
+	if (have_run)
+		cli_run_release(&run);
 	for (i = 0; i < rows.nr; i++)
 		free(rows.v[i].detail);
 	free(rows.v);
@@ -354,7 +428,7 @@ static int diff(struct cli_context *ctx, int argc, char **argv)
 const struct cli_command cmd_diff = {
 	"diff",
 	"--branch VENDOR --against STABLE [--subsystem LIST]\n"
-	"                       [--format text|json]",
+	"                       [--upstream REF] [--format text|json]",
 	"the fixes of a stable branch a vendor branch lacks, and its own",
 	diff,
 };

@@ -46,6 +46,17 @@ fix fs/ext4/xattr.c 'int xattr;' 'ext4: fix a race in xattr'
 m5=$(git rev-parse HEAD)
 fix fs/ext4/mballoc.c 'int mb;' 'ext4: fix a deadlock in mballoc'
 m6=$(git rev-parse HEAD)
+# Follow-ups: of a fix the vendor carries (by its upstream line), and
+# of one it lacks (m5: not reported).
+test_commit fs/ext4/dir.c 'int dir_fixed;' "ext4: fix the readdir crash fix
+
+Fixes: $(git rev-parse --short=12 $m2) (\"ext4: fix a crash in readdir\")
+Signed-off-by: A U Thor <author@example.com>"
+f2=$(git rev-parse HEAD)
+test_commit fs/ext4/xattr.c 'int xattr_fixed;' "ext4: fix the xattr race fix
+
+Fixes: $(git rev-parse --short=12 $m5) (\"ext4: fix a race in xattr\")
+Signed-off-by: A U Thor <author@example.com>"
 
 # Stable takes m1..m5 with upstream lines.
 git checkout -q linux-5.15.y
@@ -101,13 +112,18 @@ missing $s5 $m5 ext4 ext4: fix a race in xattr
 vendor-only $vline - ext4 VENDOR: a local line
 vendor-only $v6 $m6 ext4 ext4: fix a deadlock in mballoc
 vendor-only $vown - ext4 ext4: vendor tuning knob
+missing-follow-up $f2 $f2 ext4 ext4: fix the readdir crash fix
 EXPECT
 test_cmp "$tmp/expect" "$tmp/actual"
-ok "missing, maybe-present and vendor-only, exactly"
+ok "missing, maybe-present, vendor-only and missing-follow-up, exactly"
 
 "$STABLEPICK" diff --branch vendor --against linux-5.15.y --format json |
 	jq -r 'select(.section == "maybe-present") | .detail' >"$tmp/actual"
 echo "same subject as $(echo $vx | cut -c1-12) in vendor" >"$tmp/expect"
+test_cmp "$tmp/expect" "$tmp/actual"
+"$STABLEPICK" diff --branch vendor --against linux-5.15.y --format json |
+	jq -r 'select(.section == "missing-follow-up") | .detail' >"$tmp/actual"
+echo "fixes $(echo $m2 | cut -c1-12), which vendor carries; applies to its tip" >"$tmp/expect"
 test_cmp "$tmp/expect" "$tmp/actual"
 "$STABLEPICK" diff --branch vendor --against linux-5.15.y --subsystem xfs |
 	cut -c1-14 >"$tmp/actual"
