@@ -245,6 +245,42 @@ static int follow_up_rows(struct report_rows *r, struct cli_context *ctx,
 	return ret;
 }
 
+static const char *const sections[] = {
+	"missing", "maybe-present", "vendor-only", "missing-follow-up",
+};
+
+struct tally {
+	const char *subsystem;
+	size_t n[ARRAY_SIZE(sections)];
+};
+
+/* Per subsystem (in order of first appearance), the rows of each section. */
+static void print_summary(struct strbuf *out, const struct report_rows *r)
+{
+	struct tally *t = xcalloc(r->nr ? r->nr : 1, sizeof(*t));
+	size_t nr = 0, i, j, k;
+
+	for (i = 0; i < r->nr; i++) {
+		const char *name = r->v[i].subsystem ? r->v[i].subsystem : "-";
+
+		for (j = 0; j < nr && strcmp(t[j].subsystem, name); j++)
+			;
+		if (j == nr)
+			t[nr++].subsystem = name;
+		for (k = 0; k < ARRAY_SIZE(sections); k++)
+			if (!strcmp(sections[k], r->v[i].section))
+				t[j].n[k]++;
+	}
+	strbuf_addf(out, "\n%-12s %8s %14s %12s %18s\n", "subsystem",
+		    sections[0], sections[1], sections[2], sections[3]);
+	for (j = 0; j < nr; j++)
+		strbuf_addf(out, "%-12s %8zu %14zu %12zu %18zu\n", t[j].subsystem,
+			    t[j].n[0], t[j].n[1], t[j].n[2], t[j].n[3]);
+	if (!nr)
+		strbuf_addstr(out, "nothing to report\n");
+	free(t);
+}
+
 static void print_text(struct strbuf *out, const struct report_rows *r)
 {
 	size_t i;
@@ -254,12 +290,13 @@ static void print_text(struct strbuf *out, const struct report_rows *r)
 		char hex[GIT_OID_HEXSZ + 1];
 
 		git_oid_tostr(hex, sizeof(hex), &w->commit);
-		strbuf_addf(out, "%-14s %.12s  %-10s %s\n", w->section, hex,
+		strbuf_addf(out, "%-17s %.12s  %-10s %s\n", w->section, hex,
 			    w->subsystem ? w->subsystem : "-",
 			    w->subject ? w->subject : "");
 		if (w->detail)
-			strbuf_addf(out, "%28s%s\n", "", w->detail);
+			strbuf_addf(out, "%31s%s\n", "", w->detail);
 	}
+	print_summary(out, r);
 }
 
 static void print_json(struct strbuf *out, const struct report_rows *r)
