@@ -4,10 +4,13 @@
 #include "json.h"
 #include "message.h"
 #include "report.h"
+#include "soak.h"
 #include "strbuf.h"
 #include "util.h"
 
 #include <getopt.h>
+#include <stdint.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -245,6 +248,129 @@ static int follow_up_rows(struct report_rows *r, struct cli_context *ctx,
 	return ret;
 }
 
+/*
+ * The stable releases (vX.Y.Z tags) of the range, by their position in
+ * it (oldest first), for "caught up with": the newest release before a
+ * subsystem's first missing commit.
+ */
+struct position {
+	git_oid id;
+	size_t pos;
+};
+
+struct release {
+	char *name;
+	size_t pos;
+};
+
+struct releases {
+	struct position *order;		/* the range, sorted by id */
+	size_t nr_order;
+	struct release *v;		/* sorted by position */
+	size_t nr, alloc;
+	git_repository *repo;
+};
+
+static int cmp_position(const void *a, const void *b)
+{
+	return git_oid_cmp(&((const struct position *)a)->id,
+			   &((const struct position *)b)->id);
+}
+
+static int cmp_release(const void *a, const void *b)
+{
+	const struct release *x = a, *y = b;
+
+	return x->pos < y->pos ? -1 : x->pos > y->pos;
+}
+
+static size_t position_of(const struct releases *rel, const git_oid *id)
+{
+	struct position key, *p;
+
+	git_oid_cpy(&key.id, id);
+	p = rel->nr_order ? bsearch(&key, rel->order, rel->nr_order,
+				    sizeof(*rel->order), cmp_position) : NULL;
+	return p ? p->pos : SIZE_MAX;
+}
+
+static int add_release(const char *refname, git_oid *oid, void *data)
+{
+	struct releases *rel = data;
+	git_object *obj = NULL, *peeled = NULL;
+	int major, minor, rc;
+	size_t pos = SIZE_MAX;
+
+	if (strncmp(refname, "refs/tags/", 10) ||
+	    soak_parse_tag(refname + 10, &major, &minor, &rc) != 1)
+		return 0;	/* only stable releases: vX.Y.Z */
+	if (!git_object_lookup(&obj, rel->repo, oid, GIT_OBJECT_ANY) &&
+	    !git_object_peel(&peeled, obj, GIT_OBJECT_COMMIT))
+		pos = position_of(rel, git_object_id(peeled));
+	git_error_clear();
+	git_object_free(peeled);
+	git_object_free(obj);
+	if (pos == SIZE_MAX)
+		return 0;
+	ALLOC_GROW(rel->v, rel->nr, rel->alloc);
+	rel->v[rel->nr].name = xstrdup(refname + 10);
+	rel->v[rel->nr++].pos = pos;
+	return 0;
+}
+
+static int load_releases(struct releases *rel, git_repository *repo,
+			 const git_oid *base, const git_oid *tip)
+{
+	git_revwalk *walk = NULL;
+	size_t alloc = 0;
+	git_oid id;
+	int ret;
+
+	memset(rel, 0, sizeof(*rel));
+	rel->repo = repo;
+	if (git_revwalk_new(&walk, repo) < 0 || git_revwalk_push(walk, tip) < 0 ||
+	    git_revwalk_hide(walk, base) < 0) {
+		git_revwalk_free(walk);
+		return error_git("cannot walk the stable branch");
+	}
+	git_revwalk_sorting(walk, GIT_SORT_TOPOLOGICAL | GIT_SORT_REVERSE);
+	while (!(ret = git_revwalk_next(&id, walk))) {
+		ALLOC_GROW(rel->order, rel->nr_order, alloc);
+		git_oid_cpy(&rel->order[rel->nr_order].id, &id);
+		rel->order[rel->nr_order].pos = rel->nr_order;
+		rel->nr_order++;
+	}
+	git_revwalk_free(walk);
+	if (ret != GIT_ITEROVER)
+		return error_git("cannot walk the stable branch");
+	QSORT(rel->order, rel->nr_order, cmp_position);
+	if (git_tag_foreach(repo, add_release, rel) < 0)
+		return error_git("cannot list the tags");
+	QSORT(rel->v, rel->nr, cmp_release);
+	return 0;
+}
+
+static void release_releases(struct releases *rel)
+{
+	size_t i;
+
+	for (i = 0; i < rel->nr; i++)
+		free(rel->v[i].name);
+	free(rel->v);
+	free(rel->order);
+}
+
+/* The newest release before position pos (SIZE_MAX: the newest), or "-". */
+static const char *caught_up(const struct releases *rel, size_t pos)
+{
+	const char *name = "-";
+	size_t i;
+
+	for (i = 0; i < rel->nr && rel->v[i].pos < pos; i++)
+		name = rel->v[i].name;
+	return name;
+}
+
 static const char *const sections[] = {
 	"missing", "maybe-present", "vendor-only", "missing-follow-up",
 };
@@ -252,10 +378,15 @@ static const char *const sections[] = {
 struct tally {
 	const char *subsystem;
 	size_t n[ARRAY_SIZE(sections)];
+	size_t first_missing;		/* position in the stable range */
 };
 
-/* Per subsystem (in order of first appearance), the rows of each section. */
-static void print_summary(struct strbuf *out, const struct report_rows *r)
+/*
+ * Per subsystem (in order of first appearance), the rows of each
+ * section, and the newest stable release it is caught up with.
+ */
+static void print_summary(struct strbuf *out, const struct report_rows *r,
+			  const struct releases *rel)
 {
 	struct tally *t = xcalloc(r->nr ? r->nr : 1, sizeof(*t));
 	size_t nr = 0, i, j, k;
@@ -265,23 +396,35 @@ static void print_summary(struct strbuf *out, const struct report_rows *r)
 
 		for (j = 0; j < nr && strcmp(t[j].subsystem, name); j++)
 			;
-		if (j == nr)
-			t[nr++].subsystem = name;
+		if (j == nr) {
+			t[nr].subsystem = name;
+			t[nr++].first_missing = SIZE_MAX;
+		}
 		for (k = 0; k < ARRAY_SIZE(sections); k++)
 			if (!strcmp(sections[k], r->v[i].section))
 				t[j].n[k]++;
+		if (!strcmp(r->v[i].section, "missing") ||
+		    !strcmp(r->v[i].section, "maybe-present")) {
+			size_t pos = position_of(rel, &r->v[i].commit);
+
+			if (pos < t[j].first_missing)
+				t[j].first_missing = pos;
+		}
 	}
-	strbuf_addf(out, "\n%-12s %8s %14s %12s %18s\n", "subsystem",
-		    sections[0], sections[1], sections[2], sections[3]);
+	strbuf_addf(out, "\n%-12s %8s %14s %12s %18s  %s\n", "subsystem",
+		    sections[0], sections[1], sections[2], sections[3],
+		    "caught up with");
 	for (j = 0; j < nr; j++)
-		strbuf_addf(out, "%-12s %8zu %14zu %12zu %18zu\n", t[j].subsystem,
-			    t[j].n[0], t[j].n[1], t[j].n[2], t[j].n[3]);
+		strbuf_addf(out, "%-12s %8zu %14zu %12zu %18zu  %s\n",
+			    t[j].subsystem, t[j].n[0], t[j].n[1], t[j].n[2],
+			    t[j].n[3], caught_up(rel, t[j].first_missing));
 	if (!nr)
 		strbuf_addstr(out, "nothing to report\n");
 	free(t);
 }
 
-static void print_text(struct strbuf *out, const struct report_rows *r)
+static void print_text(struct strbuf *out, const struct report_rows *r,
+		       const struct releases *rel)
 {
 	size_t i;
 
@@ -296,7 +439,7 @@ static void print_text(struct strbuf *out, const struct report_rows *r)
 		if (w->detail)
 			strbuf_addf(out, "%31s%s\n", "", w->detail);
 	}
-	print_summary(out, r);
+	print_summary(out, r, rel);
 }
 
 static void print_json(struct strbuf *out, const struct report_rows *r)
@@ -338,6 +481,7 @@ static int diff(struct cli_context *ctx, int argc, char **argv)
 	const char *branch = NULL, *against = NULL, *subsystems = NULL;
 	const char *upstream = NULL;
 	struct cli_run run;
+	struct releases rel;
 	int have_run = 0;
 	enum format format = FORMAT_TEXT;
 	struct report_rows rows = { NULL, 0, 0 };
@@ -387,6 +531,7 @@ static int diff(struct cli_context *ctx, int argc, char **argv)
 		return cli_usage(&cmd_diff);
 	}
 
+	memset(&rel, 0, sizeof(rel));
 	ruleset_init(&rules);
 	branch_index_init(&vbi);
 	candidate_list_init(&vendor);
@@ -422,6 +567,8 @@ static int diff(struct cli_context *ctx, int argc, char **argv)
 	if (!ret)
 		ret = branch_presence(&vbi, ctx->repo, &scan.candidates,
 				      &scan.from, &opts);
+	if (!ret && format == FORMAT_TEXT)
+		ret = load_releases(&rel, ctx->repo, &vbi.base, &stable);
 	if (!ret) {
 		stable_rows(&rows, &vbi, &scan.candidates);
 		ret = vendor_rows(&rows, ctx->repo, &scan, &vbi, &vendor);
@@ -441,7 +588,7 @@ static int diff(struct cli_context *ctx, int argc, char **argv)
 		if (format == FORMAT_JSON)
 			print_json(&out, &rows);
 		else
-			print_text(&out, &rows);
+			print_text(&out, &rows, &rel);
 		ret = report_write(stdout, &out);
 	}
 	if (!ret && !ctx->no_cache && patchid_cache_save(&patchids) < 0)
@@ -452,6 +599,7 @@ static int diff(struct cli_context *ctx, int argc, char **argv)
 	for (i = 0; i < rows.nr; i++)
 		free(rows.v[i].detail);
 	free(rows.v);
+	release_releases(&rel);
 	free(range);
 	strbuf_release(&out);
 	candidate_list_release(&vendor);

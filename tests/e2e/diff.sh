@@ -71,6 +71,7 @@ $(git log -1 --format=%b | grep -v 'cherry picked')"
 done
 s1=$(git rev-parse HEAD~4) s2=$(git rev-parse HEAD~3) s3=$(git rev-parse HEAD~2)
 s4=$(git rev-parse HEAD~1) s5=$(git rev-parse HEAD)
+git tag v5.15.1 "$s2" && git tag v5.15.2 "$s4" && git tag v5.15.3 "$s5"
 
 # The vendor: its own line at the top of inode.c, then s1 picked from
 # stable, m2 backported naming mainline, m3 by hand (no upstream line,
@@ -130,11 +131,17 @@ cat >"$tmp/expect" <<EXPECT
 maybe-present     $(echo $s4 | cut -c1-12)  xfs        xfs: fix a hang in log recovery
                                same subject as $(echo $vx | cut -c1-12) in vendor
 
-subsystem     missing  maybe-present  vendor-only  missing-follow-up
-xfs                 0              1            0                  0
+subsystem     missing  maybe-present  vendor-only  missing-follow-up  caught up with
+xfs                 0              1            0                  0  v5.15.1
 EXPECT
 test_cmp "$tmp/expect" "$tmp/actual"
-ok "evidence; --subsystem; the per-subsystem counts"
+"$STABLEPICK" diff --branch vendor --against linux-5.15.y | tail -n 2 >"$tmp/actual"
+cat >"$tmp/expect" <<EXPECT
+xfs                 0              1            0                  0  v5.15.1
+ext4                1              0            3                  1  v5.15.2
+EXPECT
+test_cmp "$tmp/expect" "$tmp/actual"
+ok "evidence; --subsystem; the per-subsystem counts and releases caught up with"
 
 set +e
 "$STABLEPICK" diff --branch vendor --against nope >/dev/null 2>"$tmp/err"
