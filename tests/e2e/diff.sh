@@ -143,6 +143,59 @@ EXPECT
 test_cmp "$tmp/expect" "$tmp/actual"
 ok "evidence; --subsystem; the per-subsystem counts and releases caught up with"
 
+# The HTML report: one well-formed file, no script, nothing fetched.
+"$STABLEPICK" diff --branch vendor --against linux-5.15.y --format html >"$tmp/report.html"
+python3 - "$tmp/report.html" >"$tmp/actual" <<'PY'
+import html.parser, sys
+VOID = {'meta', 'br', 'rect'}
+class P(html.parser.HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.stack, self.cells, self.rows, self.bars, self.bad = [], [], [], 0, []
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if tag in ('script', 'link', 'img', 'iframe') or any(
+                k in ('src', 'href') for k in a):
+            self.bad.append(tag)
+        if tag == 'rect' and a.get('height') == '18':
+            self.bars += 1
+        if tag == 'tr':
+            self.cells = []
+        if tag not in VOID:
+            self.stack.append(tag)
+    def handle_startendtag(self, tag, attrs):
+        self.handle_starttag(tag, attrs)
+        if tag not in VOID:
+            self.stack.pop()
+    def handle_endtag(self, tag):
+        if tag in VOID:
+            return
+        assert self.stack and self.stack[-1] == tag, (tag, self.stack)
+        self.stack.pop()
+        if tag == 'tr':
+            self.rows.append(' '.join(self.cells))
+    def handle_data(self, d):
+        if self.stack and self.stack[-1] in ('td', 'th', 'code', 'small'):
+            self.cells.append(d.strip())
+p = P()
+p.feed(open(sys.argv[1], encoding='utf-8').read())
+p.close()
+assert not p.stack, p.stack
+print('external or script:', p.bad)
+print('bars:', p.bars)
+for r in p.rows[:3]:
+    print(r)
+PY
+cat >"$tmp/expect" <<EXPECT
+external or script: []
+bars: 1
+subsystem missing maybe-present vendor-only missing-follow-up caught up with
+xfs 0 1 0 0 v5.15.1
+ext4 1 0 3 1 v5.15.2
+EXPECT
+test_cmp "$tmp/expect" "$tmp/actual"
+ok "the HTML report"
+
 set +e
 "$STABLEPICK" diff --branch vendor --against nope >/dev/null 2>"$tmp/err"
 status=$?
