@@ -23,6 +23,7 @@
 #define EXIT_REJECTED 2
 
 enum format { FORMAT_TEXT, FORMAT_JSON, FORMAT_EMAIL };
+static const char *const format_names[] = { "text", "json", "email" };
 
 /* The thread the picks came in, for the reply. */
 struct thread {
@@ -520,24 +521,17 @@ static int audit(struct cli_context *ctx, int argc, char **argv)
 	struct strbuf out = STRBUF_INIT;
 	struct cli_run run;
 	struct audit a;
-	int opt, ret;
+	int opt, f, ret;
 
 	optind = 0;
 	while ((opt = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'b': branch = optarg; break;
 		case 'f':
-			if (!strcmp(optarg, "text")) {
-				format = FORMAT_TEXT;
-			} else if (!strcmp(optarg, "json")) {
-				format = FORMAT_JSON;
-			} else if (!strcmp(optarg, "email")) {
-				format = FORMAT_EMAIL;
-			} else {
-				error("unknown format '%s' (text, json or email)",
-				      optarg);
+			if ((f = cli_format(optarg, format_names,
+					      ARRAY_SIZE(format_names))) < 0)
 				return cli_usage(&cmd_audit);
-			}
+			format = (enum format)f;
 			break;
 		case 'h':
 			printf("usage: stablepick audit %s\n", cmd_audit.usage);

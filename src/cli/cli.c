@@ -42,6 +42,22 @@ int cli_usage(const struct cli_command *cmd)
 	return 129;
 }
 
+int cli_format(const char *arg, const char *const *names, size_t nr)
+{
+	struct strbuf list = STRBUF_INIT;
+	size_t i;
+
+	for (i = 0; i < nr; i++)
+		if (!strcmp(arg, names[i]))
+			return (int)i;
+	for (i = 0; i < nr; i++)
+		strbuf_addf(&list, "%s%s", names[i],
+			    i + 2 < nr ? ", " : i + 1 < nr ? " or " : "");
+	error("unknown format '%s' (expected %s)", arg, list.buf);
+	strbuf_release(&list);
+	return -1;
+}
+
 int cli_open_repo(struct cli_context *ctx)
 {
 	const char *dir = ctx->repo_dir ? ctx->repo_dir : ".";

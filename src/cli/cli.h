@@ -59,6 +59,12 @@ const char *cli_default_rules_dir(void);
 /* Prints "usage: stablepick NAME USAGE" to stderr; returns 129 like git. */
 int cli_usage(const struct cli_command *cmd);
 
+/*
+ * The index of arg in names (nr of them), the values of --format; -1
+ * after "unknown format 'x' (expected a, b or c)".
+ */
+int cli_format(const char *arg, const char *const *names, size_t nr);
+
 void cli_context_release(struct cli_context *ctx);
 
 /*

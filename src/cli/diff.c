@@ -27,6 +27,7 @@
  */
 
 enum format { FORMAT_TEXT, FORMAT_JSON, FORMAT_HTML };
+static const char *const format_names[] = { "text", "json", "html" };
 
 struct row {
 	const char *section;		/* missing, maybe-present, vendor-only */
@@ -669,7 +670,7 @@ static int diff(struct cli_context *ctx, int argc, char **argv)
 	git_oid stable;
 	char *path, *range = NULL;
 	size_t i;
-	int opt, ret;
+	int opt, f, ret;
 
 	optind = 0;
 	while ((opt = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
@@ -677,17 +678,10 @@ static int diff(struct cli_context *ctx, int argc, char **argv)
 		case 'a': against = optarg; break;
 		case 'b': branch = optarg; break;
 		case 'f':
-			if (!strcmp(optarg, "text")) {
-				format = FORMAT_TEXT;
-			} else if (!strcmp(optarg, "json")) {
-				format = FORMAT_JSON;
-			} else if (!strcmp(optarg, "html")) {
-				format = FORMAT_HTML;
-			} else {
-				error("unknown format '%s' (text, json or html)",
-				      optarg);
+			if ((f = cli_format(optarg, format_names,
+					      ARRAY_SIZE(format_names))) < 0)
 				return cli_usage(&cmd_diff);
-			}
+			format = (enum format)f;
 			break;
 		case 'h':
 			printf("usage: stablepick diff %s\n", cmd_diff.usage);

@@ -13,19 +13,7 @@
 
 enum format { FORMAT_TEXT, FORMAT_JSON, FORMAT_EMAIL, FORMAT_MBOX };
 
-static int parse_format(const char *arg, enum format *out)
-{
-	static const char *const names[] = { "text", "json", "email", "mbox" };
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(names); i++)
-		if (!strcmp(arg, names[i])) {
-			*out = (enum format)i;
-			return 0;
-		}
-	return error("unknown format '%s' (expected text, json, email or mbox)",
-		     arg);
-}
+static const char *const format_names[] = { "text", "json", "email", "mbox" };
 
 /*
  * The Message-ID of the proposal email, derived from the branch and the
@@ -221,7 +209,7 @@ static int propose(struct cli_context *ctx, int argc, char **argv)
 	enum format format = FORMAT_TEXT;
 	struct strbuf out = STRBUF_INIT;
 	struct cli_run run;
-	int opt, all = 0, ret;
+	int opt, f, all = 0, ret;
 
 	optind = 0;
 	while ((opt = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
@@ -229,8 +217,10 @@ static int propose(struct cli_context *ctx, int argc, char **argv)
 		case 'a': all = 1; break;
 		case 'b': branch = optarg; break;
 		case 'f':
-			if (parse_format(optarg, &format) < 0)
+			if ((f = cli_format(optarg, format_names,
+					      ARRAY_SIZE(format_names))) < 0)
 				return 129;
+			format = (enum format)f;
 			break;
 		case 'h':
 			printf("usage: stablepick propose %s\n", cmd_propose.usage);
