@@ -786,18 +786,24 @@ static void memo_add(struct scan *s, struct scan_memo *m,
 }
 
 /*
- * Whether memo m can stand for the part of the range it covers: every
- * subsystem it names still exists.  (The key already says the watch set
- * is the same; this guards against a digest collision or a bug.)
+ * The subsystems memo m names, in its order, or NULL when one no longer
+ * exists: the memo cannot stand for its part of the range.  (The key
+ * already says the watch set is the same; this guards against a digest
+ * collision or a bug.)
  */
-static int memo_usable(const struct scan *s, const struct scan_memo *m)
+static const struct subsystem **memo_subsystems(const struct scan *s,
+						const struct scan_memo *m)
 {
+	const struct subsystem **v = xcalloc(m->nr_names ? m->nr_names : 1,
+					     sizeof(*v));
 	size_t i;
 
 	for (i = 0; i < m->nr_names; i++)
-		if (!subsystem_named(s, m->names[i]))
-			return 0;
-	return 1;
+		if (!(v[i] = subsystem_named(s, m->names[i]))) {
+			free(v);
+			return NULL;
+		}
+	return v;
 }
 
 /*
@@ -809,8 +815,8 @@ static int memo_usable(const struct scan *s, const struct scan_memo *m)
  * instead.
  */
 static int replay(struct scan *s, const struct scan_memo *m,
-		  struct scan_memo *into, int beyond, int exact,
-		  const struct soak_mark *at_end)
+		  const struct subsystem **subs, struct scan_memo *into,
+		  int beyond, int exact, const struct soak_mark *at_end)
 {
 	int unsettle = beyond && !exact;
 	int *rel = xcalloc(m->nr_tags ? m->nr_tags : 1, sizeof(int));
@@ -834,7 +840,7 @@ static int replay(struct scan *s, const struct scan_memo *m,
 		}
 		c = candidate_list_add(&s->candidates, &h->id);
 		for (j = 0; j < h->nr_touched; j++)
-			touch(c, subsystem_named(s, m->names[h->touched[j]]));
+			touch(c, subs[h->touched[j]]);
 		c->has_pathkey = h->has_pathkey;
 		memcpy(c->pathkey, h->pathkey, sizeof(c->pathkey));
 		if (h->paths_known && s->need_paths) {
@@ -963,6 +969,7 @@ int scan_run(struct scan *s)
 	const struct scan_memo *old = NULL;
 	struct scan_memo *memo;
 	struct soak_mark at_end = { -1, -1 };
+	const struct subsystem **subs = NULL;
 	int ret, beyond = 0, exact = 0;
 	size_t i;
 
@@ -981,7 +988,7 @@ int scan_run(struct scan *s)
 	if (s->cache)
 		old = scancache_find(s->cache, memo->key,
 				     s->has_from ? &s->from : NULL);
-	if (old && !memo_usable(s, old))
+	if (old && !(subs = memo_subsystems(s, old)))
 		old = NULL;
 	/* Only what is new since the memo's end: it must be an ancestor. */
 	if (old && !git_oid_equal(&old->to, &s->to) &&
@@ -999,12 +1006,13 @@ int scan_run(struct scan *s)
 		memo->walked += old->walked;
 		memo->merges += old->merges;
 		memo->reaches_from |= old->reaches_from;
-		ret = replay(s, old, memo, beyond, exact, &at_end);
+		ret = replay(s, old, subs, memo, beyond, exact, &at_end);
 		ALLOC_GROW_BY(memo->range, memo->nr_range, old->nr_range,
 			      memo->alloc_range);
 		memcpy(memo->range + memo->nr_range - old->nr_range, old->range,
 		       old->nr_range * sizeof(*old->range));
 	}
+	free(subs);
 	QSORT(memo->range, memo->nr_range, cmp_oid);
 	progress_stop(&s->progress);
 	if (ret < 0) {

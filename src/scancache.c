@@ -256,6 +256,11 @@ int scancache_save(struct scancache *c)
 	sha1_init(&ctx);
 	sha1_update(&ctx, sb.buf, sb.len);
 	sha1_final(digest, &ctx);
+	if (c->has_loaded && !memcmp(digest, c->loaded, SHA1_RAWSZ)) {
+		c->dirty = 0;
+		strbuf_release(&sb);
+		return 0;
+	}
 	strbuf_add(&sb, digest, SHA1_RAWSZ);
 	ret = write_file_atomic(c->path, sb.buf, sb.len, "scan cache");
 	if (!ret)
@@ -453,6 +458,10 @@ void scancache_load(struct scancache *c)
 	}
 	if (r.bad || r.p != r.end)
 		why = "malformed records";
+	else {
+		memcpy(c->loaded, digest, SHA1_RAWSZ);
+		c->has_loaded = 1;
+	}
 out:
 	if (why) {
 		for (i = 0; i < c->nr; i++)

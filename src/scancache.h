@@ -87,6 +87,10 @@ struct scancache {
 	struct scancache_base *bases;
 	size_t nr_bases, alloc_bases;
 	int dirty;
+	/* The checksum of the file as loaded: an unchanged cache is not
+	   written again (a warm run would rewrite megabytes). */
+	unsigned char loaded[SHA1_RAWSZ];
+	int has_loaded;
 };
 
 void scancache_init(struct scancache *c, const char *path);
@@ -107,7 +111,10 @@ const struct scan_memo *scancache_find(const struct scancache *c,
 #define SCANCACHE_MAX 8
 void scancache_put(struct scancache *c, struct scan_memo *m);
 
-/* Writes the file if anything changed: 0, or -1 after an error message. */
+/*
+ * Writes the file if anything changed (what it would write differs from
+ * what was loaded): 0, or -1 after an error message.
+ */
 int scancache_save(struct scancache *c);
 
 /*
