@@ -7,6 +7,7 @@
 #include "report.h"
 #include "util.h"
 
+#include <stdint.h>
 #include <string.h>
 #include <strings.h>
 
@@ -191,20 +192,19 @@ static void judged_flags(struct audit_pick *p, const struct candidate *c,
  * would apply them), whatever order the picks were listed in; picks
  * from outside the range last, in the order given.
  */
-static const struct candidate_list *order_list;
+struct apply_order {
+	struct audit_pick *p;
+	size_t key;			/* walk position; SIZE_MAX: outside */
+};
 
 static int cmp_apply_order(const void *x, const void *y)
 {
-	const struct audit_pick *const *a = x, *const *b = y;
-	int in_a = (*a)->c && candidate_list_find(order_list, &(*a)->id);
-	int in_b = (*b)->c && candidate_list_find(order_list, &(*b)->id);
+	const struct apply_order *a = x, *b = y;
 
-	if (in_a != in_b)
-		return in_a ? -1 : 1;
-	if (in_a && (*a)->c->order != (*b)->c->order)
-		return (*a)->c->order < (*b)->c->order ? -1 : 1;
-	return (*a)->position < (*b)->position ? -1 :
-	       (*a)->position > (*b)->position;
+	if (a->key != b->key)
+		return a->key < b->key ? -1 : 1;
+	return a->p->position < b->p->position ? -1 :
+	       a->p->position > b->p->position;
 }
 
 /* The picks that would be applied, in mainline order, onto the branch tip. */
@@ -214,18 +214,20 @@ static int trial_pick(struct audit *a, git_repository *repo,
 {
 	const git_commit **commits = xcalloc(a->nr ? a->nr : 1, sizeof(*commits));
 	struct audit_pick **who = xcalloc(a->nr ? a->nr : 1, sizeof(*who));
-	struct audit_pick **v = xcalloc(a->nr ? a->nr : 1, sizeof(*v));
+	struct apply_order *v = xcalloc(a->nr ? a->nr : 1, sizeof(*v));
 	struct apply_result *res = NULL;
 	git_commit *onto = NULL;
 	size_t i, nr = 0;
 	int ret = 0;
 
-	for (i = 0; i < a->nr; i++)
-		v[i] = &a->picks[i];
-	order_list = judged;
+	for (i = 0; i < a->nr; i++) {
+		v[i].p = &a->picks[i];
+		v[i].key = v[i].p->c && candidate_list_find(judged, &v[i].p->id) ?
+			   v[i].p->c->order : SIZE_MAX;
+	}
 	QSORT(v, a->nr, cmp_apply_order);
 	for (i = 0; i < a->nr; i++) {
-		struct audit_pick *p = v[i];
+		struct audit_pick *p = v[i].p;
 		git_commit *commit;
 		size_t j;
 
