@@ -357,6 +357,13 @@ int branch_index_build(struct branch_index *bi, git_repository *repo,
 	return read_from_base(bi, repo, branch, SIZE_MAX);
 }
 
+int branch_index_has(const struct branch_index *bi, const git_oid *id)
+{
+	return bi->nr_sorted &&
+	       bsearch(id, bi->commits, bi->nr_sorted, sizeof(git_oid),
+		       cmp_oid) != NULL;
+}
+
 const struct branch_backport *branch_index_find(const struct branch_index *bi,
 						const git_oid *upstream)
 {
@@ -395,6 +402,104 @@ static int below_base(git_repository *repo, const git_oid *base,
 	if (ret != GIT_ITEROVER)
 		return error_git("cannot walk to the branch base");
 	return 0;
+}
+
+/*
+ * The candidates below the base when no scanned range start says it
+ * (explain, audit, tests: a few hundred commits from anywhere).  One
+ * asked of the commit graph may walk most of history, so: a commit the
+ * scan of base..upstream walked is not below; the rest are looked for
+ * in one walk down from the base, newest first, which stops when all
+ * are met or it is a day older than the oldest of them; those it did
+ * not meet are asked of the graph, so the answer does not depend on
+ * commit dates being in order.
+ */
+static int below_base_of(const struct branch_index *bi, git_repository *repo,
+			 const struct candidate_list *l, const struct scan *scan,
+			 struct oid_entry **set)
+{
+	struct oid_entry *pending = NULL, *e, *tmp;
+	git_revwalk *walk = NULL;
+	git_time_t oldest = 0;
+	size_t nr = 0, walked = 0, i;
+	git_oid id;
+	int ret = 0;
+
+	for (i = 0; i < l->nr; i++) {
+		const struct candidate *c = l->items[i];
+		git_commit *commit = NULL;
+
+		if (scan && scan->memo && scan->has_from &&
+		    git_oid_equal(&scan->from, &bi->base) &&
+		    scan_in_range(scan, &c->id) == 1)
+			continue;
+		HASH_FIND(hh, pending, &c->id, sizeof(git_oid), e);
+		if (e)
+			continue;
+		if (git_commit_lookup(&commit, repo, &c->id) < 0) {
+			ret = error_git("cannot read commit %s", c->hex);
+			goto out;
+		}
+		if (!nr++ || git_commit_time(commit) < oldest)
+			oldest = git_commit_time(commit);
+		git_commit_free(commit);
+		e = xmalloc(sizeof(*e));
+		git_oid_cpy(&e->id, &c->id);
+		HASH_ADD(hh, pending, id, sizeof(git_oid), e);
+	}
+	if (!nr)
+		goto out;
+	if (git_revwalk_new(&walk, repo) < 0 ||
+	    git_revwalk_push(walk, &bi->base) < 0) {
+		ret = error_git("cannot walk below the base of '%s'", bi->name);
+		goto out;
+	}
+	git_revwalk_sorting(walk, GIT_SORT_TIME);
+	while (nr && !(ret = git_revwalk_next(&id, walk))) {
+		git_commit *commit = NULL;
+
+		HASH_FIND(hh, pending, &id, sizeof(git_oid), e);
+		if (e) {
+			HASH_DEL(pending, e);
+			HASH_ADD(hh, *set, id, sizeof(git_oid), e);
+			nr--;
+			continue;
+		}
+		/* The date check parses a commit: once in 64 is enough. */
+		if (++walked % 64)
+			continue;
+		if (git_commit_lookup(&commit, repo, &id) < 0) {
+			ret = error_git("cannot read a commit below the base");
+			goto out;
+		}
+		if (git_commit_time(commit) < oldest - 24 * 3600)
+			nr = 0;
+		git_commit_free(commit);
+	}
+	if (ret == GIT_ITEROVER)
+		ret = 0;
+	else if (ret < 0)
+		goto out;
+	HASH_ITER(hh, pending, e, tmp) {
+		int r = git_graph_descendant_of(repo, &bi->base, &e->id);
+
+		if (r < 0) {
+			ret = error_git("cannot tell whether %s is in %s",
+					git_oid_tostr_s(&e->id), bi->name);
+			goto out;
+		}
+		if (r) {
+			HASH_DEL(pending, e);
+			HASH_ADD(hh, *set, id, sizeof(git_oid), e);
+		}
+	}
+out:
+	git_revwalk_free(walk);
+	HASH_ITER(hh, pending, e, tmp) {
+		HASH_DEL(pending, e);
+		free(e);
+	}
+	return ret < 0 ? -1 : 0;
 }
 
 /*
@@ -474,8 +579,11 @@ static int build_patchids(struct branch_index *bi, git_repository *repo,
 			break;
 		}
 		/* Only changes to watched paths can match a candidate. */
-		t = git_commit_parentcount(commit) == 1 ?
-		    scan_commit_touches(opts->scan, commit) : 0;
+		if (git_commit_parentcount(commit) != 1)
+			t = 0;
+		else
+			t = opts->every_path ? 1 :
+			    scan_commit_touches(opts->scan, commit);
 		if (t > 0)
 			t = patchid_cache_get(opts->cache, repo, commit, &pid);
 		else if (!t)
@@ -569,26 +677,16 @@ int branch_presence(struct branch_index *bi, git_repository *repo,
 
 	if (range_from)
 		ret = below_base(repo, &bi->base, range_from, &below);
+	else
+		ret = below_base_of(bi, repo, l, opts ? opts->scan : NULL, &below);
 	progress_start(&progress, "Presence", l->nr);
 	for (i = 0; !ret && i < l->nr; i++) {
 		struct candidate *c = l->items[i];
 		const struct branch_backport *b;
-		int is_below;
 
 		progress_update(&progress, i + 1);
-		if (range_from) {
-			HASH_FIND(hh, below, &c->id, sizeof(git_oid), e);
-			is_below = e != NULL;
-		} else {
-			/* A few commits (explain): ask the graph directly. */
-			is_below = git_graph_descendant_of(repo, &bi->base, &c->id);
-			if (is_below < 0) {
-				ret = error_git("cannot tell whether %s is in %s",
-						c->hex, bi->name);
-				break;
-			}
-		}
-		if (is_below || git_oid_equal(&c->id, &bi->base)) {
+		HASH_FIND(hh, below, &c->id, sizeof(git_oid), e);
+		if (e || git_oid_equal(&c->id, &bi->base)) {
 			c->present = 1;
 			candidate_add_evidence(c, "ancestor", NULL,
 					       "in %s already (below %s)",

@@ -122,6 +122,9 @@ int branch_index_build_from(struct branch_index *bi, git_repository *repo,
 int branch_index_base_holds(const struct branch_index *bi,
 			    const struct scan *mainline);
 
+/* 1 if id is a commit of the branch after its base, else 0. */
+int branch_index_has(const struct branch_index *bi, const git_oid *id);
+
 /*
  * The backport of a mainline commit, or NULL; check ->reverted before
  * counting it as present.
@@ -133,18 +136,23 @@ const struct branch_backport *branch_index_find(const struct branch_index *bi,
  * How to recognise a backport that names no upstream commit: by the
  * patch-id of its change (git patch-id --stable), computed through the
  * cache for the branch commits that change a path the scanner watches.
- * NULL, or a NULL cache, skips patch-ids.
+ * NULL, or a NULL cache, skips patch-ids.  every_path: compute them
+ * for every branch commit, whatever it changes (the commits that tests
+ * name fix mm/ or net/ as well as fs/); set it on the first call.
  */
 struct presence_opts {
 	struct patchid_cache *cache;
 	struct scan *scan;
+	int every_path;
 };
 
 /*
  * Adds presence evidence to every candidate and sets c->present.
  * Candidates between range_from and the base are below the base:
- * present by ancestry.  Without range_from, ancestry is asked of the
- * commit graph one candidate at a time (for a handful of commits).
+ * present by ancestry.  Without range_from (commits from anywhere:
+ * explain, audit, tests), those the scan of base..upstream walked are
+ * not below the base, and the others are looked for below it in one
+ * walk, then asked of the commit graph.
  */
 int branch_presence(struct branch_index *bi, git_repository *repo,
 		    struct candidate_list *l, const git_oid *range_from,

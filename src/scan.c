@@ -563,12 +563,15 @@ int scan_fill(struct scan *s, struct candidate *c, const git_commit *commit)
 		goto out;
 	if (!c->nr_touched)
 		ret = watch_diff(s->repo, s->watch, ptree, tree, c);
-	if (ret || !c->nr_touched)
+	if (ret)
 		goto out;
-	order_touched(c);
-	if ((!c->has_pathkey || (s->need_paths && !c->paths_known)) &&
-	    (ret = fill_paths(s, c, ptree, tree)) < 0)
-		goto out;
+	/* A commit from outside the watch (audit, tests) still fixes. */
+	if (c->nr_touched) {
+		order_touched(c);
+		if ((!c->has_pathkey || (s->need_paths && !c->paths_known)) &&
+		    (ret = fill_paths(s, c, ptree, tree)) < 0)
+			goto out;
+	}
 	resolve_fixes(s->repo, c);
 out:
 	git_tree_free(ptree);

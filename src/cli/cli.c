@@ -380,7 +380,7 @@ static int apply_decisions(struct cli_run *run, struct candidate_list *l)
 int cli_judge(struct cli_run *run, git_repository *repo,
 	      struct candidate_list *l, const git_oid *range_from)
 {
-	struct presence_opts opts = { &run->patchids, &run->scan };
+	struct presence_opts opts = { &run->patchids, &run->scan, 0 };
 	struct candidate *pulled;
 	struct deps d;
 	size_t i;

@@ -734,6 +734,7 @@ static int diff(struct cli_context *ctx, int argc, char **argv)
 	}
 	opts.cache = &patchids;
 	opts.scan = &scan;
+	opts.every_path = 0;
 	if (!ret)
 		ret = branch_presence(&vbi, ctx->repo, &scan.candidates,
 				      &scan.from, &opts);
