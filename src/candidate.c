@@ -63,6 +63,9 @@ static void candidate_free(struct candidate *c)
 	free(c->reverted_by);
 	free(c->reverted_by_subject);
 	free(c->facts);
+	for (i = 0; i < c->nr_named_by; i++)
+		free(c->named_by[i]);
+	free(c->named_by);
 	free(c->not_applicable);
 	free(c->why);
 	free(c);
@@ -136,6 +139,17 @@ void candidate_add_warning(struct candidate *c, const char *fmt, ...)
 	va_start(ap, fmt);
 	c->warnings[c->nr_warnings++] = xstrvfmt(fmt, ap);
 	va_end(ap);
+}
+
+void candidate_add_named_by(struct candidate *c, const char *test)
+{
+	size_t i;
+
+	for (i = 0; i < c->nr_named_by; i++)
+		if (!strcmp(c->named_by[i], test))
+			return;
+	ALLOC_GROW(c->named_by, c->nr_named_by, c->alloc_named_by);
+	c->named_by[c->nr_named_by++] = xstrdup(test);
 }
 
 void candidate_add_fact(struct candidate *c, const char *fact)

@@ -143,6 +143,9 @@ struct candidate {
 	size_t nr_prereqs, alloc_prereqs;
 	struct series_ref series;	/* id NULL when not known */
 	int pulled;			/* pulled in as a prerequisite */
+	/* Regression tests naming it as their fix: "fstests generic/123". */
+	char **named_by;
+	size_t nr_named_by, alloc_named_by;
 
 	/* The trial cherry-pick onto the branch tip (src/checks.h). */
 	int apply_checked;
@@ -182,6 +185,8 @@ void candidate_add_evidence(struct candidate *c, const char *kind,
 	__attribute__((format(printf, 4, 5)));
 void candidate_add_warning(struct candidate *c, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* Adds a test that names c as its fix ("fstests xfs/123") once. */
+void candidate_add_named_by(struct candidate *c, const char *test);
 /* Adds a fact (a static string) once. */
 void candidate_add_fact(struct candidate *c, const char *fact);
 

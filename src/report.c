@@ -37,13 +37,14 @@ static void add_reasons(struct strbuf *out, const struct candidate *c)
 {
 	size_t i;
 
-	if (!c->nr_reasons) {
+	if (!c->nr_reasons)
 		strbuf_addstr(out, "no rule matched");
-		return;
-	}
 	for (i = 0; i < c->nr_reasons; i++)
 		strbuf_addf(out, "%s%s %+d", i ? ", " : "",
 			    c->reasons[i].rule->name, c->reasons[i].rule->weight);
+	for (i = 0; i < c->nr_named_by; i++)
+		strbuf_addf(out, "%s%s", i ? ", " : "; named by ",
+			    c->named_by[i]);
 }
 
 /* "does not apply to linux-6.6.y: conflicts in fs/a.c, fs/b.c" */
@@ -73,6 +74,7 @@ static void add_header(struct strbuf *out, const struct report *r,
 		       const struct candidate_list *l)
 {
 	const struct branch_index *b = r->branch;
+	size_t named = 0, i;
 
 	strbuf_addf(out, "branch %s", b->name);
 	if (b->base_name)
@@ -80,10 +82,15 @@ static void add_header(struct strbuf *out, const struct report *r,
 	strbuf_addf(out, ": %zu %s after the base, %zu %s an upstream commit\n",
 		    b->nr_commits, b->nr_commits == 1 ? "commit" : "commits",
 		    b->nr_backports, b->nr_backports == 1 ? "names" : "name");
+	for (i = 0; i < l->nr; i++)
+		named += !l->items[i]->nr_touched && l->items[i]->nr_named_by;
 	strbuf_addf(out, "mainline %s: %zu %s walked (%zu %s), "
-		    "%zu in watched paths\n", r->scan->range, r->scan->walked,
+		    "%zu in watched paths", r->scan->range, r->scan->walked,
 		    r->scan->walked == 1 ? "commit" : "commits", r->scan->merges,
-		    r->scan->merges == 1 ? "merge" : "merges", l->nr);
+		    r->scan->merges == 1 ? "merge" : "merges", l->nr - named);
+	if (named)
+		strbuf_addf(out, ", %zu more named by tests", named);
+	strbuf_addch(out, '\n');
 }
 
 static void add_counts(struct strbuf *out, const struct report *r,
@@ -316,6 +323,12 @@ static void json_candidate(struct strbuf *out, const struct candidate *c)
 		if (i)
 			strbuf_addch(out, ',');
 		json_add_str(out, c->facts[i]);
+	}
+	strbuf_addstr(out, "],\"named_by\":[");
+	for (i = 0; i < c->nr_named_by; i++) {
+		if (i)
+			strbuf_addch(out, ',');
+		json_add_str(out, c->named_by[i]);
 	}
 	strbuf_addstr(out, "],\"prerequisites\":[");
 	for (i = 0; i < c->nr_prereqs; i++) {

@@ -23,6 +23,7 @@ const struct cli_command *const cli_commands[] = {
 	&cmd_patch_id,
 	&cmd_propose,
 	&cmd_rules,
+	&cmd_tests,
 	NULL
 };
 
@@ -380,7 +381,8 @@ static int apply_decisions(struct cli_run *run, struct candidate_list *l)
 int cli_judge(struct cli_run *run, git_repository *repo,
 	      struct candidate_list *l, const git_oid *range_from)
 {
-	struct presence_opts opts = { &run->patchids, &run->scan, 0 };
+	struct presence_opts opts = { &run->patchids, &run->scan,
+				      run->every_path };
 	struct candidate *pulled;
 	struct deps d;
 	size_t i;

@@ -39,6 +39,7 @@ extern const struct cli_command cmd_mark;
 extern const struct cli_command cmd_patch_id;
 extern const struct cli_command cmd_propose;
 extern const struct cli_command cmd_rules;
+extern const struct cli_command cmd_tests;
 
 extern const struct cli_command *const cli_commands[];
 
@@ -80,6 +81,8 @@ struct cli_run {
 	struct ledger ledger;		/* decisions; stablepick.ledger */
 	git_oid upstream;
 	const char *upstream_name;
+	/* Candidates outside the watch (named by tests): patch-ids of all. */
+	int every_path;
 };
 
 /*
@@ -121,5 +124,15 @@ char *cli_ledger_path(struct cli_context *ctx);
 
 int cli_judge(struct cli_run *run, git_repository *repo,
 	      struct candidate_list *l, const git_oid *range_from);
+
+/*
+ * propose --tests-from DIR: the commits of the range that the
+ * regression tests of DIR (an fstests or LTP checkout) name as their
+ * fix become candidates, each with the fact "named-by-test" and the
+ * tests in named_by.  After cli_scan(), before cli_judge().  Returns 0
+ * or -1 after an error message.
+ */
+int cli_tests_named_by(struct cli_context *ctx, struct cli_run *run,
+		       const char *dir);
 
 #endif

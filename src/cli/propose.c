@@ -198,11 +198,14 @@ static int propose(struct cli_context *ctx, int argc, char **argv)
 		{ "range", required_argument, NULL, 'r' },
 		{ "since", required_argument, NULL, 'S' },
 		{ "subsystem", required_argument, NULL, 's' },
+		{ "tests-from", required_argument, NULL, 'T' },
 		{ "upstream", required_argument, NULL, 'u' },
 		{ NULL, 0, NULL, 0 }
 	};
 	const char *branch = NULL, *upstream = NULL, *range = NULL;
 	const char *subsystems = NULL, *in_reply_to = NULL, *since = NULL;
+	const char **tests_from = NULL;
+	size_t nr_tests_from = 0, alloc_tests_from = 0, i;
 	struct state since_state;
 	git_oid since_tip;
 	int since_found = 0;
@@ -218,28 +221,36 @@ static int propose(struct cli_context *ctx, int argc, char **argv)
 		case 'b': branch = optarg; break;
 		case 'f':
 			if ((f = cli_format(optarg, format_names,
-					      ARRAY_SIZE(format_names))) < 0)
+					      ARRAY_SIZE(format_names))) < 0) {
+				free(tests_from);
 				return 129;
+			}
 			format = (enum format)f;
 			break;
 		case 'h':
 			printf("usage: stablepick propose %s\n", cmd_propose.usage);
+			free(tests_from);
 			return 0;
 		case 'i': in_reply_to = optarg; break;
 		case 'r': range = optarg; break;
 		case 'S': since = optarg; break;
 		case 's': subsystems = optarg; break;
+		case 'T':
+			ALLOC_GROW(tests_from, nr_tests_from, alloc_tests_from);
+			tests_from[nr_tests_from++] = optarg;
+			break;
 		case 'u': upstream = optarg; break;
 		default:
+			free(tests_from);
 			return cli_usage(&cmd_propose);
 		}
 	}
-	if (optind != argc) {
-		error("unexpected argument '%s'", argv[optind]);
-		return cli_usage(&cmd_propose);
-	}
-	if (!branch) {
-		error("propose needs --branch");
+	if (optind != argc || !branch) {
+		if (optind != argc)
+			error("unexpected argument '%s'", argv[optind]);
+		else
+			error("propose needs --branch");
+		free(tests_from);
 		return cli_usage(&cmd_propose);
 	}
 
@@ -251,6 +262,8 @@ static int propose(struct cli_context *ctx, int argc, char **argv)
 	if (!ret)
 		ret = cli_scan(ctx, &run);
 	trace_stage("scan");
+	for (i = 0; !ret && i < nr_tests_from; i++)
+		ret = cli_tests_named_by(ctx, &run, tests_from[i]);
 	if (!ret)
 		ret = cli_judge(&run, ctx->repo, &run.scan.candidates,
 				&run.scan.from);
@@ -275,6 +288,7 @@ static int propose(struct cli_context *ctx, int argc, char **argv)
 		free(path);
 	}
 	strbuf_release(&out);
+	free(tests_from);
 	cli_run_release(&run);
 	return ret < 0 ? 1 : 0;
 }
@@ -284,7 +298,7 @@ const struct cli_command cmd_propose = {
 	"--branch BRANCH [--all] [--format text|json|email|mbox]\n"
 	"                          [--in-reply-to MSGID] [--range A..B]\n"
 	"                          [--since last|REV] [--subsystem LIST]\n"
-	"                          [--upstream REF]",
+	"                          [--tests-from DIR]... [--upstream REF]",
 	"list the mainline fixes a branch should take",
 	propose,
 };

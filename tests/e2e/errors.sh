@@ -43,7 +43,7 @@ expect_error 129 "error: propose needs --branch
 usage: stablepick propose --branch BRANCH [--all] [--format text|json|email|mbox]
                           [--in-reply-to MSGID] [--range A..B]
                           [--since last|REV] [--subsystem LIST]
-                          [--upstream REF]" \
+                          [--tests-from DIR]... [--upstream REF]" \
 	sp propose
 expect_error 1 "error: unknown revision 'deadbeef' for explain" \
 	sp explain --branch linux-6.6.y deadbeef

@@ -23,9 +23,9 @@ Score 123, threshold 10:
    +100  cc-stable            rules/default.rules:37  "stable@vger.kernel.org"
      +8  fixes-tag            rules/default.rules:41  "db2e5a497805"
      +6  fixes-in-branch      rules/default.rules:48  "fixes-in-branch"
-     +4  subject-fix          rules/default.rules:61  "fix"
-     +5  subject-crash        rules/default.rules:62  "use-after-free"
-  not matched: follow-up, reverts-present, prerequisite, syzbot, reported-by, closes-report, body-crash, subject-cleanup, subject-feature, subject-perf, noautosel, ext4-journal, ext4-fsck
+     +4  subject-fix          rules/default.rules:65  "fix"
+     +5  subject-crash        rules/default.rules:66  "use-after-free"
+  not matched: follow-up, reverts-present, prerequisite, named-by-test, syzbot, reported-by, closes-report, body-crash, subject-cleanup, subject-feature, subject-perf, noautosel, ext4-journal, ext4-fsck
 
 Presence in linux-6.6.y:
   absent         no commit of linux-6.6.y after v6.6 names it
@@ -44,9 +44,9 @@ Fixes:     db2e5a497805 ("ext4: add bar") -> db2e5a497805855399ac60d0e596422f7f0
 Score 23, threshold 10:
      +8  fixes-tag            rules/default.rules:41  "db2e5a497805"
      +6  fixes-in-branch      rules/default.rules:48  "fixes-in-branch"
-     +4  subject-fix          rules/default.rules:61  "fix"
-     +5  subject-crash        rules/default.rules:62  "leak"
-  not matched: cc-stable, follow-up, reverts-present, prerequisite, syzbot, reported-by, closes-report, body-crash, subject-cleanup, subject-feature, subject-perf, noautosel
+     +4  subject-fix          rules/default.rules:65  "fix"
+     +5  subject-crash        rules/default.rules:66  "leak"
+  not matched: cc-stable, follow-up, reverts-present, prerequisite, named-by-test, syzbot, reported-by, closes-report, body-crash, subject-cleanup, subject-feature, subject-perf, noautosel
 
 Presence in linux-6.6.y:
   upstream-line  backported as 8f3388abc9da (8f3388abc9da8f0bd4a0d1f6f7644cfac48ab01d)

@@ -1,0 +1,939 @@
+#include "cli.h"
+#include "error.h"
+#include "json.h"
+#include "message.h"
+#include "report.h"
+#include "strbuf.h"
+#include "testannot.h"
+#include "trace.h"
+#include "util.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+/*
+ * stablepick tests: which fstests and LTP regression tests name, as
+ * the fix of their bug, a kernel commit the branch lacks.  The commits
+ * the annotations name are judged by the presence machinery of propose
+ * (ancestry, upstream lines, patch-id, subject); a test is
+ * expected-fail when one is missing, unknown when one cannot be found,
+ * else expected-pass.
+ */
+
+enum format { FORMAT_TEXT, FORMAT_JSON, FORMAT_EXCLUDE };
+static const char *const format_names[] = { "text", "json", "exclude" };
+
+/* Where an annotated commit stands, worst last but one. */
+enum fix_state {
+	FIX_PRESENT,			/* the branch has it */
+	FIX_MAYBE,			/* only its subject is in the branch */
+	FIX_NOT_NEEDED,			/* absent, and so is the bug it fixes */
+	FIX_MISSING,			/* absent: a backport candidate */
+	FIX_UNRESOLVED,			/* no commit found for it */
+	FIX_IGNORED,			/* a CVE tag, or another filesystem */
+};
+static const char *const state_names[] = {
+	"present", "maybe-present", "not-needed", "missing", "unresolved",
+	"ignored",
+};
+
+enum test_status { TEST_PASS, TEST_FAIL, TEST_UNKNOWN };
+static const char *const status_names[] = {
+	"expected-pass", "expected-fail", "unknown",
+};
+
+/* One annotation, judged. */
+struct named {
+	const struct testannot *a;
+	enum fix_state state;
+	int resolved;
+	git_oid id;			/* the commit judged, when resolved */
+	struct candidate *c;		/* its candidate, when judged */
+	char *how;			/* how it was resolved, or NULL */
+	char *detail;			/* the evidence for the state */
+	char *subject;			/* of the commit, when not judged */
+};
+
+struct tests_run {
+	struct testannot_set set;
+	struct named *named;		/* parallel to set.items */
+	struct candidate_list cands;	/* the commits named, once each */
+	struct candidate_list targets;	/* the Fixes: targets of missing ones */
+	const char *fstyp;		/* --fstyp, or NULL */
+};
+
+static void tests_run_init(struct tests_run *t)
+{
+	memset(t, 0, sizeof(*t));
+	testannot_set_init(&t->set);
+	candidate_list_init(&t->cands);
+	candidate_list_init(&t->targets);
+}
+
+static void tests_run_release(struct tests_run *t)
+{
+	size_t i;
+
+	for (i = 0; t->named && i < t->set.nr; i++) {
+		free(t->named[i].how);
+		free(t->named[i].detail);
+		free(t->named[i].subject);
+	}
+	free(t->named);
+	candidate_list_release(&t->cands);
+	candidate_list_release(&t->targets);
+	testannot_set_release(&t->set);
+}
+
+static int is_dir(const char *dir, const char *sub)
+{
+	struct strbuf path = STRBUF_INIT;
+	struct stat st;
+	int ret;
+
+	strbuf_addf(&path, "%s/%s", dir, sub);
+	ret = !stat(path.buf, &st) && S_ISDIR(st.st_mode);
+	strbuf_release(&path);
+	return ret;
+}
+
+/*
+ * Reads the annotations of a checkout: suite "fstests" or "ltp", or
+ * NULL to tell by its directories (tests/ and common/, or testcases/).
+ * Problems in the sources are warnings.
+ */
+static int read_suite(struct testannot_set *set, const char *dir,
+		      const char *suite)
+{
+	size_t first = set->nr_problems, i;
+	int ret;
+
+	if (!suite) {
+		if (is_dir(dir, "tests") && is_dir(dir, "common"))
+			suite = "fstests";
+		else if (is_dir(dir, "testcases"))
+			suite = "ltp";
+		else
+			return error("'%s' is neither an fstests checkout (tests/ "
+				     "and common/) nor an LTP checkout "
+				     "(testcases/)", dir);
+	}
+	if (!strcmp(suite, "fstests"))
+		ret = testannot_read_fstests(set, dir);
+	else
+		ret = testannot_read_ltp(set, dir);
+	for (i = first; i < set->nr_problems; i++)
+		warning("%s/%s:%u: %s", dir, set->problems[i].file,
+			set->problems[i].line, set->problems[i].message);
+	return ret;
+}
+
+/* "fstests generic/123": how reports name a test. */
+static char *test_label(const struct testannot *a)
+{
+	return xstrfmt("%s %s", a->suite, a->test);
+}
+
+/*
+ * The commit an annotation's id names: 1 with *out set, 0 with *why
+ * set when it names none (a placeholder, unknown, ambiguous, not a
+ * commit), -1 after an error.
+ */
+static int lookup(git_repository *repo, const char *sha, git_oid *out,
+		  char **why)
+{
+	git_object *obj = NULL, *peeled = NULL;
+	size_t len = strlen(sha);
+	git_oid prefix;
+	int ret;
+
+	if (!testannot_sha_ok(sha)) {
+		*why = xstrfmt("'%s' is a placeholder, not a commit id", sha);
+		return 0;
+	}
+	if (git_oid_fromstrn(&prefix, sha, len) < 0)
+		return error_git("bad commit id '%s'", sha);
+	ret = git_object_lookup_prefix(&obj, repo, &prefix, len, GIT_OBJECT_ANY);
+	if (ret == GIT_ENOTFOUND || ret == GIT_EAMBIGUOUS) {
+		git_error_clear();
+		*why = xstrfmt(ret == GIT_EAMBIGUOUS ?
+			       "'%s' is ambiguous in this repository" :
+			       "no commit '%s' in this repository", sha);
+		return 0;
+	}
+	if (ret < 0)
+		return error_git("cannot look up '%s'", sha);
+	if (git_object_type(obj) != GIT_OBJECT_COMMIT &&
+	    git_object_type(obj) != GIT_OBJECT_TAG) {
+		*why = xstrfmt("'%s' names a %s, not a commit", sha,
+			       git_object_type2string(git_object_type(obj)));
+		git_object_free(obj);
+		return 0;
+	}
+	ret = git_object_peel(&peeled, obj, GIT_OBJECT_COMMIT);
+	git_object_free(obj);
+	if (ret < 0) {
+		git_error_clear();
+		*why = xstrfmt("'%s' names a tag of no commit", sha);
+		return 0;
+	}
+	git_oid_cpy(out, git_object_id(peeled));
+	git_object_free(peeled);
+	return 1;
+}
+
+/*
+ * A linux-stable-git commit the branch does not carry itself stands for
+ * the mainline commit its upstream line names, when there is one.
+ */
+static void stable_to_mainline(git_repository *repo, struct named *n)
+{
+	git_commit *commit = NULL;
+	struct message m;
+	const char *raw;
+	size_t i;
+
+	if (git_commit_lookup(&commit, repo, &n->id) < 0) {
+		git_error_clear();
+		return;
+	}
+	raw = git_commit_message(commit);
+	message_init(&m);
+	message_parse(&m, raw ? raw : "", raw ? strlen(raw) : 0);
+	for (i = 0; i < m.nr_upstream; i++) {
+		git_oid up;
+		char *why = NULL;
+
+		if (lookup(repo, m.upstream[i], &up, &why) == 1) {
+			free(n->how);
+			n->how = xstrfmt("stable commit %.12s backports %.12s",
+					 n->a->sha, git_oid_tostr_s(&up));
+			git_oid_cpy(&n->id, &up);
+			free(why);
+			break;
+		}
+		git_error_clear();
+		free(why);
+	}
+	message_release(&m);
+	git_commit_free(commit);
+}
+
+/* The subjects still looked for, and the commit of each (if unique). */
+struct wanted {
+	const char *subject;
+	git_oid id;
+	int found;			/* commits with it: 0, 1, or 2 for more */
+};
+
+static struct wanted *find_wanted(struct wanted *w, size_t nr,
+				  const char *subject)
+{
+	size_t i;
+
+	for (i = 0; subject && i < nr; i++)
+		if (!strcmp(w[i].subject, subject))
+			return &w[i];
+	return NULL;
+}
+
+/*
+ * The annotations whose id names no commit, by their subject: a commit
+ * of the scanned range (base..upstream) with it, else a commit of the
+ * branch with it (present, by subject only).
+ */
+static int by_subject(struct cli_context *ctx, struct cli_run *run,
+		      struct tests_run *t)
+{
+	struct wanted *w = NULL;
+	size_t nr = 0, alloc = 0, i;
+	git_revwalk *walk = NULL;
+	git_oid id;
+	int ret = 0;
+
+	for (i = 0; i < t->set.nr; i++) {
+		const struct testannot *a = &t->set.items[i];
+
+		if (t->named[i].resolved || t->named[i].state != FIX_UNRESOLVED ||
+		    !a->subject || find_wanted(w, nr, a->subject))
+			continue;
+		ALLOC_GROW(w, nr, alloc);
+		memset(&w[nr], 0, sizeof(*w));
+		w[nr++].subject = a->subject;
+	}
+	if (!nr)
+		return 0;
+	/* One walk of the range for all of them; the scan kept no subjects
+	 * of the commits outside the watch. */
+	if (git_revwalk_new(&walk, ctx->repo) < 0 ||
+	    git_revwalk_push(walk, &run->upstream) < 0 ||
+	    (run->scan.has_from && git_revwalk_hide(walk, &run->scan.from) < 0)) {
+		ret = error_git("cannot walk %s", run->scan.range);
+		goto out;
+	}
+	while (!(ret = git_revwalk_next(&id, walk))) {
+		git_commit *commit = NULL;
+		struct wanted *hit;
+
+		if (git_commit_lookup(&commit, ctx->repo, &id) < 0) {
+			ret = error_git("cannot read a commit of %s", run->scan.range);
+			goto out;
+		}
+		hit = find_wanted(w, nr, git_commit_summary(commit));
+		if (hit && hit->found < 2) {
+			if (!hit->found++)
+				git_oid_cpy(&hit->id, &id);
+			else
+				hit->found = 2;
+		}
+		git_commit_free(commit);
+	}
+	if (ret != GIT_ITEROVER) {
+		ret = error_git("cannot walk %s", run->scan.range);
+		goto out;
+	}
+	ret = 0;
+	for (i = 0; i < t->set.nr; i++) {
+		struct named *n = &t->named[i];
+		struct wanted *hit;
+		const struct branch_subject *s;
+
+		if (n->resolved || n->state != FIX_UNRESOLVED ||
+		    !(hit = find_wanted(w, nr, n->a->subject)))
+			continue;
+		if (hit->found == 1) {
+			n->resolved = 1;
+			git_oid_cpy(&n->id, &hit->id);
+			free(n->how);
+			n->how = xstrfmt("%s; found by its subject",
+					 n->detail ? n->detail : "no id");
+			free(n->detail);
+			n->detail = NULL;
+			continue;
+		}
+		HASH_FIND_STR(run->branch.subjects, n->a->subject, s);
+		if (s) {
+			n->state = FIX_MAYBE;
+			free(n->how);
+			n->how = n->detail;
+			n->detail = xstrfmt("same subject as %.12s in %s",
+					    git_oid_tostr_s(&s->commit),
+					    run->branch.name);
+		} else {
+			char *why = n->detail;
+
+			n->detail = xstrfmt("%s; %s", why, hit->found ?
+					    "several commits have its subject" :
+					    "no commit of the range or the "
+					    "branch has its subject");
+			free(why);
+		}
+	}
+out:
+	git_revwalk_free(walk);
+	free(w);
+	return ret;
+}
+
+/*
+ * Finds the commit of every annotation (none for CVE tags and for
+ * another filesystem than --fstyp).  A stable commit the branch carries
+ * is present as it is.
+ */
+static int resolve_all(struct cli_context *ctx, struct cli_run *run,
+		       struct tests_run *t)
+{
+	size_t i;
+
+	t->named = xcalloc(t->set.nr ? t->set.nr : 1, sizeof(*t->named));
+	for (i = 0; i < t->set.nr; i++) {
+		const struct testannot *a = &t->set.items[i];
+		struct named *n = &t->named[i];
+		char *why = NULL;
+		int r;
+
+		n->a = a;
+		n->state = FIX_UNRESOLVED;
+		if (a->kind == TESTANNOT_CVE) {
+			n->state = FIX_IGNORED;
+			n->detail = xstrfmt("CVE-%s names no commit", a->sha);
+			continue;
+		}
+		if (t->fstyp && a->fstyp && strcmp(t->fstyp, a->fstyp)) {
+			n->state = FIX_IGNORED;
+			n->detail = xstrfmt("only on %s", a->fstyp);
+			continue;
+		}
+		r = lookup(ctx->repo, a->sha, &n->id, &why);
+		if (r < 0)
+			return -1;
+		if (!r) {
+			n->detail = why;
+			continue;
+		}
+		n->resolved = 1;
+		if (a->kind != TESTANNOT_STABLE)
+			continue;
+		if (branch_index_has(&run->branch, &n->id) ||
+		    git_oid_equal(&n->id, &run->branch.tip)) {
+			git_commit *commit = NULL;
+
+			if (git_commit_lookup(&commit, ctx->repo, &n->id) < 0)
+				return error_git("cannot read commit %s", a->sha);
+			if (git_commit_summary(commit))
+				n->subject = xstrdup(git_commit_summary(commit));
+			git_commit_free(commit);
+			n->state = FIX_PRESENT;
+			n->detail = xstrfmt("%s has this stable commit itself",
+					    run->branch.name);
+			continue;
+		}
+		stable_to_mainline(ctx->repo, n);
+	}
+	return by_subject(ctx, run, t);
+}
+
+/*
+ * The presence of every commit named: one candidate each, judged as
+ * propose judges (every changed path counts for patch-ids: the fixes
+ * tests name are in mm/ and net/ too).  A missing fix whose Fixes:
+ * targets are all absent from the branch is not needed there.
+ */
+static int judge_all(struct cli_context *ctx, struct cli_run *run,
+		     struct tests_run *t)
+{
+	struct presence_opts opts = { &run->patchids, &run->scan, 1 };
+	size_t i, j;
+	int ret = 0;
+
+	for (i = 0; !ret && i < t->set.nr; i++) {
+		struct named *n = &t->named[i];
+		git_commit *commit = NULL;
+
+		if (!n->resolved || n->state != FIX_UNRESOLVED)
+			continue;
+		n->c = candidate_list_find(&t->cands, &n->id);
+		if (n->c)
+			continue;
+		if (git_commit_lookup(&commit, ctx->repo, &n->id) < 0)
+			return error_git("cannot read commit %s",
+					 git_oid_tostr_s(&n->id));
+		n->c = candidate_list_add(&t->cands, &n->id);
+		ret = scan_fill(&run->scan, n->c, commit);
+		git_commit_free(commit);
+	}
+	if (!ret && t->cands.nr)
+		ret = branch_presence(&run->branch, ctx->repo, &t->cands, NULL,
+				      &opts);
+	/* The bugs the missing ones fix. */
+	for (i = 0; !ret && i < t->cands.nr; i++) {
+		struct candidate *c = t->cands.items[i];
+
+		if (c->present || c->maybe_present)
+			continue;
+		for (j = 0; !ret && c->fixes && j < c->msg.nr_fixes; j++) {
+			git_commit *commit = NULL;
+			struct candidate *target;
+
+			if (!c->fixes[j].resolved ||
+			    candidate_list_find(&t->targets, &c->fixes[j].id))
+				continue;
+			if (git_commit_lookup(&commit, ctx->repo, &c->fixes[j].id) < 0)
+				return error_git("cannot read commit %s",
+						 git_oid_tostr_s(&c->fixes[j].id));
+			target = candidate_list_add(&t->targets, &c->fixes[j].id);
+			ret = scan_fill(&run->scan, target, commit);
+			git_commit_free(commit);
+		}
+	}
+	if (!ret && t->targets.nr)
+		ret = branch_presence(&run->branch, ctx->repo, &t->targets, NULL,
+				      &opts);
+	for (i = 0; !ret && i < t->cands.nr; i++) {
+		struct candidate *c = t->cands.items[i];
+		size_t in = 0, unknown = 0;
+
+		if (c->present || c->maybe_present || !c->msg.nr_fixes)
+			continue;
+		for (j = 0; j < c->msg.nr_fixes; j++) {
+			const struct candidate *target = c->fixes[j].resolved ?
+				candidate_list_find(&t->targets, &c->fixes[j].id) : NULL;
+
+			if (!target)
+				unknown++;
+			else if (target->present || target->maybe_present)
+				in++;
+		}
+		if (!in && !unknown)
+			c->not_applicable = xstrfmt("absent, but so is the bug: "
+						    "%s lacks %s %.12s",
+						    run->branch.name,
+						    c->msg.nr_fixes > 1 ?
+						    "every commit it fixes, as" :
+						    "the commit it fixes,",
+						    c->msg.fixes[0].id);
+	}
+	return ret;
+}
+
+/* The first evidence that is not "absent", else the first. */
+static const char *evidence_of(const struct candidate *c)
+{
+	size_t i;
+
+	for (i = 0; i < c->nr_evidence; i++)
+		if (strcmp(c->evidence[i].kind, "absent"))
+			return c->evidence[i].detail;
+	return c->nr_evidence ? c->evidence[0].detail : "";
+}
+
+static void settle_states(struct tests_run *t)
+{
+	size_t i;
+
+	for (i = 0; i < t->set.nr; i++) {
+		struct named *n = &t->named[i];
+		const struct candidate *c = n->c;
+
+		if (!c)
+			continue;
+		free(n->detail);
+		if (c->present)
+			n->state = FIX_PRESENT;
+		else if (c->maybe_present)
+			n->state = FIX_MAYBE;
+		else if (c->not_applicable)
+			n->state = FIX_NOT_NEEDED;
+		else
+			n->state = FIX_MISSING;
+		n->detail = xstrdup(c->not_applicable && !c->present &&
+				    !c->maybe_present ? c->not_applicable
+						      : evidence_of(c));
+	}
+}
+
+/* A test: the annotations [first, first + nr) of the set. */
+struct test {
+	size_t first, nr;
+	enum test_status status;
+	int shown;			/* some annotation is not ignored, or a CVE */
+};
+
+static void group_tests(const struct tests_run *t, struct test **out,
+			size_t *nr_out)
+{
+	struct test *tests = NULL;
+	size_t nr = 0, alloc = 0, i, j;
+
+	for (i = 0; i < t->set.nr; i = j) {
+		struct test *x;
+		int missing = 0, unresolved = 0, counted = 0, cve = 0;
+
+		for (j = i; j < t->set.nr &&
+		     !strcmp(t->set.items[j].test, t->set.items[i].test) &&
+		     !strcmp(t->set.items[j].suite, t->set.items[i].suite); j++) {
+			enum fix_state s = t->named[j].state;
+
+			missing += s == FIX_MISSING;
+			unresolved += s == FIX_UNRESOLVED;
+			counted += s != FIX_IGNORED;
+			cve += t->set.items[j].kind == TESTANNOT_CVE;
+		}
+		ALLOC_GROW(tests, nr, alloc);
+		x = &tests[nr++];
+		x->first = i;
+		x->nr = j - i;
+		x->shown = counted || cve;
+		if (missing)
+			x->status = TEST_FAIL;
+		else if (unresolved || !counted)
+			x->status = TEST_UNKNOWN;
+		else
+			x->status = TEST_PASS;
+	}
+	*out = tests;
+	*nr_out = nr;
+}
+
+/* The subject to show: the commit's, else the annotation's. */
+static const char *subject_of(const struct named *n)
+{
+	if (n->c && n->c->msg.subject)
+		return n->c->msg.subject;
+	if (n->subject)
+		return n->subject;
+	return n->a->subject ? n->a->subject : "";
+}
+
+static void add_id(struct strbuf *out, const struct named *n, int full)
+{
+	if (n->resolved)
+		strbuf_addf(out, "%.*s", full ? GIT_OID_HEXSZ : 12,
+			    git_oid_tostr_s(&n->id));
+	else
+		strbuf_addstr(out, n->a->sha);
+}
+
+static void text_test(struct strbuf *out, const struct tests_run *t,
+		      const struct test *x)
+{
+	size_t i;
+
+	strbuf_addf(out, "%-14s %s (%s)\n", status_names[x->status],
+		    t->set.items[x->first].test, t->set.items[x->first].suite);
+	for (i = x->first; i < x->first + x->nr; i++) {
+		const struct named *n = &t->named[i];
+		const struct testannot *a = n->a;
+
+		strbuf_addf(out, "    %-13s ", state_names[n->state]);
+		add_id(out, n, 0);
+		if (*subject_of(n))
+			strbuf_addf(out, " %s", subject_of(n));
+		strbuf_addch(out, '\n');
+		strbuf_addf(out, "%18s%s: %s", "", a->how, n->detail ? n->detail : "");
+		if (n->how)
+			strbuf_addf(out, " (%s)", n->how);
+		strbuf_addf(out, "; %s:%u", a->file, a->line);
+		if (a->via)
+			strbuf_addf(out, " via %s", a->via);
+		if (a->fstyp)
+			strbuf_addf(out, ", only on %s", a->fstyp);
+		strbuf_addch(out, '\n');
+	}
+}
+
+/* Mainline order, the order to apply them in: oldest first. */
+static int cmp_date(const void *a, const void *b)
+{
+	const struct candidate *x = *(const struct candidate *const *)a;
+	const struct candidate *y = *(const struct candidate *const *)b;
+
+	if (x->time != y->time)
+		return x->time < y->time ? -1 : 1;
+	return git_oid_cmp(&x->id, &y->id);
+}
+
+static void text_report(struct strbuf *out, const struct cli_run *run,
+			const struct tests_run *t, const struct test *tests,
+			size_t nr, unsigned mask)
+{
+	const struct candidate **by_date;
+	size_t count[3] = { 0, 0, 0 }, shown = 0, i, j;
+	const char *base = run->branch.base_name ? run->branch.base_name :
+			   "its base";
+
+	by_date = xcalloc(t->cands.nr + 1, sizeof(*by_date));
+	for (i = 0; i < t->cands.nr; i++)
+		by_date[i] = t->cands.items[i];
+	QSORT(by_date, t->cands.nr, cmp_date);
+	for (i = 0; i < nr; i++)
+		if (tests[i].shown) {
+			count[tests[i].status]++;
+			shown++;
+		}
+	strbuf_addf(out, "branch %s (base %s) against %s: %zu test files "
+		    "read, %zu name kernel commits\n\n", run->branch.name, base,
+		    run->scan.range, t->set.nr_tests, shown);
+	for (i = 0; i < nr; i++)
+		if (tests[i].shown && (mask & 1u << tests[i].status))
+			text_test(out, t, &tests[i]);
+	strbuf_addf(out, "\n%zu tests: %zu expected-fail, %zu expected-pass, "
+		    "%zu unknown\n", shown, count[TEST_FAIL], count[TEST_PASS],
+		    count[TEST_UNKNOWN]);
+	/* The backport candidates, once each, with the tests naming them. */
+	for (i = 0, j = 0; i < t->cands.nr; i++) {
+		const struct candidate *c = by_date[i];
+		const char *sep = "";
+		size_t k;
+
+		if (c->present || c->maybe_present || c->not_applicable)
+			continue;
+		if (!j++)
+			strbuf_addstr(out, "\nmissing fixes (backport candidates):\n");
+		strbuf_addf(out, "    %.12s %s (", c->hex,
+			    c->msg.subject ? c->msg.subject : "");
+		for (k = 0; k < t->set.nr; k++) {
+			if (t->named[k].c != c || t->named[k].state != FIX_MISSING)
+				continue;
+			if (k && t->named[k - 1].c == c &&
+			    !strcmp(t->set.items[k - 1].test, t->set.items[k].test))
+				continue;
+			strbuf_addf(out, "%s%s", sep, t->set.items[k].test);
+			sep = ", ";
+		}
+		strbuf_addstr(out, ")\n");
+	}
+	free(by_date);
+}
+
+/* One JSON object per test, a line each. */
+static void json_test(struct strbuf *out, const struct tests_run *t,
+		      const struct test *x)
+{
+	const struct testannot *first = &t->set.items[x->first];
+	struct strbuf id = STRBUF_INIT;
+	const char *sep = "";
+	size_t i;
+
+	strbuf_addstr(out, "{\"test\":");
+	json_add_str(out, first->test);
+	strbuf_addstr(out, ",\"suite\":");
+	json_add_str(out, first->suite);
+	strbuf_addf(out, ",\"status\":\"%s\",\"missing\":[",
+		    status_names[x->status]);
+	for (i = x->first; i < x->first + x->nr; i++) {
+		const struct named *n = &t->named[i];
+		size_t k;
+
+		if (n->state != FIX_MISSING)
+			continue;
+		for (k = x->first; k < i; k++)
+			if (t->named[k].state == FIX_MISSING &&
+			    git_oid_equal(&t->named[k].id, &n->id))
+				break;
+		if (k < i)
+			continue;
+		strbuf_addf(out, "%s\"%s\"", sep, git_oid_tostr_s(&n->id));
+		sep = ",";
+	}
+	strbuf_addstr(out, "],\"annotations\":[");
+	for (i = x->first; i < x->first + x->nr; i++) {
+		const struct named *n = &t->named[i];
+		const struct testannot *a = n->a;
+
+		strbuf_addf(out, "%s{\"kind\":\"%s\",\"how\":",
+			    i > x->first ? "," : "", testannot_kind_name(a->kind));
+		json_add_str(out, a->how);
+		strbuf_addstr(out, ",\"sha\":");
+		json_add_str(out, a->sha);
+		strbuf_addstr(out, ",\"subject\":");
+		json_add_str(out, a->subject);
+		strbuf_addstr(out, ",\"fstyp\":");
+		json_add_str(out, a->fstyp);
+		strbuf_addstr(out, ",\"via\":");
+		json_add_str(out, a->via);
+		strbuf_addstr(out, ",\"file\":");
+		json_add_str(out, a->file);
+		strbuf_addf(out, ",\"line\":%u,\"commit\":", a->line);
+		strbuf_reset(&id);
+		if (n->resolved)
+			add_id(&id, n, 1);
+		json_add_str(out, n->resolved ? id.buf : NULL);
+		strbuf_addf(out, ",\"state\":\"%s\",\"detail\":",
+			    state_names[n->state]);
+		json_add_str(out, n->detail);
+		strbuf_addstr(out, ",\"resolved_by\":");
+		json_add_str(out, n->how);
+		strbuf_addch(out, '}');
+	}
+	strbuf_addstr(out, "]}\n");
+	strbuf_release(&id);
+}
+
+/* "xfs/123 # missing 1a2b3c4d5e6f ("xfs: fix ...")", as fstests -E reads. */
+static void exclude_test(struct strbuf *out, const struct tests_run *t,
+			 const struct test *x)
+{
+	const char *sep = " # ";
+	size_t i;
+
+	strbuf_addstr(out, t->set.items[x->first].test);
+	for (i = x->first; i < x->first + x->nr; i++) {
+		const struct named *n = &t->named[i];
+
+		if (n->state == FIX_MISSING) {
+			strbuf_addf(out, "%smissing ", sep);
+		} else if (n->state == FIX_UNRESOLVED) {
+			strbuf_addf(out, "%sunresolved ", sep);
+		} else {
+			continue;
+		}
+		add_id(out, n, 0);
+		strbuf_addf(out, " (\"%s\")", subject_of(n));
+		sep = ", ";
+	}
+	strbuf_addch(out, '\n');
+}
+
+/* --status LIST: a bit per test status. */
+static int parse_status(const char *list, unsigned *mask)
+{
+	char *copy = xstrdup(list), *word, *save = NULL;
+	int ret = 0;
+
+	*mask = 0;
+	for (word = strtok_r(copy, ",", &save); word && !ret;
+	     word = strtok_r(NULL, ",", &save)) {
+		size_t i;
+
+		for (i = 0; i < ARRAY_SIZE(status_names); i++)
+			if (!strcmp(word, status_names[i]))
+				break;
+		if (i == ARRAY_SIZE(status_names))
+			ret = error("unknown status '%s' (expected expected-fail, "
+				    "expected-pass or unknown)", word);
+		else
+			*mask |= 1u << i;
+	}
+	free(copy);
+	return ret;
+}
+
+int cli_tests_named_by(struct cli_context *ctx, struct cli_run *run,
+		       const char *dir)
+{
+	struct tests_run t;
+	size_t i;
+	int ret;
+
+	tests_run_init(&t);
+	ret = read_suite(&t.set, dir, NULL);
+	if (!ret)
+		ret = resolve_all(ctx, run, &t);
+	for (i = 0; !ret && i < t.set.nr; i++) {
+		const struct named *n = &t.named[i];
+		struct candidate *c;
+		git_commit *commit = NULL;
+		char *label;
+
+		if (!n->resolved || n->state != FIX_UNRESOLVED ||
+		    scan_in_range(&run->scan, &n->id) != 1)
+			continue;	/* below the base, or beyond upstream */
+		c = candidate_list_find(&run->scan.candidates, &n->id);
+		if (!c) {
+			/* Outside the watch: judged after the range's commits. */
+			if (git_commit_lookup(&commit, ctx->repo, &n->id) < 0) {
+				ret = error_git("cannot read commit %s",
+						git_oid_tostr_s(&n->id));
+				break;
+			}
+			c = candidate_list_add(&run->scan.candidates, &n->id);
+			ret = scan_fill(&run->scan, c, commit);
+			git_commit_free(commit);
+			run->every_path |= !c->nr_touched;
+		}
+		label = test_label(n->a);
+		candidate_add_named_by(c, label);
+		candidate_add_fact(c, "named-by-test");
+		free(label);
+	}
+	tests_run_release(&t);
+	return ret;
+}
+
+static int tests(struct cli_context *ctx, int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "branch", required_argument, NULL, 'b' },
+		{ "format", required_argument, NULL, 'f' },
+		{ "fstests", required_argument, NULL, 'F' },
+		{ "fstyp", required_argument, NULL, 't' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "ltp", required_argument, NULL, 'l' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "status", required_argument, NULL, 's' },
+		{ "upstream", required_argument, NULL, 'u' },
+		{ NULL, 0, NULL, 0 }
+	};
+	const char *branch = NULL, *upstream = NULL, *fstests = NULL;
+	const char *ltp = NULL, *output = NULL, *status = NULL;
+	enum format format = FORMAT_TEXT;
+	struct strbuf out = STRBUF_INIT;
+	struct test *list = NULL;
+	size_t nr = 0, i;
+	unsigned mask = 7;
+	struct tests_run t;
+	struct cli_run run;
+	int opt, f, ret;
+
+	tests_run_init(&t);
+	optind = 0;
+	while ((opt = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
+		switch (opt) {
+		case 'b': branch = optarg; break;
+		case 'f':
+			if ((f = cli_format(optarg, format_names,
+					      ARRAY_SIZE(format_names))) < 0)
+				return cli_usage(&cmd_tests);
+			format = (enum format)f;
+			break;
+		case 'F': fstests = optarg; break;
+		case 'h':
+			printf("usage: stablepick tests %s\n", cmd_tests.usage);
+			return 0;
+		case 'l': ltp = optarg; break;
+		case 'o': output = optarg; break;
+		case 's': status = optarg; break;
+		case 't': t.fstyp = optarg; break;
+		case 'u': upstream = optarg; break;
+		default:
+			return cli_usage(&cmd_tests);
+		}
+	}
+	if (optind != argc) {
+		error("unexpected argument '%s'", argv[optind]);
+		return cli_usage(&cmd_tests);
+	}
+	if (!branch || (!fstests && !ltp)) {
+		error("tests needs --branch, and --fstests or --ltp");
+		return cli_usage(&cmd_tests);
+	}
+	if (status && parse_status(status, &mask) < 0)
+		return cli_usage(&cmd_tests);
+	if (format == FORMAT_EXCLUDE && !status)
+		mask = 1u << TEST_FAIL;
+
+	/* The sources first: a bad checkout needs no repository. */
+	ret = fstests ? read_suite(&t.set, fstests, "fstests") : 0;
+	if (!ret && ltp)
+		ret = read_suite(&t.set, ltp, "ltp");
+	if (ret) {
+		tests_run_release(&t);
+		return 1;
+	}
+	ret = cli_run_setup(ctx, &run, branch, upstream);
+	if (!ret)
+		ret = cli_scan(ctx, &run);
+	trace_stage("scan");
+	if (!ret)
+		ret = resolve_all(ctx, &run, &t);
+	if (!ret)
+		ret = judge_all(ctx, &run, &t);
+	trace_stage("presence");
+	if (!ret) {
+		settle_states(&t);
+		group_tests(&t, &list, &nr);
+		if (format == FORMAT_TEXT)
+			text_report(&out, &run, &t, list, nr, mask);
+		for (i = 0; format != FORMAT_TEXT && i < nr; i++) {
+			if (!list[i].shown || !(mask & 1u << list[i].status))
+				continue;
+			if (format == FORMAT_JSON)
+				json_test(&out, &t, &list[i]);
+			else
+				exclude_test(&out, &t, &list[i]);
+		}
+	}
+	if (!ret && output)
+		ret = write_file_atomic(output, out.buf, out.len, "test list");
+	else if (!ret)
+		ret = report_write(stdout, &out);
+	if (!ret)
+		ret = cli_run_save(ctx, &run);
+	free(list);
+	strbuf_release(&out);
+	tests_run_release(&t);
+	cli_run_release(&run);
+	return ret < 0 ? 1 : 0;
+}
+
+const struct cli_command cmd_tests = {
+	"tests",
+	"--branch BRANCH (--fstests DIR | --ltp DIR)...\n"
+	"                        [--format text|json|exclude] [--fstyp TYPE]\n"
+	"                        [--output FILE] [--status LIST] [--upstream REF]",
+	"which fstests and LTP regression tests name fixes the branch lacks",
+	tests,
+};
