@@ -2040,6 +2040,18 @@ static int read_file(struct strbuf *sb, const char *path)
 	return 0;
 }
 
+/* A regular file into sb: 1; 0 for anything else (skipped); -1. */
+static int read_regular(struct strbuf *sb, const char *path)
+{
+	mode_t mode;
+
+	if (lstat_mode(path, &mode) < 0)
+		return -1;
+	if (!S_ISREG(mode))
+		return 0;
+	return read_file(sb, path) < 0 ? -1 : 1;
+}
+
 static int all_digits(const char *s)
 {
 	if (!*s)
@@ -2057,8 +2069,7 @@ static int read_common(struct testannot_set *set, struct testannot_helpers *h,
 	struct strbuf buf = STRBUF_INIT;
 	char **names, *rel;
 	size_t nr, i;
-	mode_t mode;
-	int ret = 0;
+	int ret = 0, r;
 
 	strbuf_setlen(path, base);
 	strbuf_addstr(path, "/common");
@@ -2068,14 +2079,9 @@ static int read_common(struct testannot_set *set, struct testannot_helpers *h,
 	for (i = 0; i < nr; i++) {
 		strbuf_setlen(path, base);
 		strbuf_addf(path, "/common/%s", names[i]);
-		if (lstat_mode(path->buf, &mode) < 0) {
-			ret = -1;
-			continue;
-		}
-		if (!S_ISREG(mode))
-			continue;
-		if (read_file(&buf, path->buf) < 0) {
-			ret = -1;
+		r = read_regular(&buf, path->buf);
+		if (r <= 0) {
+			ret = r < 0 ? -1 : ret;
 			continue;
 		}
 		rel = xstrfmt("common/%s", names[i]);
@@ -2095,8 +2101,7 @@ static int read_fstests_dir(struct testannot_set *set,
 	struct strbuf buf = STRBUF_INIT;
 	char **names, *test, *rel;
 	size_t nr, i;
-	mode_t mode;
-	int ret;
+	int ret, r;
 
 	strbuf_setlen(path, base);
 	strbuf_addf(path, "/tests/%s", dir);
@@ -2108,14 +2113,9 @@ static int read_fstests_dir(struct testannot_set *set,
 			continue;
 		strbuf_setlen(path, base);
 		strbuf_addf(path, "/tests/%s/%s", dir, names[i]);
-		if (lstat_mode(path->buf, &mode) < 0) {
-			ret = -1;
-			continue;
-		}
-		if (!S_ISREG(mode))
-			continue;
-		if (read_file(&buf, path->buf) < 0) {
-			ret = -1;
+		r = read_regular(&buf, path->buf);
+		if (r <= 0) {
+			ret = r < 0 ? -1 : ret;
 			continue;
 		}
 		test = xstrfmt("%s/%s", dir, names[i]);

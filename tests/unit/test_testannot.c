@@ -18,42 +18,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "capture.h"
 #include "strbuf.h"
 #include "testannot.h"
 #include "util.h"
-
-/* Captures what is written to stderr between begin and end. */
-struct capture {
-	int saved;
-	FILE *fp;
-};
-
-static void capture_begin(struct capture *c)
-{
-	fflush(stderr);
-	c->saved = dup(2);
-	assert_true(c->saved >= 0);
-	c->fp = tmpfile();
-	assert_non_null(c->fp);
-	assert_int_equal(dup2(fileno(c->fp), 2), 2);
-}
-
-/* Restores stderr; returns what was written (the caller frees). */
-static char *capture_end(struct capture *c)
-{
-	struct strbuf sb = STRBUF_INIT;
-	char chunk[4096];
-	size_t got;
-
-	fflush(stderr);
-	assert_int_equal(dup2(c->saved, 2), 2);
-	close(c->saved);
-	rewind(c->fp);
-	while ((got = fread(chunk, 1, sizeof(chunk), c->fp)) > 0)
-		strbuf_add(&sb, chunk, got);
-	fclose(c->fp);
-	return strbuf_detach(&sb, NULL);
-}
 
 static void check_str(int at, const char *what, const char *actual,
 		      const char *expect)
