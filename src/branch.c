@@ -5,6 +5,7 @@
 #include "progress.h"
 #include "scan.h"
 #include "strbuf.h"
+#include "trace.h"
 #include "util.h"
 
 #include <ctype.h>
@@ -421,7 +422,7 @@ static int below_base_of(const struct branch_index *bi, git_repository *repo,
 	struct oid_entry *pending = NULL, *e, *tmp;
 	git_revwalk *walk = NULL;
 	git_time_t oldest = 0;
-	size_t nr = 0, walked = 0, i;
+	size_t nr = 0, walked = 0, asked, i;
 	git_oid id;
 	int ret = 0;
 
@@ -447,7 +448,7 @@ static int below_base_of(const struct branch_index *bi, git_repository *repo,
 		git_oid_cpy(&e->id, &c->id);
 		HASH_ADD(hh, pending, id, sizeof(git_oid), e);
 	}
-	if (!nr)
+	if (!(asked = nr))
 		goto out;
 	if (git_revwalk_new(&walk, repo) < 0 ||
 	    git_revwalk_push(walk, &bi->base) < 0) {
@@ -480,6 +481,9 @@ static int below_base_of(const struct branch_index *bi, git_repository *repo,
 		ret = 0;
 	else if (ret < 0)
 		goto out;
+	trace_printf("presence: %zu commits outside the scanned range, "
+		     "%zu walked below the base, %u left for the graph", asked,
+		     walked, HASH_COUNT(pending));
 	HASH_ITER(hh, pending, e, tmp) {
 		int r = git_graph_descendant_of(repo, &bi->base, &e->id);
 
@@ -588,8 +592,6 @@ static int build_patchids(struct branch_index *bi, git_repository *repo,
 			t = patchid_cache_get(opts->cache, repo, commit, &pid);
 		else if (!t)
 			t = GIT_ENOTFOUND;
-		if (!t && add_pathkey(bi, repo, commit) < 0)
-			t = -1;
 		git_commit_free(commit);
 		if (t == GIT_ENOTFOUND)
 			continue;
@@ -606,12 +608,39 @@ static int build_patchids(struct branch_index *bi, git_repository *repo,
 		HASH_ADD(hh, bi->by_patchid, patchid, sizeof(git_oid), p);
 	}
 	git_revwalk_free(walk);
+	trace_printf("presence: patch-ids of %u commits of %s",
+		     HASH_COUNT(bi->by_patchid), bi->name);
 	return ret == GIT_ITEROVER ? 0 : -1;
 }
 
-/* A branch commit carrying the same change as c (by patch-id). */
+/* The paths of the branch commits with a patch-id (treediff.h). */
+static int build_pathkeys(struct branch_index *bi, git_repository *repo)
+{
+	struct branch_patch *p, *tmp;
+
+	bi->pathkeys_built = 1;
+	HASH_ITER(hh, bi->by_patchid, p, tmp) {
+		git_commit *commit = NULL;
+		int ret;
+
+		if (git_commit_lookup(&commit, repo, &p->commit) < 0)
+			return error_git("cannot read a commit of '%s'", bi->name);
+		ret = add_pathkey(bi, repo, commit);
+		git_commit_free(commit);
+		if (ret < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/*
+ * A branch commit carrying the same change as c (by patch-id).  With
+ * prefilter, a patch-id not computed yet is computed only if a branch
+ * commit changes the same paths.
+ */
 static int branch_patchid_match(struct branch_index *bi, git_repository *repo,
-				struct presence_opts *opts, struct candidate *c)
+				struct presence_opts *opts, struct candidate *c,
+				int prefilter)
 {
 	struct branch_patch *p;
 	git_commit *commit = NULL;
@@ -627,12 +656,11 @@ static int branch_patchid_match(struct branch_index *bi, git_repository *repo,
 		return 0;
 	if (git_commit_lookup(&commit, repo, &c->id) < 0)
 		return error_git("cannot read commit %s", c->hex);
-	/*
-	 * A patch-id not computed yet is worth computing only if some
-	 * branch commit changes the same paths: most candidates share
-	 * theirs with none, and the path check needs no diff.
-	 */
-	if (!patchid_cache_has(opts->cache, &c->id)) {
+	if (prefilter && !bi->pathkeys_built && build_pathkeys(bi, repo) < 0) {
+		git_commit_free(commit);
+		return -1;
+	}
+	if (prefilter && !patchid_cache_has(opts->cache, &c->id)) {
 		struct branch_pathkey *k;
 		unsigned char key[SHA1_RAWSZ];
 
@@ -673,8 +701,17 @@ int branch_presence(struct branch_index *bi, git_repository *repo,
 	struct progress progress;
 	char hex[GIT_OID_HEXSZ + 1];
 	size_t i;
-	int ret = 0;
+	int ret = 0, prefilter;
 
+	/*
+	 * A patch-id not computed yet is worth computing only if some
+	 * branch commit changes the same paths: most candidates share
+	 * theirs with none, and the path check needs no diff.  But the
+	 * paths of the branch's commits cost a tree diff each: for fewer
+	 * candidates than that (explain, audit, tests), patch-ids are
+	 * cheaper.
+	 */
+	prefilter = l->nr > bi->nr_commits;
 	if (range_from)
 		ret = below_base(repo, &bi->base, range_from, &below);
 	else
@@ -710,7 +747,7 @@ int branch_presence(struct branch_index *bi, git_repository *repo,
 					       "backported as %.12s, reverted in "
 					       "%s by %.12s", hex, bi->name, by);
 		}
-		ret = branch_patchid_match(bi, repo, opts, c);
+		ret = branch_patchid_match(bi, repo, opts, c, prefilter);
 		if (ret) {
 			ret = ret < 0 ? -1 : 0;
 			continue;

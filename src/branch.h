@@ -85,6 +85,7 @@ struct branch_index {
 	struct branch_patch *by_patchid;	/* built when first needed */
 	int patchids_built;
 	struct branch_pathkey *by_pathkey;	/* their paths (treediff_pathkey) */
+	int pathkeys_built;
 	git_oid *commits;		/* after the base, sorted */
 	size_t nr_sorted, alloc_commits;
 	int guessed;			/* base taken on trust, not computed */

@@ -427,6 +427,7 @@ static int judge_all(struct cli_context *ctx, struct cli_run *run,
 	if (!ret && t->cands.nr)
 		ret = branch_presence(&run->branch, ctx->repo, &t->cands, NULL,
 				      &opts);
+	trace_stage("presence of the commits named");
 	/* The bugs the missing ones fix. */
 	for (i = 0; !ret && i < t->cands.nr; i++) {
 		struct candidate *c = t->cands.items[i];
@@ -899,9 +900,10 @@ static int tests(struct cli_context *ctx, int argc, char **argv)
 	trace_stage("scan");
 	if (!ret)
 		ret = resolve_all(ctx, &run, &t);
+	trace_stage("annotations resolved");
 	if (!ret)
 		ret = judge_all(ctx, &run, &t);
-	trace_stage("presence");
+	trace_stage("presence of their bugs");
 	if (!ret) {
 		settle_states(&t);
 		group_tests(&t, &list, &nr);
