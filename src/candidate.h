@@ -139,6 +139,8 @@ struct candidate {
 	struct candidate *reverts;	/* what this revert reverts, if scanned */
 	int reverts_in_branch;		/* ... and the branch carries it */
 	char *not_applicable;		/* why the branch cannot need it */
+	/* Its kind: "version-hint", "revert-of-absent", "bug-not-in-branch". */
+	const char *not_applicable_kind;
 	struct prereq *prereqs;
 	size_t nr_prereqs, alloc_prereqs;
 	struct series_ref series;	/* id NULL when not known */

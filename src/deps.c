@@ -598,12 +598,14 @@ void deps_applicable(struct deps *d, struct candidate *c)
 		return;
 	if (b->major >= 0 && !stable_since(&c->msg, &major, &minor) &&
 	    (b->major < major || (b->major == major && b->minor < minor))) {
+		c->not_applicable_kind = "version-hint";
 		c->not_applicable = xstrfmt("stable tag asks for %d.%d and later; "
 					    "%s is %d.%d", major, minor, b->name,
 					    b->major, b->minor);
 		return;
 	}
 	if (c->reverts && !c->reverts_in_branch) {
+		c->not_applicable_kind = "revert-of-absent";
 		c->not_applicable = xstrfmt("reverts %.12s, which %s does not carry",
 					    c->reverts->hex, b->name);
 		return;
@@ -623,8 +625,10 @@ void deps_applicable(struct deps *d, struct candidate *c)
 		}
 	}
 	/* Only when every known target is absent: the bug never got in. */
-	if (known && absent == known)
+	if (known && absent == known) {
+		c->not_applicable_kind = "bug-not-in-branch";
 		c->not_applicable = strbuf_detach(&why, NULL);
+	}
 	strbuf_release(&why);
 }
 

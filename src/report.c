@@ -32,8 +32,7 @@ static const char *subsystem_name(const struct candidate *c)
 	return s ? s->name : "-";
 }
 
-/* "cc-stable +100, fixes-tag +8" */
-static void add_reasons(struct strbuf *out, const struct candidate *c)
+void report_reasons(struct strbuf *out, const struct candidate *c)
 {
 	size_t i;
 
@@ -169,7 +168,7 @@ void report_text(struct strbuf *out, const struct report *r,
 			strbuf_addstr(out, c->why);
 			strbuf_addstr(out, "; ");
 		}
-		add_reasons(out, c);
+		report_reasons(out, c);
 		strbuf_addch(out, '\n');
 		if (c->apply_checked && !c->apply.applies) {
 			strbuf_addchars(out, ' ', (size_t)indent);
@@ -729,7 +728,7 @@ static void add_candidate_lines(struct strbuf *out, const struct report *r,
 	mail_wrap(out, c->msg.subject ? c->msg.subject : "", 15, 15, 72);
 	strbuf_addch(out, '\n');
 	strbuf_addf(&line, "score %d: ", c->score);
-	add_reasons(&line, c);
+	report_reasons(&line, c);
 	if (sec != SECTION_PROPOSED) {
 		strbuf_addstr(&line, "; ");
 		if (sec == SECTION_MANUAL)

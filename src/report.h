@@ -53,6 +53,12 @@ size_t report_series(const struct candidate_list *l, struct candidate ***out);
 void report_explain(struct strbuf *out, const struct report *r,
 		    const struct candidate *c);
 
+/*
+ * Appends the rules that matched c with their weights, and the tests
+ * naming it: "cc-stable +100, fixes-tag +8; named by fstests xfs/1".
+ */
+void report_reasons(struct strbuf *out, const struct candidate *c);
+
 /* Writes out to f; returns 0 or -1 after an error message. */
 int report_write(FILE *f, const struct strbuf *out);
 

@@ -18,6 +18,7 @@
 const struct cli_command *const cli_commands[] = {
 	&cmd_audit,
 	&cmd_diff,
+	&cmd_eval,
 	&cmd_explain,
 	&cmd_mark,
 	&cmd_patch_id,
@@ -378,8 +379,12 @@ static int apply_decisions(struct cli_run *run, struct candidate_list *l)
 	return 0;
 }
 
-int cli_judge(struct cli_run *run, git_repository *repo,
-	      struct candidate_list *l, const git_oid *range_from)
+/*
+ * Presence, links, facts, scores and verdicts; with pull, the
+ * prerequisites of what is proposed are pulled in and judged too.
+ */
+static int judge(struct cli_run *run, git_repository *repo,
+		 struct candidate_list *l, const git_oid *range_from, int pull)
 {
 	struct presence_opts opts = { &run->patchids, &run->scan,
 				      run->every_path };
@@ -410,7 +415,7 @@ int cli_judge(struct cli_run *run, git_repository *repo,
 		score_decide(&run->rules, c);
 	}
 	trace_stage("facts and scores");
-	while (!ret && (pulled = deps_pull_prereq(&d))) {
+	while (!ret && pull && (pulled = deps_pull_prereq(&d))) {
 		score_candidate(&run->rules, pulled);
 		score_decide(&run->rules, pulled);
 	}
@@ -418,6 +423,20 @@ int cli_judge(struct cli_run *run, git_repository *repo,
 		deps_finish(&d);
 	deps_release(&d);
 	trace_stage("prerequisites");
+	return ret;
+}
+
+int cli_judge_scores(struct cli_run *run, git_repository *repo,
+		     struct candidate_list *l, const git_oid *range_from)
+{
+	return judge(run, repo, l, range_from, 0);
+}
+
+int cli_judge(struct cli_run *run, git_repository *repo,
+	      struct candidate_list *l, const git_oid *range_from)
+{
+	int ret = judge(run, repo, l, range_from, 1);
+
 	if (!ret)
 		ret = apply_decisions(run, l);
 	if (!ret)

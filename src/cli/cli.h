@@ -34,6 +34,7 @@ struct cli_command {
 
 extern const struct cli_command cmd_audit;
 extern const struct cli_command cmd_diff;
+extern const struct cli_command cmd_eval;
 extern const struct cli_command cmd_explain;
 extern const struct cli_command cmd_mark;
 extern const struct cli_command cmd_patch_id;
@@ -124,6 +125,13 @@ char *cli_ledger_path(struct cli_context *ctx);
 
 int cli_judge(struct cli_run *run, git_repository *repo,
 	      struct candidate_list *l, const git_oid *range_from);
+
+/*
+ * The same up to the verdicts from the rules: no prerequisites pulled
+ * in, no recorded decisions, no soak or trial picks (eval).
+ */
+int cli_judge_scores(struct cli_run *run, git_repository *repo,
+		     struct candidate_list *l, const git_oid *range_from);
 
 /*
  * propose --tests-from DIR: the commits of the range that the

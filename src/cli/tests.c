@@ -467,14 +467,16 @@ static int judge_all(struct cli_context *ctx, struct cli_run *run,
 			else if (target->present || target->maybe_present)
 				in++;
 		}
-		if (!in && !unknown)
-			c->not_applicable = xstrfmt("absent, but so is the bug: "
-						    "%s lacks %s %.12s",
-						    run->branch.name,
-						    c->msg.nr_fixes > 1 ?
-						    "every commit it fixes, as" :
-						    "the commit it fixes,",
-						    c->msg.fixes[0].id);
+		if (in || unknown)
+			continue;
+		c->not_applicable_kind = "bug-not-in-branch";
+		c->not_applicable = xstrfmt("absent, but so is the bug: "
+					    "%s lacks %s %.12s",
+					    run->branch.name,
+					    c->msg.nr_fixes > 1 ?
+					    "every commit it fixes, as" :
+					    "the commit it fixes,",
+					    c->msg.fixes[0].id);
 	}
 	return ret;
 }

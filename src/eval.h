@@ -1,0 +1,116 @@
+#ifndef EVAL_H
+#define EVAL_H
+
+#include <stddef.h>
+
+#include "candidate.h"
+#include "rules.h"
+
+/*
+ * Measuring the rules against what a stable branch took: the judged
+ * candidates of a range (presence, links and scores done, see
+ * cli_judge_scores()) become a labelled set, and each selector's
+ * decision is counted against the labels.
+ *
+ *     struct eval ev;
+ *     eval_init(&ev);
+ *     eval_run(&ev, &candidates);
+ *     ... ev.all[EVAL_RULES].tp, eval_precision(&ev.all[EVAL_RULES]) ...
+ *     eval_release(&ev);
+ *
+ * Labels.  A candidate the branch carries (ancestry, an upstream line,
+ * the same change by patch-id) is positive.  One it does not carry is
+ * excluded when the tool knows why the branch could not have taken it
+ * (the reasons below), else negative:
+ *
+ *   subject-only         only a commit of the same subject is in the
+ *                        branch: carried or not, nobody can say
+ *   reverted             mainline reverted it
+ *   version-hint         its Cc: stable tag asks for later versions
+ *   revert-of-absent     it reverts a commit the branch lacks
+ *   bug-not-in-branch    every commit its Fixes: tags name is absent
+ *   after-last-backport  newer than the newest candidate the branch
+ *                        carries: the branch has not got that far
+ *
+ * Selectors, each a "should the branch take it" that ignores whether it
+ * has it (that would make the question trivial):
+ *
+ *   rules        the loaded rules: the score reaches the threshold of
+ *                its subsystem, no veto matched, and an opt-in
+ *                subsystem's commit has a Cc: stable tag (a commit
+ *                that needs an ack is not taken)
+ *   cc-stable    a Cc: stable tag
+ *   fixes        a Fixes: tag naming a commit the branch carries
+ *   cc-or-fixes  either
+ */
+
+enum eval_label { EVAL_POSITIVE, EVAL_NEGATIVE, EVAL_EXCLUDED };
+
+enum eval_selector {
+	EVAL_RULES,
+	EVAL_CC_STABLE,
+	EVAL_FIXES,
+	EVAL_CC_OR_FIXES,
+	EVAL__SELECTORS
+};
+
+/* "rules", "cc-stable", "fixes", "cc-or-fixes". */
+const char *eval_selector_name(enum eval_selector s);
+
+/* The exclusion reasons, in the order above; NULL after the last. */
+extern const char *const eval_reasons[];
+#define EVAL__REASONS 6
+
+struct eval_counts {
+	size_t tp, fp, fn, tn;
+};
+
+/* tp / (tp + fp), tp / (tp + fn), their harmonic mean; -1 if undefined. */
+double eval_precision(const struct eval_counts *c);
+double eval_recall(const struct eval_counts *c);
+double eval_f1(const struct eval_counts *c);
+
+struct eval_item {
+	struct candidate *c;
+	enum eval_label label;
+	size_t reason;			/* index in eval_reasons when excluded */
+	const char *subsystem;		/* primary, "-" for none */
+	int pick[EVAL__SELECTORS];
+};
+
+struct eval_subsystem {
+	const char *name;
+	struct eval_counts sel[EVAL__SELECTORS];
+	size_t positives, negatives;
+};
+
+struct eval {
+	struct eval_item *items;	/* in walk order */
+	size_t nr, alloc;
+	size_t positives, negatives, excluded;
+	size_t by_reason[EVAL__REASONS];
+	struct eval_counts all[EVAL__SELECTORS];
+	struct eval_subsystem *subsystems;	/* by name */
+	size_t nr_subsystems, alloc_subsystems;
+};
+
+void eval_init(struct eval *ev);
+void eval_release(struct eval *ev);
+
+/* Labels the judged candidates and counts every selector. */
+void eval_run(struct eval *ev, const struct candidate_list *l);
+
+/*
+ * The rules' decision with the threshold replaced by threshold (for
+ * every subsystem), or the candidate's own when threshold is INT_MIN,
+ * and without the rule without (NULL: all rules count; the copies of
+ * a template's rule in the subsystems made from it count as one).
+ */
+int eval_pick_rules(const struct candidate *c, int threshold,
+		    const struct rule *without);
+
+/* Counts the rules selector over the labelled items, as above. */
+void eval_count_rules(const struct eval *ev, int threshold,
+		      const struct rule *without, struct eval_counts *out);
+
+#endif
