@@ -20,12 +20,12 @@ Fixes:     db2e5a497805 ("ext4: add bar") -> db2e5a497805855399ac60d0e596422f7f0
 Stable:    stable@vger.kernel.org # 6.1+ (for 6.1 and later)
 
 Score 123, threshold 10:
-   +100  cc-stable            rules/default.rules:37  "stable@vger.kernel.org"
-     +8  fixes-tag            rules/default.rules:41  "db2e5a497805"
-     +6  fixes-in-branch      rules/default.rules:48  "fixes-in-branch"
-     +4  subject-fix          rules/default.rules:65  "fix"
-     +5  subject-crash        rules/default.rules:66  "use-after-free"
-  not matched: follow-up, reverts-present, prerequisite, named-by-test, syzbot, reported-by, closes-report, body-crash, subject-cleanup, subject-feature, subject-perf, noautosel, ext4-journal, ext4-fsck
+   +100  cc-stable            rules/default.rules:@cc-stable@  "stable@vger.kernel.org"
+     +8  fixes-tag            rules/default.rules:@fixes-tag@  "db2e5a497805"
+     +6  fixes-in-branch      rules/default.rules:@fixes-in-branch@  "fixes-in-branch"
+     +4  subject-fix          rules/default.rules:@subject-fix@  "fix"
+     +5  subject-crash        rules/default.rules:@subject-crash@  "use-after-free"
+  not matched: follow-up, reverts-present, prerequisite, named-by-test, syzbot, reported-by, closes-report, body-crash, subject-cleanup, subject-rename, subject-feature, subject-perf, noautosel, ext4-journal, ext4-fsck
 
 Presence in linux-6.6.y:
   absent         no commit of linux-6.6.y after v6.6 names it
@@ -42,11 +42,11 @@ Subsystem: vfs (policy heuristic; list linux-fsdevel@vger.kernel.org)
 Fixes:     db2e5a497805 ("ext4: add bar") -> db2e5a497805855399ac60d0e596422f7f022856, in-branch
 
 Score 23, threshold 10:
-     +8  fixes-tag            rules/default.rules:41  "db2e5a497805"
-     +6  fixes-in-branch      rules/default.rules:48  "fixes-in-branch"
-     +4  subject-fix          rules/default.rules:65  "fix"
-     +5  subject-crash        rules/default.rules:66  "leak"
-  not matched: cc-stable, follow-up, reverts-present, prerequisite, named-by-test, syzbot, reported-by, closes-report, body-crash, subject-cleanup, subject-feature, subject-perf, noautosel
+     +8  fixes-tag            rules/default.rules:@fixes-tag@  "db2e5a497805"
+     +6  fixes-in-branch      rules/default.rules:@fixes-in-branch@  "fixes-in-branch"
+     +4  subject-fix          rules/default.rules:@subject-fix@  "fix"
+     +5  subject-crash        rules/default.rules:@subject-crash@  "leak"
+  not matched: cc-stable, follow-up, reverts-present, prerequisite, named-by-test, syzbot, reported-by, closes-report, body-crash, subject-cleanup, subject-rename, subject-feature, subject-perf, noautosel
 
 Presence in linux-6.6.y:
   upstream-line  backported as 8f3388abc9da (8f3388abc9da8f0bd4a0d1f6f7644cfac48ab01d)
@@ -59,5 +59,10 @@ Author:    A U Thor <author@example.com>
 Date:      2023-11-14T22:21:20+00:00
 Subsystem: none (touches no watched path)
 EXPECT
+# The lines of the rules, from the rule file itself.
+for rule in cc-stable fixes-tag fixes-in-branch subject-fix subject-crash; do
+	n=$(grep -n "^rule $rule[[:space:]]" "$TEST_SRCDIR/rules/default.rules" | cut -d: -f1)
+	sed -i "s/@$rule@/$n/" "$tmp/expect"
+done
 test_cmp "$tmp/expect" "$tmp/actual"
 ok "explain"
