@@ -1,5 +1,6 @@
 #include "ledger.h"
 #include "error.h"
+#include "lockfile.h"
 #include "strbuf.h"
 #include "util.h"
 
@@ -15,7 +16,6 @@
 
 #define LEDGER_HEADER "# stablepick ledger 1"
 #define LEDGER_FIELDS 7
-#define LOCK_TIMEOUT_DEFAULT 5.0
 
 static const char *const decision_names[] = {
 	[DECISION_ACCEPTED] = "accepted",
@@ -449,120 +449,30 @@ static void format_entry(struct strbuf *sb, const struct ledger_entry *e)
 		    e->reason ? e->reason : "");
 }
 
-static double monotonic_seconds(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-static int lock_timeout(double *out)
-{
-	const char *env = getenv("STABLEPICK_LOCK_TIMEOUT");
-	char *end;
-
-	*out = LOCK_TIMEOUT_DEFAULT;
-	if (!env || !*env)
-		return 0;
-	errno = 0;
-	*out = strtod(env, &end);
-	if (errno || *end || !(*out >= 0))
-		return error("bad STABLEPICK_LOCK_TIMEOUT '%s' (expected "
-			     "seconds)", env);
-	return 0;
-}
-
-/*
- * The lock held by this process, removed if a signal ends it, like
- * git's lockfile.c: a SIGINT must not leave a stale lock behind.
- */
-static char *held_lock;
-static struct sigaction saved_actions[4];
-static const int lock_signals[] = { SIGHUP, SIGINT, SIGQUIT, SIGTERM };
-
-static void remove_lock_on_signal(int sig)
-{
-	if (held_lock)
-		unlink(held_lock);
-	signal(sig, SIG_DFL);
-	raise(sig);
-}
-
-static void hold_lock(char *lock)
-{
-	struct sigaction sa;
-	size_t i;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = remove_lock_on_signal;
-	sigemptyset(&sa.sa_mask);
-	held_lock = lock;
-	for (i = 0; i < ARRAY_SIZE(lock_signals); i++)
-		sigaction(lock_signals[i], &sa, &saved_actions[i]);
-}
-
-static void drop_lock(void)
-{
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(lock_signals); i++)
-		sigaction(lock_signals[i], &saved_actions[i], NULL);
-	held_lock = NULL;
-}
-
-/* Creates the lock file, waiting for another run to finish.  fd or -1. */
-static int take_lock(const char *path, const char *lock)
-{
-	double timeout, start;
-	int fd;
-
-	if (lock_timeout(&timeout) < 0)
-		return -1;
-	start = monotonic_seconds();
-	for (;;) {
-		fd = open(lock, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-		if (fd >= 0)
-			return fd;
-		if (errno != EEXIST)
-			return error("cannot create '%s': %s", lock,
-				     strerror(errno));
-		if (monotonic_seconds() - start >= timeout)
-			return error("ledger '%s' is locked by another run "
-				     "(remove '%s' if no stablepick is running)",
-				     path, lock);
-		usleep(20000);
-	}
-}
-
 int ledger_append(struct ledger *l, const struct ledger_entry *entries,
 		  size_t nr)
 {
-	struct strbuf lock = STRBUF_INIT, text = STRBUF_INIT;
+	struct strbuf text = STRBUF_INIT;
 	struct ledger_entry *head = NULL;
+	struct lockfile lk;
 	unsigned lines = 0;
 	size_t i;
-	int fd = -1, ret = 0;
+	int ret = 0;
 
 	for (i = 0; i < nr; i++)
 		if (check_entry(&entries[i]) < 0)
 			return -1;
-	if (mkdir_leading(l->path) < 0)
+	if (lockfile_take(&lk, l->path, "ledger") < 0)
 		return -1;
-	strbuf_addf(&lock, "%s.lock", l->path);
-	fd = take_lock(l->path, lock.buf);
-	if (fd < 0) {
-		strbuf_release(&lock);
-		return -1;
-	}
-	hold_lock(lock.buf);
 
 	/* Another run may have appended since l was loaded. */
 	ret = read_ledger(&text, l->path);
 	if (!ret)
 		ret = load_text(&head, &lines, &text, l->path);
-	if (ret)
+	if (ret) {
+		lockfile_rollback(&lk);
 		goto out;
+	}
 	if (!text.len) {
 		strbuf_addstr(&text, LEDGER_HEADER "\n");
 		lines = 1;
@@ -573,30 +483,8 @@ int ledger_append(struct ledger *l, const struct ledger_entry *entries,
 		format_entry(&text, &entries[i]);
 		entries_put(&head, &entries[i], ++lines);
 	}
-
-	if (write_in_full(fd, text.buf, text.len) < 0 || fsync(fd) < 0) {
-		ret = error("cannot write '%s': %s", lock.buf, strerror(errno));
-		goto out;
-	}
-	ret = close(fd);
-	fd = -1;
-	if (ret < 0) {
-		ret = error("cannot write '%s': %s", lock.buf, strerror(errno));
-		goto out;
-	}
-	if (rename(lock.buf, l->path) < 0) {
-		ret = error("cannot rename '%s' to '%s': %s", lock.buf,
-			    l->path, strerror(errno));
-		goto out;
-	}
-	fsync_dir_of(l->path);
-
+	ret = lockfile_commit(&lk, text.buf, text.len);
 out:
-	if (fd >= 0)
-		close(fd);
-	if (ret)
-		unlink(lock.buf);
-	drop_lock();
 	if (ret) {
 		entries_free(&head);
 	} else {
@@ -605,6 +493,5 @@ out:
 		l->lines = lines;
 	}
 	strbuf_release(&text);
-	strbuf_release(&lock);
 	return ret;
 }

@@ -3,6 +3,7 @@
 
 #include <autoconf.h>
 #include <git2.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -65,6 +66,12 @@ int main(int argc, char **argv)
 	const char **slot, *opt;
 	int i, ret;
 
+	/*
+	 * Past the file size limit (ulimit -f), a write fails with EFBIG
+	 * and is reported, with the old file kept, instead of the signal
+	 * killing the process mid-way.
+	 */
+	signal(SIGXFSZ, SIG_IGN);
 	memset(&ctx, 0, sizeof(ctx));
 	config_init(&ctx.config);
 	for (i = 1; i < argc && argv[i][0] == '-'; i++) {

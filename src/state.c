@@ -1,4 +1,5 @@
 #include "state.h"
+#include "lockfile.h"
 #include "error.h"
 #include "strbuf.h"
 #include "util.h"
@@ -78,14 +79,20 @@ int state_get(const char *path, const char *branch, struct state *out)
 
 int state_set(const char *path, const char *branch, const struct state *st)
 {
-	struct strbuf sb = STRBUF_INIT, out = STRBUF_INIT, tmp = STRBUF_INIT;
+	struct strbuf sb = STRBUF_INIT, out = STRBUF_INIT;
 	char hex[GIT_OID_HEXSZ + 1], from[GIT_OID_HEXSZ + 1] = "-";
+	struct lockfile lk;
 	const char *line;
 	size_t len;
-	int fd = -1, ret;
+	int ret;
 
-	if ((ret = read_state(path, &sb)) < 0)
+	/* Read under the lock: another run may be setting another branch. */
+	if (lockfile_take(&lk, path, "state") < 0)
+		return -1;
+	if ((ret = read_state(path, &sb)) < 0) {
+		lockfile_rollback(&lk);
 		goto out;
+	}
 	strbuf_addstr(&out, HEADER);
 	if (sb.len)
 		strbuf_add(&out, sb.buf + strlen(HEADER), sb.len - strlen(HEADER));
@@ -105,32 +112,8 @@ int state_set(const char *path, const char *branch, const struct state *st)
 	} else {
 		strbuf_addf(&out, "%s\t%s\t%s\n", branch, from, hex);
 	}
-
-	if ((ret = mkdir_leading(path)) < 0)
-		goto out;
-	strbuf_addf(&tmp, "%s.tmp.%ld", path, (long)getpid());
-	fd = open(tmp.buf, O_WRONLY | O_CREAT | O_TRUNC, 0666);
-	if (fd < 0 || write_in_full(fd, out.buf, out.len) < 0 || fsync(fd) < 0) {
-		ret = error("cannot write state '%s': %s", tmp.buf, strerror(errno));
-		if (fd >= 0)
-			close(fd);
-		unlink(tmp.buf);
-		goto out;
-	}
-	if (close(fd) < 0) {
-		ret = error("cannot write state '%s': %s", tmp.buf, strerror(errno));
-		unlink(tmp.buf);
-		goto out;
-	}
-	if (rename(tmp.buf, path) < 0) {
-		ret = error("cannot rename '%s' to '%s': %s", tmp.buf, path,
-			    strerror(errno));
-		unlink(tmp.buf);
-	} else {
-		fsync_dir_of(path);
-	}
+	ret = lockfile_commit(&lk, out.buf, out.len);
 out:
-	strbuf_release(&tmp);
 	strbuf_release(&out);
 	strbuf_release(&sb);
 	return ret < 0 ? -1 : 0;

@@ -4,6 +4,7 @@
 #include "strbuf.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
@@ -183,35 +184,43 @@ void fsync_dir_of(const char *path)
 	free(dir);
 }
 
-static int write_synced(const char *path, const void *buf, size_t len)
-{
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0666);
-	int saved;
 
-	if (fd < 0)
-		return -1;
-	if (write_in_full(fd, buf, len) < 0 || fsync(fd) < 0) {
-		saved = errno;
-		close(fd);
-		errno = saved;
-		return -1;
-	}
-	return close(fd);
+/* The umask, which can only be read by setting it. */
+static mode_t current_umask(void)
+{
+	mode_t mask = umask(0);
+
+	umask(mask);
+	return mask;
 }
 
 int write_file_atomic(const char *path, const void *buf, size_t len,
 		      const char *what)
 {
-	char *tmp = xstrfmt("%s.tmp", path);
-	int ret = 0;
+	/* A name of its own: two runs writing at once must not mix. */
+	char *tmp = xstrfmt("%s.tmp.XXXXXX", path);
+	int fd = -1, ret = 0;
 
-	if (mkdir_leading(path) < 0)
-		ret = -1;
-	else if (write_synced(tmp, buf, len) < 0)
+	if (mkdir_leading(path) < 0) {
+		free(tmp);
+		return -1;
+	}
+	fd = mkstemp(tmp);
+	if (fd < 0) {
 		ret = error("cannot write %s '%s': %s", what, tmp, strerror(errno));
-	else if (rename(tmp, path) < 0)
+		free(tmp);
+		return ret;
+	}
+	if (fchmod(fd, 0666 & ~current_umask()) < 0 ||
+	    write_in_full(fd, buf, len) < 0 || fsync(fd) < 0) {
+		ret = error("cannot write %s '%s': %s", what, tmp, strerror(errno));
+		close(fd);
+	} else if (close(fd) < 0) {
+		ret = error("cannot write %s '%s': %s", what, tmp, strerror(errno));
+	} else if (rename(tmp, path) < 0) {
 		ret = error("cannot rename '%s' to '%s': %s", tmp, path,
 			    strerror(errno));
+	}
 	if (ret)
 		unlink(tmp);
 	else

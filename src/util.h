@@ -72,9 +72,12 @@ int mkdir_leading(const char *path);
 void fsync_dir_of(const char *path);
 
 /*
- * Replaces the file at path with buf: written to "<path>.tmp" in the
- * same directory (created if missing), synced, then renamed over path,
- * so that a crash never leaves a half-written file.  what names the
+ * Replaces the file at path with buf: written to "<path>.tmp.XXXXXX"
+ * (a name of its own, mkstemp(3)) in the same directory (created if
+ * missing), synced, then renamed over path, so that a crash never
+ * leaves a half-written file and two runs writing at once leave one
+ * whole file, the last one's (for caches; files that runs read, change
+ * and write back take a lock, see lockfile.h).  what names the
  * file in errors ("patch-id cache").  Returns 0, or -1 after an error
  * message with the old file left as it was.
  */

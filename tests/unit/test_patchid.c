@@ -13,10 +13,13 @@
 #include <stdint.h>
 #include <cmocka.h>
 #include <errno.h>
+#include <dirent.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -556,6 +559,19 @@ static void assert_stderr(struct fixture *f, const char *expect)
 	free(got);
 }
 
+/* What was captured starts with prefix and ends with suffix. */
+static void assert_stderr_prefix(struct fixture *f, const char *prefix,
+				 const char *suffix)
+{
+	char *got = captured_stderr(f);
+	size_t len = strlen(got), plen = strlen(prefix), slen = strlen(suffix);
+
+	if (len < plen + slen || strncmp(got, prefix, plen) ||
+	    strcmp(got + len - slen, suffix))
+		fail_msg("stderr '%s' is not '%s...%s'", got, prefix, suffix);
+	free(got);
+}
+
 /* cache_get() of rev; returns its result, fills hex ("" if no diff). */
 static int cache_get(struct fixture *f, struct patchid_cache *cache,
 		     const char *rev, char *hex)
@@ -832,12 +848,13 @@ static void test_cache_save_fails(void **state)
 {
 	struct fixture *f = *state;
 	char *path = cache_path(f, "kept-cache");
-	char *tmp = xstrfmt("%s.tmp", path);
-	char *expect = xstrfmt("error: cannot write patch-id cache '%s': "
-			       "Is a directory\n", tmp);
 	struct patchid_cache cache;
-	struct strbuf old = STRBUF_INIT, now = STRBUF_INIT;
+	struct strbuf old = STRBUF_INIT, now = STRBUF_INIT, err = STRBUF_INIT;
+	struct rlimit limit, small;
 	char hex[GIT_OID_HEXSZ + 1];
+	DIR *dir;
+	struct dirent *de;
+	size_t left = 0;
 
 	patchid_cache_init(&cache, path);
 	assert_int_equal(cache_get(f, &cache, "modify", hex), 0);
@@ -845,29 +862,44 @@ static void test_cache_save_fails(void **state)
 	patchid_cache_release(&cache);
 	assert_int_equal(strbuf_read_file(&old, path), 0);
 
-	/* The temporary file cannot be written: the old file stays. */
-	assert_int_equal(mkdir(tmp, 0700), 0);
+	/*
+	 * The temporary file cannot be written whole (a full disk, here
+	 * the file size limit): the old file stays, and so does nothing
+	 * else.
+	 */
 	patchid_cache_init(&cache, path);
 	patchid_cache_load(&cache);
 	assert_int_equal(cache_get(f, &cache, "several", hex), 0);
+	signal(SIGXFSZ, SIG_IGN);
+	assert_int_equal(getrlimit(RLIMIT_FSIZE, &limit), 0);
+	small = limit;
+	small.rlim_cur = old.len;
 	capture_stderr(f);
+	assert_int_equal(setrlimit(RLIMIT_FSIZE, &small), 0);
 	assert_int_equal(patchid_cache_save(&cache), -1);
-	assert_stderr(f, expect);
+	assert_int_equal(setrlimit(RLIMIT_FSIZE, &limit), 0);
+	signal(SIGXFSZ, SIG_DFL);
+	strbuf_addf(&err, "error: cannot write patch-id cache '%s.tmp.", path);
+	assert_stderr_prefix(f, err.buf, ": File too large\n");
 	assert_int_equal(strbuf_read_file(&now, path), 0);
 	assert_string_equal(now.buf, old.buf);
+	dir = opendir(f->dir);
+	assert_non_null(dir);
+	while ((de = readdir(dir)))
+		left += !strncmp(de->d_name, "kept-cache.tmp", 14);
+	closedir(dir);
+	assert_int_equal(left, 0);
 
 	/* Still to be saved, and saved once possible. */
-	assert_int_equal(rmdir(tmp), 0);
 	assert_int_equal(patchid_cache_save(&cache), 0);
 	patchid_cache_release(&cache);
 	patchid_cache_init(&cache, path);
 	assert_int_equal(patchid_cache_load(&cache), 2);
 	patchid_cache_release(&cache);
 
+	strbuf_release(&err);
 	strbuf_release(&old);
 	strbuf_release(&now);
-	free(expect);
-	free(tmp);
 	free(path);
 }
 
