@@ -463,10 +463,12 @@ void audit_email(struct strbuf *out, const struct audit *a,
 	mail_header(out, "Subject", subj.buf);
 	strbuf_addstr(out, "Date: ");
 	mail_date(out, r->now, 0);
-	strbuf_addf(out, "\nMessage-ID: <%s>\n", r->message_id);
-	if (r->in_reply_to)
-		strbuf_addf(out, "In-Reply-To: <%s>\nReferences: <%s>\n",
-			    r->in_reply_to, r->in_reply_to);
+	strbuf_addch(out, '\n');
+	mail_id_header(out, "Message-ID", r->message_id);
+	if (r->in_reply_to) {
+		mail_id_header(out, "In-Reply-To", r->in_reply_to);
+		mail_id_header(out, "References", r->in_reply_to);
+	}
 	strbuf_addstr(out, "MIME-Version: 1.0\n"
 		      "Content-Type: text/plain; charset=UTF-8\n"
 		      "Content-Transfer-Encoding: 8bit\n\n");

@@ -217,3 +217,14 @@ char *mail_message_id(const char *local, const char *from_email)
 			*p = '-';
 	return id;
 }
+
+void mail_id_header(struct strbuf *sb, const char *name, const char *id)
+{
+	const unsigned char *p = (const unsigned char *)id;
+
+	strbuf_addf(sb, "%s: <", name);
+	for (; *p; p++)
+		if (*p > 0x20 && *p < 0x7f && !strchr("<>()[]\\\",;", *p))
+			strbuf_addch(sb, (char)*p);
+	strbuf_addstr(sb, ">\n");
+}

@@ -40,6 +40,14 @@ void mail_clean(struct strbuf *sb, const char *text);
  */
 char *mail_message_id(const char *local, const char *from_email);
 
+/*
+ * "Name: <id>\n" for Message-ID, In-Reply-To and References: of id
+ * (without <>, as a pick mail or --in-reply-to gave it) only the
+ * printable ASCII an id may hold, so that no text from outside can end
+ * the header or add one.
+ */
+void mail_id_header(struct strbuf *sb, const char *name, const char *id);
+
 /* Appends text word-wrapped at width, every line after the first indented. */
 void mail_wrap(struct strbuf *sb, const char *text, size_t first_indent,
 	       size_t indent, size_t width);

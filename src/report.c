@@ -792,7 +792,8 @@ void report_email(struct strbuf *out, const struct report *r,
 	mail_header(out, "Subject", subj.buf);
 	strbuf_addstr(out, "Date: ");
 	mail_date(out, (git_time_t)now, 0);
-	strbuf_addf(out, "\nMessage-ID: <%s>\n", r->message_id);
+	strbuf_addch(out, '\n');
+	mail_id_header(out, "Message-ID", r->message_id);
 	strbuf_addstr(out, "MIME-Version: 1.0\n"
 		      "Content-Type: text/plain; charset=UTF-8\n"
 		      "Content-Transfer-Encoding: 8bit\n\n");
@@ -858,6 +859,14 @@ void report_email(struct strbuf *out, const struct report *r,
 	strbuf_release(&to);
 }
 
+/* Where git mailinfo ends a commit message and starts the patch. */
+static int patch_break(const char *line)
+{
+	return !strncmp(line, "diff -", 6) || !strncmp(line, "Index: ", 7) ||
+	       (!strncmp(line, "---", 3) &&
+		(!line[3] || line[3] == ' ' || line[3] == '\t'));
+}
+
 /* The body of a commit message, one clean line at a time. */
 static void add_body(struct strbuf *out, const char *body)
 {
@@ -867,9 +876,16 @@ static void add_body(struct strbuf *out, const char *body)
 		size_t len = strcspn(p, "\n");
 		char *line = xstrndup(p, len);
 
-		/* A line that git am would take for the start of a message. */
+		/*
+		 * A line that git am would take for the start of a message
+		 * (git's mboxo quoting), or for the start of the patch: the
+		 * lines after it, a diff written into the commit message,
+		 * would be applied.  Indented, they stay text.
+		 */
 		if (!strncmp(line, "From ", 5))
 			strbuf_addch(out, '>');
+		else if (patch_break(line))
+			strbuf_addch(out, ' ');
 		mail_clean(out, line);
 		strbuf_addch(out, '\n');
 		free(line);
@@ -889,7 +905,7 @@ void report_mbox(struct strbuf *out, const struct report *r,
 		const struct candidate *c = series[i];
 		const char *lt = c->author ? strrchr(c->author, '<') : NULL;
 		struct strbuf name = STRBUF_INIT, email = STRBUF_INIT;
-		struct strbuf subj = STRBUF_INIT;
+		struct strbuf subj = STRBUF_INIT, id = STRBUF_INIT;
 
 		if (lt) {
 			strbuf_add(&name, c->author, (size_t)(lt - c->author));
@@ -908,9 +924,11 @@ void report_mbox(struct strbuf *out, const struct report *r,
 			    c->msg.subject ? c->msg.subject : "");
 		strbuf_addch(out, '\n');
 		mail_header(out, "Subject", subj.buf);
-		strbuf_addf(out, "Message-ID: <%zu-%zu.%s>\n", i + 1, nr, r->message_id);
-		strbuf_addf(out, "In-Reply-To: <%s>\nReferences: <%s>\n",
-			    r->message_id, r->message_id);
+		strbuf_reset(&id);
+		strbuf_addf(&id, "%zu-%zu.%s", i + 1, nr, r->message_id);
+		mail_id_header(out, "Message-ID", id.buf);
+		mail_id_header(out, "In-Reply-To", r->message_id);
+		mail_id_header(out, "References", r->message_id);
 		strbuf_addstr(out, "MIME-Version: 1.0\n"
 			      "Content-Type: text/plain; charset=UTF-8\n"
 			      "Content-Transfer-Encoding: 8bit\n\n");
@@ -920,6 +938,7 @@ void report_mbox(struct strbuf *out, const struct report *r,
 		if (c->patch)
 			strbuf_addstr(out, c->patch);
 		strbuf_addf(out, "-- \nstablepick %s\n\n", PACKAGE_VERSION);
+		strbuf_release(&id);
 		strbuf_release(&subj);
 		strbuf_release(&email);
 		strbuf_release(&name);
