@@ -204,6 +204,30 @@ out:
 }
 
 /*
+ * Why a tree could not be recorded, when it is that a file the pick
+ * brings is missing from the repository (libgit2 names only the file):
+ * -1 after naming the blob, else 0.
+ */
+static int missing_blob(git_repository *repo, const char *hex,
+			const git_tree_update *ups, size_t nr)
+{
+	git_odb *odb = NULL;
+	size_t i;
+	int ret = 0;
+
+	if (git_repository_odb(&odb, repo) < 0)
+		return 0;
+	for (i = 0; i < nr && !ret; i++)
+		if (ups[i].action == GIT_TREE_UPDATE_UPSERT &&
+		    !git_odb_exists(odb, &ups[i].id))
+			ret = error("cannot apply %.12s: blob %s ('%s') is not "
+				    "in the repository", hex,
+				    git_oid_tostr_s(&ups[i].id), ups[i].path);
+	git_odb_free(odb);
+	return ret;
+}
+
+/*
  * Picks one commit of a series onto *tree, a tree that no commit has.
  * Only the files the pick changes are merged (three-way, against the
  * pick's parent), so the cost follows the size of the change, not of
@@ -224,13 +248,23 @@ static int pick_onto_tree(struct apply_result *out, git_repository *repo,
 
 	git_oid_tostr(hex, sizeof(hex), git_commit_id(pick));
 	if (git_commit_parentcount(pick) &&
-	    (git_commit_parent(&parent, pick, 0) < 0 ||
-	     git_commit_tree(&base, parent) < 0)) {
-		ret = error_git("cannot read the parent of %.12s", hex);
+	    git_commit_parent(&parent, pick, 0) < 0) {
+		ret = error_git("cannot read commit %s, the parent of %.12s",
+				git_oid_tostr_s(git_commit_parent_id(pick, 0)), hex);
+		goto out;
+	}
+	if (parent && git_commit_tree(&base, parent) < 0) {
+		char pid[GIT_OID_HEXSZ + 1];
+
+		git_oid_tostr(pid, sizeof(pid), git_commit_id(parent));
+		ret = error_git("cannot read tree %s of commit %.12s, the parent "
+				"of %.12s", git_oid_tostr_s(git_commit_tree_id(parent)),
+				pid, hex);
 		goto out;
 	}
 	if (git_commit_tree(&theirs, pick) < 0) {
-		ret = error_git("cannot read the change of %.12s", hex);
+		ret = error_git("cannot read tree %s of commit %.12s",
+				git_oid_tostr_s(git_commit_tree_id(pick)), hex);
 		goto out;
 	}
 	if (treediff_trees(&d, repo, base, theirs) < 0)
@@ -263,7 +297,9 @@ static int pick_onto_tree(struct apply_result *out, git_repository *repo,
 	}
 	if (git_tree_create_updated(&id, repo, *tree, nr_ups, ups) < 0 ||
 	    git_tree_lookup(&result, repo, &id) < 0) {
-		ret = error_git("cannot record the tree after %.12s", hex);
+		ret = missing_blob(repo, hex, ups, nr_ups);
+		if (!ret)
+			ret = error_git("cannot record the tree after %.12s", hex);
 		goto out;
 	}
 	git_oid_cpy(&out->before, git_tree_id(*tree));

@@ -279,8 +279,14 @@ static int resolve_tip(struct branch_index *bi, git_repository *repo,
 
 	bi->name = xstrdup(branch);
 	ret = git_revparse_single(&obj, repo, branch);
-	if (ret == GIT_ENOTFOUND)
-		return error("unknown branch '%s'", branch);
+	if (ret == GIT_ENOTFOUND) {
+		struct strbuf name = STRBUF_INIT;
+
+		strbuf_addf(&name, "branch '%s'", branch);
+		ret = scan_ref_error(repo, branch, name.buf, 1);
+		strbuf_release(&name);
+		return ret ? ret : error("unknown branch '%s'", branch);
+	}
 	if (ret < 0)
 		return error_git("cannot resolve branch '%s'", branch);
 	ret = git_object_peel(&peeled, obj, GIT_OBJECT_COMMIT);
@@ -333,6 +339,59 @@ int branch_index_base_holds(const struct branch_index *bi,
 	return 1;
 }
 
+/*
+ * The merge base failed on a commit that cannot be read (missing, or in
+ * a damaged pack), and libgit2 says neither which nor, often, why: a
+ * walk of both histories that reads every commit finds it.  Only on
+ * this error path; it may read all of history.
+ */
+static int base_error(git_repository *repo, const char *branch,
+		      const git_oid *tip, const git_oid *upstream)
+{
+	struct seen {
+		git_oid id;
+		UT_hash_handle hh;
+	} *seen = NULL, *e, *tmp;
+	git_oid *todo = NULL, bad;
+	size_t nr = 0, alloc = 0;
+	int found = 0;
+
+	ALLOC_GROW(todo, nr + 2, alloc);
+	git_oid_cpy(&todo[nr++], tip);
+	git_oid_cpy(&todo[nr++], upstream);
+	while (nr && !found) {
+		git_commit *commit = NULL;
+		git_oid id = todo[--nr];
+		unsigned int i;
+
+		HASH_FIND(hh, seen, &id, sizeof(id), e);
+		if (e)
+			continue;
+		e = xcalloc(1, sizeof(*e));
+		git_oid_cpy(&e->id, &id);
+		HASH_ADD(hh, seen, id, sizeof(git_oid), e);
+		if (git_commit_lookup(&commit, repo, &id) < 0) {
+			git_oid_cpy(&bad, &id);
+			found = 1;
+			break;
+		}
+		for (i = 0; i < git_commit_parentcount(commit); i++) {
+			ALLOC_GROW(todo, nr + 1, alloc);
+			git_oid_cpy(&todo[nr++], git_commit_parent_id(commit, i));
+		}
+		git_commit_free(commit);
+	}
+	free(todo);
+	HASH_ITER(hh, seen, e, tmp) {
+		HASH_DEL(seen, e);
+		free(e);
+	}
+	if (found)
+		return error_git("cannot find the base of branch '%s': cannot "
+				 "read commit %s", branch, git_oid_tostr_s(&bad));
+	return error_git("cannot find the base of branch '%s'", branch);
+}
+
 int branch_index_build(struct branch_index *bi, git_repository *repo,
 		       const char *branch, const git_oid *upstream_tip)
 {
@@ -354,7 +413,7 @@ int branch_index_build(struct branch_index *bi, git_repository *repo,
 		return ret;
 	}
 	if (ret < 0)
-		return error_git("cannot find the base of branch '%s'", branch);
+		return base_error(repo, branch, &bi->tip, upstream_tip);
 	return read_from_base(bi, repo, branch, SIZE_MAX);
 }
 

@@ -190,27 +190,38 @@ static size_t index_of(const struct candidate_list *l, const struct candidate *c
 
 /*
  * Moves each prerequisite listed after a commit that needs it to just
- * before that commit, so the list reads in the order to apply.  A
- * prerequisite is older in mainline, so this cannot loop.
+ * before that commit, so the list reads in the order to apply.  The
+ * commits moved to place i for one commit are the `chain` just after
+ * it; a prerequisite found among them needs, through the chain, the
+ * commit that needs it (Stable-dep-of and "Cc: stable # X: <id>" can
+ * name each other in any order): such a loop has no order to apply
+ * and is left as it is, so that this always ends.
  */
 static void prereqs_first(struct candidate_list *l)
 {
-	size_t i, j, k;
+	size_t i = 0, j, k, chain = 0;
 
-	for (i = 0; i < l->nr; i++) {
+	while (i < l->nr) {
 		struct candidate *c = l->items[i];
+		int moved = 0;
 
-		for (j = 0; j < c->nr_prereqs; j++) {
+		for (j = 0; j < c->nr_prereqs && !moved; j++) {
 			struct candidate *p = c->prereqs[j].cand;
 
 			if (!p || p->verdict != c->verdict ||
-			    (k = index_of(l, p, i + 1)) == l->nr)
+			    (k = index_of(l, p, i + 1)) == l->nr ||
+			    k <= i + chain)
 				continue;
 			memmove(&l->items[i + 1], &l->items[i],
 				(k - i) * sizeof(*l->items));
 			l->items[i] = p;
-			i--;		/* look at p's own prerequisites */
-			break;
+			moved = 1;
+		}
+		if (moved) {
+			chain++;	/* look at p's own prerequisites */
+		} else {
+			chain = 0;
+			i++;
 		}
 	}
 }

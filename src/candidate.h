@@ -88,6 +88,12 @@ struct fixes_target {
 	git_oid id;
 	int resolved;			/* 0: unknown or ambiguous id */
 	int by_subject;			/* resolved through the quoted subject */
+	/*
+	 * Resolved to the commit itself or to a later one of the walk
+	 * (a forged or mistyped id, a reused subject): no link, status
+	 * unknown, and a warning says so.
+	 */
+	int ignored;
 	struct candidate *cand;		/* the target, when scanned too */
 	enum target_status status;
 };

@@ -469,7 +469,8 @@ static int collect_ancestry(struct deps *d)
 		struct candidate *c = d->cands->items[i];
 
 		for (j = 0; c->fixes && j < c->msg.nr_fixes; j++)
-			if (c->fixes[j].resolved && !c->fixes[j].cand)
+			if (c->fixes[j].resolved && !c->fixes[j].cand &&
+			    !c->fixes[j].ignored)
 				ask_ancestry(d, &c->fixes[j].id);
 		for (j = 0; j < c->nr_prereqs; j++)
 			if (!c->prereqs[j].cand)
@@ -479,6 +480,58 @@ static int collect_ancestry(struct deps *d)
 			ask_ancestry(d, &id);
 	}
 	return settle_ancestry(d);
+}
+
+/* "Fixes: <id> (\"subject\")" as the message wrote it, for warnings. */
+static void describe_ref(struct strbuf *sb, const struct fixes_ref *ref)
+{
+	strbuf_addf(sb, "Fixes: %s", ref->id);
+	if (ref->subject)
+		strbuf_addf(sb, " (\"%s\")", ref->subject);
+}
+
+/*
+ * A fix comes after the commit it fixes.  A target that is the commit
+ * itself, or a commit the walk reaches later (only a forged or
+ * mistyped id, or a subject a later commit reused, resolves so), is
+ * ignored: fixes then cannot form a loop, and every target is judged
+ * before its fix, as deps_facts() needs.
+ */
+static void drop_bad_target(struct candidate *c, struct fixes_target *t)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	if (!t->resolved)
+		return;
+	if (git_oid_equal(&t->id, &c->id)) {
+		describe_ref(&sb, t->ref);
+		candidate_add_warning(c, "%s names this commit itself; ignored",
+				      sb.buf);
+	} else if (t->cand && t->cand->order > c->order) {
+		describe_ref(&sb, t->ref);
+		candidate_add_warning(c, "%s names %.12s, which comes after it "
+				      "in mainline; ignored", sb.buf, t->cand->hex);
+	} else {
+		return;
+	}
+	strbuf_release(&sb);
+	t->cand = NULL;
+	t->ignored = 1;
+}
+
+/* The same for a revert: it reverts an earlier commit, not itself. */
+static struct candidate *drop_bad_revert(struct candidate *r,
+					 struct candidate *target, int *found)
+{
+	if (!target || (target != r && target->order < r->order))
+		return target;
+	candidate_add_warning(r, "reverts %.12s (\"%s\"), which %s; ignored",
+			      target->hex, target->msg.subject ?
+			      target->msg.subject : "",
+			      target == r ? "is this commit itself" :
+			      "comes after it in mainline");
+	*found = 0;
+	return NULL;
 }
 
 int deps_link(struct deps *d)
@@ -497,6 +550,7 @@ int deps_link(struct deps *d)
 				return -1;
 			if (t->resolved)
 				t->cand = candidate_list_find(d->cands, &t->id);
+			drop_bad_target(c, t);
 		}
 		link_prereqs(d, c);
 		link_series(c);
@@ -505,7 +559,8 @@ int deps_link(struct deps *d)
 			int found;
 			struct candidate *target = revert_target(d, c, &id, &found);
 
-			if (target && target != c) {
+			target = drop_bad_revert(c, target, &found);
+			if (target) {
 				c->reverts = target;
 				mark_reverted(target, c->hex, c->msg.subject);
 			}
@@ -537,7 +592,7 @@ int deps_facts(struct deps *d, struct candidate *c)
 	for (i = 0; c->fixes && i < c->msg.nr_fixes; i++) {
 		struct fixes_target *t = &c->fixes[i];
 
-		if (!t->resolved) {
+		if (!t->resolved || t->ignored) {
 			t->status = TARGET_UNKNOWN;
 		} else if (t->cand) {
 			/* A subject match is not proof either way. */

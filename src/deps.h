@@ -28,7 +28,10 @@
  *
  * Oldest first matters: a Fixes: target is older than its fix, so its
  * verdict is known when the fix is judged (a fix of a proposed commit
- * is a follow-up, proposed too).
+ * is a follow-up, proposed too).  deps_link() ignores, with a warning,
+ * a Fixes: target or a reverted commit that is the commit itself or
+ * comes after it in the list, so that hostile history cannot make
+ * links loop or read a verdict not yet decided.
  */
 
 struct subject_entry;

@@ -222,6 +222,52 @@ void scan_reset(struct scan *s)
 	s->walked = s->merges = s->replayed = 0;
 }
 
+/* The unborn branch HEAD is on, as "refs/heads/NAME", or NULL. */
+static char *unborn_head(git_repository *repo)
+{
+	git_reference *head = NULL;
+	char *name = NULL;
+
+	if (git_repository_head_unborn(repo) == 1 &&
+	    !git_reference_lookup(&head, repo, "HEAD") &&
+	    git_reference_type(head) == GIT_REFERENCE_SYMBOLIC)
+		name = xstrdup(git_reference_symbolic_target(head));
+	git_reference_free(head);
+	git_error_clear();
+	return name;
+}
+
+int scan_ref_error(git_repository *repo, const char *rev, const char *name,
+		   int unborn)
+{
+	git_reference *ref = NULL, *resolved = NULL;
+	char hex[GIT_OID_HEXSZ + 1];
+	git_odb *odb = NULL;
+	char *head;
+	int ret = 0;
+
+	if (!git_reference_dwim(&ref, repo, rev) &&
+	    !git_reference_resolve(&resolved, ref) &&
+	    git_reference_target(resolved) &&
+	    !git_repository_odb(&odb, repo) &&
+	    !git_odb_exists(odb, git_reference_target(resolved))) {
+		git_oid_tostr(hex, sizeof(hex), git_reference_target(resolved));
+		ret = error("%s points at %s, which is not in the repository",
+			    name, hex);
+	}
+	git_odb_free(odb);
+	git_reference_free(resolved);
+	git_reference_free(ref);
+	git_error_clear();
+	if (ret || !unborn || !(head = unborn_head(repo)))
+		return ret;
+	if (!strcmp(rev, head) || !strcmp(rev, "HEAD") ||
+	    (!strncmp(head, "refs/heads/", 11) && !strcmp(rev, head + 11)))
+		ret = error("%s has no commits yet", name);
+	free(head);
+	return ret;
+}
+
 int scan_resolve(git_repository *repo, const char *rev, const char *what,
 		 git_oid *out)
 {
@@ -229,8 +275,19 @@ int scan_resolve(git_repository *repo, const char *rev, const char *what,
 	int ret;
 
 	ret = git_revparse_single(&obj, repo, rev);
-	if (ret == GIT_ENOTFOUND)
+	/* libgit2 calls every hex name shorter than 4 digits ambiguous. */
+	if (ret == GIT_EAMBIGUOUS && strlen(rev) < GIT_OID_MINPREFIXLEN)
+		ret = GIT_ENOTFOUND;
+	if (ret == GIT_ENOTFOUND) {
+		struct strbuf name = STRBUF_INIT;
+
+		strbuf_addf(&name, "'%s' for %s", rev, what);
+		ret = scan_ref_error(repo, rev, name.buf, 1);
+		strbuf_release(&name);
+		if (ret)
+			return ret;
 		return error("unknown revision '%s' for %s", rev, what);
+	}
 	if (ret == GIT_EAMBIGUOUS)
 		return error("ambiguous revision '%s' for %s", rev, what);
 	if (ret < 0)
@@ -495,6 +552,29 @@ static int fill_paths(struct scan *s, struct candidate *c, git_tree *a,
 	return 0;
 }
 
+/*
+ * Why a Fixes: id that the repository has does not name a commit, as a
+ * warning: a blob, a tree or a tag (a pasted "git hash-object" or
+ * "ls-tree" id), or a prefix of several objects.  An id the repository
+ * lacks needs none: the reports say it is not found.
+ */
+static void warn_unresolved(struct candidate *c, const struct fixes_ref *ref,
+			    int ret, const git_object *obj)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_addf(&sb, "Fixes: %s", ref->id);
+	if (ref->subject)
+		strbuf_addf(&sb, " (\"%s\")", ref->subject);
+	if (ret == GIT_EAMBIGUOUS)
+		candidate_add_warning(c, "%s is ambiguous: several objects of "
+				      "the repository start with it", sb.buf);
+	else if (obj)
+		candidate_add_warning(c, "%s names a %s, not a commit", sb.buf,
+				      git_object_type2string(git_object_type(obj)));
+	strbuf_release(&sb);
+}
+
 static void resolve_fixes(git_repository *repo, struct candidate *c)
 {
 	size_t i;
@@ -508,13 +588,17 @@ static void resolve_fixes(git_repository *repo, struct candidate *c)
 		size_t len = strlen(ref->id);
 		git_object *obj = NULL;
 		git_oid prefix;
+		int ret;
 
 		t->ref = ref;
 		if (len < 4 || git_oid_fromstrn(&prefix, ref->id, len) < 0)
 			continue;
-		if (git_object_lookup_prefix(&obj, repo, &prefix, len,
-					     GIT_OBJECT_COMMIT) < 0) {
-			git_error_clear();
+		ret = git_object_lookup_prefix(&obj, repo, &prefix, len,
+					       GIT_OBJECT_ANY);
+		git_error_clear();
+		if (ret < 0 || git_object_type(obj) != GIT_OBJECT_COMMIT) {
+			warn_unresolved(c, ref, ret, ret < 0 ? NULL : obj);
+			git_object_free(obj);
 			continue;
 		}
 		git_oid_cpy(&t->id, git_object_id(obj));
@@ -523,20 +607,32 @@ static void resolve_fixes(git_repository *repo, struct candidate *c)
 	}
 }
 
-/* The trees of a commit and of its first parent (NULL for a root). */
+/*
+ * The trees of a commit and of its first parent (NULL for a root).  An
+ * object that cannot be read (missing, or a damaged pack) is named by
+ * its id: libgit2 names it only when it is missing.
+ */
 static int commit_trees(const git_commit *commit, const char *hex,
 			git_tree **tree, git_tree **ptree)
 {
+	char tid[GIT_OID_HEXSZ + 1], pid[GIT_OID_HEXSZ + 1];
 	git_commit *parent = NULL;
 	int ret = 0;
 
 	*tree = *ptree = NULL;
+	git_oid_tostr(tid, sizeof(tid), git_commit_tree_id(commit));
 	if (git_commit_tree(tree, commit) < 0)
-		return error_git("cannot read the tree of %s", hex);
-	if (git_commit_parentcount(commit) &&
-	    (git_commit_parent(&parent, commit, 0) < 0 ||
-	     git_commit_tree(ptree, parent) < 0))
-		ret = error_git("cannot read the parent of %s", hex);
+		return error_git("cannot read tree %s of commit %.12s", tid, hex);
+	if (!git_commit_parentcount(commit))
+		return 0;
+	git_oid_tostr(pid, sizeof(pid), git_commit_parent_id(commit, 0));
+	if (git_commit_parent(&parent, commit, 0) < 0)
+		return error_git("cannot read commit %s, the parent of %.12s",
+				 pid, hex);
+	git_oid_tostr(tid, sizeof(tid), git_commit_tree_id(parent));
+	if (git_commit_tree(ptree, parent) < 0)
+		ret = error_git("cannot read tree %s of commit %.12s, the "
+				"parent of %.12s", tid, pid, hex);
 	git_commit_free(parent);
 	return ret;
 }
@@ -646,6 +742,28 @@ static int is_shallow(const git_oid *shallow, size_t nr, const git_oid *id)
 		if (git_oid_equal(&shallow[i], id))
 			return 1;
 	return 0;
+}
+
+/*
+ * Whether history stops at a commit that .git/shallow lists: not when
+ * the repository has every parent it names (fetched through another
+ * ref, deeper; the parents are checked in turn when the walk gets to
+ * them), as when a clone's depth ends exactly at the start of a range.
+ */
+static int history_cut(git_repository *repo, const git_commit *commit)
+{
+	unsigned int i, n = git_commit_parentcount(commit);
+	git_odb *odb = NULL;
+	int cut = 0;
+
+	if (git_repository_odb(&odb, repo) < 0) {
+		git_error_clear();
+		return 1;
+	}
+	for (i = 0; i < n && !cut; i++)
+		cut = !git_odb_exists(odb, git_commit_parent_id(commit, i));
+	git_odb_free(odb);
+	return cut;
 }
 
 int scan_shallow_error(git_repository *repo, const char *what)
@@ -913,12 +1031,15 @@ static int walk(struct scan *s, const git_oid *stop, struct scan_memo *memo,
 		ALLOC_GROW(memo->range, memo->nr_range, memo->alloc_range);
 		git_oid_cpy(&memo->range[memo->nr_range++], &id);
 		progress_update(&s->progress, s->walked);
-		if (nr_shallow && is_shallow(shallow, nr_shallow, &id)) {
-			ret = scan_shallow_error(s->repo, s->range);
+		if (git_commit_lookup(&commit, s->repo, &id) < 0) {
+			ret = error_git("cannot read commit %s in %s",
+					git_oid_tostr_s(&id), s->range);
 			goto out;
 		}
-		if (git_commit_lookup(&commit, s->repo, &id) < 0) {
-			ret = error_git("cannot read commit in %s", s->range);
+		if (nr_shallow && is_shallow(shallow, nr_shallow, &id) &&
+		    history_cut(s->repo, commit)) {
+			git_commit_free(commit);
+			ret = scan_shallow_error(s->repo, s->range);
 			goto out;
 		}
 		if (s->soak_painted)

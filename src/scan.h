@@ -72,6 +72,18 @@ int scan_resolve(git_repository *repo, const char *rev, const char *what,
 		 git_oid *out);
 
 /*
+ * For a revision that does not resolve: when rev names a reference that
+ * exists but gives no commit, says why and returns -1: the reference
+ * points at an object the repository lacks (a ref updated before its
+ * objects arrived, a damaged repository), or, with unborn, it is the
+ * branch HEAD is on and has no commits yet.  Returns 0 when rev is
+ * simply unknown.  name is how the message names it, e.g. "branch
+ * 'linux-6.6.y'" or "'master' for --upstream".
+ */
+int scan_ref_error(git_repository *repo, const char *rev, const char *name,
+		   int unborn);
+
+/*
  * Reports that a shallow clone's history stops inside what (a range or
  * a description); returns -1.
  */

@@ -33,13 +33,19 @@ static int match_one(const struct ruleset *rs, const struct rule *r,
 	return ret;
 }
 
-/* Matches a rule against the field it names. */
+/*
+ * Matches a rule against the field it names.  A rule that gives up on
+ * one value (a trailer, a path) does not count, whatever the others
+ * hold, so the values after it are not tried: each give-up costs the
+ * whole match limit, and 5,000 trailers of a hostile message would
+ * cost it 5,000 times.
+ */
 static int match_rule(const struct ruleset *rs, const struct rule *r,
 		      const struct candidate *c, char **match)
 {
 	const struct trailer *t;
 	size_t pos = 0, i;
-	int ret, gave_up = 0;
+	int ret;
 
 	switch (r->field) {
 	case FIELD_SUBJECT:
@@ -51,27 +57,24 @@ static int match_rule(const struct ruleset *rs, const struct rule *r,
 	case FIELD_TRAILER:
 		while ((t = message_trailer_next(&c->msg, r->trailer, &pos))) {
 			ret = match_one(rs, r, t->val, match);
-			if (ret == 1)
-				return 1;
-			gave_up |= ret < 0;
+			if (ret)
+				return ret;
 		}
-		return gave_up ? -1 : 0;
+		return 0;
 	case FIELD_PATHS:
 		for (i = 0; i < c->nr_paths; i++) {
 			ret = match_one(rs, r, c->paths[i], match);
-			if (ret == 1)
-				return 1;
-			gave_up |= ret < 0;
+			if (ret)
+				return ret;
 		}
-		return gave_up ? -1 : 0;
+		return 0;
 	case FIELD_FACT:
 		for (i = 0; i < c->nr_facts; i++) {
 			ret = match_one(rs, r, c->facts[i], match);
-			if (ret == 1)
-				return 1;
-			gave_up |= ret < 0;
+			if (ret)
+				return ret;
 		}
-		return gave_up ? -1 : 0;
+		return 0;
 	}
 	return 0;
 }

@@ -77,8 +77,12 @@ static int descend(struct treediff *out, git_repository *repo,
 
 	if ((a && git_tree_lookup(&ta, repo, git_tree_entry_id(a)) < 0) ||
 	    (b && git_tree_lookup(&tb, repo, git_tree_entry_id(b)) < 0)) {
-		ret = error_git("cannot read tree '%s%s'", prefix->buf,
-				git_tree_entry_name(named));
+		/* The side that failed: ta is NULL only if a's did. */
+		const git_tree_entry *bad = a && !ta ? a : b;
+
+		ret = error_git("cannot read tree %s ('%s%s')",
+				git_oid_tostr_s(git_tree_entry_id(bad)),
+				prefix->buf, git_tree_entry_name(named));
 		goto out;
 	}
 	strbuf_addstr(prefix, git_tree_entry_name(named));

@@ -146,7 +146,16 @@ static int resolve_upstream(struct cli_context *ctx, struct cli_run *run,
 	}
 	for (i = 0; fallback[i]; i++) {
 		if (git_revparse_single(&obj, ctx->repo, fallback[i]) < 0) {
+			struct strbuf name = STRBUF_INIT;
+			int ret;
+
+			/* A ref that exists but dangles: no other one will do. */
 			git_error_clear();
+			strbuf_addf(&name, "mainline '%s'", fallback[i]);
+			ret = scan_ref_error(ctx->repo, fallback[i], name.buf, 0);
+			strbuf_release(&name);
+			if (ret)
+				return ret;
 			continue;
 		}
 		git_object_free(obj);
@@ -196,8 +205,18 @@ static int index_branch(struct cli_context *ctx, struct cli_run *run,
 			const char *branch)
 {
 	const struct scancache_base *b = scancache_find_base(&run->scans, branch);
-	int ret;
+	git_odb *odb = NULL;
+	int ret, have;
 
+	/* A base pruned since (history rewritten, then gc) is no guess. */
+	if (b) {
+		have = !git_repository_odb(&odb, ctx->repo) &&
+		       git_odb_exists(odb, &b->base);
+		git_odb_free(odb);
+		git_error_clear();
+		if (!have)
+			b = NULL;
+	}
 	if (b) {
 		ret = branch_index_build_from(&run->branch, ctx->repo, branch,
 					      &b->base, 2 * b->nr_commits + 10000);
@@ -209,6 +228,32 @@ static int index_branch(struct cli_context *ctx, struct cli_run *run,
 	return branch_index_build(&run->branch, ctx->repo, branch, &run->upstream);
 }
 
+/* A repository just made (git init): no mainline, no branch, no base. */
+static int no_history(git_repository *repo)
+{
+	git_reference *head = NULL;
+	int ret = 0;
+
+	if (git_repository_is_empty(repo) != 1) {
+		git_error_clear();
+		return 0;
+	}
+	if (!git_reference_lookup(&head, repo, "HEAD") &&
+	    git_reference_type(head) == GIT_REFERENCE_SYMBOLIC) {
+		const char *name = git_reference_symbolic_target(head);
+
+		if (!strncmp(name, "refs/heads/", 11))
+			name += 11;
+		ret = error("the repository has no commits yet (HEAD is the "
+			    "unborn branch '%s')", name);
+	} else {
+		ret = error("the repository has no commits yet");
+	}
+	git_reference_free(head);
+	git_error_clear();
+	return ret;
+}
+
 int cli_run_setup(struct cli_context *ctx, struct cli_run *run,
 		  const char *branch, const char *upstream)
 {
@@ -217,7 +262,8 @@ int cli_run_setup(struct cli_context *ctx, struct cli_run *run,
 	memset(run, 0, sizeof(*run));
 	ruleset_init(&run->rules);
 	branch_index_init(&run->branch);
-	if (cli_open_repo(ctx) < 0 || apply_in_memory(ctx->repo) < 0)
+	if (cli_open_repo(ctx) < 0 || apply_in_memory(ctx->repo) < 0 ||
+	    no_history(ctx->repo) < 0)
 		return -1;
 	path = cli_cache_path(ctx, "patchid-cache");
 	patchid_cache_init(&run->patchids, path ? path : "");

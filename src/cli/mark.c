@@ -242,8 +242,13 @@ static int mark(struct cli_context *ctx, int argc, char **argv)
 	if (ledger_now(&now) < 0 || cli_open_repo(ctx) < 0)
 		return 1;
 	if (git_revparse_single(&obj, ctx->repo, a.branch) < 0) {
+		struct strbuf name = STRBUF_INIT;
+
 		git_error_clear();
-		error("unknown branch '%s'", a.branch);
+		strbuf_addf(&name, "branch '%s'", a.branch);
+		if (!scan_ref_error(ctx->repo, a.branch, name.buf, 1))
+			error("unknown branch '%s'", a.branch);
+		strbuf_release(&name);
 		return 1;
 	}
 	git_object_free(obj);

@@ -145,8 +145,13 @@ static int resolve(git_oid *out, git_repository *repo, const char *rev,
 	int ret;
 
 	if (git_revparse_single(&obj, repo, rev) < 0) {
+		struct strbuf name = STRBUF_INIT;
+
 		git_error_clear();
-		return error("bad revision '%s'", arg);
+		strbuf_addf(&name, "revision '%s'", rev);
+		ret = scan_ref_error(repo, rev, name.buf, 1);
+		strbuf_release(&name);
+		return ret ? ret : error("bad revision '%s'", arg);
 	}
 	ret = git_object_peel(&peeled, obj, GIT_OBJECT_COMMIT);
 	git_object_free(obj);

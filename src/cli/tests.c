@@ -439,6 +439,7 @@ static int judge_all(struct cli_context *ctx, struct cli_run *run,
 			struct candidate *target;
 
 			if (!c->fixes[j].resolved ||
+			    git_oid_equal(&c->fixes[j].id, &c->id) ||
 			    candidate_list_find(&t->targets, &c->fixes[j].id))
 				continue;
 			if (git_commit_lookup(&commit, ctx->repo, &c->fixes[j].id) < 0)
@@ -462,7 +463,8 @@ static int judge_all(struct cli_context *ctx, struct cli_run *run,
 			const struct candidate *target = c->fixes[j].resolved ?
 				candidate_list_find(&t->targets, &c->fixes[j].id) : NULL;
 
-			if (!target)
+			/* A commit cannot fix itself: that names no bug. */
+			if (!target || git_oid_equal(&target->id, &c->id))
 				unknown++;
 			else if (target->present || target->maybe_present)
 				in++;
