@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 static void add_date(struct strbuf *out, git_time_t t, int offset)
 {
@@ -568,12 +569,51 @@ void report_explain(struct strbuf *out, const struct report *r,
 	strbuf_addf(out, "\nVerdict:   %s: %s\n", verdict_name(c->verdict), c->why);
 }
 
+/*
+ * What a terminal may be shown of text from history: control characters
+ * (ESC starts the sequences that move the cursor, retitle the window or
+ * worse) and C1 controls become '?', and so does a byte that is not part
+ * of valid UTF-8 (a lone 0x9b is a CSI to some terminals).  Newlines and
+ * tabs stay.
+ */
+static void terminal_safe(struct strbuf *dst, const struct strbuf *src)
+{
+	const unsigned char *s = (const unsigned char *)src->buf;
+	size_t i = 0, n;
+
+	while (i < src->len) {
+		if (s[i] == '\n' || s[i] == '\t' || (s[i] >= 0x20 && s[i] < 0x7f)) {
+			strbuf_addch(dst, (char)s[i++]);
+			continue;
+		}
+		n = s[i] >= 0x80 ? utf8_seq_len(s + i, src->len - i) : 0;
+		/* U+0080 to U+009F, the C1 controls, are 0xc2 0x80-0x9f. */
+		if (!n || (n == 2 && s[i] == 0xc2 && s[i + 1] < 0xa0)) {
+			strbuf_addch(dst, '?');
+			i += n ? n : 1;
+			continue;
+		}
+		strbuf_add(dst, s + i, n);
+		i += n;
+	}
+}
+
 int report_write(FILE *f, const struct strbuf *out)
 {
-	if (fwrite(out->buf, 1, out->len, f) != out->len || fflush(f) ||
+	struct strbuf safe = STRBUF_INIT;
+	const struct strbuf *what = out;
+	int ret = 0;
+
+	/* Files and pipes get every byte; a terminal only what is safe. */
+	if (isatty(fileno(f))) {
+		terminal_safe(&safe, out);
+		what = &safe;
+	}
+	if (fwrite(what->buf, 1, what->len, f) != what->len || fflush(f) ||
 	    ferror(f))
-		return error("cannot write the output: %s", strerror(errno));
-	return 0;
+		ret = error("cannot write the output: %s", strerror(errno));
+	strbuf_release(&safe);
+	return ret;
 }
 
 /* --- mail -------------------------------------------------------------- */

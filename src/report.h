@@ -59,7 +59,11 @@ void report_explain(struct strbuf *out, const struct report *r,
  */
 void report_reasons(struct strbuf *out, const struct candidate *c);
 
-/* Writes out to f; returns 0 or -1 after an error message. */
+/*
+ * Writes out to f; returns 0 or -1 after an error message.  To a
+ * terminal, control characters and bytes that are not UTF-8 (commit
+ * text may hold escape sequences) are written as '?'.
+ */
 int report_write(FILE *f, const struct strbuf *out);
 
 /*

@@ -1,5 +1,6 @@
 #include "cli.h"
 #include "error.h"
+#include "report.h"
 #include "ledger.h"
 #include "strbuf.h"
 #include "util.h"
@@ -264,9 +265,7 @@ static int mark(struct cli_context *ctx, int argc, char **argv)
 		ret = record(&out, ctx, &l, &a, now);
 	}
 	if (!ret)
-		fwrite(out.buf, 1, out.len, stdout);
-	if (!ret && (fflush(stdout) || ferror(stdout)))
-		ret = error("cannot write the output: %s", strerror(errno));
+		ret = report_write(stdout, &out);
 	ledger_release(&l);
 	strbuf_release(&out);
 	return ret < 0 ? 1 : 0;

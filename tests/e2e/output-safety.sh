@@ -124,3 +124,23 @@ if grep -q '<script\|<img\|<b>' "$tmp/report.html"; then
 	fail "markup from history in the report: $(grep -o '<script[^>]*>\|<img[^>]*>\|<b>' "$tmp/report.html")"
 fi
 ok "HTML: every subject escaped"
+
+# --- a terminal: escape sequences from history are not passed on ---
+command -v script >/dev/null || skip "script(1) is needed for a terminal"
+git checkout -q master
+esc=$(printf '\033')
+test_commit fs/ext4/term.c 'int t;' "ext4: fix ${esc}]0;owned${esc}\\ a title${esc}[2J and a clear
+
+Cc: stable@vger.kernel.org"
+# Into a pipe or a file, every byte, as git log gives them.
+"$STABLEPICK" propose --branch linux-6.6.y >"$tmp/plain"
+grep -q "$esc\\[2J" "$tmp/plain" || fail "the escape is not kept in a file"
+# On a terminal (script(1) gives one), none.
+TERM=dumb script -qec "\"$STABLEPICK\" propose --branch linux-6.6.y" /dev/null \
+	>"$tmp/tty"
+if grep -q "$esc" "$tmp/tty"; then
+	fail "an escape sequence from a subject reached the terminal"
+fi
+grep -q 'ext4: fix ?\]0;owned?\\ a title?\[2J and a clear' "$tmp/tty" ||
+	fail "the subject is not shown with '?': $(grep 'ext4: fix' "$tmp/tty")"
+ok "a terminal gets no escape sequence from a subject"
