@@ -786,11 +786,39 @@ static int parse_status(const char *list, unsigned *mask)
 	return ret;
 }
 
+/*
+ * The commits added after the walk (the last added ones of l) go where
+ * the walk would have met them, by author date among the others: a fix
+ * must come after what it fixes, and the judging relies on it.
+ */
+static void place_added(struct candidate_list *l, size_t added)
+{
+	struct candidate **walked = l->items, **extra, **items;
+	size_t nr = l->nr - added, i = 0, j = 0, k = 0;
+
+	extra = xcalloc(added + 1, sizeof(*extra));
+	memcpy(extra, walked + nr, added * sizeof(*extra));
+	QSORT(extra, added, cmp_date);
+	items = xcalloc(l->nr + 1, sizeof(*items));
+	while (i < nr || j < added) {
+		if (j < added && (i == nr || extra[j]->time < walked[i]->time))
+			items[k++] = extra[j++];
+		else
+			items[k++] = walked[i++];
+	}
+	for (i = 0; i < l->nr; i++) {
+		items[i]->order = i;
+		l->items[i] = items[i];
+	}
+	free(items);
+	free(extra);
+}
+
 int cli_tests_named_by(struct cli_context *ctx, struct cli_run *run,
 		       const char *dir)
 {
 	struct tests_run t;
-	size_t i;
+	size_t i, added = 0;
 	int ret;
 
 	tests_run_init(&t);
@@ -808,7 +836,7 @@ int cli_tests_named_by(struct cli_context *ctx, struct cli_run *run,
 			continue;	/* below the base, or beyond upstream */
 		c = candidate_list_find(&run->scan.candidates, &n->id);
 		if (!c) {
-			/* Outside the watch: judged after the range's commits. */
+			/* Outside the watch: placed among them below. */
 			if (git_commit_lookup(&commit, ctx->repo, &n->id) < 0) {
 				ret = error_git("cannot read commit %s",
 						git_oid_tostr_s(&n->id));
@@ -816,6 +844,7 @@ int cli_tests_named_by(struct cli_context *ctx, struct cli_run *run,
 			}
 			c = candidate_list_add(&run->scan.candidates, &n->id);
 			ret = scan_fill(&run->scan, c, commit);
+			added++;
 			git_commit_free(commit);
 			run->every_path |= !c->nr_touched;
 		}
@@ -824,6 +853,8 @@ int cli_tests_named_by(struct cli_context *ctx, struct cli_run *run,
 		candidate_add_fact(c, "named-by-test");
 		free(label);
 	}
+	if (!ret && added)
+		place_added(&run->scan.candidates, added);
 	tests_run_release(&t);
 	return ret;
 }

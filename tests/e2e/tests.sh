@@ -63,6 +63,10 @@ fix mm/mmap.c 'int mmap_fixed;' 'mm: fix an overflow in mmap' "$fixes"
 I=$(id HEAD)
 fix fs/namei.c 'int namei_fixed;' 'fs: fix a race in rename' "$fixes"
 J=$(id HEAD)
+# K fixes I, the mm/ fix outside the watch that --tests-from adds.
+fix fs/ext4/mmap.c 'int ext4_mmap;' 'ext4: fix the mmap overflow fix' \
+	"Fixes: $(git rev-parse --short=12 "$I") (\"mm: fix an overflow in mmap\")"
+K=$(id HEAD)
 blob=$(echo 'not a commit' | git hash-object -w --stdin)
 blob12=$(echo "$blob" | cut -c1-12)
 
@@ -400,11 +404,18 @@ EOF
 sort "$tmp/expect" | test_cmp - "$tmp/actual"
 "$STABLEPICK" propose --branch linux-6.6.y --tests-from "$ltp" >"$tmp/out"
 sed -n 2p "$tmp/out" >"$tmp/actual"
-echo "mainline v6.6..master: 9 commits walked (0 merges), 7 in watched paths, 2 more named by tests" |
+echo "mainline v6.6..master: 10 commits walked (0 merges), 8 in watched paths, 2 more named by tests" |
 	test_cmp - "$tmp/actual"
 grep -A1 "^proposed .* $(s "$I") " "$tmp/out" | tail -1 | sed 's/^ *//' >"$tmp/actual"
 echo "fixes-tag +8, fixes-in-branch +6, named-by-test +10, subject-fix +4, subject-crash +5; named by ltp mmap99" |
 	test_cmp - "$tmp/actual"
+# K, which the walk met, fixes the mm/ fix that --tests-from added after
+# it: placed by date, I comes first, so K is its follow-up (not a fix of
+# a later commit, ignored with a warning).
+"$STABLEPICK" propose --branch linux-6.6.y --tests-from "$ltp" --format json |
+	jq -r "select(.commit == \"$K\") | [.verdict, (.facts | join(\",\")), (.warnings | length)] | @tsv" \
+	>"$tmp/actual"
+printf 'proposed\tfollow-up\t0\n' | test_cmp - "$tmp/actual"
 # Without --tests-from, neither the mm/ fix nor the fact.
 "$STABLEPICK" propose --branch linux-6.6.y --format json >"$tmp/json"
 [ -z "$(jq -r "select(.commit == \"$I\") | .commit" "$tmp/json")" ] ||
