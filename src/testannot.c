@@ -522,9 +522,21 @@ static void end_line(struct sh_lexer *lx)
 		read_heredocs(lx);
 }
 
+/*
+ * Appends the next n bytes to w and moves past them.  A NUL byte is
+ * dropped, as bash drops it from its input: a word ends up a C string,
+ * and one cut short at a NUL byte would lose the rest of it (a subject
+ * word "\0x" became an empty subject).
+ */
 static void add_raw(struct sh_lexer *lx, struct sh_word *w, size_t n)
 {
-	strbuf_add(&w->val, lx->buf + lx->pos, n);
+	const char *p = lx->buf + lx->pos, *end = p + n, *nul;
+
+	while ((nul = memchr(p, '\0', (size_t)(end - p)))) {
+		strbuf_add(&w->val, p, (size_t)(nul - p));
+		p = nul + 1;
+	}
+	strbuf_add(&w->val, p, (size_t)(end - p));
 	lx->pos += n;
 }
 
@@ -582,7 +594,7 @@ static void read_subst_heredoc(struct sh_lexer *lx, struct sh_word *w)
 	while ((c = at(lx, 0)) >= 0 && !is_sh_break(c)) {
 		if (c == '\'' || c == '"' || c == '\\')
 			quoted = 1;
-		else
+		else if (c)
 			strbuf_addch(&delim, c);
 		add_raw(lx, w, 1);
 	}
@@ -1823,10 +1835,13 @@ static void c_read_strings(struct c_lexer *lx)
 			}
 			if (c == '\n')
 				break;
-			if (c == '\\' && n == '\n') {
+			if (!c) {
+				/* Ignored, as C compilers do: no NUL in str. */
+				lx->pos++;
+			} else if (c == '\\' && n == '\n') {
 				lx->pos += 2;
 				lx->line++;
-			} else if (c == '\\' && n >= 0) {
+			} else if (c == '\\' && n > 0) {
 				if (!is_one_of(n, "\"\\'?"))
 					strbuf_addch(&lx->str, c);
 				strbuf_addch(&lx->str, n);

@@ -394,6 +394,42 @@ static void test_fstests_placeholders(void **state)
 	testannot_set_release(&set);
 }
 
+/*
+ * NUL bytes are dropped, as bash drops them from a script and C
+ * compilers from a source file: a word or string that held one is
+ * read whole, not cut short (found by tests/fuzz/fstests).
+ */
+static void test_nul_bytes(void **state)
+{
+	static const char sh[] =
+		"_fixed_by_kernel_commit 0a0b\0" "0c0d0e0f \"\0fix \0it\"\n"
+		"_fixed_by_fs_commit 0 \0 \0\n";
+	static const char c[] =
+		"{\"linux-\0git\", \"1a1b\0" "1c1d1e1f\"},\n";
+	struct testannot_set set;
+
+	(void)state;
+	testannot_set_init(&set);
+	testannot_parse_fstests(&set, NULL, "xfs/1", "tests/xfs/1", sh,
+				sizeof(sh) - 1);
+	assert_int_equal(set.nr_problems, 0);
+	assert_int_equal(set.nr, 2);
+	check_item(&set.items[0], "xfs/1", FIXED, KCOMMIT, "0a0b0c0d0e0f",
+		   "fix it", NULL, "tests/xfs/1", 1, NULL);
+	/* Words of NUL bytes alone are empty: no subject. */
+	check_item(&set.items[1], "xfs/1", FIXED, "_fixed_by_fs_commit 0",
+		   "", NULL, "0", "tests/xfs/1", 2, NULL);
+	testannot_set_release(&set);
+
+	testannot_set_init(&set);
+	testannot_parse_ltp(&set, "x01", "testcases/x01.c", c, sizeof(c) - 1);
+	assert_int_equal(set.nr_problems, 0);
+	assert_int_equal(set.nr, 1);
+	check_item(&set.items[0], "x01", FIXED, "linux-git", "1a1b1c1d1e1f",
+		   NULL, NULL, "testcases/x01.c", 1, NULL);
+	testannot_set_release(&set);
+}
+
 static void test_fstests_problems(void **state)
 {
 	static const char text[] =
@@ -1240,6 +1276,7 @@ int main(void)
 		cmocka_unit_test(test_fstests_fstyp),
 		cmocka_unit_test(test_fstests_not_annotations),
 		cmocka_unit_test(test_fstests_placeholders),
+		cmocka_unit_test(test_nul_bytes),
 		cmocka_unit_test(test_fstests_problems),
 		cmocka_unit_test(test_fstests_helpers),
 		cmocka_unit_test(test_fstests_helper_graph),

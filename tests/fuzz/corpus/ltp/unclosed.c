@@ -1,0 +1,2 @@
+{"linux-git", "0123456" /* unclosed comment
+{"linux-git", "unclosed string
