@@ -82,6 +82,19 @@ test_commit() {
 	printf '%s\n' "$3" | git -C "$dir" commit -q -F -
 }
 
+# test_fix PATH CONTENT SUBJECT [TRAILER...]: test_commit with a
+# message of SUBJECT, then the trailers, one a line, and a Signed-off-by
+# of the test author.
+test_fix() {
+	local path=$1 content=$2 subject=$3 trailers=
+	shift 3
+	for t in "$@"; do trailers="$trailers$t
+"; done
+	test_commit "$path" "$content" "$subject
+
+${trailers}Signed-off-by: A U Thor <author@example.com>"
+}
+
 # test_cmp EXPECT ACTUAL: fail, showing the difference, unless the files
 # are the same.
 test_cmp() {

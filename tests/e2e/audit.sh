@@ -20,63 +20,54 @@ git tag -a -m 'Linux 6.6' v6.6
 git branch linux-6.6.y
 
 id() { git rev-parse "$1"; }
-fix() {	# fix PATH CONTENT SUBJECT [TRAILER...]
-	local path=$1 content=$2 subject=$3 trailers=
-	shift 3
-	for t in "$@"; do trailers="$trailers$t
-"; done
-	test_commit "$path" "$content" "$subject
-
-${trailers}Signed-off-by: A U Thor <author@example.com>"
-}
 stable='Cc: stable@vger.kernel.org'
 
-fix fs/ext4/bar.c 'int bar_fixed;' 'ext4: fix use-after-free in bar' \
+test_fix fs/ext4/bar.c 'int bar_fixed;' 'ext4: fix use-after-free in bar' \
 	"Fixes: $(git rev-parse --short=12 HEAD~1) (\"ext4: add bar\")" "$stable"
 ok_pick=$(id HEAD)
-fix fs/ext4/super.c 'int super_fixed;' 'ext4: fix a leak in the super block' "$stable"
+test_fix fs/ext4/super.c 'int super_fixed;' 'ext4: fix a leak in the super block' "$stable"
 present=$(id HEAD)
-fix fs/ext4/inode.c 'line 1
+test_fix fs/ext4/inode.c 'line 1
 line 2 fixed
 line 3' 'ext4: fix an overflow in the inode code' "$stable"
 conflict=$(id HEAD)
 test_commit fs/btrfs/inode.c 'int btrfs_shiny;' 'btrfs: add a shiny new interface'
 feature=$(id HEAD)
-fix fs/ext4/namei.c 'int namei;' 'ext4: fix a race in lookup' "$stable"
+test_fix fs/ext4/namei.c 'int namei;' 'ext4: fix a race in lookup' "$stable"
 racy=$(id HEAD)
-fix fs/ext4/namei.c 'int namei2;' 'ext4: fix the lookup race fix' \
+test_fix fs/ext4/namei.c 'int namei2;' 'ext4: fix the lookup race fix' \
 	"Fixes: $(git rev-parse --short=12 HEAD) (\"ext4: fix a race in lookup\")" "$stable"
 followup=$(id HEAD)
-fix fs/ext4/xattr.c 'int xattr;' 'ext4: fix a crash in xattr' "$stable"
+test_fix fs/ext4/xattr.c 'int xattr;' 'ext4: fix a crash in xattr' "$stable"
 reverted=$(id HEAD)
 test_tick
 git revert --no-edit HEAD >/dev/null
 test_commit fs/ext4/baz.c 'int baz;' 'ext4: add baz'
-fix fs/ext4/baz.c 'int baz_fixed;' 'ext4: fix a crash in baz' \
+test_fix fs/ext4/baz.c 'int baz_fixed;' 'ext4: fix a crash in baz' \
 	"Fixes: $(git rev-parse --short=12 HEAD) (\"ext4: add baz\")" "$stable"
 nobug=$(id HEAD)
 test_commit fs/ext4/quota.c 'int quota_helper;' 'ext4: factor out the quota helper'
 helper=$(git rev-parse --short=12 HEAD)
-fix fs/ext4/quota.c 'int quota_fixed;' 'ext4: fix quota accounting' \
+test_fix fs/ext4/quota.c 'int quota_fixed;' 'ext4: fix quota accounting' \
 	"$stable # 6.6.x: $helper: ext4: factor out the quota helper"
 needs_prereq=$(id HEAD)
-fix fs/xfs/xfs_log.c 'int xfs_log_fixed;' 'xfs: fix a hang in log recovery' \
+test_fix fs/xfs/xfs_log.c 'int xfs_log_fixed;' 'xfs: fix a hang in log recovery' \
 	"Fixes: $(git rev-parse --short=12 "$first") (\"Initial commit\")"
 optin=$(id HEAD)
-fix fs/btrfs/inode.c 'int btrfs_fixed;' 'btrfs: fix a deadlock in the inode code' \
+test_fix fs/btrfs/inode.c 'int btrfs_fixed;' 'btrfs: fix a deadlock in the inode code' \
 	'Cc: stable+noautosel@kernel.org # needs a manual backport'
 vetoed=$(id HEAD)
-fix fs/xfs/xfs_log.c 'int xfs_log_fixed2;' 'xfs: fix a use-after-free in the log' "$stable"
+test_fix fs/xfs/xfs_log.c 'int xfs_log_fixed2;' 'xfs: fix a use-after-free in the log' "$stable"
 fresh=$(id HEAD)
-fix fs/ext4/dir.c 'int dir;' 'ext4: fix a crash in readdir' "$stable"
+test_fix fs/ext4/dir.c 'int dir;' 'ext4: fix a crash in readdir' "$stable"
 rejected=$(id HEAD)
 test_commit mm/filemap.c 'int filemap2;' 'mm: fix a leak in filemap'
 unwatched=$(id HEAD)
 lore=https://lore.kernel.org/r/20240101120000.1000
-fix fs/ext4/mballoc.c 'int mb;' 'ext4: fix a leak in mballoc' "$stable" \
+test_fix fs/ext4/mballoc.c 'int mb;' 'ext4: fix a leak in mballoc' "$stable" \
 	"Link: $lore-1-dev@example.org"
 mate1=$(id HEAD)
-fix fs/ext4/extents.c 'int ext;' 'ext4: fix a race in extents' "$stable" \
+test_fix fs/ext4/extents.c 'int ext;' 'ext4: fix a race in extents' "$stable" \
 	"Link: $lore-2-dev@example.org"
 mate2=$(id HEAD)
 

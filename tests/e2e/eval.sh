@@ -22,15 +22,6 @@ test_tick
 git tag -a -m 'Linux 6.6' v6.6
 git branch linux-6.6.y
 
-fix() {	# fix PATH CONTENT SUBJECT [TRAILER...]
-	local path=$1 content=$2 subject=$3 trailers=
-	shift 3
-	for t in "$@"; do trailers="$trailers$t
-"; done
-	test_commit "$path" "$content" "$subject
-
-${trailers}Signed-off-by: A U Thor <author@example.com>"
-}
 id() { git rev-parse "$1"; }
 fixes="Fixes: $old (\"ext4: add the old code\")"
 stable='Cc: stable@vger.kernel.org'
@@ -39,45 +30,45 @@ stable='Cc: stable@vger.kernel.org'
 test_commit fs/ext4/shiny.c 'int shiny;' 'ext4: add the shiny feature'
 X=$(id HEAD)
 # P1: Cc: stable and Fixes:, backported with an upstream line.
-fix fs/ext4/inode.c 'int inode_fixed;' 'ext4: fix a crash in inode eviction' "$fixes" "$stable"
+test_fix fs/ext4/inode.c 'int inode_fixed;' 'ext4: fix a crash in inode eviction' "$fixes" "$stable"
 P1=$(id HEAD)
 # N1: Fixes: only, no word of a fix (14 points), not taken.
-fix fs/ext4/super.c 'int super_fixed;' 'ext4: handle the stale superblock case' "$fixes"
+test_fix fs/ext4/super.c 'int super_fixed;' 'ext4: handle the stale superblock case' "$fixes"
 N1=$(id HEAD)
 # P2: Fixes: and a fix, cherry-picked without an upstream line.
-fix fs/ext4/namei.c 'int namei_fixed;' 'ext4: fix a deadlock in rename' "$fixes"
+test_fix fs/ext4/namei.c 'int namei_fixed;' 'ext4: fix a deadlock in rename' "$fixes"
 P2=$(id HEAD)
 # N2: xfs (opt-in) with Fixes: but no Cc: stable, not taken.
-fix fs/xfs/xfs_log.c 'int xfs_log_fixed;' 'xfs: fix a crash in log recovery' "$fixes"
+test_fix fs/xfs/xfs_log.c 'int xfs_log_fixed;' 'xfs: fix a crash in log recovery' "$fixes"
 N2=$(id HEAD)
 # N3: a clean-up.
 test_commit fs/ext4/dir.c 'int dir_tidy;' 'ext4: clean up the dir code'
 N3=$(id HEAD)
 # N4: for 6.8 and later (version-hint).
-fix fs/btrfs/inode.c 'int btrfs_fixed;' 'btrfs: fix a leak in inode' \
+test_fix fs/btrfs/inode.c 'int btrfs_fixed;' 'btrfs: fix a leak in inode' \
 	'Cc: stable@vger.kernel.org # 6.8+'
 N4=$(id HEAD)
 # N5: fixes X, which the branch lacks (bug-not-in-branch).
-fix fs/ext4/shiny.c 'int shiny_fixed;' 'ext4: fix a crash in the shiny feature' \
+test_fix fs/ext4/shiny.c 'int shiny_fixed;' 'ext4: fix a crash in the shiny feature' \
 	"Fixes: $(git rev-parse --short=12 "$X") (\"ext4: add the shiny feature\")" "$stable"
 N5=$(id HEAD)
 # P3: xfs with Cc: stable, backported.
-fix fs/xfs/xfs_bmap.c 'int xfs_bmap_fixed;' 'xfs: fix a corruption in bmap' "$stable"
+test_fix fs/xfs/xfs_bmap.c 'int xfs_bmap_fixed;' 'xfs: fix a corruption in bmap' "$stable"
 P3=$(id HEAD)
 # N6: reverted in mainline by R (reverted; R is a revert-of-absent).
-fix fs/ext4/extents.c 'int extents_fixed;' 'ext4: fix an overflow in extents' "$fixes" "$stable"
+test_fix fs/ext4/extents.c 'int extents_fixed;' 'ext4: fix an overflow in extents' "$fixes" "$stable"
 N6=$(id HEAD)
 test_tick
 git revert --no-edit HEAD >/dev/null
 R=$(id HEAD)
 # S: the branch has a commit of the same subject only (subject-only).
-fix fs/ext4/journal.c 'int journal_fixed;' 'ext4: fix a race in the journal' "$fixes" "$stable"
+test_fix fs/ext4/journal.c 'int journal_fixed;' 'ext4: fix a race in the journal' "$fixes" "$stable"
 S=$(id HEAD)
 # P4: no tag at all, backported (as a prerequisite, say).
 test_commit fs/ext4/balloc.c 'int balloc_tweak;' 'ext4: tweak the allocator'
 P4=$(id HEAD)
 # L: after the last commit the branch took (after-last-backport).
-fix fs/ext4/mballoc.c 'int mballoc_fixed;' 'ext4: fix a crash in mballoc' "$fixes" "$stable"
+test_fix fs/ext4/mballoc.c 'int mballoc_fixed;' 'ext4: fix a crash in mballoc' "$fixes" "$stable"
 L=$(id HEAD)
 
 git checkout -q linux-6.6.y
@@ -94,7 +85,7 @@ backport "$P1"
 test_tick
 git cherry-pick "$P2" >/dev/null
 backport "$P3"
-fix fs/ext4/journal.c 'int journal_other;' 'ext4: fix a race in the journal'
+test_fix fs/ext4/journal.c 'int journal_other;' 'ext4: fix a race in the journal'
 backport "$P4"
 git checkout -q master
 

@@ -21,21 +21,12 @@ test_tick
 git tag -a -m 'Linux 6.1' v6.1
 git branch linux-6.1.y
 
-fix() {	# fix PATH CONTENT SUBJECT [TRAILER...]
-	local path=$1 content=$2 subject=$3 trailers=
-	shift 3
-	for t in "$@"; do trailers="$trailers$t
-"; done
-	test_commit "$path" "$content" "$subject
-
-${trailers}Signed-off-by: A U Thor <author@example.com>"
-}
 id() { git rev-parse "$1"; }
 short() { git rev-parse --short=12 "$1"; }
 
 test_commit fs/xfs/xfs_log.c 'int xfs_log_recover;' 'xfs: add log recovery'
 recovery=$(short HEAD)
-fix fs/xfs/xfs_log.c 'int xfs_log_recover_fixed;' 'xfs: fix an old bug in log recovery' \
+test_fix fs/xfs/xfs_log.c 'int xfs_log_recover_fixed;' 'xfs: fix an old bug in log recovery' \
 	"Fixes: $recovery (\"xfs: add log recovery\")"
 A=$(id HEAD)
 test_tick
@@ -44,27 +35,27 @@ git branch linux-6.6.y
 fixes="Fixes: $recovery (\"xfs: add log recovery\")"
 
 # Mainline after v6.6, one commit per case.
-fix fs/xfs/xfs_log.c 'int xfs_log_uaf_fixed;' 'xfs: fix a use-after-free in log recovery' "$fixes"
+test_fix fs/xfs/xfs_log.c 'int xfs_log_uaf_fixed;' 'xfs: fix a use-after-free in log recovery' "$fixes"
 B=$(id HEAD)
-fix fs/ext4/page-io.c 'int writeback_fixed;' 'ext4: fix a deadlock in writeback' "$fixes"
+test_fix fs/ext4/page-io.c 'int writeback_fixed;' 'ext4: fix a deadlock in writeback' "$fixes"
 C=$(id HEAD)
-fix mm/filemap.c 'int filemap_fixed;' 'mm: fix a leak in filemap' "$fixes"
+test_fix mm/filemap.c 'int filemap_fixed;' 'mm: fix a leak in filemap' "$fixes"
 D=$(id HEAD)
-fix fs/xfs/xfs_bmap.c 'int bmap_fixed;' 'xfs: fix a corruption in bmap' "$fixes"
+test_fix fs/xfs/xfs_bmap.c 'int bmap_fixed;' 'xfs: fix a corruption in bmap' "$fixes"
 E=$(id HEAD)
 test_commit fs/btrfs/feature.c 'int feature;' 'btrfs: add the shiny feature'
 feature=$(short HEAD)
-fix fs/btrfs/feature.c 'int feature_fixed;' 'btrfs: fix a crash in the shiny feature' \
+test_fix fs/btrfs/feature.c 'int feature_fixed;' 'btrfs: fix a crash in the shiny feature' \
 	"Fixes: $feature (\"btrfs: add the shiny feature\")"
 G=$(id HEAD)
-fix fs/ext4/inode.c 'int inode_fixed;' 'ext4: fix a race in inode eviction' "$fixes"
+test_fix fs/ext4/inode.c 'int inode_fixed;' 'ext4: fix a race in inode eviction' "$fixes"
 H=$(id HEAD)
-fix mm/mmap.c 'int mmap_fixed;' 'mm: fix an overflow in mmap' "$fixes"
+test_fix mm/mmap.c 'int mmap_fixed;' 'mm: fix an overflow in mmap' "$fixes"
 I=$(id HEAD)
-fix fs/namei.c 'int namei_fixed;' 'fs: fix a race in rename' "$fixes"
+test_fix fs/namei.c 'int namei_fixed;' 'fs: fix a race in rename' "$fixes"
 J=$(id HEAD)
 # K fixes I, the mm/ fix outside the watch that --tests-from adds.
-fix fs/ext4/mmap.c 'int ext4_mmap;' 'ext4: fix the mmap overflow fix' \
+test_fix fs/ext4/mmap.c 'int ext4_mmap;' 'ext4: fix the mmap overflow fix' \
 	"Fixes: $(git rev-parse --short=12 "$I") (\"mm: fix an overflow in mmap\")"
 K=$(id HEAD)
 blob=$(echo 'not a commit' | git hash-object -w --stdin)
@@ -86,10 +77,10 @@ test_tick
 git cherry-pick "$C" >/dev/null
 test_tick
 git cherry-pick "$D" >/dev/null
-fix fs/ext4/inode.c 'int inode_other;' 'ext4: fix a race in inode eviction'
+test_fix fs/ext4/inode.c 'int inode_other;' 'ext4: fix a race in inode eviction'
 # linux-6.1.y carries E, with its upstream line.
 git checkout -q linux-6.1.y
-fix fs/xfs/xfs_bmap.c 'int bmap_fixed;' 'xfs: fix a corruption in bmap' \
+test_fix fs/xfs/xfs_bmap.c 'int bmap_fixed;' 'xfs: fix a corruption in bmap' \
 	"[ Upstream commit $E ]"
 E61=$(short HEAD)
 git checkout -q master
