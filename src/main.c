@@ -35,7 +35,8 @@ static void print_help(FILE *f)
 		fprintf(f, "  %-9s %s\n", cli_commands[i]->name,
 			cli_commands[i]->summary);
 	fputs("\nRun 'stablepick COMMAND --help' for a command's options; "
-	      "see stablepick(1).\n", f);
+	      "see stablepick(1),\nand stablepick-rules(5) for the rule files.\n",
+	      f);
 }
 
 /* Takes the value of "--opt VALUE" or "--opt=VALUE" at argv[*i]. */

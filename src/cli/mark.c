@@ -273,7 +273,7 @@ static int mark(struct cli_context *ctx, int argc, char **argv)
 
 const struct cli_command cmd_mark = {
 	"mark",
-	"--branch BRANCH [-m REASON] [--until DATE] COMMIT... "
+	"--branch BRANCH [-m|--message REASON] [--until DATE] COMMIT... "
 	"accepted|rejected|deferred\n"
 	"                       --branch BRANCH --list",
 	"record decisions about commits for a branch",

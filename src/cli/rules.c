@@ -1,9 +1,14 @@
 #include "cli.h"
 #include "error.h"
+#include "report.h"
 #include "rules.h"
+#include "scan.h"
+#include "strbuf.h"
+#include "util.h"
 
 #include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* What one file added to the ruleset, for its summary line. */
@@ -109,6 +114,142 @@ static int rules_check(struct cli_context *ctx, int argc, char **argv)
 	return ret < 0 ? 1 : 0;
 }
 
+/*
+ * The mainline tip whose fs/ directories the template subsystems stand
+ * for: --upstream REF, else stablepick.upstream, else master or
+ * origin/master when one exists.  1 when found, 0 when there is none
+ * to take (no repository, no default), -1 after an error message.
+ */
+static int list_upstream(struct cli_context *ctx, const char *upstream,
+			 git_oid *out)
+{
+	static const char *const fallback[] = { "master", "origin/master", NULL };
+	git_object *obj = NULL, *peeled = NULL;
+	size_t i;
+
+	if (!ctx->repo) {
+		if (upstream)
+			return error("--upstream needs a repository");
+		return 0;
+	}
+	if (!upstream)
+		upstream = ctx->config.upstream;
+	if (upstream)
+		return scan_resolve(ctx->repo, upstream, "--upstream", out) < 0 ? -1 : 1;
+	for (i = 0; fallback[i]; i++) {
+		if (git_revparse_single(&obj, ctx->repo, fallback[i]) < 0) {
+			git_error_clear();
+			continue;
+		}
+		if (!git_object_peel(&peeled, obj, GIT_OBJECT_COMMIT))
+			git_oid_cpy(out, git_object_id(peeled));
+		git_object_free(obj);
+		git_error_clear();
+		if (peeled) {
+			git_object_free(peeled);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+static int cmp_name(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/*
+ * Prints the names of the subsystems (not the templates), sorted;
+ * through report_write(), as a derived name is a directory name of
+ * the repository, which a terminal must not take for escapes.
+ */
+static int print_subsystems(const struct ruleset *rs)
+{
+	const char **names = xcalloc(rs->nr_subsystems + 1, sizeof(*names));
+	struct strbuf out = STRBUF_INIT;
+	size_t i, nr = 0;
+	int ret;
+
+	for (i = 0; i < rs->nr_subsystems; i++)
+		if (!rs->subsystems[i].is_template)
+			names[nr++] = rs->subsystems[i].name;
+	qsort(names, nr, sizeof(*names), cmp_name);
+	for (i = 0; i < nr; i++)
+		strbuf_addf(&out, "%s\n", names[i]);
+	ret = report_write(stdout, &out);
+	strbuf_release(&out);
+	free(names);
+	return ret;
+}
+
+/*
+ * Adds the subsystems the templates stand for in upstream's tree, as
+ * a scan would (scan_prepare()).  Returns 0 or -1 after an error.
+ */
+static int expand_templates(struct cli_context *ctx, struct ruleset *rs,
+			    const char *upstream)
+{
+	struct scan scan;
+	git_oid tip;
+	int ret = list_upstream(ctx, upstream, &tip);
+
+	if (ret <= 0)
+		return ret;
+	scan_init(&scan, ctx->repo, rs);
+	scan_set_range_oids(&scan, &tip, &tip, "upstream");
+	ret = scan_prepare(&scan);
+	scan_release(&scan);
+	return ret;
+}
+
+/*
+ * Prints the names --subsystem takes, one a line in byte order: the
+ * subsystems the rules define, and, in a repository, those the
+ * templates derive from the directories of upstream's tree.
+ */
+static int rules_list(struct cli_context *ctx, int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ "upstream", required_argument, NULL, 'u' },
+		{ NULL, 0, NULL, 0 }
+	};
+	const char *dir = ctx->repo_dir ? ctx->repo_dir : ".";
+	const char *upstream = NULL;
+	struct ruleset rs;
+	int opt, ret = 0;
+
+	optind = 0;
+	while ((opt = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
+		switch (opt) {
+		case 'h':
+			printf("usage: stablepick rules %s\n", cmd_rules.usage);
+			return 0;
+		case 'u': upstream = optarg; break;
+		default:
+			return cli_usage(&cmd_rules);
+		}
+	}
+	if (optind < argc) {
+		error("rules list takes no arguments");
+		return cli_usage(&cmd_rules);
+	}
+
+	/* Outside a repository, the rules alone: no template is expanded. */
+	if (!git_repository_open_ext(NULL, dir, 0, NULL))
+		ret = cli_open_repo(ctx);
+	git_error_clear();
+	ruleset_init(&rs);
+	if (!ret)
+		ret = cli_load_rules(ctx, &rs);
+	if (!ret)
+		ret = expand_templates(ctx, &rs, upstream);
+	if (!ret)
+		ret = print_subsystems(&rs);
+	ruleset_release(&rs);
+	return ret < 0 ? 1 : 0;
+}
+
 static int rules(struct cli_context *ctx, int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -128,11 +269,13 @@ static int rules(struct cli_context *ctx, int argc, char **argv)
 		}
 	}
 	if (optind == argc) {
-		error("rules needs a subcommand (check)");
+		error("rules needs a subcommand (check or list)");
 		return cli_usage(&cmd_rules);
 	}
+	if (!strcmp(argv[optind], "list"))
+		return rules_list(ctx, argc - optind, argv + optind);
 	if (strcmp(argv[optind], "check")) {
-		error("unknown rules subcommand '%s' (expected check)",
+		error("unknown rules subcommand '%s' (expected check or list)",
 		      argv[optind]);
 		return cli_usage(&cmd_rules);
 	}
@@ -141,7 +284,8 @@ static int rules(struct cli_context *ctx, int argc, char **argv)
 
 const struct cli_command cmd_rules = {
 	"rules",
-	"check [FILE...]",
-	"validate rule files",
+	"check [FILE...]\n"
+	"                        list [--upstream REF]",
+	"validate rule files, or list their subsystems",
 	rules,
 };

@@ -89,7 +89,7 @@ expect_error() {
 	ok "$(head -n 1 "$tmp/expect")"
 }
 
-usage="usage: stablepick mark --branch BRANCH [-m REASON] [--until DATE] COMMIT... accepted|rejected|deferred
+usage="usage: stablepick mark --branch BRANCH [-m|--message REASON] [--until DATE] COMMIT... accepted|rejected|deferred
                        --branch BRANCH --list"
 sp() { "$STABLEPICK" "$@"; }
 
