@@ -48,4 +48,5 @@ vg tests tests --branch linux-6.6.y --fstests "$tmp/fst"
 vg eval eval --branch linux-6.6.y --misses --ablation
 vg mark mark --branch linux-6.6.y master~1 rejected -m "valgrind"
 vg patch-id patch-id --jobs 2 v6.6..master
-ok "memcheck: no error and no leak in 9 runs"
+vg rules-list rules list
+ok "memcheck: no error and no leak in 10 runs"
