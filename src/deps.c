@@ -287,25 +287,6 @@ static void link_prereqs(struct deps *d, struct candidate *c)
 	}
 }
 
-/* The message-id in a Link: URL: the path component with an '@'. */
-static int link_msgid(const char *v, const char **start, size_t *len)
-{
-	const char *p = strstr(v, "://");
-
-	if (!p)
-		return 0;
-	for (p += 3; (p = strchr(p, '/')); ) {
-		size_t n = strcspn(++p, "/ >");
-
-		if (memchr(p, '@', n)) {
-			*start = p;
-			*len = n;
-			return 1;
-		}
-	}
-	return 0;
-}
-
 /*
  * The series of a Link: message-id: the id without the patch number,
  * which is the last-but-one '-' component of the local part
@@ -317,13 +298,14 @@ static void link_series(struct candidate *c)
 	size_t pos = 0;
 
 	while ((t = message_trailer_next(&c->msg, "Link", &pos))) {
-		const char *id, *at, *last = NULL, *prev = NULL, *p;
+		const char *at, *last = NULL, *prev = NULL, *p;
+		char *id = message_link_id(t->val), *end;
 		size_t len;
-		char *end;
 		long n;
 
-		if (!link_msgid(t->val, &id, &len))
+		if (!id)
 			continue;
+		len = strlen(id);
 		at = memchr(id, '@', len);
 		for (p = at; p > id; p--) {
 			if (p[-1] != '-')
@@ -335,14 +317,15 @@ static void link_series(struct candidate *c)
 				break;
 			}
 		}
-		if (!prev)
+		n = prev ? strtol(prev + 1, &end, 10) : 0;
+		if (!prev || end != last || n < 1 || n > 999) {
+			free(id);
 			continue;
-		n = strtol(prev + 1, &end, 10);
-		if (end != last || n < 1 || n > 999)
-			continue;
+		}
 		c->series.position = (int)n;
 		c->series.id = xstrfmt("%.*s%.*s", (int)(prev - id), id,
 				       (int)(id + len - last), last);
+		free(id);
 		return;
 	}
 }

@@ -567,6 +567,27 @@ static char *header_id(const struct headers *h, const char *name)
 	return id;
 }
 
+/* Every "<id>" of a header (References), in order; *nr of them. */
+static char **header_ids(const struct headers *h, const char *name, size_t *nr)
+{
+	char *v = header_value(h, name, 0), **ids = NULL;
+	const char *p, *close;
+	size_t alloc = 0;
+
+	*nr = 0;
+	for (p = v; p && (p = strchr(p, '<')); p = close + 1) {
+		close = strchr(p + 1, '>');
+		if (!close)
+			break;
+		if (close == p + 1 || memchr(p + 1, ' ', (size_t)(close - p - 1)))
+			continue;
+		ALLOC_GROW(ids, *nr, alloc);
+		ids[(*nr)++] = xstrndup(p + 1, (size_t)(close - p - 1));
+	}
+	free(v);
+	return ids;
+}
+
 /* --- Content-Type ----------------------------------------------------- */
 
 /* The media type ("text/plain") of a Content-Type value, in span form. */
@@ -886,6 +907,19 @@ static int parse_n_of_m(const char *p, size_t len, int *n, int *m)
 	return 1;
 }
 
+/* "v3" or "V3" gives 3; anything else 0. */
+static int parse_revision(const char *p, size_t len)
+{
+	size_t n;
+
+	if (len < 2 || (p[0] != 'v' && p[0] != 'V'))
+		return 0;
+	n = digit_run(p + 1, len - 1);
+	if (n != len - 1 || n > 3)
+		return 0;
+	return atoi(p + 1);
+}
+
 /* Reads the tokens of one "[...]" group, p[0..len). */
 static void parse_bracket(struct mbox_msg *m, const char *p, size_t len)
 {
@@ -901,6 +935,9 @@ static void parse_bracket(struct mbox_msg *m, const char *p, size_t len)
 			continue;
 		if (span_eq_ci(p + start, i - start, "AUTOSEL"))
 			m->autosel = 1;
+		else if (!m->revision &&
+			 (m->revision = parse_revision(p + start, i - start)))
+			;
 		else if (!m->total && !m->number &&
 			 parse_n_of_m(p + start, i - start, &m->number,
 				      &m->total))
@@ -952,6 +989,7 @@ static void parse_message(struct mbox_msg *m, const char *raw, size_t len,
 	off = parse_headers(&c, raw, len, &h);
 	m->message_id = header_id(&h, "Message-ID");
 	m->in_reply_to = header_id(&h, "In-Reply-To");
+	m->references = header_ids(&h, "References", &m->nr_references);
 	m->subject = header_value(&h, "Subject", 1);
 	m->from = header_value(&h, "From", 1);
 	m->date = header_value(&h, "Date", 0);
@@ -1042,11 +1080,47 @@ static int is_escaped_from(struct span line)
 }
 
 /*
- * Splits the lines lines[first..nr) (lines[first] a From_ line) into
- * messages and adds them.
+ * Where "\r" were dropped from the text (see normalize()): offsets in
+ * the text, ascending, so that an offset in the text maps back to the
+ * buffer the caller gave.
  */
-static void split_mbox(struct mbox *mb, const struct span *lines, size_t nr,
-		       size_t first)
+struct crs {
+	size_t *at;
+	size_t nr, alloc;
+};
+
+static size_t buffer_offset(const struct crs *crs, size_t off)
+{
+	size_t lo = 0, hi = crs->nr;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (crs->at[mid] < off)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return off + lo;
+}
+
+/* Sets the bytes of the message text[start..end) in the caller's buffer. */
+static void set_range(struct mbox *mb, const struct crs *crs, size_t start,
+		      size_t end)
+{
+	struct mbox_msg *m = &mb->msgs[mb->nr - 1];
+
+	m->offset = buffer_offset(crs, start);
+	m->length = buffer_offset(crs, end) - m->offset;
+}
+
+/*
+ * Splits the lines lines[first..nr) (lines[first] a From_ line) of text
+ * into messages and adds them.
+ */
+static void split_mbox(struct mbox *mb, const struct strbuf *text,
+		       const struct crs *crs, const struct span *lines,
+		       size_t nr, size_t first)
 {
 	struct strbuf raw = STRBUF_INIT;
 	size_t i = first, j, k, end, index = 0;
@@ -1067,21 +1141,31 @@ static void split_mbox(struct mbox *mb, const struct span *lines, size_t nr,
 			strbuf_addch(&raw, '\n');
 		}
 		add_message(mb, ++index, i + 1, raw.buf, raw.len, i + 2);
+		set_range(mb, crs, (size_t)(lines[i].p - text->buf),
+			  j < nr ? (size_t)(lines[j].p - text->buf) : text->len);
 		i = j;
 	}
 	strbuf_release(&raw);
 }
 
-/* The text with "\r\n" as "\n" (and a "\r" that ends it dropped). */
-static void normalize(struct strbuf *out, const char *buf, size_t len)
+/*
+ * The text with "\r\n" as "\n" (and a "\r" that ends it dropped);
+ * crs gets where.
+ */
+static void normalize(struct strbuf *out, struct crs *crs, const char *buf,
+		      size_t len)
 {
 	const char *end = buf + len, *cr;
 
 	strbuf_grow(out, len);
 	while ((cr = memchr(buf, '\r', (size_t)(end - buf)))) {
 		strbuf_add(out, buf, (size_t)(cr - buf));
-		if (cr + 1 < end && cr[1] != '\n')
+		if (cr + 1 < end && cr[1] != '\n') {
 			strbuf_addch(out, '\r');
+		} else {
+			ALLOC_GROW(crs->at, crs->nr, crs->alloc);
+			crs->at[crs->nr++] = out->len;
+		}
 		buf = cr + 1;
 	}
 	strbuf_add(out, buf, (size_t)(end - buf));
@@ -1093,23 +1177,27 @@ void mbox_init(struct mbox *mb)
 	mb->nr = mb->alloc = 0;
 }
 
-int mbox_read(struct mbox *out, const char *path, const char *buf, size_t len)
+/* mbox_read(); quiet: fail without a message. */
+static int read_buffer(struct mbox *out, const char *path, const char *buf,
+		       size_t len, int quiet)
 {
 	struct strbuf text = STRBUF_INIT;
+	struct crs crs = { NULL, 0, 0 };
 	struct span *lines = NULL, line;
 	size_t nr = 0, alloc = 0, pos = 0, first;
 	const char *nul;
 	int ret = 0;
 
 	if (!len)
-		return error("'%s' is not an mbox (empty file)", path);
+		return quiet ? -1 : error("'%s' is not an mbox (empty file)", path);
 	nul = memchr(buf, '\0', len < BINARY_PROBE ? len : BINARY_PROBE);
 	if (nul)
-		return error("'%s' is not an mbox (binary: NUL byte on "
+		return quiet ? -1 :
+		       error("'%s' is not an mbox (binary: NUL byte on "
 			     "line %zu)", path,
 			     1 + count_lines(buf, (size_t)(nul - buf)));
 
-	normalize(&text, buf, len);
+	normalize(&text, &crs, buf, len);
 	while (next_line(text.buf, text.len, &pos, &line)) {
 		ALLOC_GROW(lines, nr, alloc);
 		lines[nr++] = line;
@@ -1117,21 +1205,35 @@ int mbox_read(struct mbox *out, const char *path, const char *buf, size_t len)
 	for (first = 0; first < nr && span_is_blank(lines[first]); first++)
 		;
 	if (first == nr) {
-		ret = error("'%s' is not an mbox (only blank lines)", path);
+		ret = quiet ? -1 : error("'%s' is not an mbox (only blank lines)",
+					 path);
 	} else if (span_starts_with(lines[first], "From ")) {
-		split_mbox(out, lines, nr, first);
+		split_mbox(out, &text, &crs, lines, nr, first);
 	} else if (header_name_len(lines[first])) {
 		const char *start = lines[first].p;
 
 		add_message(out, 1, first + 1, start,
 			    text.len - (size_t)(start - text.buf), first + 1);
+		set_range(out, &crs, (size_t)(start - text.buf), text.len);
 	} else {
-		ret = error("'%s' is not an mbox (line %zu starts with neither "
+		ret = quiet ? -1 :
+		      error("'%s' is not an mbox (line %zu starts with neither "
 			    "'From ' nor a header)", path, first + 1);
 	}
 	free(lines);
+	free(crs.at);
 	strbuf_release(&text);
 	return ret;
+}
+
+int mbox_read(struct mbox *out, const char *path, const char *buf, size_t len)
+{
+	return read_buffer(out, path, buf, len, 0);
+}
+
+int mbox_read_quiet(struct mbox *out, const char *buf, size_t len)
+{
+	return read_buffer(out, "", buf, len, 1);
 }
 
 /* Reads all of fd into sb; 0, or -1 with errno set. */
@@ -1173,8 +1275,13 @@ int mbox_read_file(struct mbox *out, const char *path)
 
 static void msg_release(struct mbox_msg *m)
 {
+	size_t i;
+
 	free(m->message_id);
 	free(m->in_reply_to);
+	for (i = 0; i < m->nr_references; i++)
+		free(m->references[i]);
+	free(m->references);
 	free(m->subject);
 	free(m->from);
 	free(m->date);
@@ -1193,4 +1300,111 @@ void mbox_release(struct mbox *mb)
 		msg_release(&mb->msgs[i]);
 	free(mb->msgs);
 	mbox_init(mb);
+}
+
+/* --- dates ------------------------------------------------------------ */
+
+static const char *skip_cfws(const char *p)
+{
+	int depth = 0;
+
+	for (; *p; p++) {
+		if (*p == '(')
+			depth++;
+		else if (*p == ')' && depth)
+			depth--;
+		else if (!depth && *p != ' ' && *p != '\t' && *p != ',')
+			break;
+	}
+	return p;
+}
+
+/* The number at *p (at most max digits); -1 if none. */
+static long date_number(const char **p, int max)
+{
+	long v = 0;
+	int n = 0;
+
+	while (n < max && is_digit((unsigned char)**p)) {
+		v = v * 10 + (**p - '0');
+		(*p)++;
+		n++;
+	}
+	return n ? v : -1;
+}
+
+/* Days from 1970-01-01 to y-m-d (proleptic Gregorian). */
+static long long days_from_civil(long y, long m, long d)
+{
+	long era, yoe, doy, doe;
+
+	y -= m <= 2;
+	era = (y >= 0 ? y : y - 399) / 400;
+	yoe = y - era * 400;
+	doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+	doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+	return (long long)era * 146097 + doe - 719468;
+}
+
+int mbox_parse_date(const char *s, long long *time, int *offset_minutes)
+{
+	static const char *const months[] = {
+		"Jan", "Feb", "Mar", "Apr", "May", "Jun",
+		"Jul", "Aug", "Sep", "Oct", "Nov", "Dec"
+	};
+	static const struct { const char *name; int hours; } zones[] = {
+		{ "UT", 0 }, { "GMT", 0 }, { "Z", 0 }, { "EST", -5 },
+		{ "EDT", -4 }, { "CST", -6 }, { "CDT", -5 }, { "MST", -7 },
+		{ "MDT", -6 }, { "PST", -8 }, { "PDT", -7 },
+	};
+	const char *p;
+	long day, mon = -1, year, hh, mm, ss = 0, zone = 0;
+	size_t i;
+
+	if (!s)
+		return -1;
+	p = skip_cfws(s);
+	/* A day name, "Tue,", is optional. */
+	if ((*p | 0x20) >= 'a' && (*p | 0x20) <= 'z')
+		p = skip_cfws(p + strcspn(p, ", \t"));
+	if ((day = date_number(&p, 2)) < 1 || day > 31)
+		return -1;
+	p = skip_cfws(p);
+	for (i = 0; i < ARRAY_SIZE(months); i++)
+		if (!ascii_strncasecmp(p, months[i], 3))
+			mon = (long)i + 1;
+	if (mon < 0)
+		return -1;
+	p = skip_cfws(p + 3);
+	if ((year = date_number(&p, 4)) < 0)
+		return -1;
+	if (year < 50)
+		year += 2000;
+	else if (year < 1000)
+		year += 1900;
+	p = skip_cfws(p);
+	if ((hh = date_number(&p, 2)) < 0 || hh > 23 || *p++ != ':' ||
+	    (mm = date_number(&p, 2)) < 0 || mm > 59)
+		return -1;
+	if (*p == ':' && (p++, (ss = date_number(&p, 2)) < 0 || ss > 60))
+		return -1;
+	p = skip_cfws(p);
+	if (*p == '+' || *p == '-') {
+		const char *q = p + 1;
+		long v = date_number(&q, 4);
+
+		if (v < 0 || q - p != 5)
+			return -1;
+		zone = (v / 100 * 60 + v % 100) * (*p == '-' ? -1 : 1);
+	} else {
+		for (i = 0; i < ARRAY_SIZE(zones); i++)
+			if (!ascii_strncasecmp(p, zones[i].name, strlen(zones[i].name)))
+				break;
+		/* An unknown zone name is "-0000": the time is UTC. */
+		zone = i < ARRAY_SIZE(zones) ? zones[i].hours * 60 : 0;
+	}
+	*time = days_from_civil(year, mon, day) * 86400 + hh * 3600 + mm * 60 +
+		ss - zone * 60;
+	*offset_minutes = (int)zone;
+	return 0;
 }

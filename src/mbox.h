@@ -94,8 +94,17 @@ struct mbox_msg {
 	size_t index;		/* 1-based position in the file */
 	size_t line;		/* its From_ line, or its first line */
 
+	/*
+	 * The bytes of the message in the buffer given to mbox_read(),
+	 * its From_ line included (and "\r\n" counted as written), so
+	 * that it can be read again on its own.
+	 */
+	size_t offset, length;
+
 	char *message_id;	/* without <>, or NULL */
 	char *in_reply_to;	/* the first id, without <>, or NULL */
+	char **references;	/* the ids of References, without <>, in order */
+	size_t nr_references;
 	char *subject;		/* unfolded, decoded, or NULL */
 	char *from;		/* decoded, or NULL */
 	char *date;		/* as written (unfolded), or NULL */
@@ -115,10 +124,13 @@ struct mbox_msg {
 	 *     [PATCH 6.6-stable] ...               version "6.6"
 	 *     [PATCH AUTOSEL 6.19-6.12] ...        version "6.19", the first
 	 *                                          of a range
+	 *     [PATCH v3 0/7] xfs: ...              revision 3, 0 of 7 (a
+	 *                                          cover letter)
 	 */
 	char *title;		/* the rest; NULL only if subject is */
 	char *version;		/* "6.1", "5.15", or NULL */
 	int number, total;	/* 3 and 12, or 0 */
+	int revision;		/* 3 for "v3"; 0 when none is written */
 	int is_reply;		/* a "Re:" was taken off */
 	int autosel;		/* a bracket holds AUTOSEL */
 
@@ -143,8 +155,18 @@ void mbox_init(struct mbox *mb);
 int mbox_read(struct mbox *out, const char *path, const char *buf,
 	      size_t len);
 
+/* The same, failing with -1 and no message (an archive's blobs). */
+int mbox_read_quiet(struct mbox *out, const char *buf, size_t len);
+
 /* Reads the file at path ("-": standard input) with mbox_read(). */
 int mbox_read_file(struct mbox *out, const char *path);
+
+/*
+ * The time of an RFC 5322 date ("Tue, 14 Nov 2023 22:13:20 +0000", the
+ * day name and seconds optional, obsolete zone names and two-digit
+ * years read as RFC 5322 says).  Returns 0, or -1 when s is not one.
+ */
+int mbox_parse_date(const char *s, long long *time, int *offset_minutes);
 
 /* Frees the messages; mb is empty and can be used again. */
 void mbox_release(struct mbox *mb);

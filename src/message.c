@@ -1049,3 +1049,47 @@ int message_noautosel(const struct message *m)
 			return 1;
 	return 0;
 }
+
+static int hex_value(int ch)
+{
+	if (ch >= '0' && ch <= '9')
+		return ch - '0';
+	if ((ch | 0x20) >= 'a' && (ch | 0x20) <= 'f')
+		return (ch | 0x20) - 'a' + 10;
+	return -1;
+}
+
+char *message_link_id(const char *url)
+{
+	const char *p = strstr(url, "://");
+	struct strbuf id = STRBUF_INIT;
+
+	if (!p)
+		return NULL;
+	for (p += 3; (p = strchr(p, '/')); ) {
+		size_t n = strcspn(++p, "/ >?#"), i;
+
+		strbuf_reset(&id);
+		for (i = 0; i < n; i++) {
+			int hi, lo;
+
+			if (p[i] == '%' && i + 2 < n &&
+			    (hi = hex_value((unsigned char)p[i + 1])) >= 0 &&
+			    (lo = hex_value((unsigned char)p[i + 2])) >= 0) {
+				strbuf_addch(&id, hi * 16 + lo);
+				i += 2;
+			} else {
+				strbuf_addch(&id, p[i]);
+			}
+		}
+		if (id.len > 2 && id.buf[0] == '<' && id.buf[id.len - 1] == '>') {
+			memmove(id.buf, id.buf + 1, id.len - 2);
+			strbuf_setlen(&id, id.len - 2);
+		}
+		if (memchr(id.buf, '@', id.len) && id.buf[0] != '@' &&
+		    !memchr(id.buf, '\0', id.len))
+			return strbuf_detach(&id, NULL);
+	}
+	strbuf_release(&id);
+	return NULL;
+}

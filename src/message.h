@@ -106,6 +106,14 @@ void message_release(struct message *m);
 const struct trailer *message_trailer_next(const struct message *m,
 					   const char *key, size_t *pos);
 
+/*
+ * The message-id a Link: URL names ("https://lore.kernel.org/r/ID",
+ * "https://lore.kernel.org/linux-xfs/ID/", "https://patch.msgid.link/ID"):
+ * its first path component with an '@' ("%40" counts), percent-decoded
+ * and without <>.  Returns a new string, or NULL when there is none.
+ */
+char *message_link_id(const char *url);
+
 /* Non-zero if the message has a stable tag that is not noautosel. */
 int message_cc_stable(const struct message *m);
 /* Non-zero if any stable tag is stable+noautosel. */

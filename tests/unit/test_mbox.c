@@ -760,6 +760,132 @@ static void test_subjects(void **state)
 	}
 }
 
+/* What the list archives need: revisions, References, offsets, dates. */
+static void test_revisions(void **state)
+{
+	static const struct { const char *subject; int revision, number, total; } cases[] = {
+		{ "[PATCH v3] xfs: revision only", 3, 0, 0 },
+		{ "[PATCH v2 0/7] xfs: log fixes", 2, 0, 7 },
+		{ "[PATCH V12 3/7] xfs: a capital V", 12, 3, 7 },
+		{ "[PATCH 6.1,v3 1/2] f2fs: z", 3, 1, 2 },
+		{ "[PATCH v6.6 2/4] xfs: a version, not a revision", 0, 2, 4 },
+		{ "Re: [PATCH v2 1/2] ext4: a reply", 2, 1, 2 },
+		{ "[PATCH vv2] odd", 0, 0, 0 },
+		{ "[PATCH v1234] too many digits", 0, 0, 0 },
+		{ "[PATCH] none", 0, 0, 0 },
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		char *text = xstrfmt(FROM_ "Subject: %s\n\nbody\n", cases[i].subject);
+		struct mbox mb;
+
+		read_str(&mb, text);
+		assert_int_equal(mb.msgs[0].revision, cases[i].revision);
+		assert_int_equal(mb.msgs[0].number, cases[i].number);
+		assert_int_equal(mb.msgs[0].total, cases[i].total);
+		mbox_release(&mb);
+		free(text);
+	}
+}
+
+static void test_references(void **state)
+{
+	static const char text[] =
+		"From: a@example.org\n"
+		"Subject: Re: [PATCH 2/3] x\n"
+		"References: <root@example.org>\n"
+		"\t<2-bad id@example.org> <>\n"
+		" <20240115150003.1000-2-a@example.org>  <unclosed@example.org\n"
+		"\n"
+		"body\n";
+	struct mbox mb;
+
+	(void)state;
+	read_str(&mb, text);
+	assert_int_equal(mb.msgs[0].nr_references, 2);
+	assert_string_equal(mb.msgs[0].references[0], "root@example.org");
+	assert_string_equal(mb.msgs[0].references[1],
+			    "20240115150003.1000-2-a@example.org");
+	mbox_release(&mb);
+
+	read_str(&mb, "From: a@example.org\nSubject: x\n\nbody\n");
+	assert_int_equal(mb.msgs[0].nr_references, 0);
+	assert_null(mb.msgs[0].references);
+	mbox_release(&mb);
+}
+
+/* Each message's bytes, read on their own, give the message again. */
+static void test_offsets(void **state)
+{
+	char *crlf = to_crlf(series, 0);
+	const char *texts[] = { series, crlf };
+	size_t t, i;
+
+	(void)state;
+	for (t = 0; t < ARRAY_SIZE(texts); t++) {
+		struct mbox mb, one;
+
+		read_str(&mb, texts[t]);
+		assert_int_equal(mb.nr, 3);
+		assert_int_equal(mb.msgs[0].offset, 0);
+		for (i = 0; i < mb.nr; i++) {
+			const struct mbox_msg *m = &mb.msgs[i];
+
+			assert_true(m->offset + m->length <= strlen(texts[t]));
+			assert_memory_equal(texts[t] + m->offset, "From ", 5);
+			if (i + 1 < mb.nr)
+				assert_true(m->offset + m->length <=
+					    mb.msgs[i + 1].offset);
+			mbox_init(&one);
+			assert_int_equal(mbox_read_quiet(&one, texts[t] + m->offset,
+							 m->length), 0);
+			assert_int_equal(one.nr, 1);
+			assert_string_equal(one.msgs[0].message_id, m->message_id);
+			assert_string_equal(one.msgs[0].body, m->body);
+			mbox_release(&one);
+		}
+		mbox_release(&mb);
+	}
+	free(crlf);
+}
+
+static void test_dates(void **state)
+{
+	static const struct { const char *date; long long time; int tz; } ok[] = {
+		{ "Tue, 14 Nov 2023 22:13:20 +0000", 1700000000, 0 },
+		{ "14 Nov 2023 22:13:20 +0000", 1700000000, 0 },
+		{ "Tue, 14 Nov 2023 17:13:20 -0500", 1700000000, -300 },
+		{ "Wed, 15 Nov 2023 03:43:20 +0530", 1700000000, 330 },
+		{ "Tue, 14 Nov 2023 22:13 +0000", 1699999980, 0 },
+		{ "Tue, 14 Nov 2023 22:13:20 GMT", 1700000000, 0 },
+		{ "Tue, 14 Nov 2023 14:13:20 PST", 1700000000, -480 },
+		{ "Tue, 14 Nov 23 22:13:20 +0000", 1700000000, 0 },
+		{ "Tue,  14 Nov 2023 22:13:20 +0000 (UTC)", 1700000000, 0 },
+		{ "Thu, 1 Jan 1970 00:00:00 +0000", 0, 0 },
+		{ "Mon, 29 Feb 2016 12:00:00 +0000", 1456747200, 0 },
+	};
+	static const char *const bad[] = {
+		"", "yesterday", "Tue, 14 Foo 2023 22:13:20 +0000",
+		"Tue, 32 Nov 2023 22:13:20 +0000", "Tue, 14 Nov 2023 25:13:20 +0000",
+		"Tue, 14 Nov 2023 22:13:20 +00", "Tue, 14 Nov 2023",
+	};
+	long long t;
+	int tz;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < ARRAY_SIZE(ok); i++) {
+		assert_int_equal(mbox_parse_date(ok[i].date, &t, &tz), 0);
+		assert_int_equal(t, ok[i].time);
+		assert_int_equal(tz, ok[i].tz);
+	}
+	for (i = 0; i < ARRAY_SIZE(bad); i++)
+		assert_int_equal(mbox_parse_date(bad[i], &t, &tz), -1);
+	assert_int_equal(mbox_parse_date(NULL, &t, &tz), -1);
+}
+
 static void test_read_file(void **state)
 {
 	char path[] = "/tmp/test_mbox.XXXXXX";
@@ -932,6 +1058,10 @@ int main(void)
 		cmocka_unit_test(test_subjects),
 		cmocka_unit_test(test_read_file),
 		cmocka_unit_test(test_robustness),
+		cmocka_unit_test(test_revisions),
+		cmocka_unit_test(test_references),
+		cmocka_unit_test(test_offsets),
+		cmocka_unit_test(test_dates),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -727,9 +727,49 @@ static void test_any_bytes(void **state)
 	message_release(&m);
 }
 
+/* The message-id a Link: URL names. */
+static void test_link_id(void **state)
+{
+	static const struct { const char *url, *id; } cases[] = {
+		{ "https://lore.kernel.org/r/20231012123456.12345-3-a@host.org",
+		  "20231012123456.12345-3-a@host.org" },
+		{ "https://patch.msgid.link/20231012-topic-v2-3-abc@kernel.org",
+		  "20231012-topic-v2-3-abc@kernel.org" },
+		{ "https://lore.kernel.org/linux-xfs/1.2.3@host.org/",
+		  "1.2.3@host.org" },
+		{ "https://lore.kernel.org/all/1.2.3@host.org/T/#u",
+		  "1.2.3@host.org" },
+		{ "https://lore.kernel.org/r/1.2.3%40host.org", "1.2.3@host.org" },
+		{ "https://lore.kernel.org/r/%3C1.2.3@host.org%3E", "1.2.3@host.org" },
+		{ "<https://lore.kernel.org/r/x@y>", "x@y" },
+		{ "https://lore.kernel.org/r/x@y?id=1", "x@y" },
+		{ "https://bugzilla.kernel.org/show_bug.cgi?id=1", NULL },
+		{ "https://lore.kernel.org/r/@host", NULL },
+		{ "lore.kernel.org/r/x@y", NULL },
+		{ "https://lore.kernel.org/r/a%00b@y", NULL },
+		{ "https://lore.kernel.org/r/%4", NULL },
+		{ "", NULL },
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		char *id = message_link_id(cases[i].url);
+
+		if (cases[i].id) {
+			assert_non_null(id);
+			assert_string_equal(id, cases[i].id);
+		} else {
+			assert_null(id);
+		}
+		free(id);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_link_id),
 		cmocka_unit_test(test_subject_and_body),
 		cmocka_unit_test(test_empty_and_subject_only),
 		cmocka_unit_test(test_line_ends),
