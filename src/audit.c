@@ -4,6 +4,7 @@
 #include "json.h"
 #include "ledger.h"
 #include "mail.h"
+#include "posted.h"
 #include "report.h"
 #include "util.h"
 
@@ -107,6 +108,70 @@ static void add_reasons(struct strbuf *sb, const struct candidate *c)
 			    c->reasons[i].rule->name, c->reasons[i].rule->weight);
 }
 
+/* The series as the list archives show it: mates left behind. */
+static void posted_flags(struct audit_pick *p, const struct candidate *c,
+			 const struct audit *a)
+{
+	const struct posted *pp = c->posted;
+	struct strbuf series = STRBUF_INIT;
+	char hex[GIT_OID_HEXSZ + 1];
+	size_t i;
+
+	strbuf_addf(&series, "\"%s\"", pp->series_subject);
+	if (pp->revision > 1)
+		strbuf_addf(&series, " (v%d)", pp->revision);
+	for (i = 0; i < pp->nr_mates; i++) {
+		const struct posted_mate *m = &pp->mates[i];
+
+		if (!strcmp(m->status, "present") ||
+		    (m->cand && find_pick(a, &m->cand->id)))
+			continue;
+		if (m->cand) {
+			short_hex(hex, &m->cand->id);
+			flag(p, "series-mate-missing", AUDIT_QUESTIONABLE,
+			     "patch %d/%d of the series %s, %s (\"%s\"), is neither "
+			     "in the picks nor in the branch", m->msg->number,
+			     pp->total, series.buf, hex, m->msg->title);
+		} else {
+			flag(p, "series-mate-missing", AUDIT_QUESTIONABLE,
+			     "patch %d/%d of the series %s, \"%s\", is neither in "
+			     "the picks nor in the branch, and no mainline commit "
+			     "of the range has its subject", m->msg->number,
+			     pp->total, series.buf, m->msg->title);
+		}
+	}
+	strbuf_release(&series);
+}
+
+/* Replies in the review thread that the rules count against it. */
+static void reply_flags(struct audit_pick *p, const struct candidate *c,
+			const struct ruleset *rules)
+{
+	const struct posted *pp = c->posted;
+	size_t i, j;
+
+	for (i = 0; i < c->nr_reasons; i++) {
+		const struct rule *r = c->reasons[i].rule;
+
+		if (r->field != FIELD_REPLY || r->weight >= 0)
+			continue;
+		for (j = 0; j < pp->nr_replies; j++) {
+			const struct posted_reply *re = &pp->replies[j];
+			char *link;
+
+			if (rule_match(rules, r, re->text, strlen(re->text), NULL) != 1)
+				continue;
+			link = posted_link(re->msg->message_id);
+			flag(p, "review-objection", AUDIT_QUESTIONABLE,
+			     "%s answered the %s <%s>: \"%s\" (rule %s %+d)",
+			     re->msg->from, re->to_cover ? "cover letter" : "patch",
+			     link, c->reasons[i].match, r->name, r->weight);
+			free(link);
+			break;
+		}
+	}
+}
+
 /* What the judging of the range says of the pick. */
 static void judged_flags(struct audit_pick *p, const struct candidate *c,
 			 const struct audit *a, const struct candidate_list *judged,
@@ -162,7 +227,9 @@ static void judged_flags(struct audit_pick *p, const struct candidate *c,
 		}
 	}
 	/* Patches posted in the same series, left behind. */
-	for (i = 0; c->series.id && i < judged->nr; i++) {
+	if (c->posted && c->posted->total)
+		posted_flags(p, c, a);
+	for (i = 0; !c->posted && c->series.id && i < judged->nr; i++) {
 		const struct candidate *m = judged->items[i];
 
 		if (m == c || !m->series.id || strcmp(m->series.id, c->series.id) ||
@@ -174,6 +241,8 @@ static void judged_flags(struct audit_pick *p, const struct candidate *c,
 		     "picks nor in the branch", m->series.position, hex,
 		     m->msg.subject ? m->msg.subject : "");
 	}
+	if (c->posted)
+		reply_flags(p, c, rules);
 	for (i = 0; i < c->nr_prereqs; i++) {
 		const struct prereq *q = &c->prereqs[i];
 

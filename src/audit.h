@@ -38,7 +38,11 @@
  *                                       picks nor in the branch
  *   prerequisite-missing  questionable  a prerequisite its tags name is missing
  *   series-mate-missing   questionable  a patch of the same posted series
- *                                       (Link: message-ids) is missing
+ *                                       (the list archives, else Link:
+ *                                       message-ids) is missing
+ *   review-objection      questionable  a reply to the posted patch or its
+ *                                       cover letter matches a rule on
+ *                                       "reply" with a negative weight
  *   too-fresh             questionable  the subsystem's soak time is not over
  *   not-watched           questionable  it changes no watched path
  */

@@ -1,4 +1,5 @@
 #include "candidate.h"
+#include "posted.h"
 #include "strbuf.h"
 #include "util.h"
 
@@ -60,6 +61,7 @@ static void candidate_free(struct candidate *c)
 		free(c->prereqs[i].source);
 	free(c->prereqs);
 	free(c->series.id);
+	posted_free(c->posted);
 	free(c->reverted_by);
 	free(c->reverted_by_subject);
 	free(c->facts);

@@ -10,6 +10,8 @@
 #include "rules.h"
 #include "soak.h"
 
+struct posted;
+
 /*
  * The candidate: one mainline commit flowing through the pipeline.  The
  * scanner creates it (id, message, touched subsystems), the scorer adds
@@ -154,6 +156,10 @@ struct candidate {
 	/* Regression tests naming it as their fix: "fstests generic/123". */
 	char **named_by;
 	size_t nr_named_by, alloc_named_by;
+
+	/* The patch mail in the list archives (posted.h), or NULL. */
+	struct posted *posted;
+	int archive_searched;		/* posted_attach() looked for it */
 
 	/* The trial cherry-pick onto the branch tip (src/checks.h). */
 	int apply_checked;

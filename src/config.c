@@ -14,11 +14,16 @@ void config_init(struct config *c)
 
 void config_release(struct config *c)
 {
+	size_t i;
+
 	free(c->upstream);
 	free(c->rules);
 	free(c->ledger);
 	free(c->to);
 	free(c->cc);
+	for (i = 0; i < c->nr_archives; i++)
+		free(c->archives[i]);
+	free(c->archives);
 	git_config_free(c->snapshot);
 	config_init(c);
 }
@@ -39,6 +44,33 @@ static int get_string(git_config *cfg, const char *key, char **out)
 	*out = xstrdup(buf.ptr);
 	git_buf_dispose(&buf);
 	return 0;
+}
+
+/* One value of stablepick.archive, a path: "~/" is the home directory. */
+static int add_archive(const git_config_entry *e, void *data)
+{
+	struct config *c = data;
+	git_buf path = GIT_BUF_INIT;
+
+	if (git_config_parse_path(&path, e->value) < 0)
+		return error_git("bad stablepick.archive '%s'", e->value);
+	ALLOC_GROW(c->archives, c->nr_archives, c->alloc_archives);
+	c->archives[c->nr_archives++] = xstrdup(path.ptr);
+	git_buf_dispose(&path);
+	return 0;
+}
+
+/* stablepick.archive: every value, in order. */
+static int get_archives(git_config *cfg, struct config *c)
+{
+	int ret = git_config_get_multivar_foreach(cfg, "stablepick.archive", NULL,
+						  add_archive, c);
+
+	if (ret == GIT_ENOTFOUND) {
+		git_error_clear();
+		return 0;
+	}
+	return ret < 0 ? -1 : 0;
 }
 
 int config_load(struct config *c, git_repository *repo, const char *file)
@@ -70,6 +102,8 @@ int config_load(struct config *c, git_repository *repo, const char *file)
 		ret = get_string(snap, "stablepick.to", &c->to);
 	if (!ret)
 		ret = get_string(snap, "stablepick.cc", &c->cc);
+	if (!ret)
+		ret = get_archives(snap, c);
 	c->snapshot = snap;
 	snap = NULL;
 out:

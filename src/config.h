@@ -19,6 +19,8 @@ struct config {
 	char *rules;		/* stablepick.rules; NULL if unset */
 	char *ledger;		/* stablepick.ledger; NULL if unset */
 	char *to, *cc;		/* stablepick.to, stablepick.cc: mail addresses */
+	char **archives;	/* stablepick.archive, every value */
+	size_t nr_archives, alloc_archives;
 	git_config *snapshot;	/* for per-branch settings */
 };
 

@@ -5,6 +5,7 @@
 #include "error.h"
 #include "json.h"
 #include "mail.h"
+#include "posted.h"
 #include "util.h"
 
 #include <errno.h>
@@ -124,6 +125,67 @@ static void add_counts(struct strbuf *out, const struct report *r,
 			    "shown; use --all)\n", hidden);
 }
 
+/* --- the posted series ------------------------------------------------ */
+
+/* "v2 " when the series was revised (or a later revision exists). */
+static void add_revision(struct strbuf *out, const struct posted *p)
+{
+	if (p->revision > 1 || p->latest_revision > 1)
+		strbuf_addf(out, "v%d ", p->revision);
+}
+
+void report_series_line(struct strbuf *out, const struct candidate *c)
+{
+	const struct posted *p = c->posted;
+	char *link;
+	size_t i;
+	int n, any = 0;
+
+	if (!p || (!p->total && !p->latest))
+		return;
+	link = posted_link(p->first->message_id);
+	if (!p->total) {
+		strbuf_addf(out, "<%s>", link);
+	} else {
+		strbuf_addf(out, "%d/%d of ", p->position, p->total);
+		add_revision(out, p);
+		strbuf_addf(out, "\"%s\" <%s>%s", p->series_subject, link,
+			    p->cover ? "" : " (no cover letter)");
+	}
+	free(link);
+	for (i = 0; i < p->nr_mates; i++)
+		strbuf_addf(out, "%s%d/%d %s", any++ ? ", " : ": ",
+			    p->mates[i].msg->number, p->total,
+			    p->mates[i].status ? p->mates[i].status : "unknown");
+	/* Patches of the series the archives do not hold. */
+	for (n = 1; n <= p->total; n++) {
+		int found = n == p->position;
+
+		for (i = 0; !found && i < p->nr_mates; i++)
+			found = p->mates[i].msg->number == n;
+		if (!found)
+			strbuf_addf(out, "%s%d/%d not in the archives",
+				    any++ ? ", " : ": ", n, p->total);
+	}
+	if (p->latest) {
+		link = posted_link(p->latest->message_id);
+		strbuf_addf(out, "; v%d posted later <%s>", p->latest_revision, link);
+		free(link);
+	}
+}
+
+/* "series: ..." or "posted: ..." (a single patch revised since), or nothing. */
+static int add_posted_line(struct strbuf *out, const struct candidate *c)
+{
+	const struct posted *p = c->posted;
+
+	if (!p || (!p->total && !p->latest))
+		return 0;
+	strbuf_addstr(out, p->total ? "series: " : "posted: ");
+	report_series_line(out, c);
+	return 1;
+}
+
 void report_text(struct strbuf *out, const struct report *r,
 		 const struct candidate_list *l)
 {
@@ -171,6 +233,11 @@ void report_text(struct strbuf *out, const struct report *r,
 		}
 		report_reasons(out, c);
 		strbuf_addch(out, '\n');
+		if (c->posted && (c->posted->total || c->posted->latest)) {
+			strbuf_addchars(out, ' ', (size_t)indent);
+			add_posted_line(out, c);
+			strbuf_addch(out, '\n');
+		}
 		if (c->apply_checked && !c->apply.applies) {
 			strbuf_addchars(out, ' ', (size_t)indent);
 			add_conflicts(out, r, c);
@@ -179,6 +246,73 @@ void report_text(struct strbuf *out, const struct report *r,
 	}
 	strbuf_addch(out, '\n');
 	add_counts(out, r, l);
+}
+
+static void json_posted(struct strbuf *out, const struct candidate *c)
+{
+	const struct posted *p = c->posted;
+	size_t i;
+
+	strbuf_addstr(out, ",\"posted\":");
+	if (!p) {
+		strbuf_addstr(out, "null");
+		return;
+	}
+	strbuf_addstr(out, "{\"message_id\":");
+	json_add_str(out, p->msg->message_id);
+	strbuf_addstr(out, ",\"found_by\":");
+	json_add_str(out, p->how);
+	strbuf_addstr(out, ",\"subject\":");
+	json_add_str(out, p->msg->subject);
+	strbuf_addstr(out, ",\"from\":");
+	json_add_str(out, p->msg->from);
+	strbuf_addf(out, ",\"revision\":%d,\"latest_revision\":%d,\"latest\":",
+		    p->revision, p->latest_revision);
+	json_add_str(out, p->latest ? p->latest->message_id : NULL);
+	strbuf_addstr(out, ",\"series\":");
+	if (!p->total) {
+		strbuf_addstr(out, "null");
+	} else {
+		char *link = posted_link(p->first->message_id);
+
+		strbuf_addstr(out, "{\"subject\":");
+		json_add_str(out, p->series_subject);
+		strbuf_addstr(out, ",\"cover\":");
+		json_add_str(out, p->cover ? p->cover->message_id : NULL);
+		strbuf_addstr(out, ",\"link\":");
+		json_add_str(out, link);
+		free(link);
+		strbuf_addf(out, ",\"position\":%d,\"total\":%d,\"mates\":[",
+			    p->position, p->total);
+		for (i = 0; i < p->nr_mates; i++) {
+			const struct posted_mate *m = &p->mates[i];
+
+			strbuf_addf(out, "%s{\"position\":%d,\"message_id\":",
+				    i ? "," : "", m->msg->number);
+			json_add_str(out, m->msg->message_id);
+			strbuf_addstr(out, ",\"subject\":");
+			json_add_str(out, m->msg->title);
+			strbuf_addstr(out, ",\"commit\":");
+			json_add_str(out, m->cand ? m->cand->hex : NULL);
+			strbuf_addstr(out, ",\"status\":");
+			json_add_str(out, m->status);
+			strbuf_addch(out, '}');
+		}
+		strbuf_addstr(out, "]}");
+	}
+	strbuf_addstr(out, ",\"replies\":[");
+	for (i = 0; i < p->nr_replies; i++) {
+		const struct posted_reply *re = &p->replies[i];
+
+		strbuf_addstr(out, i ? ",{\"message_id\":" : "{\"message_id\":");
+		json_add_str(out, re->msg->message_id);
+		strbuf_addstr(out, ",\"from\":");
+		json_add_str(out, re->msg->from);
+		strbuf_addstr(out, ",\"subject\":");
+		json_add_str(out, re->msg->subject);
+		strbuf_addf(out, ",\"to_cover\":%s}", re->to_cover ? "true" : "false");
+	}
+	strbuf_addstr(out, "]}");
 }
 
 static void json_reasons(struct strbuf *out, const struct candidate *c)
@@ -351,6 +485,7 @@ static void json_candidate(struct strbuf *out, const struct candidate *c)
 	} else {
 		strbuf_addstr(out, "null");
 	}
+	json_posted(out, c);
 	strbuf_addstr(out, ",\"applies\":");
 	strbuf_addstr(out, !c->apply_checked ? "null" :
 			   c->apply.applies ? "true" : "false");
@@ -430,7 +565,9 @@ static void add_unmatched_from(struct strbuf *out, const struct candidate *c,
 	size_t i;
 
 	for (i = 0; i < nr; i++) {
-		if (rule_hit(c, &rules[i]))
+		/* Without a posted patch, replies could not match. */
+		if (rule_hit(c, &rules[i]) ||
+		    (rules[i].field == FIELD_REPLY && !c->posted))
 			continue;
 		if (!*first)
 			strbuf_addstr(out, ", ");
@@ -461,6 +598,43 @@ static void add_unmatched(struct strbuf *out, const struct ruleset *rs,
 	if (report_unmatched(&names, rs, c))
 		strbuf_addf(out, "  not matched: %s\n", names.buf);
 	strbuf_release(&names);
+}
+
+/* Where the patch was posted, its series and the replies to it. */
+static void explain_posted(struct strbuf *out, const struct candidate *c)
+{
+	const struct posted *p = c->posted;
+	char *link = posted_link(p->msg->message_id);
+	size_t i;
+
+	strbuf_addf(out, "Posted:    %s (found by %s)\n", link, p->how);
+	free(link);
+	if (p->total) {
+		strbuf_addstr(out, "Series:    ");
+		report_series_line(out, c);
+		strbuf_addch(out, '\n');
+	} else if (p->latest) {
+		link = posted_link(p->latest->message_id);
+		strbuf_addf(out, "Revised:   v%d posted later <%s>\n",
+			    p->latest_revision, link);
+		free(link);
+	}
+	for (i = 0; i < p->nr_mates; i++) {
+		const struct posted_mate *m = &p->mates[i];
+
+		strbuf_addf(out, "           %d/%d %-12.12s %-9s %s\n", m->msg->number,
+			    p->total, m->cand ? m->cand->hex : "-",
+			    m->status ? m->status : "unknown", m->msg->title);
+	}
+	for (i = 0; i < p->nr_replies; i++) {
+		const struct archive_msg *m = p->replies[i].msg;
+
+		link = posted_link(m->message_id);
+		strbuf_addf(out, "Reply:     %s%s <%s>\n", m->from,
+			    p->replies[i].to_cover ? " (to the cover letter)" : "",
+			    link);
+		free(link);
+	}
 }
 
 void report_explain(struct strbuf *out, const struct report *r,
@@ -518,7 +692,9 @@ void report_explain(struct strbuf *out, const struct report *r,
 			    c->prereqs[i].source,
 			    target_status_name(c->prereqs[i].status));
 	}
-	if (c->series.id)
+	if (c->posted)
+		explain_posted(out, c);
+	else if (c->series.id)
 		strbuf_addf(out, "Series:    patch %d of %s\n", c->series.position,
 			    c->series.id);
 	for (i = 0; i < c->msg.nr_stable; i++) {
@@ -758,8 +934,39 @@ static void add_addresses(struct strbuf *sb, const char *list)
 	}
 }
 
+/*
+ * The first paragraph of a series' cover letter, quoted, the first
+ * time the email names the series.
+ */
+static void add_cover(struct strbuf *out, const struct candidate *c,
+		      const struct archive_msg ***quoted, size_t *nr)
+{
+	const struct posted *p = c->posted;
+	struct strbuf text = STRBUF_INIT;
+	size_t i;
+
+	if (!p || !p->cover || !p->cover_paragraph)
+		return;
+	for (i = 0; i < *nr; i++)
+		if ((*quoted)[i] == p->cover)
+			return;
+	*quoted = xrealloc(*quoted, (*nr + 1) * sizeof(**quoted));
+	(*quoted)[(*nr)++] = p->cover;
+	mail_wrap(&text, p->cover_paragraph, 0, 0, 64);
+	for (i = 0; i < text.len; ) {
+		size_t len = strcspn(text.buf + i, "\n");
+
+		strbuf_addstr(out, "      > ");
+		strbuf_add(out, text.buf + i, len);
+		strbuf_addch(out, '\n');
+		i += len + (i + len < text.len);
+	}
+	strbuf_release(&text);
+}
+
 static void add_candidate_lines(struct strbuf *out, const struct report *r,
-				const struct candidate *c, enum mail_section sec)
+				const struct candidate *c, enum mail_section sec,
+				const struct archive_msg ***quoted, size_t *nr_quoted)
 {
 	struct strbuf line = STRBUF_INIT;
 	size_t i;
@@ -781,6 +988,13 @@ static void add_candidate_lines(struct strbuf *out, const struct report *r,
 	strbuf_addchars(out, ' ', 6);
 	mail_wrap(out, line.buf, 6, 6, 72);
 	strbuf_addch(out, '\n');
+	strbuf_reset(&line);
+	if (add_posted_line(&line, c)) {
+		strbuf_addchars(out, ' ', 6);
+		mail_wrap(out, line.buf, 6, 6, 72);
+		strbuf_addch(out, '\n');
+		add_cover(out, c, quoted, nr_quoted);
+	}
 	strbuf_release(&line);
 }
 
@@ -790,7 +1004,8 @@ void report_email(struct strbuf *out, const struct report *r,
 	const struct subsystem **subs;
 	struct strbuf to = STRBUF_INIT, cc = STRBUF_INIT, subj = STRBUF_INIT;
 	struct strbuf text = STRBUF_INIT;
-	size_t nr_subs, i, j, k, shown_subjects = 0;
+	size_t nr_subs, i, j, k, shown_subjects = 0, nr_quoted = 0;
+	const struct archive_msg **quoted = NULL;
 	char week[16];
 	time_t now = r->now;
 	struct tm tm;
@@ -872,7 +1087,8 @@ void report_email(struct strbuf *out, const struct report *r,
 					continue;
 				if (!any++)
 					strbuf_addf(out, "\n%s:\n", section_titles[k]);
-				add_candidate_lines(out, r, c, (enum mail_section)k);
+				add_candidate_lines(out, r, c, (enum mail_section)k,
+						    &quoted, &nr_quoted);
 			}
 		}
 	}
@@ -893,6 +1109,7 @@ void report_email(struct strbuf *out, const struct report *r,
 	strbuf_addch(out, '\n');
 
 	free(subs);
+	free(quoted);
 	strbuf_release(&text);
 	strbuf_release(&subj);
 	strbuf_release(&cc);

@@ -79,6 +79,7 @@ const char *rule_field_name(enum rule_field f)
 	case FIELD_TRAILER: return "trailer";
 	case FIELD_PATHS: return "paths";
 	case FIELD_FACT: return "fact";
+	case FIELD_REPLY: return "reply";
 	}
 	return "unknown";
 }
@@ -269,6 +270,7 @@ static int parse_field(struct parser *p, const char *word,
 		{ "message", FIELD_MESSAGE },
 		{ "paths", FIELD_PATHS },
 		{ "fact", FIELD_FACT },
+		{ "reply", FIELD_REPLY },
 	};
 	const char *key, *s;
 	size_t i;
@@ -281,7 +283,7 @@ static int parse_field(struct parser *p, const char *word,
 	}
 	if (strncmp(word, "trailer:", 8)) {
 		report(p, "unknown field '%s' (expected subject, body, "
-		       "message, paths, fact or trailer:KEY)", word);
+		       "message, paths, fact, reply or trailer:KEY)", word);
 		return -1;
 	}
 	key = word + 8;

@@ -27,6 +27,7 @@ enum rule_field {
 	FIELD_TRAILER,		/* each value of trailer `trailer` */
 	FIELD_PATHS,		/* each touched path, one at a time */
 	FIELD_FACT,		/* each fact the pipeline established */
+	FIELD_REPLY,		/* each review reply in the list archives */
 };
 
 enum policy {

@@ -1,4 +1,5 @@
 #include "score.h"
+#include "posted.h"
 #include "strbuf.h"
 #include "util.h"
 
@@ -71,6 +72,13 @@ static int match_rule(const struct ruleset *rs, const struct rule *r,
 	case FIELD_FACT:
 		for (i = 0; i < c->nr_facts; i++) {
 			ret = match_one(rs, r, c->facts[i], match);
+			if (ret)
+				return ret;
+		}
+		return 0;
+	case FIELD_REPLY:
+		for (i = 0; c->posted && i < c->posted->nr_replies; i++) {
+			ret = match_one(rs, r, c->posted->replies[i].text, match);
 			if (ret)
 				return ret;
 		}

@@ -15,7 +15,7 @@ __stablepick_takes_value()
 {
 	case $1 in
 	-C|--cache|--config|--rules|\
-	--against|--branch|--format|--fstests|--fstyp|--in-reply-to|--jobs|\
+	--against|--archive|--branch|--format|--fstests|--fstyp|--in-reply-to|--jobs|\
 	--ltp|--mbox|--message|-m|--output|--picks|--queue|--range|--since|\
 	--status|--subsystem|--tests-from|--until|--upstream)
 		return 0 ;;
@@ -28,13 +28,13 @@ __stablepick_options()
 {
 	case $1 in
 	'')       echo "-C --cache --config --help --no-cache --rules --version" ;;
-	audit)    echo "--branch --format --help --in-reply-to --mbox --picks --queue --range --upstream" ;;
+	audit)    echo "--archive --branch --format --help --in-reply-to --mbox --picks --queue --range --upstream" ;;
 	diff)     echo "--against --branch --format --help --subsystem --upstream" ;;
 	eval)     echo "--ablation --branch --false-picks --format --help --misses --range --subsystem --threshold-sweep --upstream" ;;
-	explain)  echo "--branch --help --upstream" ;;
+	explain)  echo "--archive --branch --help --upstream" ;;
 	mark)     echo "--branch --help --list --message --until" ;;
 	patch-id) echo "--help --jobs" ;;
-	propose)  echo "--all --branch --format --help --in-reply-to --range --since --subsystem --tests-from --upstream" ;;
+	propose)  echo "--all --archive --branch --format --help --in-reply-to --range --since --subsystem --tests-from --upstream" ;;
 	rules)
 		case $2 in
 		list) echo "--help --upstream" ;;
@@ -129,7 +129,7 @@ __stablepick_value()
 	case $opt in
 	-C|--cache|--fstests|--ltp|--queue|--rules|--tests-from)
 		__stablepick_files -d "$cur" ;;
-	--config|--output)
+	--archive|--config|--output)
 		__stablepick_files -f "$cur" ;;
 	--mbox|--picks)
 		__stablepick_files -f "$cur"

@@ -499,6 +499,7 @@ static int reply(struct cli_context *ctx, struct cli_run *run,
 static int audit(struct cli_context *ctx, int argc, char **argv)
 {
 	static const struct option longopts[] = {
+		{ "archive", required_argument, NULL, 'A' },
 		{ "branch", required_argument, NULL, 'b' },
 		{ "format", required_argument, NULL, 'f' },
 		{ "help", no_argument, NULL, 'h' },
@@ -512,7 +513,8 @@ static int audit(struct cli_context *ctx, int argc, char **argv)
 	};
 	const char *branch = NULL, *upstream = NULL, *picks = NULL;
 	const char *mbox = NULL, *queue = NULL, *in_reply_to = NULL;
-	const char *applied = NULL;
+	const char *applied = NULL, **archives = NULL;
+	size_t nr_archives = 0, alloc_archives = 0;
 	char *start = NULL;
 	struct thread thread = { NULL, NULL, NULL };
 	size_t skipped = 0;
@@ -526,15 +528,20 @@ static int audit(struct cli_context *ctx, int argc, char **argv)
 	optind = 0;
 	while ((opt = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
 		switch (opt) {
+		case 'A':
+			ALLOC_GROW(archives, nr_archives, alloc_archives);
+			archives[nr_archives++] = optarg;
+			break;
 		case 'b': branch = optarg; break;
 		case 'f':
 			if ((f = cli_format(optarg, format_names,
 					      ARRAY_SIZE(format_names))) < 0)
-				return cli_usage(&cmd_audit);
+				goto usage;
 			format = (enum format)f;
 			break;
 		case 'h':
 			printf("usage: stablepick audit %s\n", cmd_audit.usage);
+			free(archives);
 			return 0;
 		case 'i': in_reply_to = optarg; break;
 		case 'm': mbox = optarg; break;
@@ -543,17 +550,17 @@ static int audit(struct cli_context *ctx, int argc, char **argv)
 		case 'r': applied = optarg; break;
 		case 'u': upstream = optarg; break;
 		default:
-			return cli_usage(&cmd_audit);
+			goto usage;
 		}
 	}
 	if (optind != argc) {
 		error("unexpected argument '%s'", argv[optind]);
-		return cli_usage(&cmd_audit);
+		goto usage;
 	}
 	if (!branch || !!picks + !!mbox + !!queue + !!applied != 1) {
 		error("audit needs --branch, and one of --picks, --mbox, --queue, "
 		      "--range");
-		return cli_usage(&cmd_audit);
+		goto usage;
 	}
 	if (applied) {
 		const char *dots = strstr(applied, "..");
@@ -562,7 +569,7 @@ static int audit(struct cli_context *ctx, int argc, char **argv)
 		    dots[2] == '.' || !dots[2]) {
 			error("--range needs A..B, the commits applied to the "
 			      "branch after A");
-			return cli_usage(&cmd_audit);
+			goto usage;
 		}
 		start = xstrndup(applied, (size_t)(dots - applied));
 	}
@@ -579,6 +586,8 @@ static int audit(struct cli_context *ctx, int argc, char **argv)
 		ret = read_picks(ctx->repo, picks, &a);
 	if (!ret)
 		ret = cli_scan(ctx, &run);
+	if (!ret)
+		ret = cli_open_archives(ctx, &run, archives, nr_archives);
 	if (!ret)
 		ret = cli_judge(&run, ctx->repo, &run.scan.candidates,
 				&run.scan.from);
@@ -616,13 +625,17 @@ static int audit(struct cli_context *ctx, int argc, char **argv)
 	candidate_list_release(&extra);
 	audit_release(&a);
 	cli_run_release(&run);
+	free(archives);
 	return ret < 0 ? 1 : ret;
+usage:
+	free(archives);
+	return cli_usage(&cmd_audit);
 }
 
 const struct cli_command cmd_audit = {
 	"audit",
 	"--branch BRANCH (--picks FILE|- | --mbox FILE|- | --queue DIR |\n"
-	"                        --range A..B)\n"
+	"                        --range A..B) [--archive PATH]...\n"
 	"                        [--format text|json|email] [--in-reply-to MSGID]\n"
 	"                        [--upstream REF]",
 	"judge someone else's picks: ok, questionable or reject, and why",

@@ -3,6 +3,7 @@
 #include "checks.h"
 #include "deps.h"
 #include "error.h"
+#include "posted.h"
 #include "score.h"
 #include "strbuf.h"
 #include "trace.h"
@@ -365,6 +366,8 @@ int cli_run_save(struct cli_context *ctx, struct cli_run *run)
 		ret = -1;
 	if (scancache_save(&run->scans) < 0)
 		ret = -1;
+	if (run->archive)
+		archive_save(run->archive);
 	if (ret)
 		warning("the next run will be slower");
 	return 0;
@@ -372,12 +375,43 @@ int cli_run_save(struct cli_context *ctx, struct cli_run *run)
 
 void cli_run_release(struct cli_run *run)
 {
+	if (run->archive) {
+		archive_release(run->archive);
+		free(run->archive);
+		run->archive = NULL;
+	}
 	ledger_release(&run->ledger);
 	patchid_cache_release(&run->patchids);
 	scan_release(&run->scan);
 	scancache_release(&run->scans);
 	branch_index_release(&run->branch);
 	ruleset_release(&run->rules);
+}
+
+int cli_open_archives(struct cli_context *ctx, struct cli_run *run,
+		      const char *const *paths, size_t nr)
+{
+	char *dir;
+	size_t i;
+
+	if (!nr) {
+		paths = (const char *const *)ctx->config.archives;
+		nr = ctx->config.nr_archives;
+	}
+	if (!nr)
+		return 0;
+	dir = cli_cache_path(ctx, "archives");
+	run->archive = xcalloc(1, sizeof(*run->archive));
+	archive_init(run->archive, dir);
+	free(dir);
+	for (i = 0; i < nr; i++)
+		if (archive_add(run->archive, paths[i]) < 0)
+			return -1;
+	archive_finish(run->archive);
+	trace_printf("archive: %zu messages in %zu archives", run->archive->nr,
+		     run->archive->nr_sources);
+	trace_stage("archives");
+	return 0;
 }
 
 char *cli_ledger_path(struct cli_context *ctx)
@@ -442,6 +476,12 @@ static int judge(struct cli_run *run, git_repository *repo,
 	if (branch_presence(&run->branch, repo, l, range_from, &opts) < 0)
 		return -1;
 	trace_stage("presence");
+	/* Before the scores: rules on "reply" read the review replies. */
+	if (run->archive &&
+	    posted_attach(run->archive, repo, &run->patchids, l) < 0)
+		return -1;
+	if (run->archive)
+		trace_stage("posted patches");
 	deps_init(&d, repo, &run->branch, l, &run->upstream);
 	if (run->scan.memo && run->scan.has_from &&
 	    git_oid_equal(&run->scan.from, &run->branch.base) &&
@@ -462,6 +502,8 @@ static int judge(struct cli_run *run, git_repository *repo,
 	}
 	trace_stage("facts and scores");
 	while (!ret && pull && (pulled = deps_pull_prereq(&d))) {
+		if (run->archive)
+			ret = posted_attach(run->archive, repo, &run->patchids, l);
 		score_candidate(&run->rules, pulled);
 		score_decide(&run->rules, pulled);
 	}
@@ -475,7 +517,11 @@ static int judge(struct cli_run *run, git_repository *repo,
 int cli_judge_scores(struct cli_run *run, git_repository *repo,
 		     struct candidate_list *l, const git_oid *range_from)
 {
-	return judge(run, repo, l, range_from, 0);
+	int ret = judge(run, repo, l, range_from, 0);
+
+	if (!ret && run->archive)
+		posted_mates(l, &run->scan.candidates, &run->branch);
+	return ret;
 }
 
 int cli_judge(struct cli_run *run, git_repository *repo,
@@ -489,5 +535,7 @@ int cli_judge(struct cli_run *run, git_repository *repo,
 		ret = checks_run(repo, &run->branch, &run->upstream,
 				 run->scan.soak_painted ? &run->scan.soak_tags : NULL, l);
 	trace_stage("checks");
+	if (!ret && run->archive)
+		posted_mates(l, &run->scan.candidates, &run->branch);
 	return ret;
 }

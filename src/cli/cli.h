@@ -3,6 +3,7 @@
 
 #include <git2.h>
 
+#include "archive.h"
 #include "branch.h"
 #include "config.h"
 #include "rules.h"
@@ -84,6 +85,7 @@ struct cli_run {
 	const char *upstream_name;
 	/* Candidates outside the watch (named by tests): patch-ids of all. */
 	int every_path;
+	struct archive *archive;	/* the list archives, or NULL */
 };
 
 /*
@@ -107,6 +109,16 @@ int cli_scan(struct cli_context *ctx, struct cli_run *run);
 int cli_run_setup(struct cli_context *ctx, struct cli_run *run,
 		  const char *branch, const char *upstream);
 void cli_run_release(struct cli_run *run);
+
+/*
+ * The list archives: the paths given (--archive), else every value of
+ * stablepick.archive; none, nothing happens.  Indexed (with their
+ * caches, <cache dir>/archives/) so that judging finds each
+ * candidate's posted patch, series and replies (posted.h).  Returns 0
+ * or -1 after an error message.
+ */
+int cli_open_archives(struct cli_context *ctx, struct cli_run *run,
+		      const char *const *paths, size_t nr);
 
 /*
  * Saves what the run learnt (the patch-id and scan caches).  A cache only

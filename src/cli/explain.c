@@ -2,6 +2,7 @@
 #include "error.h"
 #include "report.h"
 #include "strbuf.h"
+#include "util.h"
 
 #include <getopt.h>
 #include <stdio.h>
@@ -64,12 +65,14 @@ static int explain_one(struct cli_context *ctx, struct cli_run *run,
 static int explain(struct cli_context *ctx, int argc, char **argv)
 {
 	static const struct option longopts[] = {
+		{ "archive", required_argument, NULL, 'A' },
 		{ "branch", required_argument, NULL, 'b' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "upstream", required_argument, NULL, 'u' },
 		{ NULL, 0, NULL, 0 }
 	};
-	const char *branch = NULL, *upstream = NULL;
+	const char *branch = NULL, *upstream = NULL, **archives = NULL;
+	size_t nr_archives = 0, alloc_archives = 0;
 	struct strbuf out = STRBUF_INIT;
 	struct cli_run run;
 	int opt, ret, failed = 0;
@@ -77,12 +80,18 @@ static int explain(struct cli_context *ctx, int argc, char **argv)
 	optind = 0;
 	while ((opt = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
 		switch (opt) {
+		case 'A':
+			ALLOC_GROW(archives, nr_archives, alloc_archives);
+			archives[nr_archives++] = optarg;
+			break;
 		case 'b': branch = optarg; break;
 		case 'h':
 			printf("usage: stablepick explain %s\n", cmd_explain.usage);
+			free(archives);
 			return 0;
 		case 'u': upstream = optarg; break;
 		default:
+			free(archives);
 			return cli_usage(&cmd_explain);
 		}
 	}
@@ -91,6 +100,7 @@ static int explain(struct cli_context *ctx, int argc, char **argv)
 			error("explain needs --branch");
 		else
 			error("explain needs at least one commit");
+		free(archives);
 		return cli_usage(&cmd_explain);
 	}
 
@@ -98,6 +108,8 @@ static int explain(struct cli_context *ctx, int argc, char **argv)
 	ret = cli_run_setup(ctx, &run, branch, upstream);
 	if (!ret)
 		ret = cli_scan(ctx, &run);
+	if (!ret)
+		ret = cli_open_archives(ctx, &run, archives, nr_archives);
 	if (!ret)
 		ret = cli_judge(&run, ctx->repo, &run.scan.candidates,
 				&run.scan.from);
@@ -112,12 +124,13 @@ static int explain(struct cli_context *ctx, int argc, char **argv)
 		ret = cli_run_save(ctx, &run);
 	strbuf_release(&out);
 	cli_run_release(&run);
+	free(archives);
 	return ret < 0 || failed ? 1 : 0;
 }
 
 const struct cli_command cmd_explain = {
 	"explain",
-	"--branch BRANCH [--upstream REF] COMMIT...",
+	"--branch BRANCH [--archive PATH]... [--upstream REF] COMMIT...",
 	"show the score of commits rule by rule, and their presence",
 	explain,
 };

@@ -191,6 +191,7 @@ static int propose(struct cli_context *ctx, int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "all", no_argument, NULL, 'a' },
+		{ "archive", required_argument, NULL, 'A' },
 		{ "branch", required_argument, NULL, 'b' },
 		{ "format", required_argument, NULL, 'f' },
 		{ "help", no_argument, NULL, 'h' },
@@ -204,8 +205,9 @@ static int propose(struct cli_context *ctx, int argc, char **argv)
 	};
 	const char *branch = NULL, *upstream = NULL, *range = NULL;
 	const char *subsystems = NULL, *in_reply_to = NULL, *since = NULL;
-	const char **tests_from = NULL;
+	const char **tests_from = NULL, **archives = NULL;
 	size_t nr_tests_from = 0, alloc_tests_from = 0, i;
+	size_t nr_archives = 0, alloc_archives = 0;
 	struct state since_state;
 	git_oid since_tip;
 	int since_found = 0;
@@ -218,11 +220,16 @@ static int propose(struct cli_context *ctx, int argc, char **argv)
 	while ((opt = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'a': all = 1; break;
+		case 'A':
+			ALLOC_GROW(archives, nr_archives, alloc_archives);
+			archives[nr_archives++] = optarg;
+			break;
 		case 'b': branch = optarg; break;
 		case 'f':
 			if ((f = cli_format(optarg, format_names,
 					      ARRAY_SIZE(format_names))) < 0) {
 				free(tests_from);
+				free(archives);
 				return 129;
 			}
 			format = (enum format)f;
@@ -230,6 +237,7 @@ static int propose(struct cli_context *ctx, int argc, char **argv)
 		case 'h':
 			printf("usage: stablepick propose %s\n", cmd_propose.usage);
 			free(tests_from);
+			free(archives);
 			return 0;
 		case 'i': in_reply_to = optarg; break;
 		case 'r': range = optarg; break;
@@ -242,6 +250,7 @@ static int propose(struct cli_context *ctx, int argc, char **argv)
 		case 'u': upstream = optarg; break;
 		default:
 			free(tests_from);
+			free(archives);
 			return cli_usage(&cmd_propose);
 		}
 	}
@@ -251,6 +260,7 @@ static int propose(struct cli_context *ctx, int argc, char **argv)
 		else
 			error("propose needs --branch");
 		free(tests_from);
+		free(archives);
 		return cli_usage(&cmd_propose);
 	}
 
@@ -264,6 +274,8 @@ static int propose(struct cli_context *ctx, int argc, char **argv)
 	trace_stage("scan");
 	for (i = 0; !ret && i < nr_tests_from; i++)
 		ret = cli_tests_named_by(ctx, &run, tests_from[i]);
+	if (!ret)
+		ret = cli_open_archives(ctx, &run, archives, nr_archives);
 	if (!ret)
 		ret = cli_judge(&run, ctx->repo, &run.scan.candidates,
 				&run.scan.from);
@@ -289,13 +301,15 @@ static int propose(struct cli_context *ctx, int argc, char **argv)
 	}
 	strbuf_release(&out);
 	free(tests_from);
+	free(archives);
 	cli_run_release(&run);
 	return ret < 0 ? 1 : 0;
 }
 
 const struct cli_command cmd_propose = {
 	"propose",
-	"--branch BRANCH [--all] [--format text|json|email|mbox]\n"
+	"--branch BRANCH [--all] [--archive PATH]...\n"
+	"                          [--format text|json|email|mbox]\n"
 	"                          [--in-reply-to MSGID] [--range A..B]\n"
 	"                          [--since last|REV] [--subsystem LIST]\n"
 	"                          [--tests-from DIR]... [--upstream REF]",

@@ -126,7 +126,7 @@ expect "commands by prefix" "patch-id propose" p
 expect "global options" \
 	"--cache --config --help --no-cache --rules --version -C" -
 expect "propose options" \
-	"--all --branch --format --help --in-reply-to --range --since --subsystem --tests-from --upstream" \
+	"--all --archive --branch --format --help --in-reply-to --range --since --subsystem --tests-from --upstream" \
 	propose -
 expect "options after a global option" "--branch" -C "$repo" explain --br
 expect "rules subcommands" "check list" rules ''

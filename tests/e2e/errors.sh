@@ -40,7 +40,8 @@ expect_error 1 "error: unknown subsystem 'xsf' for --subsystem" \
 expect_error 129 "error: unknown format 'yaml' (expected text, json, email or mbox)" \
 	sp propose --branch linux-6.6.y --format yaml
 expect_error 129 "error: propose needs --branch
-usage: stablepick propose --branch BRANCH [--all] [--format text|json|email|mbox]
+usage: stablepick propose --branch BRANCH [--all] [--archive PATH]...
+                          [--format text|json|email|mbox]
                           [--in-reply-to MSGID] [--range A..B]
                           [--since last|REV] [--subsystem LIST]
                           [--tests-from DIR]... [--upstream REF]" \

@@ -348,7 +348,7 @@ static void test_errors_rules(void **state)
 		"error: t.rules:6: bad weight 'plus' (expected an integer such as +8 or -6)\n"
 		"error: t.rules:7: bad weight '9999999999' (expected an integer such as +8 or -6)\n"
 		"error: t.rules:8: bad weight '+' (expected an integer such as +8 or -6)\n"
-		"error: t.rules:9: unknown field 'title' (expected subject, body, message, paths, fact or trailer:KEY)\n"
+		"error: t.rules:9: unknown field 'title' (expected subject, body, message, paths, fact, reply or trailer:KEY)\n"
 		"error: t.rules:10: bad trailer key '' (expected letters, digits and '-', as in trailer:Reported-by)\n"
 		"error: t.rules:11: bad trailer key 'Signed_off_by' (expected letters, digits and '-', as in trailer:Reported-by)\n"
 		"error: t.rules:12: pattern 'x/' is not enclosed in slashes\n"

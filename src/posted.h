@@ -1,0 +1,103 @@
+#ifndef POSTED_H
+#define POSTED_H
+
+#include "archive.h"
+#include "branch.h"
+#include "candidate.h"
+#include "patchid.h"
+
+/*
+ * A candidate as it was posted to the list: the patch mail in a local
+ * archive (archive.h), its series, cover letter and later revisions,
+ * and the replies that reviewed it.
+ *
+ *     posted_attach(&archive, repo, &patchids, &candidates);
+ *     ... score (rules on field "reply"), judge ...
+ *     posted_mates(&candidates, &range, &branch);
+ *     ... c->posted, for each candidate c that was found ...
+ *
+ * Finding the patch, in this order:
+ *
+ *   link       the message-id of a Link: trailer (lore.kernel.org/r/,
+ *              patch.msgid.link/, a list's lore URL) or of a
+ *              Message-ID: trailer
+ *   patch-id   a patch mail whose diff has the commit's patch-id, from
+ *              the commit's author (only authors who posted patches to
+ *              the archive within 90 days of the commit are diffed)
+ *   subject    a patch mail with the commit's subject from its author
+ *
+ * Where several revisions match, the latest is taken.
+ *
+ * The series: the patches of the same revision, total and sender in
+ * the patch's thread ("[PATCH v2 3/7]" replying to "[PATCH v2 0/7]",
+ * or each to the one before); failing that, those sent by the same
+ * sender within an hour, each in a thread of its own.  The cover letter
+ * is its "[PATCH 0/N]".  A later revision is a patch or cover letter
+ * of the same sender with one of the series' titles and a higher "vN".
+ *
+ * The replies: the messages of the thread that answer the patch, or its
+ * cover letter, directly or down a chain of replies (not those that
+ * answer another patch of the series).  Their text, without quoted
+ * lines, attributions, diffs and signatures, is what rules on the
+ * field "reply" match.
+ */
+
+struct posted_reply {
+	const struct archive_msg *msg;
+	char *text;			/* what the replier wrote */
+	int to_cover;			/* answers the cover letter */
+};
+
+struct posted_mate {
+	const struct archive_msg *msg;
+	struct candidate *cand;		/* its mainline commit, or NULL */
+	/*
+	 * Set by posted_mates(): "present" (the branch has it),
+	 * "proposed" (proposed, or needs an ack, in this run), "absent"
+	 * (in mainline, neither), "not-found" (no commit of the range
+	 * has its subject: not merged, or outside the watched paths).
+	 */
+	const char *status;
+};
+
+struct posted {
+	const struct archive_msg *msg;	/* the patch mail */
+	const char *how;		/* "link", "patch-id", "subject" */
+
+	/* Its series; total 0 when it was posted alone ("[PATCH]"). */
+	int position, total, revision;
+	const struct archive_msg *cover;	/* "[PATCH 0/N]", or NULL */
+	const struct archive_msg *first;	/* the cover, else patch 1/N */
+	const char *series_subject;		/* borrowed: the first's title */
+	char *cover_paragraph;		/* the first paragraph of the cover */
+	int latest_revision;		/* the highest "vN" posted */
+	const struct archive_msg *latest;	/* its first, when newer */
+	struct posted_mate *mates;	/* the other patches, by position */
+	size_t nr_mates;
+
+	struct posted_reply *replies;
+	size_t nr_replies;
+};
+
+/*
+ * Finds the posted patch of every candidate of l (that has none yet),
+ * with its series and replies.  Returns 0, or -1 after an error
+ * message (a message of the archive that cannot be read again).
+ */
+int posted_attach(struct archive *a, git_repository *repo,
+		  struct patchid_cache *patchids, struct candidate_list *l);
+
+/*
+ * Sets each series-mate's commit and status.  After the verdicts; the
+ * commits are looked up in l and in range (the judged range; may be l
+ * or NULL).
+ */
+void posted_mates(struct candidate_list *l, const struct candidate_list *range,
+		  const struct branch_index *bi);
+
+void posted_free(struct posted *p);
+
+/* "https://lore.kernel.org/r/<id>" */
+char *posted_link(const char *message_id);
+
+#endif
