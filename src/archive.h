@@ -42,11 +42,13 @@
  * is read the next time: the commits of each epoch after the tip the
  * cache saw (a history rewritten since, as public-inbox-purge does, is
  * read again whole), the bytes appended to an mbox (when those before
- * are unchanged), the files of a maildir not seen before.  The file is
+ * are unchanged; nothing when its size and modification time are those
+ * the cache saw), the files of a maildir not seen before.  The file is
  * text: a first line "stablepick archive cache 1", a line "source KIND
- * PATH", lines of state ("epoch N TIP", "tip TIP", "mbox SIZE HASH"),
- * one line per message ("m" and tab-separated fields), and a last line
- * "checksum <SHA-1 of all the lines before it>".  A file that does not
+ * PATH", lines of state ("epoch N TIP", "tip TIP", "mbox SIZE
+ * MTIME HASH"), one line per message ("m" and tab-separated fields),
+ * and a last line "checksum <a 64-bit hash of all the lines before it,
+ * in hex>".  A file that does not
  * check out is not trusted: a warning names it and the archive is read
  * again.
  */

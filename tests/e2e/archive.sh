@@ -486,6 +486,15 @@ archive: '$ext4' (mbox): 2 messages, 2 read now, the others from the cache
 EOF
 test_cmp expect actual
 
+# A new modification time alone: the bytes are checked, none read again.
+touch -d @1800000000 "$ext4"
+trace x.json >actual
+cat >expect <<EOF
+archive: '$xfs' (public-inbox-v2): 13 messages, 0 read now, the others from the cache
+archive: '$ext4' (mbox): 2 messages, 0 read now, the others from the cache
+EOF
+test_cmp expect actual
+
 # A damaged cache is not trusted: a warning, and the archive read again.
 for f in .git/stablepick/archives/archive-*; do
 	sed 's/a-v2-0@example.com/a-v2-9@example.com/' "$f" >"$f.new"
