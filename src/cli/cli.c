@@ -408,8 +408,8 @@ int cli_open_archives(struct cli_context *ctx, struct cli_run *run,
 		if (archive_add(run->archive, paths[i]) < 0)
 			return -1;
 	archive_finish(run->archive);
-	trace_printf("archive: %zu messages in %zu archives", run->archive->nr,
-		     run->archive->nr_sources);
+	trace_printf("archive: %u messages in %zu archives",
+		     HASH_COUNT(run->archive->by_id), run->archive->nr_sources);
 	trace_stage("archives");
 	return 0;
 }
