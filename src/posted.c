@@ -45,6 +45,25 @@ static int is_patch_mail(const struct archive_msg *m)
 	return !m->is_reply && (m->number > 0 || !m->total);
 }
 
+static int same_series(const struct archive_msg *m, const struct archive_msg *p);
+
+/*
+ * A Link: to a cover letter (some maintainers link the series): the
+ * patch of its series with the commit's subject, or NULL.
+ */
+static struct archive_msg *from_cover(struct archive *a, struct archive_msg *cover,
+				      const struct candidate *c)
+{
+	const struct archive_bucket *b = archive_bucket(a->by_thread, cover->thread);
+	size_t i;
+
+	for (i = 0; b && c->msg.subject && i < b->nr; i++)
+		if (b->items[i]->number > 0 && same_series(b->items[i], cover) &&
+		    !strcmp(b->items[i]->title, c->msg.subject))
+			return b->items[i];
+	return NULL;
+}
+
 /* By a Link: (or Message-ID:) trailer. */
 static struct archive_msg *by_link(struct archive *a, const struct candidate *c)
 {
@@ -66,6 +85,8 @@ static struct archive_msg *by_link(struct archive *a, const struct candidate *c)
 			}
 			m = archive_find(a, id);
 			free(id);
+			if (m && !m->is_reply && !m->number && m->total)
+				m = from_cover(a, m, c);
 			if (m && !m->is_reply)
 				return m;
 		}

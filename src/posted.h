@@ -20,7 +20,8 @@
  *
  *   link       the message-id of a Link: trailer (lore.kernel.org/r/,
  *              patch.msgid.link/, a list's lore URL) or of a
- *              Message-ID: trailer
+ *              Message-ID: trailer (a cover letter's: the patch of
+ *              its series with the commit's subject)
  *   patch-id   a patch mail whose diff has the commit's patch-id, from
  *              the commit's author (only authors who posted patches to
  *              the archive within 90 days of the commit are diffed)

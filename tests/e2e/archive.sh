@@ -559,9 +559,34 @@ mail_write "$mail/e-7" "$bob" $((t + 302)) 'Re: [PATCH 5/3] xfs: fix a hang in s
 	e-7@example.com e-7@example.com e-7@example.com <<'EOF2'
 Me again.
 EOF2
-for m in e-5 e-6 e-7; do
+# A Link: to the cover letter: the patch is the one with the subject.
+t0=$t
+test_fix fs/xfs/xfs_scrub.c 'int scrub4;' 'xfs: fix a stall in scrub' \
+	'Cc: stable@vger.kernel.org' \
+	'Link: https://lore.kernel.org/r/f-0@example.com'
+f=$(git rev-parse HEAD)
+t=$t0
+mail_write "$mail/f-0" "$alice" $((t + 400)) '[PATCH 0/2] xfs: scrub stalls' \
+	f-0@example.com <<'EOF2'
+Two stalls in scrub.
+EOF2
+mail_write "$mail/f-1" "$alice" $((t + 401)) '[PATCH 1/2] xfs: cond_resched in scrub' \
+	f-1@example.com f-0@example.com f-0@example.com <<'EOF2'
+Not applied.
+EOF2
+mail_patch "$mail/f-2" $f "$alice" $((t + 402)) '[PATCH 2/2] xfs: fix a stall in scrub' \
+	f-2@example.com f-0@example.com f-0@example.com
+for m in e-5 e-6 e-7 f-0 f-1 f-2; do
 	mbox_add "$tmp/hostile.mbox" "$mail/$m"
 done
+sp explain --branch linux-6.6.y --archive "$tmp/hostile.mbox" $f >out
+grep -E '^(Posted|Series|Revised|Reply): |^           [0-9]/' out >actual
+cat >expect <<'EOF2'
+Posted:    https://lore.kernel.org/r/f-2@example.com (found by link)
+Series:    2/2 of "xfs: scrub stalls" <https://lore.kernel.org/r/f-0@example.com>: 1/2 not-found
+           1/2 -            not-found xfs: cond_resched in scrub
+EOF2
+test_cmp expect actual
 sp explain --branch linux-6.6.y --archive "$tmp/hostile.mbox" $e >out
 grep -E '^(Posted|Series|Revised|Reply): ' out >actual
 # (Each of the two names the other as the first of its thread: two
@@ -570,4 +595,4 @@ cat >expect <<'EOF2'
 Posted:    https://lore.kernel.org/r/e-5@example.com (found by link)
 EOF2
 test_cmp expect actual
-ok "hostile mails: a position past the total, replies in a loop"
+ok "hostile mails: a position past the total, replies in a loop, a Link: to a cover letter"
