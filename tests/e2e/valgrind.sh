@@ -5,6 +5,7 @@
 # for a sanitizer build (the two do not mix).
 . "$TEST_SRCDIR/tests/lib.sh"
 . "$TEST_SRCDIR/tests/e2e/fixture.sh"
+. "$TEST_SRCDIR/tests/e2e/archive-lib.sh"
 
 command -v valgrind >/dev/null || skip "valgrind is not installed"
 if grep -q __asan_init "$STABLEPICK" 2>/dev/null; then
@@ -49,4 +50,21 @@ vg eval eval --branch linux-6.6.y --misses --ablation
 vg mark mark --branch linux-6.6.y master~1 rejected -m "valgrind"
 vg patch-id patch-id --jobs 2 v6.6..master
 vg rules-list rules list
-ok "memcheck: no error and no leak in 10 runs"
+
+# The list archives: the fixture's commits posted as one threaded series
+# with a cover letter, as an mbox and as a public-inbox v2 inbox.
+git format-patch -q --stdout --thread --cover-letter v6.6..master >"$tmp/list.mbox"
+mkdir "$tmp/split"
+git mailsplit -o"$tmp/split" "$tmp/list.mbox" >/dev/null
+for m in "$tmp"/split/*; do
+	pi_v2_add "$tmp/inbox" 0 "$m"
+done
+vg archive-propose propose --branch linux-6.6.y --archive "$tmp/list.mbox" \
+	--archive "$tmp/inbox" --format email
+vg archive-cached propose --branch linux-6.6.y --archive "$tmp/list.mbox" \
+	--archive "$tmp/inbox" --format json
+vg archive-audit audit --branch linux-6.6.y --picks "$tmp/picks" \
+	--archive "$tmp/inbox"
+grep -q '"found_by"' "$tmp/out.archive-cached" ||
+	fail "the archives found no posted patch"
+ok "memcheck: no error and no leak in 13 runs"
