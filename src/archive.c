@@ -1091,6 +1091,7 @@ static int read_again(struct archive *a, const struct archive_msg *m,
 	}
 	case ARCHIVE_MBOX: {
 		unsigned long long off, len;
+		struct stat st;
 		int fd;
 		ssize_t got;
 
@@ -1100,6 +1101,12 @@ static int read_again(struct archive *a, const struct archive_msg *m,
 		fd = open(s->path, O_RDONLY);
 		if (fd < 0)
 			return error("cannot read '%s': %s", s->path, strerror(errno));
+		if (fstat(fd, &st) < 0 || off > (unsigned long long)st.st_size ||
+		    len > (unsigned long long)st.st_size - off) {
+			close(fd);
+			return error("cannot read message <%s> of '%s': the file "
+				     "changed", m->message_id, s->path);
+		}
 		strbuf_grow(sb, (size_t)len);
 		got = pread(fd, sb->buf + sb->len, (size_t)len, (off_t)off);
 		close(fd);
