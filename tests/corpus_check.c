@@ -22,6 +22,7 @@
 
 struct totals {
 	size_t messages, trailers, fixes, stable, hints, noautosel, diags;
+	size_t links, link_ids;
 	size_t passed, failed;
 };
 
@@ -295,6 +296,40 @@ static size_t check_lines(const char *commit, const char *text, size_t len,
 	return missed;
 }
 
+/*
+ * The Link: trailers: a URL of the lists' archives (lore, lkml,
+ * msgid.link) must give the message-id the list archives look up;
+ * returns how many did not (printed).
+ */
+static size_t check_links(struct totals *t, const char *commit,
+			  const struct message *m)
+{
+	static const char *const archives[] = {
+		"lore.kernel.org/", "lkml.kernel.org/", "msgid.link/"
+	};
+	const struct trailer *tr;
+	size_t pos = 0, missed = 0, i;
+
+	while ((tr = message_trailer_next(m, "Link", &pos))) {
+		char *id = message_link_id(tr->val);
+
+		t->links++;
+		if (id) {
+			t->link_ids++;
+			free(id);
+			continue;
+		}
+		for (i = 0; i < ARRAY_SIZE(archives); i++)
+			if (strstr(tr->val, archives[i]))
+				break;
+		if (i < ARRAY_SIZE(archives)) {
+			printf("%s: Link: no message-id in '%s'\n", commit, tr->val);
+			missed++;
+		}
+	}
+	return missed;
+}
+
 static void count(struct totals *t, const struct message *m)
 {
 	size_t i;
@@ -352,7 +387,8 @@ int main(int argc, char **argv)
 		for (i = 0; i < m.nr_diags; i++)
 			printf("%s:%u: %s\n", commit.buf, m.diags[i].lineno,
 			       m.diags[i].msg);
-		if (check_lines(commit.buf, text.buf, text.len, &m)) {
+		if (check_lines(commit.buf, text.buf, text.len, &m) +
+		    check_links(&t, commit.buf, &m)) {
 			bad = 1;
 			t.failed++;
 		} else {
@@ -373,6 +409,8 @@ int main(int argc, char **argv)
 	       "(hints %zu, noautosel %zu), diags %zu\n",
 	       t.messages, t.trailers, t.fixes, t.stable, t.hints,
 	       t.noautosel, t.diags);
+	printf("Link: trailers %zu, of which give a message-id %zu\n", t.links,
+	       t.link_ids);
 	printf("%zu passed, %zu failed\n", t.passed, t.failed);
 	return bad;
 }
