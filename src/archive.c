@@ -16,6 +16,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #define CACHE_MAGIC "stablepick archive cache 1"
 
@@ -91,6 +92,10 @@ void archive_release(struct archive *a)
 		free(s->path);
 		free(s->abs);
 		free(s->cache_path);
+		if (s->text) {
+			strbuf_release(s->text);
+			free(s->text);
+		}
 	}
 	free(a->sources);
 	free(a->cache_dir);
@@ -807,18 +812,79 @@ static void index_mbox(struct archive *a, size_t src, const char *buf,
 	mbox_release(&mb);
 }
 
+/* Whether buf starts as gzip does (lore's t.mbox.gz, a saved .mbox.gz). */
+static int is_gzip(const char *buf, size_t len)
+{
+	return len >= 2 && (unsigned char)buf[0] == 0x1f &&
+	       (unsigned char)buf[1] == 0x8b;
+}
+
+/* Inflates the gzip data of in (every member) into out; 0 or -1. */
+static int gunzip(struct strbuf *out, const struct strbuf *in, const char *path)
+{
+	z_stream z;
+	int ret = Z_OK;
+
+	memset(&z, 0, sizeof(z));
+	if (inflateInit2(&z, 16 + MAX_WBITS) != Z_OK)
+		return error("cannot read '%s': zlib: out of memory", path);
+	z.next_in = (unsigned char *)in->buf;
+	z.avail_in = (uInt)in->len;
+	while (ret != Z_STREAM_END || z.avail_in) {
+		if (ret == Z_STREAM_END) {
+			/* Another gzip member follows (cat a.gz b.gz). */
+			if (inflateReset(&z) != Z_OK)
+				break;
+		}
+		strbuf_grow(out, 65536);
+		z.next_out = (unsigned char *)out->buf + out->len;
+		z.avail_out = 65536;
+		ret = inflate(&z, Z_NO_FLUSH);
+		strbuf_setlen(out, out->len + (65536 - z.avail_out));
+		if (ret != Z_OK && ret != Z_STREAM_END)
+			break;
+		if (ret == Z_OK && !z.avail_in && z.avail_out)
+			break;		/* cut short */
+	}
+	inflateEnd(&z);
+	if (ret != Z_STREAM_END || z.avail_in)
+		return error("cannot read '%s': not a whole gzip file (%s)", path,
+			     z.msg ? z.msg : "cut short");
+	return 0;
+}
+
+/* The text of an mbox file, inflated when it is gzip. */
+static int read_mbox_text(const char *path, struct strbuf *sb)
+{
+	struct strbuf raw = STRBUF_INIT;
+	int ret;
+
+	if (read_file(&raw, path) < 0)
+		return -1;
+	if (!is_gzip(raw.buf, raw.len)) {
+		strbuf_release(sb);
+		*sb = raw;
+		return 0;
+	}
+	ret = gunzip(sb, &raw, path);
+	strbuf_release(&raw);
+	return ret;
+}
+
 /*
  * An mbox grows at its end: when the bytes the cache saw are unchanged
- * (their SHA-1), only what was appended is read.  A file of the same
+ * (their hash), only what was appended is read.  A file of the same
  * size and modification time as the cache saw is not read at all (as
- * git trusts its index's stat data).
+ * git trusts its index's stat data).  A gzip file is read inflated, its
+ * places counted in the inflated text.
  */
 static int read_mbox(struct archive *a, size_t src)
 {
 	struct archive_source *s = &a->sources[src];
 	const char *seen = state_get(s, "mbox");
 	struct strbuf sb = STRBUF_INIT;
-	unsigned long long old_size = 0, size, sec, nsec, old_sec = 0, old_nsec = 0;
+	unsigned long long old_size = 0, old_len = 0, size, sec, nsec;
+	unsigned long long old_sec = 0, old_nsec = 0;
 	char hex[41], old_hex[41] = "", *state;
 	struct stat st;
 	size_t from = 0;
@@ -829,23 +895,25 @@ static int read_mbox(struct archive *a, size_t src)
 	size = (unsigned long long)st.st_size;
 	sec = (unsigned long long)st.st_mtim.tv_sec;
 	nsec = (unsigned long long)st.st_mtim.tv_nsec;
-	have = seen && sscanf(seen, "%llu %llu.%llu %16s", &old_size, &old_sec,
-			      &old_nsec, old_hex) == 4;
+	have = seen && sscanf(seen, "%llu %llu.%llu %llu %16s", &old_size,
+			      &old_sec, &old_nsec, &old_len, old_hex) == 5;
 	if (have && old_size == size && old_sec == sec && old_nsec == nsec)
 		return 0;
-	if (read_file(&sb, s->path) < 0)
+	if (read_mbox_text(s->path, &sb) < 0) {
+		strbuf_release(&sb);
 		return -1;
-	if (have && old_size <= sb.len) {
-		hash_hex(hex, sb.buf, (size_t)old_size);
+	}
+	if (have && old_len <= sb.len) {
+		hash_hex(hex, sb.buf, (size_t)old_len);
 		if (!strcmp(hex, old_hex))
-			from = (size_t)old_size;
+			from = (size_t)old_len;
 	}
 	if (seen && !from)
 		forget_source(a, src, NULL);
 	if (from < sb.len)
 		index_mbox(a, src, sb.buf + from, sb.len - from, from);
 	hash_hex(hex, sb.buf, sb.len);
-	state = xstrfmt("%zu %llu.%09llu %s", sb.len, sec, nsec, hex);
+	state = xstrfmt("%llu %llu.%09llu %zu %s", size, sec, nsec, sb.len, hex);
 	state_set(s, "mbox", state);
 	free(state);
 	strbuf_release(&sb);
@@ -1091,6 +1159,7 @@ static int read_again(struct archive *a, const struct archive_msg *m,
 	}
 	case ARCHIVE_MBOX: {
 		unsigned long long off, len;
+		char magic[2];
 		struct stat st;
 		int fd;
 		ssize_t got;
@@ -1101,6 +1170,22 @@ static int read_again(struct archive *a, const struct archive_msg *m,
 		fd = open(s->path, O_RDONLY);
 		if (fd < 0)
 			return error("cannot read '%s': %s", s->path, strerror(errno));
+		/* A gzip file is inflated once a run, when first read again. */
+		if (!s->text && pread(fd, magic, 2, 0) == 2 && is_gzip(magic, 2)) {
+			s->text = xcalloc(1, sizeof(*s->text));
+			if (read_mbox_text(s->path, s->text) < 0) {
+				close(fd);
+				return -1;
+			}
+		}
+		if (s->text) {
+			close(fd);
+			if (off > s->text->len || len > s->text->len - off)
+				return error("cannot read message <%s> of '%s': the "
+					     "file changed", m->message_id, s->path);
+			strbuf_add(sb, s->text->buf + off, (size_t)len);
+			return 0;
+		}
 		if (fstat(fd, &st) < 0 || off > (unsigned long long)st.st_size ||
 		    len > (unsigned long long)st.st_size - off) {
 			close(fd);

@@ -5,6 +5,7 @@
 #include <uthash.h>
 
 #include "mbox.h"
+#include "strbuf.h"
 
 /*
  * A local copy of mailing-list archives, indexed by Message-ID and by
@@ -17,7 +18,8 @@
  *                     as a blob at a path made of the SHA-1 of its
  *                     Message-ID, or deletes one
  *   maildir           a directory with cur/ and new/, a file a message
- *   mbox              a file (see mbox.h)
+ *   mbox              a file (see mbox.h), plain or gzip (as lore's
+ *                     t.mbox.gz)
  *
  *     struct archive a;
  *     archive_init(&a, cache_dir);             NULL: no cache
@@ -46,7 +48,7 @@
  * the cache saw), the files of a maildir not seen before.  The file is
  * text: a first line "stablepick archive cache 1", a line "source KIND
  * PATH", lines of state ("epoch N TIP", "tip TIP", "mbox SIZE
- * MTIME HASH"), one line per message ("m" and tab-separated fields),
+ * MTIME LENGTH HASH"), one line per message ("m" and tab-separated fields),
  * and a last line "checksum <a 64-bit hash of all the lines before it,
  * in hex>".  A file that does not
  * check out is not trusted: a warning names it and the archive is read
@@ -109,6 +111,7 @@ struct archive_source {
 	size_t nr_read;			/* messages read this run (not cached) */
 	git_repository **repos;		/* v2: by epoch; v1: [0] */
 	size_t nr_repos;
+	struct strbuf *text;		/* a gzip mbox, inflated, or NULL */
 };
 
 struct archive {

@@ -395,12 +395,13 @@ for m in a-v1-0 a-v1-1 a-v1-2 a-v1-3 a-v2-0 a-v2-1 a-v2-2 a-v2-3 a-v2-2-re \
 	pi_v1_add "$v1" "$mail/$m"
 	maildir_add "$md" "$mail/$m"
 done
-for store in "$all" "$v1" "$md"; do
+gzip -9n <"$all" >"$all.gz"
+for store in "$all" "$all.gz" "$v1" "$md"; do
 	sp propose --branch linux-6.6.y --archive "$store" --format json >x.json
 	jq -c '{commit, posted}' x.json >actual
 	test_cmp ref actual
 done
-ok "one mbox, a public-inbox v1 repository and a maildir give the same answers"
+ok "one mbox (plain and gzip), a public-inbox v1 repository and a maildir give the same answers"
 
 # --- the caches ----------------------------------------------------------------
 
@@ -525,6 +526,12 @@ st=0
 sp propose --branch linux-6.6.y --archive "$tmp/nogit" 2>err >/dev/null || st=$?
 [ $st = 1 ] || fail "no epochs: exit $st"
 echo "error: '$tmp/nogit' is not a public-inbox v2 archive: git/ holds no epoch (git/0.git, ...)" >expect
+test_cmp expect err
+head -c 300 "$all.gz" >"$tmp/cut.mbox.gz"
+st=0
+sp propose --branch linux-6.6.y --archive "$tmp/cut.mbox.gz" 2>err >/dev/null || st=$?
+[ $st = 1 ] || fail "a gzip file cut short: exit $st"
+echo "error: cannot read '$tmp/cut.mbox.gz': not a whole gzip file (cut short)" >expect
 test_cmp expect err
 ok "bad archives: clear errors, exit 1"
 
