@@ -1091,8 +1091,32 @@ static const char *thread_of(struct archive *a, struct archive_msg *m)
 	return m->thread;
 }
 
+static int cmp_time(const void *x, const void *y)
+{
+	const struct archive_msg *a = *(const struct archive_msg *const *)x;
+	const struct archive_msg *b = *(const struct archive_msg *const *)y;
+
+	return a->time < b->time ? -1 : a->time > b->time;
+}
+
+size_t archive_since(const struct archive_bucket *b, long long t)
+{
+	size_t lo = 0, hi = b->nr;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (b->items[mid]->time <= t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 void archive_finish(struct archive *a)
 {
+	struct archive_bucket *b, *tmp;
 	struct archive_msg *m;
 	size_t i;
 
@@ -1122,6 +1146,9 @@ void archive_finish(struct archive *a)
 			bucket_add(&a->by_patch_id, hex, m);
 		}
 	}
+	/* A sender's mails by date, for archive_since(). */
+	HASH_ITER(hh, a->by_email, b, tmp)
+		QSORT(b->items, b->nr, cmp_time);
 }
 
 /* --- reading a message again ------------------------------------------ */

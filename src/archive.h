@@ -121,6 +121,7 @@ struct archive {
 	struct archive_msg **msgs;	/* every message, in reading order */
 	size_t nr, alloc;
 	struct archive_msg *by_id;
+	/* Lookups by thread, title and patch-id (not replies), sender (by date). */
 	struct archive_bucket *by_thread, *by_title, *by_email, *by_patch_id;
 	size_t nr_no_id;		/* messages without a Message-ID, skipped */
 };
@@ -144,6 +145,13 @@ struct archive_msg *archive_find(const struct archive *a, const char *id);
 /* The bucket of key in one of the lookups, or NULL. */
 const struct archive_bucket *archive_bucket(const struct archive_bucket *b,
 					    const char *key);
+
+/*
+ * The first of b's messages dated after t (b->nr if none): the
+ * buckets of by_email are sorted by date, so that a window of a
+ * prolific sender's mails costs a binary search.
+ */
+size_t archive_since(const struct archive_bucket *b, long long t);
 
 /*
  * Reads message m again, whole, into out (one message).  Returns 0, or

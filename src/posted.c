@@ -100,10 +100,9 @@ static int posted_near(struct archive *a, const char *email, long long t)
 	const struct archive_bucket *b = archive_bucket(a->by_email, email);
 	size_t i;
 
-	for (i = 0; b && i < b->nr; i++)
-		if (b->items[i]->has_patch_id &&
-		    b->items[i]->time > t - PATCH_ID_WINDOW &&
-		    b->items[i]->time < t + PATCH_ID_WINDOW)
+	for (i = b ? archive_since(b, t - PATCH_ID_WINDOW) : 0;
+	     b && i < b->nr && b->items[i]->time < t + PATCH_ID_WINDOW; i++)
+		if (b->items[i]->has_patch_id)
 			return 1;
 	return 0;
 }
@@ -193,13 +192,10 @@ static void find_series(struct archive *a, const struct archive_msg *p,
 	if (found)
 		return;
 	b = archive_bucket(a->by_email, p->email);
-	for (i = 0; b && i < b->nr; i++) {
-		const struct archive_msg *m = b->items[i];
-
-		if (same_series(m, p) && m->time > p->time - UNTHREADED_WINDOW &&
-		    m->time < p->time + UNTHREADED_WINDOW)
-			add_member(by_number, m);
-	}
+	for (i = b ? archive_since(b, p->time - UNTHREADED_WINDOW) : 0;
+	     b && i < b->nr && b->items[i]->time < p->time + UNTHREADED_WINDOW; i++)
+		if (same_series(b->items[i], p))
+			add_member(by_number, b->items[i]);
 }
 
 /* A later revision: a title of the series, sent again as "vN". */

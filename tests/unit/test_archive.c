@@ -145,6 +145,11 @@ static void test_fields(void **state)
 	b = archive_bucket(a.by_email, "alice@example.org");
 	assert_non_null(b);
 	assert_int_equal(b->nr, 2);
+	/* By date: the window of a sender's mails is a binary search. */
+	assert_true(b->items[0]->time < b->items[1]->time);
+	assert_int_equal(archive_since(b, 0), 0);
+	assert_int_equal(archive_since(b, 1700000000), 1);
+	assert_int_equal(archive_since(b, 1700000001), 2);
 	assert_null(archive_find(&a, "nowhere@example.org"));
 	archive_release(&a);
 }
