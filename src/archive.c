@@ -165,6 +165,7 @@ static void index_message(struct archive *a, size_t src, const struct mbox_msg *
 	m->total = mm->total;
 	m->revision = mm->revision ? mm->revision : 1;
 	m->is_reply = mm->is_reply;
+	m->backport = mm->version || mm->autosel;
 	if (!m->is_reply && mm->diff && !patchid_text(&m->patch_id, mm->diff))
 		m->has_patch_id = 1;
 	m->source = src;
@@ -269,25 +270,25 @@ static int parse_int(const char *s, long long *out)
 /* One "m" line of the cache; -1 if it is malformed. */
 static int load_msg(struct archive *a, size_t src, char *line)
 {
-	char *f[14];
-	long long v[5];
+	char *f[15];
+	long long v[6];
 	struct archive_msg *m;
 	size_t i;
 
-	if (split_tabs(line, f, ARRAY_SIZE(f)) != 14 || strcmp(f[0], "m") ||
+	if (split_tabs(line, f, ARRAY_SIZE(f)) != 15 || strcmp(f[0], "m") ||
 	    !*f[1] || !*f[2])
 		return -1;
-	for (i = 0; i < 5; i++)
+	for (i = 0; i < 6; i++)
 		if (parse_int(f[6 + i], &v[i]) < 0)
 			return -1;
 	m = xcalloc(1, sizeof(*m));
-	if (*f[11] && (strlen(f[11]) != GIT_OID_HEXSZ ||
-		       git_oid_fromstr(&m->patch_id, f[11]) < 0)) {
+	if (*f[12] && (strlen(f[12]) != GIT_OID_HEXSZ ||
+		       git_oid_fromstr(&m->patch_id, f[12]) < 0)) {
 		git_error_clear();
 		free(m);
 		return -1;
 	}
-	m->has_patch_id = !!*f[11];
+	m->has_patch_id = !!*f[12];
 	m->where = xstrdup(f[1]);
 	m->message_id = xstrdup(f[2]);
 	m->in_reply_to = *f[3] ? xstrdup(f[3]) : NULL;
@@ -298,9 +299,10 @@ static int load_msg(struct archive *a, size_t src, char *line)
 	m->total = (int)v[2];
 	m->revision = (int)v[3];
 	m->is_reply = !!v[4];
-	m->from = xstrdup(f[12]);
+	m->backport = !!v[5];
+	m->from = xstrdup(f[13]);
 	m->email = archive_email(m->from);
-	m->subject = xstrdup(f[13]);
+	m->subject = xstrdup(f[14]);
 	m->source = src;
 	add_msg(a, m);
 	return 0;
@@ -312,11 +314,11 @@ static void cache_line_msg(struct strbuf *sb, const struct archive_msg *m)
 
 	if (m->has_patch_id)
 		git_oid_tostr(hex, sizeof(hex), &m->patch_id);
-	strbuf_addf(sb, "m\t%s\t%s\t%s\t%s\t%s\t%lld\t%d\t%d\t%d\t%d\t%s\t%s\t%s\n",
+	strbuf_addf(sb, "m\t%s\t%s\t%s\t%s\t%s\t%lld\t%d\t%d\t%d\t%d\t%d\t%s\t%s\t%s\n",
 		    m->where, m->message_id, m->in_reply_to ? m->in_reply_to : "",
 		    m->first_ref ? m->first_ref : "", m->title, m->time,
-		    m->number, m->total, m->revision, m->is_reply, hex,
-		    m->from, m->subject);
+		    m->number, m->total, m->revision, m->is_reply, m->backport,
+		    hex, m->from, m->subject);
 }
 
 /*

@@ -76,6 +76,11 @@ struct archive_msg {
 	int number, total;		/* "3/7": 3 and 7; 0 and 0 */
 	int revision;			/* "v2": 2; 1 when none is written */
 	int is_reply;			/* "Re:" */
+	/*
+	 * The subject names a kernel version ("[PATCH 6.6 2/5]", AUTOSEL):
+	 * a stable backport, not the patch as posted for mainline.
+	 */
+	int backport;
 	int has_patch_id;		/* it carries a diff: */
 	git_oid patch_id;		/* ... its patch-id (patchid_text()) */
 

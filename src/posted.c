@@ -29,11 +29,16 @@ void posted_free(struct posted *p)
 	free(p);
 }
 
-/* Of two patch mails for the same commit: the later revision, then date. */
+/*
+ * Of two patch mails for the same commit: the one posted for mainline
+ * rather than a stable backport, then the later revision, then date.
+ */
 static int better(const struct archive_msg *m, const struct archive_msg *than)
 {
 	if (!than)
 		return 1;
+	if (m->backport != than->backport)
+		return !m->backport;
 	if (m->revision != than->revision)
 		return m->revision > than->revision;
 	return m->time > than->time;
@@ -159,10 +164,14 @@ static struct archive_msg *by_subject(struct archive *a, const struct candidate 
 	return best;
 }
 
-/* One of the series of p: same sender, total and revision, not a reply. */
+/*
+ * One of the series of p: same sender, total, revision and kind
+ * (mainline or backport), not a reply.
+ */
 static int same_series(const struct archive_msg *m, const struct archive_msg *p)
 {
 	return !m->is_reply && m->total == p->total && m->revision == p->revision &&
+	       m->backport == p->backport &&
 	       m->number >= 0 && m->number <= m->total && !strcmp(m->email, p->email);
 }
 
@@ -216,7 +225,7 @@ static void find_latest(struct archive *a, struct posted *pp,
 		for (i = 0; b && i < b->nr; i++) {
 			const struct archive_msg *m = b->items[i];
 
-			if (m->revision <= pp->latest_revision ||
+			if (m->revision <= pp->latest_revision || m->backport ||
 			    strcmp(m->email, p->email))
 				continue;
 			pp->latest_revision = m->revision;

@@ -602,4 +602,21 @@ cat >expect <<'EOF2'
 Posted:    https://lore.kernel.org/r/e-5@example.com (found by link)
 EOF2
 test_cmp expect actual
-ok "hostile mails: a position past the total, replies in a loop, a Link: to a cover letter"
+
+# A stable backport of B1 posted later by its author, same subject: the
+# mail posted for mainline is still the one, and no later revision.
+mail_write "$mail/b-1-stable" "$bob" $((t + 86400 * 30)) \
+	'[PATCH 6.6 1/2] ext4: fix a deadlock in writeback' b-1-stable@example.com <<'EOF2'
+commit upstream.
+EOF2
+for m in b-1-stable b-1 b-2; do
+	mbox_add "$tmp/stable.mbox" "$mail/$m"
+done
+sp explain --branch linux-6.6.y --archive "$tmp/stable.mbox" $b1 >out
+grep -E '^(Posted|Series|Revised|Reply): ' out >actual
+cat >expect <<'EOF2'
+Posted:    https://lore.kernel.org/r/b-1@example.com (found by subject)
+Series:    1/2 of "ext4: fix a deadlock in writeback" <https://lore.kernel.org/r/b-1@example.com> (no cover letter): 2/2 absent
+EOF2
+test_cmp expect actual
+ok "hostile mails: a position past the total, replies in a loop, a Link: to a cover letter, a stable backport"
