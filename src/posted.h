@@ -27,7 +27,8 @@
  *              the archive within 90 days of the commit are diffed)
  *   subject    a patch mail with the commit's subject from its author
  *
- * Where several revisions match, the latest is taken.
+ * Where several revisions match, the latest is taken; a stable backport
+ * ("[PATCH 6.6]", AUTOSEL) only when no mail posted for mainline does.
  *
  * The series: the patches of the same revision, total and sender in
  * the patch's thread ("[PATCH v2 3/7]" replying to "[PATCH v2 0/7]",
