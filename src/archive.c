@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
@@ -322,37 +323,83 @@ static void cache_line_msg(struct strbuf *sb, const struct archive_msg *m)
 }
 
 /*
- * A 64-bit hash of buf in 16 hex digits (hex holds 17): it tells a
- * cache that was damaged, or an mbox that changed, from one that did
- * not, as SHA-1 would, at a tenth of the cost; nobody gains by forging
- * a cache.  The bytes are read as little-endian words, so that the
- * value is the same on every machine.
+ * A 64-bit hash in 16 hex digits: it tells a cache that was damaged, or
+ * an mbox that changed, from one that did not, as SHA-1 would, at a
+ * tenth of the cost; nobody gains by forging a cache.  The bytes are
+ * read as little-endian words, so that the value is the same on every
+ * machine, and can be fed in pieces (a large mbox is read a piece at a
+ * time).
  */
-static void hash_hex(char *hex, const void *buf, size_t len)
+struct hash64 {
+	uint64_t h, len;
+	unsigned char tail[8];
+	size_t ntail;
+};
+
+static void hash_init(struct hash64 *x)
 {
-	const unsigned char *p = buf;
-	uint64_t h = 0x9e3779b97f4a7c15ULL ^ (uint64_t)len, k;
+	memset(x, 0, sizeof(*x));
+	x->h = 0x9e3779b97f4a7c15ULL;
+}
+
+static void hash_word(struct hash64 *x, const unsigned char *p, size_t n)
+{
+	uint64_t k = 0;
 	size_t i;
 
-	for (;;) {
-		size_t n = len < 8 ? len : 8;
+	for (i = 0; i < n; i++)
+		k |= (uint64_t)p[i] << (8 * i);
+	k *= 0xff51afd7ed558ccdULL;
+	k ^= k >> 33;
+	x->h = (x->h ^ k) * 0xc4ceb9fe1a85ec53ULL;
+	x->h ^= x->h >> 29;
+}
 
-		k = 0;
-		for (i = 0; i < n; i++)
-			k |= (uint64_t)p[i] << (8 * i);
-		k *= 0xff51afd7ed558ccdULL;
-		k ^= k >> 33;
-		h = (h ^ k) * 0xc4ceb9fe1a85ec53ULL;
-		h ^= h >> 29;
-		if (len < 8)
-			break;
-		p += 8;
-		len -= 8;
+static void hash_update(struct hash64 *x, const void *buf, size_t len)
+{
+	const unsigned char *p = buf;
+
+	x->len += len;
+	while (len) {
+		size_t n = 8 - x->ntail < len ? 8 - x->ntail : len;
+
+		if (!x->ntail && len >= 8) {
+			hash_word(x, p, 8);
+			p += 8;
+			len -= 8;
+			continue;
+		}
+		memcpy(x->tail + x->ntail, p, n);
+		x->ntail += n;
+		p += n;
+		len -= n;
+		if (x->ntail == 8) {
+			hash_word(x, x->tail, 8);
+			x->ntail = 0;
+		}
 	}
-	h ^= h >> 33;
-	h *= 0xff51afd7ed558ccdULL;
-	h ^= h >> 33;
-	snprintf(hex, 17, "%016llx", (unsigned long long)h);
+}
+
+/* The hash so far, in hex (17 bytes); x is left as it was. */
+static void hash_final(const struct hash64 *x, char *hex)
+{
+	struct hash64 y = *x;
+
+	hash_word(&y, y.tail, y.ntail);
+	y.h ^= y.len;
+	y.h ^= y.h >> 33;
+	y.h *= 0xff51afd7ed558ccdULL;
+	y.h ^= y.h >> 33;
+	snprintf(hex, 17, "%016llx", (unsigned long long)y.h);
+}
+
+static void hash_hex(char *hex, const void *buf, size_t len)
+{
+	struct hash64 x;
+
+	hash_init(&x);
+	hash_update(&x, buf, len);
+	hash_final(&x, hex);
 }
 
 static void sha1_hex(char *hex, const void *buf, size_t len)
@@ -793,25 +840,47 @@ static int read_maildir(struct archive *a, size_t src)
 
 /* --- mbox ------------------------------------------------------------- */
 
-/* Indexes the messages of buf[0..len), at offset base of the file. */
-static void index_mbox(struct archive *a, size_t src, const char *buf,
-		       size_t len, size_t base)
+/* A large mbox is parsed this much at a time (where a message starts). */
+#define MBOX_PIECE ((size_t)16 << 20)
+
+/* The pages of a mapped file that were read are not needed again. */
+static void drop_pages(const char *map, size_t start, size_t end)
 {
-	struct mbox mb = MBOX_INIT;
-	size_t i;
+	long page = sysconf(_SC_PAGESIZE);
+	size_t from = start - start % (size_t)page;
 
-	if (mbox_read_quiet(&mb, buf, len) < 0) {
+	if (end > from)
+		madvise((void *)(map + from), end - from, MADV_DONTNEED);
+}
+
+/*
+ * Indexes the messages of text[start..len), start the beginning of a
+ * message, a piece at a time; map: text is a mapped file.
+ */
+static void index_mbox(struct archive *a, size_t src, const char *text,
+		       size_t len, size_t start, int map)
+{
+	while (start < len) {
+		size_t end = len - start <= MBOX_PIECE ? len :
+			     mbox_next_message(text, len, start + MBOX_PIECE);
+		struct mbox mb = MBOX_INIT;
+		size_t i;
+
+		if (!mbox_read_quiet(&mb, text + start, end - start)) {
+			for (i = 0; i < mb.nr; i++) {
+				char *where = xstrfmt("%zu+%zu",
+						      start + mb.msgs[i].offset,
+						      mb.msgs[i].length);
+
+				index_message(a, src, &mb.msgs[i], where);
+				free(where);
+			}
+		}
 		mbox_release(&mb);
-		return;
+		if (map)
+			drop_pages(text, start, end);
+		start = end;
 	}
-	for (i = 0; i < mb.nr; i++) {
-		char *where = xstrfmt("%zu+%zu", base + mb.msgs[i].offset,
-				      mb.msgs[i].length);
-
-		index_message(a, src, &mb.msgs[i], where);
-		free(where);
-	}
-	mbox_release(&mb);
 }
 
 /* Whether buf starts as gzip does (lore's t.mbox.gz, a saved .mbox.gz). */
@@ -855,22 +924,63 @@ static int gunzip(struct strbuf *out, const struct strbuf *in, const char *path)
 	return 0;
 }
 
-/* The text of an mbox file, inflated when it is gzip. */
-static int read_mbox_text(const char *path, struct strbuf *sb)
+/*
+ * The text of an mbox file: mapped (so that a file of gigabytes is not
+ * copied into memory), or inflated when it is gzip.
+ */
+struct mbox_text {
+	const char *buf;
+	size_t len;
+	void *map;			/* when mapped */
+	struct strbuf sb;		/* when inflated */
+};
+
+static int mbox_text_open(struct mbox_text *t, const char *path)
 {
 	struct strbuf raw = STRBUF_INIT;
-	int ret;
+	struct stat st;
+	int fd, ret;
 
-	if (read_file(&raw, path) < 0)
-		return -1;
-	if (!is_gzip(raw.buf, raw.len)) {
-		strbuf_release(sb);
-		*sb = raw;
-		return 0;
+	memset(t, 0, sizeof(*t));
+	strbuf_init(&t->sb, 0);
+	t->buf = "";
+	fd = open(path, O_RDONLY);
+	if (fd < 0 || fstat(fd, &st) < 0) {
+		ret = error("cannot read '%s': %s", path, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return ret;
 	}
-	ret = gunzip(sb, &raw, path);
+	if (st.st_size > 0) {
+		t->map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+		if (t->map == MAP_FAILED) {
+			t->map = NULL;
+			ret = error("cannot read '%s': %s", path, strerror(errno));
+			close(fd);
+			return ret;
+		}
+		t->buf = t->map;
+		t->len = (size_t)st.st_size;
+	}
+	close(fd);
+	if (!is_gzip(t->buf, t->len))
+		return 0;
+	strbuf_add(&raw, t->buf, t->len);
+	munmap(t->map, t->len);
+	t->map = NULL;
+	ret = gunzip(&t->sb, &raw, path);
 	strbuf_release(&raw);
+	t->buf = t->sb.buf ? t->sb.buf : "";
+	t->len = t->sb.len;
 	return ret;
+}
+
+static void mbox_text_close(struct mbox_text *t)
+{
+	if (t->map)
+		munmap(t->map, t->len);
+	strbuf_release(&t->sb);
+	memset(t, 0, sizeof(*t));
 }
 
 /*
@@ -878,18 +988,20 @@ static int read_mbox_text(const char *path, struct strbuf *sb)
  * (their hash), only what was appended is read.  A file of the same
  * size and modification time as the cache saw is not read at all (as
  * git trusts its index's stat data).  A gzip file is read inflated, its
- * places counted in the inflated text.
+ * places counted in the inflated text.  The hashes of what the cache
+ * saw and of the whole are made in one pass, a piece at a time.
  */
 static int read_mbox(struct archive *a, size_t src)
 {
 	struct archive_source *s = &a->sources[src];
 	const char *seen = state_get(s, "mbox");
-	struct strbuf sb = STRBUF_INIT;
 	unsigned long long old_size = 0, old_len = 0, size, sec, nsec;
 	unsigned long long old_sec = 0, old_nsec = 0;
-	char hex[41], old_hex[41] = "", *state;
+	char hex[41], old_hex[41] = "", prefix[41] = "", *state;
+	struct mbox_text t;
+	struct hash64 h;
 	struct stat st;
-	size_t from = 0;
+	size_t from = 0, at;
 	int have;
 
 	if (stat(s->path, &st) < 0)
@@ -901,24 +1013,37 @@ static int read_mbox(struct archive *a, size_t src)
 			      &old_sec, &old_nsec, &old_len, old_hex) == 5;
 	if (have && old_size == size && old_sec == sec && old_nsec == nsec)
 		return 0;
-	if (read_mbox_text(s->path, &sb) < 0) {
-		strbuf_release(&sb);
+	if (mbox_text_open(&t, s->path) < 0) {
+		mbox_text_close(&t);
 		return -1;
 	}
-	if (have && old_len <= sb.len) {
-		hash_hex(hex, sb.buf, (size_t)old_len);
-		if (!strcmp(hex, old_hex))
-			from = (size_t)old_len;
+	hash_init(&h);
+	for (at = 0; at < t.len; at += MBOX_PIECE) {
+		size_t n = t.len - at < MBOX_PIECE ? t.len - at : MBOX_PIECE;
+
+		if (have && old_len >= at && old_len <= at + n) {
+			hash_update(&h, t.buf + at, (size_t)old_len - at);
+			hash_final(&h, prefix);
+			hash_update(&h, t.buf + (size_t)old_len, at + n - (size_t)old_len);
+		} else {
+			hash_update(&h, t.buf + at, n);
+		}
+		if (t.map)
+			drop_pages(t.buf, at, at + n);
 	}
+	if (have && !t.len && !old_len)
+		hash_final(&h, prefix);
+	hash_final(&h, hex);
+	if (have && old_len <= t.len && !strcmp(prefix, old_hex))
+		from = (size_t)old_len;
 	if (seen && !from)
 		forget_source(a, src, NULL);
-	if (from < sb.len)
-		index_mbox(a, src, sb.buf + from, sb.len - from, from);
-	hash_hex(hex, sb.buf, sb.len);
-	state = xstrfmt("%llu %llu.%09llu %zu %s", size, sec, nsec, sb.len, hex);
+	if (from < t.len)
+		index_mbox(a, src, t.buf, t.len, from, !!t.map);
+	state = xstrfmt("%llu %llu.%09llu %zu %s", size, sec, nsec, t.len, hex);
 	state_set(s, "mbox", state);
 	free(state);
-	strbuf_release(&sb);
+	mbox_text_close(&t);
 	return 0;
 }
 
@@ -1201,8 +1326,15 @@ static int read_again(struct archive *a, const struct archive_msg *m,
 			return error("cannot read '%s': %s", s->path, strerror(errno));
 		/* A gzip file is inflated once a run, when first read again. */
 		if (!s->text && pread(fd, magic, 2, 0) == 2 && is_gzip(magic, 2)) {
+			struct mbox_text t;
+			int ret = mbox_text_open(&t, s->path);
+
 			s->text = xcalloc(1, sizeof(*s->text));
-			if (read_mbox_text(s->path, s->text) < 0) {
+			strbuf_init(s->text, 0);
+			if (!ret)
+				strbuf_add(s->text, t.buf, t.len);
+			mbox_text_close(&t);
+			if (ret < 0) {
 				close(fd);
 				return -1;
 			}

@@ -1069,6 +1069,36 @@ static int is_from_line(struct span line)
 	return 0;
 }
 
+size_t mbox_next_message(const char *buf, size_t len, size_t at)
+{
+	const char *nl;
+	size_t p = at;
+
+	/* From the start of the next line, when at is inside one. */
+	if (p > 0 && p < len && buf[p - 1] != '\n') {
+		nl = memchr(buf + p, '\n', len - p);
+		p = nl ? (size_t)(nl - buf) + 1 : len;
+	}
+	while (p < len) {
+		size_t end;
+		struct span line;
+
+		nl = memchr(buf + p, '\n', len - p);
+		end = nl ? (size_t)(nl - buf) : len;
+		line.p = buf + p;
+		line.len = end - p;
+		if (line.len && line.p[line.len - 1] == '\r')
+			line.len--;
+		/* At the start, or after an empty line ("\n\n", "\n\r\n"). */
+		if ((p <= 1 || buf[p - 2] == '\n' ||
+		     (buf[p - 2] == '\r' && (p == 2 || buf[p - 3] == '\n'))) &&
+		    is_from_line(line))
+			return p;
+		p = nl ? end + 1 : len;
+	}
+	return len;
+}
+
 /* ">From ", ">>From ", ...: mboxrd's escape. */
 static int is_escaped_from(struct span line)
 {

@@ -155,6 +155,13 @@ void mbox_init(struct mbox *mb);
 int mbox_read(struct mbox *out, const char *path, const char *buf,
 	      size_t len);
 
+/*
+ * Where the first message of the mbox text buf[0..len) that starts at
+ * or after offset at begins (its From_ line, where mbox_read() would
+ * split), or len: to read a large file in pieces.
+ */
+size_t mbox_next_message(const char *buf, size_t len, size_t at);
+
 /* The same, failing with -1 and no message (an archive's blobs). */
 int mbox_read_quiet(struct mbox *out, const char *buf, size_t len);
 

@@ -285,6 +285,54 @@ static void test_email(void **state)
 	free(e);
 }
 
+/*
+ * An mbox larger than the pieces it is parsed in: every message found
+ * once, wherever the pieces split, and each read again whole.
+ */
+static void test_large_mbox(void **state)
+{
+	struct fixture *fx = *state;
+	struct strbuf big = STRBUF_INIT, body = STRBUF_INIT;
+	struct mbox mb = MBOX_INIT;
+	struct archive a;
+	size_t i, n = 0;
+	FILE *f;
+
+	for (i = 0; i < 60; i++)
+		strbuf_addstr(&body, "Some words of a patch mail, as a reviewer writes.\n");
+	/* Bodies with "From the ..." after an empty line: not a split. */
+	strbuf_addstr(&body, "\nFrom the manual, a quote.\n");
+	while (big.len < ((size_t)33 << 20)) {
+		strbuf_addf(&big, FROM_ "From: a@example.org\nSubject: [PATCH] m%zu\n"
+			    "Message-ID: <m%zu@example.org>\n\n%s\n", n, n, body.buf);
+		n++;
+	}
+	f = fopen(fx->mbox, "w");
+	assert_non_null(f);
+	assert_int_equal(fwrite(big.buf, 1, big.len, f), big.len);
+	assert_int_equal(fclose(f), 0);
+
+	archive_init(&a, NULL);
+	assert_int_equal(archive_add(&a, fx->mbox), 0);
+	archive_finish(&a);
+	assert_int_equal(a.nr, n);
+	assert_int_equal(HASH_COUNT(a.by_id), n);
+	for (i = 0; i < n; i += n / 7) {
+		char *id = xstrfmt("m%zu@example.org", i);
+		struct archive_msg *m = archive_find(&a, id);
+
+		assert_non_null(m);
+		assert_int_equal(archive_read(&a, m, &mb), 0);
+		assert_string_equal(mb.msgs[0].message_id, id);
+		assert_non_null(strstr(mb.msgs[0].body, "From the manual"));
+		mbox_release(&mb);
+		free(id);
+	}
+	archive_release(&a);
+	strbuf_release(&body);
+	strbuf_release(&big);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -293,6 +341,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_cache, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_not_an_archive, setup, teardown),
 		cmocka_unit_test(test_email),
+		cmocka_unit_test_setup_teardown(test_large_mbox, setup, teardown),
 	};
 
 	git_libgit2_init();

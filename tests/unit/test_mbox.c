@@ -886,6 +886,29 @@ static void test_dates(void **state)
 	assert_int_equal(mbox_parse_date(NULL, &t, &tz), -1);
 }
 
+/* Where mbox_read() would split, found from any offset. */
+static void test_next_message(void **state)
+{
+	static const char text[] =
+		FROM_ "Subject: one\n\nFrom the manual, a line.\n\n"
+		"From the manual again\n" FROM_ "not after an empty line\n\n"
+		FROM_ "Subject: two\n\nbody\n";
+	static const char crlf[] = "\r\n" FROM_ "x\r\n\r\n" FROM_ "y\r\n";
+	size_t len = strlen(text), two = strstr(text, "\n\n" FROM_ "Subject: two") +
+		     2 - text;
+
+	(void)state;
+	assert_int_equal(mbox_next_message(text, len, 0), 0);
+	assert_int_equal(mbox_next_message(text, len, 1), two);
+	assert_int_equal(mbox_next_message(text, len, two), two);
+	assert_int_equal(mbox_next_message(text, len, two + 1), len);
+	assert_int_equal(mbox_next_message(text, len, len), len);
+	assert_int_equal(mbox_next_message(crlf, strlen(crlf), 0), 2);
+	assert_int_equal(mbox_next_message(crlf, strlen(crlf), 3),
+			 strstr(crlf, "x\r\n\r\n") + 5 - crlf);
+	assert_int_equal(mbox_next_message("", 0, 0), 0);
+}
+
 static void test_read_file(void **state)
 {
 	char path[] = "/tmp/test_mbox.XXXXXX";
@@ -1062,6 +1085,7 @@ int main(void)
 		cmocka_unit_test(test_references),
 		cmocka_unit_test(test_offsets),
 		cmocka_unit_test(test_dates),
+		cmocka_unit_test(test_next_message),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
