@@ -4,7 +4,8 @@
  * commit-message parser on each body, as `stablepick audit` does.
  *
  * The input is the file, passed as it is (mbox_read() needs no NUL at
- * its end).  What mbox.h promises of the messages is checked.
+ * its end).  What mbox.h promises of the messages is checked, and that
+ * mbox_next_message() finds the same places to split.
  */
 #include "fuzz.h"
 #include "mbox.h"
@@ -85,8 +86,23 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	}
 	FUZZ_CHECK(mb.nr >= 1);
-	for (i = 0; i < mb.nr; i++)
-		check(&mb.msgs[i], i + 1, lines);
+	for (i = 0; i < mb.nr; i++) {
+		const struct mbox_msg *m = &mb.msgs[i];
+		size_t j;
+
+		check(m, i + 1, lines);
+		for (j = 0; j < m->nr_references; j++)
+			FUZZ_CHECK(clean_line(m->references[j]));
+		/* Each message's bytes are in the file, in order. */
+		FUZZ_CHECK(m->offset <= size && m->length <= size - m->offset);
+		FUZZ_CHECK(!i || m->offset >= mb.msgs[i - 1].offset +
+					       mb.msgs[i - 1].length);
+		/* A large file is read in pieces that split where this did. */
+		if (i)
+			FUZZ_CHECK(mbox_next_message((const char *)data, size,
+						     mb.msgs[i - 1].offset + 1) ==
+				   m->offset);
+	}
 	mbox_release(&mb);
 	return 0;
 }
