@@ -45,19 +45,6 @@ int decision_parse(const char *s, enum decision *out)
 
 /* --- dates ------------------------------------------------------------ */
 
-/* Days from 1970-01-01 to y-m-d in the proleptic Gregorian calendar. */
-static long long days_from_civil(int y, int m, int d)
-{
-	int era, yoe, doy, doe;
-
-	y -= m <= 2;
-	era = (y >= 0 ? y : y - 399) / 400;
-	yoe = y - era * 400;
-	doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-	doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-	return (long long)era * 146097 + doe - 719468;
-}
-
 static int days_in_month(int y, int m)
 {
 	static const int days[] = { 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31 };

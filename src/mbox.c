@@ -1363,19 +1363,6 @@ static long date_number(const char **p, int max)
 	return n ? v : -1;
 }
 
-/* Days from 1970-01-01 to y-m-d (proleptic Gregorian). */
-static long long days_from_civil(long y, long m, long d)
-{
-	long era, yoe, doy, doe;
-
-	y -= m <= 2;
-	era = (y >= 0 ? y : y - 399) / 400;
-	yoe = y - era * 400;
-	doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-	doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-	return (long long)era * 146097 + doe - 719468;
-}
-
 int mbox_parse_date(const char *s, long long *time, int *offset_minutes)
 {
 	static const char *const months[] = {
@@ -1433,8 +1420,8 @@ int mbox_parse_date(const char *s, long long *time, int *offset_minutes)
 		/* An unknown zone name is "-0000": the time is UTC. */
 		zone = i < ARRAY_SIZE(zones) ? zones[i].hours * 60 : 0;
 	}
-	*time = days_from_civil(year, mon, day) * 86400 + hh * 3600 + mm * 60 +
-		ss - zone * 60;
+	*time = days_from_civil((int)year, (int)mon, (int)day) * 86400 +
+		hh * 3600 + mm * 60 + ss - zone * 60;
 	*offset_minutes = (int)zone;
 	return 0;
 }

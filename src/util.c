@@ -228,3 +228,15 @@ int write_file_atomic(const char *path, const void *buf, size_t len,
 	free(tmp);
 	return ret;
 }
+
+long long days_from_civil(int y, int m, int d)
+{
+	int era, yoe, doy, doe;
+
+	y -= m <= 2;
+	era = (y >= 0 ? y : y - 399) / 400;
+	yoe = y - era * 400;
+	doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+	doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+	return (long long)era * 146097 + doe - 719468;
+}

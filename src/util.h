@@ -84,6 +84,9 @@ void fsync_dir_of(const char *path);
 int write_file_atomic(const char *path, const void *buf, size_t len,
 		      const char *what);
 
+/* Days from 1970-01-01 to y-m-d in the proleptic Gregorian calendar. */
+long long days_from_civil(int y, int m, int d);
+
 /* Non-zero if s is made of n (or, if n is 0, all) hexadecimal digits. */
 int is_hex(const char *s, size_t n);
 
