@@ -71,6 +71,38 @@ static int shown(const struct report *r, const struct candidate *c)
 			  c->verdict != VERDICT_DEFERRED);
 }
 
+/*
+ * "archives: 2 (15 messages); 7 of 7 candidates found posted (5 by
+ * link, 1 by patch-id, 1 by subject)": what the lists could tell.
+ */
+static void add_archive_line(struct strbuf *out, const struct archive *a,
+			     const struct candidate_list *l)
+{
+	static const char *const hows[] = { "link", "patch-id", "subject" };
+	size_t count[ARRAY_SIZE(hows)] = { 0 }, found = 0, i, j;
+	int first = 1;
+
+	for (i = 0; i < l->nr; i++) {
+		const struct posted *p = l->items[i]->posted;
+
+		for (j = 0; p && j < ARRAY_SIZE(hows); j++)
+			if (!strcmp(p->how, hows[j]))
+				count[j]++;
+		found += !!p;
+	}
+	strbuf_addf(out, "archives: %zu (%u messages); %zu of %zu candidates "
+		    "found posted", a->nr_sources, HASH_COUNT(a->by_id), found,
+		    l->nr);
+	for (j = 0; j < ARRAY_SIZE(hows); j++) {
+		if (!count[j])
+			continue;
+		strbuf_addf(out, "%s%zu by %s", first ? " (" : ", ", count[j],
+			    hows[j]);
+		first = 0;
+	}
+	strbuf_addstr(out, first ? "\n" : ")\n");
+}
+
 static void add_header(struct strbuf *out, const struct report *r,
 		       const struct candidate_list *l)
 {
@@ -92,6 +124,8 @@ static void add_header(struct strbuf *out, const struct report *r,
 	if (named)
 		strbuf_addf(out, ", %zu more named by tests", named);
 	strbuf_addch(out, '\n');
+	if (r->archive)
+		add_archive_line(out, r->archive, l);
 }
 
 static void add_counts(struct strbuf *out, const struct report *r,

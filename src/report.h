@@ -3,6 +3,7 @@
 
 #include <stdio.h>
 
+#include "archive.h"
 #include "branch.h"
 #include "strbuf.h"
 #include "candidate.h"
@@ -20,6 +21,7 @@ struct report {
 	const struct branch_index *branch;
 	const struct ruleset *rules;
 	const char *upstream;		/* the upstream ref as given */
+	const struct archive *archive;	/* --archive, or NULL */
 	int all;			/* text: show present and below-threshold */
 
 	/* Mail formats. */

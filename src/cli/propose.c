@@ -148,6 +148,7 @@ static int render(struct cli_context *ctx, struct cli_run *run,
 	r.branch = &run->branch;
 	r.rules = &run->rules;
 	r.upstream = run->upstream_name;
+	r.archive = run->archive;
 	r.all = all;
 	switch (format) {
 	case FORMAT_TEXT:

@@ -246,6 +246,7 @@ sp propose --branch linux-6.6.y $arch >actual
 cat >expect <<EOF
 branch linux-6.6.y (base v6.6): 1 commit after the base, 1 names an upstream commit
 mainline v6.6..master: 7 commits walked (0 merges), 7 in watched paths
+archives: 2 (15 messages); 7 of 7 candidates found posted (5 by link, 1 by patch-id, 1 by subject)
 
 VERDICT   SCORE  COMMIT        SUBSYSTEM  SUBJECT
 proposed    109  $(git rev-parse --short=12 $a2)  xfs        xfs: fix a use-after-free in log recovery
