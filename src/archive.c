@@ -149,7 +149,7 @@ static void index_message(struct archive *a, size_t src, const struct mbox_msg *
 	int tz;
 
 	if (!mm->message_id || !*mm->message_id) {
-		a->nr_no_id++;
+		a->sources[src].nr_skipped++;
 		return;
 	}
 	m = xcalloc(1, sizeof(*m));
@@ -186,7 +186,7 @@ static void index_buffer(struct archive *a, size_t src, const char *buf,
 	if (!mbox_read_quiet(&mb, buf, len) && mb.nr)
 		index_message(a, src, &mb.msgs[0], where);
 	else
-		a->nr_no_id++;
+		a->sources[src].nr_skipped++;
 	mbox_release(&mb);
 }
 
@@ -1136,12 +1136,16 @@ int archive_add(struct archive *a, const char *path)
 	}
 	if (!ret) {
 		size_t nr = 0;
+		char skipped[64] = "";
 
 		for (i = 0; i < a->nr; i++)
 			nr += a->msgs[i]->source == src && !a->msgs[i]->removed;
-		trace_printf("archive: '%s' (%s): %zu messages, %zu read now, "
+		if (s->nr_skipped)
+			snprintf(skipped, sizeof(skipped), " (%zu skipped: no "
+				 "Message-ID, or not a mail)", s->nr_skipped);
+		trace_printf("archive: '%s' (%s): %zu messages, %zu read now%s, "
 			     "the others from the cache", path, kind_names[kind],
-			     nr, s->nr_read);
+			     nr, s->nr_read, skipped);
 	}
 	return ret;
 }

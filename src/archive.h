@@ -114,6 +114,7 @@ struct archive_source {
 	size_t nr_state, alloc_state;
 	int dirty;			/* the cache file is out of date */
 	size_t nr_read;			/* messages read this run (not cached) */
+	size_t nr_skipped;		/* ... and skipped: no Message-ID, not a mail */
 	git_repository **repos;		/* v2: by epoch; v1: [0] */
 	size_t nr_repos;
 	struct strbuf *text;		/* a gzip mbox, inflated, or NULL */
@@ -128,7 +129,6 @@ struct archive {
 	struct archive_msg *by_id;
 	/* Lookups by thread, title and patch-id (not replies), sender (by date). */
 	struct archive_bucket *by_thread, *by_title, *by_email, *by_patch_id;
-	size_t nr_no_id;		/* messages without a Message-ID, skipped */
 };
 
 void archive_init(struct archive *a, const char *cache_dir);

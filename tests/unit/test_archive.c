@@ -266,6 +266,22 @@ static void test_not_an_archive(void **state)
 	archive_release(&a);
 }
 
+/* A mail without a Message-ID cannot be found by one: counted, skipped. */
+static void test_no_message_id(void **state)
+{
+	struct fixture *fx = *state;
+	struct archive a;
+
+	write_file(fx->mbox, "\n" FROM_ "Subject: [PATCH] no id\n\nbody\n", "a");
+	archive_init(&a, NULL);
+	assert_int_equal(archive_add(&a, fx->mbox), 0);
+	archive_finish(&a);
+	assert_int_equal(a.nr, 3);
+	assert_int_equal(a.sources[0].nr_read, 3);
+	assert_int_equal(a.sources[0].nr_skipped, 1);
+	archive_release(&a);
+}
+
 static void test_email(void **state)
 {
 	char *e;
@@ -340,6 +356,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_read_again, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_cache, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_not_an_archive, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_no_message_id, setup, teardown),
 		cmocka_unit_test(test_email),
 		cmocka_unit_test_setup_teardown(test_large_mbox, setup, teardown),
 	};
