@@ -123,7 +123,7 @@ static void posted_flags(struct audit_pick *p, const struct candidate *c,
 	for (i = 0; i < pp->nr_mates; i++) {
 		const struct posted_mate *m = &pp->mates[i];
 
-		if (!strcmp(m->status, "present") ||
+		if ((m->status && !strcmp(m->status, "present")) ||
 		    (m->cand && find_pick(a, &m->cand->id)))
 			continue;
 		if (m->cand) {
