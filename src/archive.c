@@ -19,7 +19,9 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#define CACHE_MAGIC "stablepick archive cache 1"
+#define CACHE_MAGIC "stablepick archive cache 2"
+/* A cache file appended to this often is written whole again. */
+#define MAX_APPENDS 32
 
 static const char *const kind_names[] = {
 	[ARCHIVE_PI_V2] = "public-inbox-v2",
@@ -200,6 +202,7 @@ static void remove_where(struct archive *a, size_t src, const char *where)
 		    !strcmp(a->msgs[i]->where, where)) {
 			a->msgs[i]->removed = 1;
 			a->sources[src].dirty = 1;
+			a->sources[src].rewrite = 1;
 		}
 }
 
@@ -213,6 +216,7 @@ static void forget_source(struct archive *a, size_t src, const char *prefix)
 		    (!prefix || !strncmp(a->msgs[i]->where, prefix, len)))
 			a->msgs[i]->removed = 1;
 	a->sources[src].dirty = 1;
+	a->sources[src].rewrite = 1;
 }
 
 /* --- the cache -------------------------------------------------------- */
@@ -242,6 +246,32 @@ static void state_set(struct archive_source *s, const char *key,
 		}
 	ALLOC_GROW(s->state, s->nr_state, s->alloc_state);
 	s->state[s->nr_state++] = line;
+}
+
+/* The key of a state line: "epoch N", else its first word. */
+static size_t state_key_len(const char *line)
+{
+	size_t len = strcspn(line, " ");
+
+	if (!strncmp(line, "epoch ", 6))
+		len = 6 + strcspn(line + 6, " ");
+	return len;
+}
+
+/* A state line of the file: a later one of a key replaces an earlier. */
+static void state_load(struct archive_source *s, const char *line)
+{
+	size_t len = state_key_len(line), i;
+
+	for (i = 0; i < s->nr_state; i++)
+		if (state_key_len(s->state[i]) == len &&
+		    !strncmp(s->state[i], line, len)) {
+			free(s->state[i]);
+			s->state[i] = xstrdup(line);
+			return;
+		}
+	ALLOC_GROW(s->state, s->nr_state, s->alloc_state);
+	s->state[s->nr_state++] = xstrdup(line);
 }
 
 /* Splits line at tabs into at most max fields, in place; how many. */
@@ -330,11 +360,7 @@ static void cache_line_msg(struct strbuf *sb, const struct archive_msg *m)
  * machine, and can be fed in pieces (a large mbox is read a piece at a
  * time).
  */
-struct hash64 {
-	uint64_t h, len;
-	unsigned char tail[8];
-	size_t ntail;
-};
+#define hash64 archive_hash
 
 static void hash_init(struct hash64 *x)
 {
@@ -425,9 +451,11 @@ static void cache_load(struct archive *a, size_t src)
 	struct archive_source *s = &a->sources[src];
 	struct strbuf sb = STRBUF_INIT;
 	char *line, *next, *sum, hex[41];
-	size_t first = a->nr, lineno = 0, i;
+	size_t first = a->nr, lineno = 0, i, appends = 0;
+	struct hash64 h;
 	const char *why = NULL;
 
+	s->rewrite = 1;
 	if (!s->cache_path || strbuf_read_file(&sb, s->cache_path) < 0) {
 		strbuf_release(&sb);
 		return;
@@ -441,11 +469,15 @@ static void cache_load(struct archive *a, size_t src)
 		why = "it is cut short";
 		goto out;
 	}
-	hash_hex(hex, sb.buf, (size_t)(sum + 1 - sb.buf));
+	hash_init(&h);
+	hash_update(&h, sb.buf, (size_t)(sum + 1 - sb.buf));
+	hash_final(&h, hex);
 	if (strncmp(sum + 10, hex, 16) || sum[26] != '\n') {
 		why = "its checksum does not match";
 		goto out;
 	}
+	/* What an append continues from: every byte of the file. */
+	hash_update(&h, sum + 1, sb.len - (size_t)(sum + 1 - sb.buf));
 	sum[1] = '\0';
 	for (line = sb.buf; *line; line = next) {
 		next = strchr(line, '\n');
@@ -464,12 +496,20 @@ static void cache_load(struct archive *a, size_t src)
 		} else if (line[0] == 'm' && line[1] == '\t') {
 			if (load_msg(a, src, line) < 0)
 				why = "a line is malformed";
+		} else if (!strncmp(line, "checksum ", 9)) {
+			appends++;	/* where an earlier run appended */
 		} else if (*line) {
-			ALLOC_GROW(s->state, s->nr_state, s->alloc_state);
-			s->state[s->nr_state++] = xstrdup(line);
+			state_load(s, line);
 		}
 		if (why)
 			break;
+	}
+	if (!why) {
+		s->loaded_len = sb.len;
+		s->loaded_hash = h;
+		s->loaded_end = a->nr;
+		s->nr_appends = appends;
+		s->rewrite = appends >= MAX_APPENDS;
 	}
 out:
 	if (why) {
@@ -486,6 +526,43 @@ out:
 	strbuf_release(&sb);
 }
 
+/*
+ * Appends what this run added to the cache file: the state, the new
+ * messages and a checksum of the whole.  Returns 0, or -1 when the file
+ * is not the one loaded any more (another run wrote it) or the write
+ * failed: the caller writes the file whole instead.  A write cut short
+ * leaves a file whose last line is no checksum: the next run ignores it.
+ */
+static int cache_append(struct archive *a, size_t src)
+{
+	struct archive_source *s = &a->sources[src];
+	struct strbuf sb = STRBUF_INIT;
+	struct hash64 h = s->loaded_hash;
+	struct stat st;
+	char hex[41];
+	size_t i;
+	int fd, ret = -1;
+
+	for (i = 0; i < s->nr_state; i++)
+		strbuf_addf(&sb, "%s\n", s->state[i]);
+	for (i = s->loaded_end; i < a->nr; i++)
+		if (a->msgs[i]->source == src && !a->msgs[i]->removed)
+			cache_line_msg(&sb, a->msgs[i]);
+	hash_update(&h, sb.buf, sb.len);
+	hash_final(&h, hex);
+	strbuf_addf(&sb, "checksum %s\n", hex);
+	fd = open(s->cache_path, O_WRONLY | O_APPEND);
+	if (fd < 0)
+		goto out;
+	if (!fstat(fd, &st) && (size_t)st.st_size == s->loaded_len &&
+	    !write_in_full(fd, sb.buf, sb.len) && !fsync(fd))
+		ret = 0;
+	close(fd);
+out:
+	strbuf_release(&sb);
+	return ret;
+}
+
 static int cache_save(struct archive *a, size_t src)
 {
 	struct archive_source *s = &a->sources[src];
@@ -496,6 +573,11 @@ static int cache_save(struct archive *a, size_t src)
 
 	if (!s->cache_path || !s->dirty)
 		return 0;
+	if (!s->rewrite && !cache_append(a, src)) {
+		s->dirty = 0;
+		trace_printf("archive: appended to the cache of '%s'", s->path);
+		return 0;
+	}
 	strbuf_addf(&sb, "%s\nsource %s %s\n", CACHE_MAGIC, kind_names[s->kind],
 		    s->abs);
 	for (i = 0; i < s->nr_state; i++)

@@ -2,6 +2,7 @@
 #define ARCHIVE_H
 
 #include <git2.h>
+#include <stdint.h>
 #include <uthash.h>
 
 #include "mbox.h"
@@ -46,11 +47,14 @@
  * read again whole), the bytes appended to an mbox (when those before
  * are unchanged; nothing when its size and modification time are those
  * the cache saw), the files of a maildir not seen before.  The file is
- * text: a first line "stablepick archive cache 1", a line "source KIND
+ * text: a first line "stablepick archive cache 2", a line "source KIND
  * PATH", lines of state ("epoch N TIP", "tip TIP", "mbox SIZE
  * MTIME LENGTH HASH"), one line per message ("m" and tab-separated fields),
  * and a last line "checksum <a 64-bit hash of all the lines before it,
- * in hex>".  A file that does not
+ * in hex>".  A run that only adds messages appends them, with the state
+ * (a later state line overrides an earlier one) and a new checksum line,
+ * rather than writing the file again; after a removal, or 32 appends,
+ * the file is written whole again.  A file that does not
  * check out is not trusted: a warning names it and the archive is read
  * again.
  */
@@ -105,6 +109,13 @@ struct archive_bucket {
 	UT_hash_handle hh;
 };
 
+/* A hash fed in pieces (archive.c); here for what a source keeps. */
+struct archive_hash {
+	uint64_t h, len;
+	unsigned char tail[8];
+	size_t ntail;
+};
+
 struct archive_source {
 	char *path;			/* as given */
 	char *abs;			/* absolute */
@@ -113,6 +124,16 @@ struct archive_source {
 	char **state;			/* the state lines of the cache */
 	size_t nr_state, alloc_state;
 	int dirty;			/* the cache file is out of date */
+	/*
+	 * How the cache file can be brought up to date: by appending the
+	 * new messages and the state (loaded_len bytes were read and
+	 * checked, loaded_hash is their hash, loaded_end the end of what
+	 * they gave in archive.msgs), or, when rewrite is set (a message
+	 * was removed, no valid file, many appends), by writing it whole.
+	 */
+	size_t loaded_len, loaded_end, nr_appends;
+	struct archive_hash loaded_hash;
+	int rewrite;
 	size_t nr_read;			/* messages read this run (not cached) */
 	size_t nr_skipped;		/* ... and skipped: no Message-ID, not a mail */
 	git_repository **repos;		/* v2: by epoch; v1: [0] */

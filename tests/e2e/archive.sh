@@ -414,12 +414,22 @@ trace() {
 		2>trace.err >"$1"
 	grep "^trace: archive: '" trace.err | sed 's/^trace: //'
 }
+# How many times each archive's cache file was written: once whole, and
+# a checksum line more for each run that appended.
+cachefile() {
+	printf '.git/stablepick/archives/archive-%s' \
+		"$(printf %s "$(realpath "$1")" | sha1sum | cut -c1-16)"
+}
+writes() {
+	echo "$(grep -c '^checksum ' "$(cachefile "$xfs")") $(grep -c '^checksum ' "$(cachefile "$ext4")")"
+}
 trace x.json >actual
 cat >expect <<EOF
 archive: '$xfs' (public-inbox-v2): 13 messages, 13 read now, the others from the cache
 archive: '$ext4' (mbox): 2 messages, 2 read now, the others from the cache
 EOF
 test_cmp expect actual
+[ "$(writes)" = "1 1" ] || fail "cache writes after the first run: $(writes)"
 trace x.json >actual
 cat >expect <<EOF
 archive: '$xfs' (public-inbox-v2): 13 messages, 0 read now, the others from the cache
@@ -449,6 +459,8 @@ archive: '$xfs' (public-inbox-v2): 14 messages, 1 read now, the others from the 
 archive: '$ext4' (mbox): 3 messages, 1 read now, the others from the cache
 EOF
 test_cmp expect actual
+# Only additions: appended to the files, not written again.
+[ "$(writes)" = "2 2" ] || fail "cache writes after additions: $(writes)"
 jq -r 'select(.posted.replies != []) | "\(.subject): \([.reasons[] | select(.field == "reply") | .rule] | join(","))"' x.json >actual
 cat >expect <<'EOF'
 xfs: fix a use-after-free in log recovery: 
@@ -474,6 +486,8 @@ EOF
 test_cmp expect actual
 jq -s -e 'map(select(.commit == "'$d'")) | .[0].posted.replies == []' x.json >/dev/null ||
 	fail "a removed reply still counts"
+# A removal writes the file whole again; the unchanged mbox's is left.
+[ "$(writes)" = "1 2" ] || fail "cache writes after a removal: $(writes)"
 
 # An mbox rewritten (not appended to) is read again whole.
 : >"$ext4.new"
