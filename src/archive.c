@@ -508,7 +508,6 @@ static void cache_load(struct archive *a, size_t src)
 		s->loaded_len = sb.len;
 		s->loaded_hash = h;
 		s->loaded_end = a->nr;
-		s->nr_appends = appends;
 		s->rewrite = appends >= MAX_APPENDS;
 	}
 out:
@@ -1415,15 +1414,16 @@ static int read_again(struct archive *a, const struct archive_msg *m,
 			struct mbox_text t;
 			int ret = mbox_text_open(&t, s->path);
 
-			s->text = xcalloc(1, sizeof(*s->text));
-			strbuf_init(s->text, 0);
-			if (!ret)
-				strbuf_add(s->text, t.buf, t.len);
-			mbox_text_close(&t);
 			if (ret < 0) {
+				mbox_text_close(&t);
 				close(fd);
 				return -1;
 			}
+			/* The inflated text is kept: moved, not copied. */
+			s->text = xcalloc(1, sizeof(*s->text));
+			*s->text = t.sb;
+			strbuf_init(&t.sb, 0);
+			mbox_text_close(&t);
 		}
 		if (s->text) {
 			close(fd);

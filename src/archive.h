@@ -131,7 +131,7 @@ struct archive_source {
 	 * they gave in archive.msgs), or, when rewrite is set (a message
 	 * was removed, no valid file, many appends), by writing it whole.
 	 */
-	size_t loaded_len, loaded_end, nr_appends;
+	size_t loaded_len, loaded_end;
 	struct archive_hash loaded_hash;
 	int rewrite;
 	size_t nr_read;			/* messages read this run (not cached) */

@@ -390,7 +390,40 @@ static int find_replies(struct archive *a, struct posted *pp,
 	return failed;
 }
 
-static int describe(struct archive *a, struct posted *pp)
+/* The first paragraph of each cover letter read so far in a run. */
+struct cover_memo {
+	const struct archive_msg *cover;
+	char *paragraph;		/* or NULL: none */
+	UT_hash_handle hh;
+};
+
+/*
+ * The first paragraph of cover, read once however many patches of its
+ * series are candidates; a new string or NULL.  *failed is set when
+ * the cover letter cannot be read.
+ */
+static char *cover_paragraph(struct archive *a, struct cover_memo **memo,
+			     const struct archive_msg *cover, int *failed)
+{
+	struct cover_memo *e;
+	char *body;
+
+	HASH_FIND_PTR(*memo, &cover, e);
+	if (!e) {
+		body = read_body(a, cover, failed);
+		if (!body)
+			return NULL;
+		e = xcalloc(1, sizeof(*e));
+		e->cover = cover;
+		e->paragraph = first_paragraph(body);
+		free(body);
+		HASH_ADD_PTR(*memo, cover, e);
+	}
+	return e->paragraph ? xstrdup(e->paragraph) : NULL;
+}
+
+static int describe(struct archive *a, struct cover_memo **memo,
+		    struct posted *pp)
 {
 	const struct archive_msg *p = pp->msg;
 	const struct archive_msg **by_number;
@@ -426,13 +459,8 @@ static int describe(struct archive *a, struct posted *pp)
 		if (n != p->number && by_number[n])
 			pp->mates[pp->nr_mates++].msg = by_number[n];
 	find_latest(a, pp, by_number);
-	if (pp->cover) {
-		char *body = read_body(a, pp->cover, &failed);
-
-		if (body)
-			pp->cover_paragraph = first_paragraph(body);
-		free(body);
-	}
+	if (pp->cover)
+		pp->cover_paragraph = cover_paragraph(a, memo, pp->cover, &failed);
 	if (!failed)
 		failed = find_replies(a, pp, by_number);
 	free(by_number);
@@ -442,6 +470,7 @@ static int describe(struct archive *a, struct posted *pp)
 int posted_attach(struct archive *a, git_repository *repo,
 		  struct patchid_cache *patchids, struct candidate_list *l)
 {
+	struct cover_memo *memo = NULL, *e, *tmp;
 	size_t i;
 	int failed = 0;
 
@@ -470,7 +499,12 @@ int posted_attach(struct archive *a, git_repository *repo,
 		c->posted = xcalloc(1, sizeof(*c->posted));
 		c->posted->msg = m;
 		c->posted->how = how;
-		failed = describe(a, c->posted);
+		failed = describe(a, &memo, c->posted);
+	}
+	HASH_ITER(hh, memo, e, tmp) {
+		HASH_DEL(memo, e);
+		free(e->paragraph);
+		free(e);
 	}
 	return failed ? -1 : 0;
 }
