@@ -113,6 +113,8 @@ struct candidate {
 	/* Subsystems whose paths the commit changes; [0] is primary. */
 	const struct subsystem **touched;
 	size_t nr_touched, alloc_touched;
+	/* A watched path changed, of subsystems ignored or not asked for. */
+	int left_out;
 	char **paths;			/* touched paths, when rules need them */
 	size_t nr_paths, alloc_paths;
 	int paths_known;		/* paths filled (when rules need them) */

@@ -123,6 +123,11 @@ static void add_header(struct strbuf *out, const struct report *r,
 		    r->scan->merges == 1 ? "merge" : "merges", l->nr - named);
 	if (named)
 		strbuf_addf(out, ", %zu more named by tests", named);
+	/* Never left out without a word: what --subsystem or policy dropped. */
+	if (r->scan->left_out)
+		strbuf_addf(out, ", %zu left out (%s)", r->scan->left_out,
+			    r->scan->nr_only ? "not in --subsystem, or policy "
+			    "ignore" : "policy ignore");
 	strbuf_addch(out, '\n');
 	if (r->archive)
 		add_archive_line(out, r->archive, l);

@@ -34,9 +34,9 @@ struct parser {
 	unsigned lineno;
 	int errors;
 	/*
-	 * The open block: a subsystem of rs->subsystems (which cannot grow
-	 * while a block is open), or `scratch` when the block's header was
-	 * bad, so that its lines are still checked and then dropped.
+	 * The open block: a subsystem of rs->subsystems, or `scratch`
+	 * when the block's header was bad, so that its lines are still
+	 * checked and then dropped.
 	 */
 	struct subsystem *cur;
 	struct subsystem scratch;
@@ -137,8 +137,10 @@ void ruleset_release(struct ruleset *rs)
 		free(rs->files[i].version);
 	}
 	free(rs->files);
-	for (i = 0; i < rs->nr_subsystems; i++)
-		subsystem_release(&rs->subsystems[i]);
+	for (i = 0; i < rs->nr_subsystems; i++) {
+		subsystem_release(rs->subsystems[i]);
+		free(rs->subsystems[i]);
+	}
 	free(rs->subsystems);
 	for (i = 0; i < rs->nr_rules; i++)
 		rule_release(&rs->rules[i]);
@@ -154,9 +156,32 @@ struct subsystem *ruleset_subsystem(const struct ruleset *rs, const char *name)
 	size_t i;
 
 	for (i = 0; i < rs->nr_subsystems; i++)
-		if (!strcmp(rs->subsystems[i].name, name))
-			return &rs->subsystems[i];
+		if (!strcmp(rs->subsystems[i]->name, name))
+			return rs->subsystems[i];
 	return NULL;
+}
+
+int subsystem_cmp(const struct subsystem *a, const struct subsystem *b)
+{
+	int da = !a->file, db = !b->file;
+
+	if (da != db)
+		return da - db;
+	if (!da)
+		return a->order < b->order ? -1 : a->order > b->order;
+	return strcmp(a->nr_paths ? a->paths[0] : a->name,
+		      b->nr_paths ? b->paths[0] : b->name);
+}
+
+/* A new, empty subsystem at the end of rs->subsystems. */
+static struct subsystem *new_subsystem(struct ruleset *rs)
+{
+	struct subsystem *s = xcalloc(1, sizeof(*s));
+
+	ALLOC_GROW(rs->subsystems, rs->nr_subsystems, rs->alloc_subsystems);
+	s->order = rs->nr_subsystems;
+	rs->subsystems[rs->nr_subsystems++] = s;
+	return s;
 }
 
 int ruleset_threshold(const struct ruleset *rs, const struct subsystem *s)
@@ -537,6 +562,7 @@ static void parse_paths(struct parser *p, char *s)
 		return;
 	}
 	p->paths_line = p->lineno;
+	sub->paths_lineno = p->lineno;
 	while ((word = next_word(&s))) {
 		any = 1;
 		if (!check_spec(p, word, sub->is_template))
@@ -721,7 +747,7 @@ static void parse_subsystem(struct parser *p, char *s)
 		report(p, "bad subsystem name '%s' (expected letters, digits, "
 		       "'-', '_' and '.', or '*' for a template)", name);
 		bad = 1;
-	} else if ((dup = ruleset_subsystem(rs, name))) {
+	} else if (strcmp(name, "*") && (dup = ruleset_subsystem(rs, name))) {
 		if (dup->file)
 			report(p, "duplicate subsystem '%s' (first defined at "
 			       "%s:%u)", name, dup->file, dup->lineno);
@@ -731,12 +757,10 @@ static void parse_subsystem(struct parser *p, char *s)
 	}
 	if (bad) {
 		sub = &p->scratch;
+		memset(sub, 0, sizeof(*sub));
 	} else {
-		ALLOC_GROW(rs->subsystems, rs->nr_subsystems,
-			   rs->alloc_subsystems);
-		sub = &rs->subsystems[rs->nr_subsystems++];
+		sub = new_subsystem(rs);
 	}
-	memset(sub, 0, sizeof(*sub));
 	sub->name = xstrdup(name);
 	sub->is_template = !strcmp(name, "*");
 	sub->file = p->path;
@@ -952,24 +976,18 @@ struct subsystem *ruleset_add_derived(struct ruleset *rs,
 				      const char *name, const char *path)
 {
 	struct subsystem *s = ruleset_subsystem(rs, name);
-	uintptr_t t = (uintptr_t)tmpl, base = (uintptr_t)rs->subsystems;
-	size_t i, idx = SIZE_MAX;
+	size_t i;
 
 	if (s) {
-		if (!s->nr_paths)
+		for (i = 0; i < s->nr_paths; i++)
+			if (!strcmp(s->paths[i], path))
+				return s;
+		if (!s->nr_paths || !s->file)
 			add_string(&s->paths, &s->nr_paths, &s->alloc_paths,
 				   path);
 		return s;
 	}
-	/* tmpl usually lives in rs->subsystems, which may move as it grows. */
-	if (rs->nr_subsystems && t >= base &&
-	    t < base + rs->nr_subsystems * sizeof(*rs->subsystems))
-		idx = (t - base) / sizeof(*rs->subsystems);
-	ALLOC_GROW(rs->subsystems, rs->nr_subsystems, rs->alloc_subsystems);
-	if (idx != SIZE_MAX)
-		tmpl = &rs->subsystems[idx];
-	s = &rs->subsystems[rs->nr_subsystems++];
-	memset(s, 0, sizeof(*s));
+	s = new_subsystem(rs);
 	s->name = xstrdup(name);
 	add_string(&s->paths, &s->nr_paths, &s->alloc_paths, path);
 	s->policy = tmpl->policy;

@@ -74,6 +74,14 @@ struct subsystem {
 	int is_template;
 	const char *file;	/* where defined; NULL for derived */
 	unsigned lineno;
+	unsigned paths_lineno;	/* the line of `paths` */
+	/*
+	 * Its place in the definition order: defined subsystems first, in
+	 * the order the files define them; derived ones after, by path
+	 * (see subsystem_cmp()).  Subsystems never move in memory, so a
+	 * pointer to one stays valid while the ruleset lives.
+	 */
+	size_t order;
 };
 
 struct rule_file {
@@ -84,7 +92,7 @@ struct rule_file {
 struct ruleset {
 	struct rule_file *files;
 	size_t nr_files, alloc_files;
-	struct subsystem *subsystems;	/* in definition order */
+	struct subsystem **subsystems;	/* in definition order, then derived */
 	size_t nr_subsystems, alloc_subsystems;
 	struct rule *rules;		/* global rules */
 	size_t nr_rules, alloc_rules;
@@ -104,7 +112,7 @@ void ruleset_release(struct ruleset *rs);
 /*
  * Loads one file into rs.  Returns 0, or -1 after printing every error
  * of the file.  A subsystem name defined twice (in any loaded file) is
- * an error naming both places.
+ * an error naming both places; templates ("subsystem *") may be many.
  */
 int ruleset_load_file(struct ruleset *rs, const char *path);
 
@@ -133,13 +141,23 @@ struct subsystem *ruleset_subsystem(const struct ruleset *rs, const char *name);
 /*
  * Adds a subsystem derived from a template for directory `dir` (e.g.
  * name "ext4", path "fs/ext4/"), copying the template's policy, lists,
- * threshold and rules.  If a subsystem of that name already exists and
- * has no paths, it gets the derived path and keeps everything else.
- * Returns the subsystem.
+ * threshold and rules.  If a subsystem of that name already exists, it
+ * is returned: a defined one without paths gets the derived path and
+ * keeps everything else; a derived one gets the path too when it is
+ * new (a directory of the same name under another template's
+ * directory).  Returns the subsystem, whose address never changes.
  */
 struct subsystem *ruleset_add_derived(struct ruleset *rs,
 				      const struct subsystem *tmpl,
 				      const char *name, const char *path);
+
+/*
+ * The order of subsystems: defined ones first, in definition order,
+ * then derived ones by their first path.  The same whatever order the
+ * derived ones were made in (a walk, a cache), so that a commit's
+ * primary subsystem does not depend on it.
+ */
+int subsystem_cmp(const struct subsystem *a, const struct subsystem *b);
 
 /* The effective threshold and policy of a subsystem (or the global ones). */
 int ruleset_threshold(const struct ruleset *rs, const struct subsystem *s);

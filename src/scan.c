@@ -13,7 +13,13 @@
 /*
  * The watched paths as a tree of path components.  A node ends a
  * directory spec ("fs/xfs/") when it has owners; file globs ("fs/\*.c")
- * hang off the node of their directory.
+ * hang off the node of their directory; a template ("fs/\*\/") hangs
+ * off the node of the directory whose directories it stands for.
+ *
+ * Every subsystem's specs are in the tree, wanted or not, ignored or
+ * not: a spec covers its paths, so that a template does not take them
+ * for a directory of its own (see watch_diff()).  touch() decides what
+ * counts.
  */
 struct watch_glob {
 	char *pattern;
@@ -22,12 +28,15 @@ struct watch_glob {
 
 struct watch_node {
 	char *name;
+	char *path;			/* "fs/" up to here, with templates */
 	struct watch_node **kids;
 	size_t nr_kids, alloc_kids;
 	const struct subsystem **owners;
 	size_t nr_owners, alloc_owners;
 	struct watch_glob *globs;
 	size_t nr_globs, alloc_globs;
+	const struct subsystem **templates;
+	size_t nr_templates, alloc_templates;
 };
 
 static struct watch_node *watch_new(const char *name, size_t len)
@@ -51,12 +60,14 @@ static void watch_free(struct watch_node *n)
 	free(n->kids);
 	free(n->owners);
 	free(n->globs);
+	free(n->templates);
+	free(n->path);
 	free(n->name);
 	free(n);
 }
 
-static struct watch_node *watch_child(struct watch_node *n, const char *name,
-				      size_t len)
+static struct watch_node *watch_kid(const struct watch_node *n,
+				    const char *name, size_t len)
 {
 	size_t i;
 
@@ -64,12 +75,25 @@ static struct watch_node *watch_child(struct watch_node *n, const char *name,
 		if (strlen(n->kids[i]->name) == len &&
 		    !memcmp(n->kids[i]->name, name, len))
 			return n->kids[i];
+	return NULL;
+}
+
+static struct watch_node *watch_child(struct watch_node *n, const char *name,
+				      size_t len)
+{
+	struct watch_node *k = watch_kid(n, name, len);
+
+	if (k)
+		return k;
 	ALLOC_GROW(n->kids, n->nr_kids, n->alloc_kids);
 	n->kids[n->nr_kids] = watch_new(name, len);
 	return n->kids[n->nr_kids++];
 }
 
-/* Adds "a/b/" (a directory) or "a/glob" (files in a) for subsystem s. */
+/*
+ * Adds "a/b/" (a directory), "a/glob" (files in a) or, for a template,
+ * "a/\*\/" (every directory in a) for subsystem s.
+ */
 static void watch_add(struct watch_node *root, const char *spec,
 		      const struct subsystem *s)
 {
@@ -77,8 +101,17 @@ static void watch_add(struct watch_node *root, const char *spec,
 	const char *p = spec, *slash;
 
 	while ((slash = strchr(p, '/'))) {
+		if (s->is_template && !strcmp(p, "*/"))
+			break;
 		n = watch_child(n, p, (size_t)(slash - p));
 		p = slash + 1;
+	}
+	if (s->is_template) {
+		if (!n->path)
+			n->path = xstrndup(spec, (size_t)(p - spec));
+		ALLOC_GROW(n->templates, n->nr_templates, n->alloc_templates);
+		n->templates[n->nr_templates++] = s;
+		return;
 	}
 	if (!*p) {
 		ALLOC_GROW(n->owners, n->nr_owners, n->alloc_owners);
@@ -91,15 +124,51 @@ static void watch_add(struct watch_node *root, const char *spec,
 	n->nr_globs++;
 }
 
-static void touch(struct candidate *c, const struct subsystem *s)
+static int wanted(const struct scan *s, const struct subsystem *sub)
 {
 	size_t i;
 
+	if (!s->nr_only)
+		return 1;
+	for (i = 0; i < s->nr_only; i++)
+		if (!strcmp(s->only[i], sub->name))
+			return 1;
+	return 0;
+}
+
+/*
+ * Counts subsystem sub as changed by c, unless it is ignored (policy
+ * ignore) or not asked for (--subsystem): then c->left_out says that a
+ * watched path changed all the same.
+ */
+static void touch(const struct scan *s, struct candidate *c,
+		  const struct subsystem *sub)
+{
+	size_t i;
+
+	if (sub->policy == POLICY_IGNORE || !wanted(s, sub)) {
+		c->left_out = 1;
+		return;
+	}
 	for (i = 0; i < c->nr_touched; i++)
-		if (c->touched[i] == s)
+		if (c->touched[i] == sub)
 			return;
 	ALLOC_GROW(c->touched, c->nr_touched, c->alloc_touched);
-	c->touched[c->nr_touched++] = s;
+	c->touched[c->nr_touched++] = sub;
+}
+
+/* The subsystems templates of n derive for its directory `dir`. */
+static void touch_derived(struct scan *s, const struct watch_node *n,
+			  const char *dir, struct candidate *c)
+{
+	struct strbuf path = STRBUF_INIT;
+	size_t i;
+
+	strbuf_addf(&path, "%s%s/", n->path, dir);
+	for (i = 0; i < n->nr_templates; i++)
+		touch(s, c, ruleset_add_derived(s->rules, n->templates[i], dir,
+						path.buf));
+	strbuf_release(&path);
 }
 
 static int same_entry(const git_tree_entry *a, const git_tree_entry *b)
@@ -150,43 +219,122 @@ static int subtree(git_repository *repo, const git_tree_entry *e,
 	return git_tree_lookup(out, repo, git_tree_entry_id(e));
 }
 
+static int is_tree(const git_tree_entry *e)
+{
+	return e && git_tree_entry_type(e) == GIT_OBJECT_TREE;
+}
+
+static int watch_diff(struct scan *s, const struct watch_node *n,
+		      const git_tree *a, const git_tree *b,
+		      struct candidate *c, int *uncovered);
+
+/* Goes down into kid k, for entries ea and eb that differ. */
+static int watch_kid_diff(struct scan *s, const struct watch_node *k,
+			  const git_tree_entry *ea, const git_tree_entry *eb,
+			  struct candidate *c, int *uncovered)
+{
+	git_tree *ta = NULL, *tb = NULL;
+	int ret;
+
+	if (subtree(s->repo, ea, &ta) < 0 || subtree(s->repo, eb, &tb) < 0)
+		ret = error_git("cannot read tree '%s' of commit %s",
+				k->name, c->hex);
+	else
+		ret = watch_diff(s, k, ta, tb, c, uncovered);
+	git_tree_free(ta);
+	git_tree_free(tb);
+	return ret;
+}
+
+/*
+ * An entry of n's directory that differs: the kid of its name (if
+ * any) takes it; what no spec covers is a directory of n's templates,
+ * if it has some, else uncovered.
+ */
+static int watch_entry(struct scan *s, const struct watch_node *n,
+		       const char *name, const git_tree_entry *ea,
+		       const git_tree_entry *eb, struct candidate *c,
+		       int *uncovered)
+{
+	const struct watch_node *k = watch_kid(n, name, strlen(name));
+	int dir = is_tree(ea) || is_tree(eb), covered = 0, below = 0;
+	int track = uncovered || n->nr_templates;
+	size_t i;
+
+	if (k) {
+		for (i = 0; i < k->nr_owners; i++)
+			touch(s, c, k->owners[i]);
+		if (dir && (k->nr_kids || k->nr_globs || k->nr_templates) &&
+		    watch_kid_diff(s, k, ea, eb, c,
+				   track && !k->nr_owners ? &below : NULL) < 0)
+			return -1;
+		covered = k->nr_owners || (dir && !below);
+	}
+	for (i = 0; !covered && !dir && i < n->nr_globs; i++)
+		covered = !fnmatch(n->globs[i].pattern, name, 0);
+	if (!covered && dir && n->nr_templates) {
+		touch_derived(s, n, name, c);
+		covered = 1;
+	}
+	if (!covered && uncovered)
+		*uncovered = 1;
+	return 0;
+}
+
 /*
  * Marks the subsystems whose paths differ between trees a (the parent,
- * may be NULL) and b (the commit).  Only subtrees whose ids differ are
- * opened.
+ * may be NULL) and b (the commit), below node n.  Only subtrees whose
+ * ids differ are opened.  A template's directories are those of the
+ * commit, so that a directory renamed or removed since still counts
+ * for the commits that changed it.  With uncovered, sets *uncovered
+ * when a change is under no spec: a template above derives a subsystem
+ * for what specs leave of its directory (fs/smb/common/ when fs/smb/
+ * client/ and fs/smb/server/ have subsystems of their own).
  */
-static int watch_diff(git_repository *repo, const struct watch_node *n,
+static int watch_diff(struct scan *s, const struct watch_node *n,
 		      const git_tree *a, const git_tree *b,
-		      struct candidate *c)
+		      struct candidate *c, int *uncovered)
 {
-	size_t i, j;
-	int ret = 0;
+	size_t i, nr;
 
 	for (i = 0; i < n->nr_globs; i++)
 		if (glob_changed(&n->globs[i], a, b))
-			touch(c, n->globs[i].owner);
+			touch(s, c, n->globs[i].owner);
 
-	for (i = 0; i < n->nr_kids && !ret; i++) {
-		const struct watch_node *k = n->kids[i];
-		const git_tree_entry *ea = a ? git_tree_entry_byname(a, k->name) : NULL;
-		const git_tree_entry *eb = b ? git_tree_entry_byname(b, k->name) : NULL;
-		git_tree *ta = NULL, *tb = NULL;
+	if (!n->nr_templates && !uncovered) {
+		for (i = 0; i < n->nr_kids; i++) {
+			const struct watch_node *k = n->kids[i];
+			const git_tree_entry *ea, *eb;
 
-		if (same_entry(ea, eb))
-			continue;
-		for (j = 0; j < k->nr_owners; j++)
-			touch(c, k->owners[j]);
-		if (!k->nr_kids && !k->nr_globs)
-			continue;
-		if (subtree(repo, ea, &ta) < 0 || subtree(repo, eb, &tb) < 0)
-			ret = error_git("cannot read tree '%s' of commit %s",
-					k->name, c->hex);
-		else
-			ret = watch_diff(repo, k, ta, tb, c);
-		git_tree_free(ta);
-		git_tree_free(tb);
+			ea = a ? git_tree_entry_byname(a, k->name) : NULL;
+			eb = b ? git_tree_entry_byname(b, k->name) : NULL;
+			if (!same_entry(ea, eb) &&
+			    watch_entry(s, n, k->name, ea, eb, c, NULL) < 0)
+				return -1;
+		}
+		return 0;
 	}
-	return ret;
+	/* Every entry that differs: those of b, then those gone from a. */
+	nr = b ? git_tree_entrycount(b) : 0;
+	for (i = 0; i < nr; i++) {
+		const git_tree_entry *eb = git_tree_entry_byindex(b, i);
+		const char *name = git_tree_entry_name(eb);
+		const git_tree_entry *ea = a ? git_tree_entry_byname(a, name) : NULL;
+
+		if (!same_entry(ea, eb) &&
+		    watch_entry(s, n, name, ea, eb, c, uncovered) < 0)
+			return -1;
+	}
+	nr = a ? git_tree_entrycount(a) : 0;
+	for (i = 0; i < nr; i++) {
+		const git_tree_entry *ea = git_tree_entry_byindex(a, i);
+		const char *name = git_tree_entry_name(ea);
+
+		if ((!b || !git_tree_entry_byname(b, name)) &&
+		    watch_entry(s, n, name, ea, NULL, c, uncovered) < 0)
+			return -1;
+	}
+	return 0;
 }
 
 void scan_init(struct scan *s, git_repository *repo, struct ruleset *rules)
@@ -219,7 +367,7 @@ void scan_reset(struct scan *s)
 	scan_memo_free(s->own_memo);
 	s->own_memo = NULL;
 	s->memo = NULL;
-	s->walked = s->merges = s->replayed = 0;
+	s->walked = s->merges = s->replayed = s->left_out = 0;
 }
 
 /* The unborn branch HEAD is on, as "refs/heads/NAME", or NULL. */
@@ -352,20 +500,21 @@ void scan_set_only(struct scan *s, const char *list)
 }
 
 /*
- * Creates one subsystem per directory matching the specs of template
- * number idx.  Adding subsystems may move the array: the template is
- * looked up again after every addition.
+ * Creates one subsystem per directory that template t's specs name in
+ * root's tree, so that --subsystem and `rules list` know them before a
+ * walk meets them (a walk derives the others as it meets them).
  */
-static int expand_template(struct scan *s, size_t idx, const git_tree *root)
+static int expand_template(struct scan *s, const struct subsystem *t,
+			   const git_tree *root)
 {
 	size_t i, j;
 
-	for (i = 0; i < s->rules->subsystems[idx].nr_paths; i++) {
-		const char *spec = s->rules->subsystems[idx].paths[i];
+	for (i = 0; i < t->nr_paths; i++) {
+		const char *spec = t->paths[i];
 		size_t len = strlen(spec);
 		char *dir;
 		git_tree_entry *e = NULL;
-		git_tree *t = NULL;
+		git_tree *tree = NULL;
 		int ret;
 
 		/* A template spec is "dir/\*\/" (validated by the loader). */
@@ -374,9 +523,10 @@ static int expand_template(struct scan *s, size_t idx, const git_tree *root)
 		dir = xstrndup(spec, len - 3);
 		ret = git_tree_entry_bypath(&e, root, dir);
 		if (!ret && git_tree_entry_type(e) == GIT_OBJECT_TREE)
-			ret = git_tree_lookup(&t, s->repo, git_tree_entry_id(e));
+			ret = git_tree_lookup(&tree, s->repo, git_tree_entry_id(e));
 		git_tree_entry_free(e);
-		if (ret == GIT_ENOTFOUND || !t) {
+		if (ret == GIT_ENOTFOUND || (!ret && !tree)) {
+			git_error_clear();
 			free(dir);
 			continue;
 		}
@@ -384,32 +534,20 @@ static int expand_template(struct scan *s, size_t idx, const git_tree *root)
 			free(dir);
 			return error_git("cannot read tree '%s'", spec);
 		}
-		for (j = 0; j < git_tree_entrycount(t); j++) {
-			const git_tree_entry *k = git_tree_entry_byindex(t, j);
+		for (j = 0; j < git_tree_entrycount(tree); j++) {
+			const git_tree_entry *k = git_tree_entry_byindex(tree, j);
 			struct strbuf path = STRBUF_INIT;
 
 			if (git_tree_entry_type(k) != GIT_OBJECT_TREE)
 				continue;
 			strbuf_addf(&path, "%s/%s/", dir, git_tree_entry_name(k));
-			ruleset_add_derived(s->rules, &s->rules->subsystems[idx],
-					    git_tree_entry_name(k), path.buf);
+			ruleset_add_derived(s->rules, t, git_tree_entry_name(k),
+					    path.buf);
 			strbuf_release(&path);
 		}
-		git_tree_free(t);
+		git_tree_free(tree);
 		free(dir);
 	}
-	return 0;
-}
-
-static int wanted(const struct scan *s, const struct subsystem *sub)
-{
-	size_t i;
-
-	if (!s->nr_only)
-		return 1;
-	for (i = 0; i < s->nr_only; i++)
-		if (!strcmp(s->only[i], sub->name))
-			return 1;
 	return 0;
 }
 
@@ -423,25 +561,80 @@ static int rules_use_paths(const struct rule *r, size_t nr)
 	return 0;
 }
 
-int scan_prepare(struct scan *s)
+/*
+ * A spec without a glob that names a directory of the tree, such as
+ * "fs/f2fs" for "fs/f2fs/", watches a file of that name, and so
+ * nothing: an error naming the rule file.
+ */
+static int check_specs(struct scan *s, const git_tree *root)
+{
+	size_t i, j;
+	int ret = 0;
+
+	for (i = 0; i < s->rules->nr_subsystems; i++) {
+		const struct subsystem *sub = s->rules->subsystems[i];
+
+		for (j = 0; sub->file && !sub->is_template && j < sub->nr_paths; j++) {
+			const char *spec = sub->paths[j];
+			git_tree_entry *e = NULL;
+
+			if (spec[strcspn(spec, "*?[")] || spec[strlen(spec) - 1] == '/' ||
+			    git_tree_entry_bypath(&e, root, spec) < 0) {
+				git_error_clear();
+				continue;
+			}
+			if (git_tree_entry_type(e) == GIT_OBJECT_TREE)
+				ret = error("%s:%u: paths '%s' of subsystem '%s' is "
+					    "a directory in %s: write '%s/' to "
+					    "watch what is in it", sub->file,
+					    sub->paths_lineno, spec, sub->name,
+					    s->range, spec);
+			git_tree_entry_free(e);
+		}
+	}
+	return ret;
+}
+
+/* The tree of commit id, or NULL after an error message. */
+static git_tree *tree_of(git_repository *repo, const git_oid *id,
+			 const char *what)
 {
 	git_commit *commit = NULL;
-	git_tree *root = NULL;
-	size_t i, j, nr_templates;
+	git_tree *tree = NULL;
+
+	if (git_commit_lookup(&commit, repo, id) < 0 ||
+	    git_commit_tree(&tree, commit) < 0)
+		error_git("cannot read the tree of %s", what);
+	git_commit_free(commit);
+	return tree;
+}
+
+int scan_prepare(struct scan *s)
+{
+	git_tree *root = NULL, *start = NULL;
+	size_t i, j, nr;
 	int ret = 0;
 
 	if (s->watch)
 		return 0;
-	if (git_commit_lookup(&commit, s->repo, &s->to) < 0 ||
-	    git_commit_tree(&root, commit) < 0) {
-		ret = error_git("cannot read the tree of %s", s->range);
+	if (!(root = tree_of(s->repo, &s->to, s->range)) ||
+	    (s->has_from && !(start = tree_of(s->repo, &s->from, s->range)))) {
+		ret = -1;
 		goto out;
 	}
-	/* Expanding adds subsystems: count the templates first. */
-	nr_templates = s->rules->nr_subsystems;
-	for (i = 0; i < nr_templates && !ret; i++)
-		if (s->rules->subsystems[i].is_template)
-			ret = expand_template(s, i, root);
+	if ((ret = check_specs(s, root)) < 0)
+		goto out;
+	/* Expanding adds subsystems: count the others first. */
+	nr = s->rules->nr_subsystems;
+	for (i = 0; i < nr && !ret; i++) {
+		const struct subsystem *t = s->rules->subsystems[i];
+
+		if (!t->is_template)
+			continue;
+		ret = expand_template(s, t, root);
+		if (!ret && start)
+			ret = expand_template(s, t, start);
+	}
 	if (ret)
 		goto out;
 
@@ -457,10 +650,10 @@ int scan_prepare(struct scan *s)
 	s->watch = watch_new("", 0);
 	s->need_paths = rules_use_paths(s->rules->rules, s->rules->nr_rules);
 	for (i = 0; i < s->rules->nr_subsystems; i++) {
-		const struct subsystem *sub = &s->rules->subsystems[i];
+		const struct subsystem *sub = s->rules->subsystems[i];
 
-		if (sub->is_template || sub->policy == POLICY_IGNORE ||
-		    !wanted(s, sub))
+		/* Derived ones are their templates' business. */
+		if (!sub->file)
 			continue;
 		for (j = 0; j < sub->nr_paths; j++)
 			watch_add(s->watch, sub->paths[j], sub);
@@ -468,8 +661,8 @@ int scan_prepare(struct scan *s)
 			s->need_paths = 1;
 	}
 out:
+	git_tree_free(start);
 	git_tree_free(root);
-	git_commit_free(commit);
 	return ret;
 }
 
@@ -491,7 +684,8 @@ static void order_touched(struct candidate *c)
 		const struct subsystem *a = c->touched[i], *b = c->touched[best];
 
 		if (policy_rank(a->policy) < policy_rank(b->policy) ||
-		    (policy_rank(a->policy) == policy_rank(b->policy) && a < b))
+		    (policy_rank(a->policy) == policy_rank(b->policy) &&
+		     subsystem_cmp(a, b) < 0))
 			best = i;
 	}
 	if (best) {
@@ -658,7 +852,7 @@ int scan_fill(struct scan *s, struct candidate *c, const git_commit *commit)
 	    (ret = commit_trees(commit, c->hex, &tree, &ptree)) < 0)
 		goto out;
 	if (!c->nr_touched)
-		ret = watch_diff(s->repo, s->watch, ptree, tree, c);
+		ret = watch_diff(s, s->watch, ptree, tree, c, NULL);
 	if (ret)
 		goto out;
 	/* A commit from outside the watch (audit, tests) still fixes. */
@@ -688,7 +882,7 @@ static int scan_touches(struct scan *s, const git_commit *commit,
 	git_oid_tostr(probe->hex, sizeof(probe->hex), git_commit_id(commit));
 	ret = commit_trees(commit, probe->hex, &tree, &ptree);
 	if (!ret)
-		ret = watch_diff(s->repo, s->watch, ptree, tree, probe);
+		ret = watch_diff(s, s->watch, ptree, tree, probe, NULL);
 	git_tree_free(ptree);
 	git_tree_free(tree);
 	return ret;
@@ -817,9 +1011,10 @@ static int wants_soak(const struct scan *s)
 	size_t i;
 
 	for (i = 0; i < s->rules->nr_subsystems; i++) {
-		const struct subsystem *sub = &s->rules->subsystems[i];
+		const struct subsystem *sub = s->rules->subsystems[i];
 
-		if (sub->soak_release && wanted(s, sub))
+		/* A template's derived ones may be made by the walk. */
+		if (sub->soak_release && (sub->is_template || wanted(s, sub)))
 			return 1;
 	}
 	return 0;
@@ -827,8 +1022,9 @@ static int wants_soak(const struct scan *s)
 
 /*
  * The digest of what decides which commits a walk keeps and how it
- * describes them: the wanted subsystems in order, with their policies
- * and paths, and whether soak marks are painted.
+ * describes them: the subsystems the rules define, in order, with
+ * their policies, their paths and whether they are wanted, the
+ * templates, and whether soak marks are painted.
  */
 static void watch_key(const struct scan *s, unsigned char *key)
 {
@@ -841,28 +1037,64 @@ static void watch_key(const struct scan *s, unsigned char *key)
 		 s->soak_painted);
 	sha1_update(&ctx, buf, strlen(buf));
 	for (i = 0; i < s->rules->nr_subsystems; i++) {
-		const struct subsystem *sub = &s->rules->subsystems[i];
+		const struct subsystem *sub = s->rules->subsystems[i];
 
-		if (!wanted(s, sub))
+		if (!sub->file)
 			continue;
 		sha1_update(&ctx, sub->name, strlen(sub->name) + 1);
-		snprintf(buf, sizeof(buf), "%d", (int)sub->policy);
+		snprintf(buf, sizeof(buf), "%d %d", (int)sub->policy,
+			 sub->is_template || wanted(s, sub));
 		sha1_update(&ctx, buf, strlen(buf) + 1);
 		for (j = 0; j < sub->nr_paths; j++)
 			sha1_update(&ctx, sub->paths[j], strlen(sub->paths[j]) + 1);
 		sha1_update(&ctx, "\n", 1);
 	}
+	for (i = 0; i < s->nr_only; i++)
+		sha1_update(&ctx, s->only[i], strlen(s->only[i]) + 1);
 	sha1_final(key, &ctx);
 }
 
+/*
+ * How a memo names a subsystem: a defined one by its name, a derived
+ * one by its directory ("fs/reiserfs/"), so that a later run can
+ * derive it again from its template.
+ */
+static const char *memo_name(const struct subsystem *sub)
+{
+	return sub->file || !sub->nr_paths ? sub->name : sub->paths[0];
+}
+
+/* The subsystem a memo's name stands for, derived again if need be. */
 static const struct subsystem *subsystem_named(const struct scan *s,
 					       const char *name)
 {
-	size_t i;
+	const char *slash = strrchr(name, '/'), *dir;
+	size_t i, j;
 
-	for (i = 0; i < s->rules->nr_subsystems; i++)
-		if (!strcmp(s->rules->subsystems[i].name, name))
-			return &s->rules->subsystems[i];
+	if (!slash)
+		return ruleset_subsystem(s->rules, name);
+	/* "fs/reiserfs/": a directory of the template of "fs/\*\/". */
+	for (dir = slash; dir > name && dir[-1] != '/'; dir--)
+		;
+	if (dir == slash)
+		return NULL;
+	for (i = 0; i < s->rules->nr_subsystems; i++) {
+		const struct subsystem *t = s->rules->subsystems[i];
+
+		for (j = 0; t->is_template && j < t->nr_paths; j++) {
+			size_t plen = strlen(t->paths[j]) - 2;
+
+			if (plen == (size_t)(dir - name) &&
+			    !strncmp(t->paths[j], name, plen)) {
+				char *sub = xstrndup(dir, (size_t)(slash - dir));
+				const struct subsystem *d;
+
+				d = ruleset_add_derived(s->rules, t, sub, name);
+				free(sub);
+				return d;
+			}
+		}
+	}
 	return NULL;
 }
 
@@ -896,7 +1128,7 @@ static void memo_add(struct scan *s, struct scan_memo *m,
 	h->touched = xcalloc(c->nr_touched ? c->nr_touched : 1,
 			     sizeof(*h->touched));
 	for (i = 0; i < c->nr_touched; i++)
-		h->touched[i] = scan_memo_name(m, c->touched[i]->name);
+		h->touched[i] = scan_memo_name(m, memo_name(c->touched[i]));
 	h->has_pathkey = c->has_pathkey;
 	memcpy(h->pathkey, c->pathkey, sizeof(h->pathkey));
 	h->paths_known = c->paths_known && s->need_paths;
@@ -961,7 +1193,7 @@ static int replay(struct scan *s, const struct scan_memo *m,
 		}
 		c = candidate_list_add(&s->candidates, &h->id);
 		for (j = 0; j < h->nr_touched; j++)
-			touch(c, subs[h->touched[j]]);
+			touch(s, c, subs[h->touched[j]]);
 		c->has_pathkey = h->has_pathkey;
 		memcpy(c->pathkey, h->pathkey, sizeof(c->pathkey));
 		if (h->paths_known && s->need_paths) {
@@ -1054,6 +1286,10 @@ static int walk(struct scan *s, const git_oid *stop, struct scan_memo *memo,
 		}
 		memset(&probe, 0, sizeof(probe));
 		ret = scan_touches(s, commit, &probe);
+		if (!ret && !probe.nr_touched && probe.left_out) {
+			s->left_out++;
+			memo->left_out++;
+		}
 		if (!ret && probe.nr_touched) {
 			c = candidate_list_add(&s->candidates, &id);
 			c->touched = probe.touched;
@@ -1127,8 +1363,10 @@ int scan_run(struct scan *s)
 	if (!ret && old) {
 		s->walked += old->walked;
 		s->merges += old->merges;
+		s->left_out += old->left_out;
 		memo->walked += old->walked;
 		memo->merges += old->merges;
+		memo->left_out += old->left_out;
 		memo->reaches_from |= old->reaches_from;
 		ret = replay(s, old, subs, memo, beyond, exact, &at_end);
 		ALLOC_GROW_BY(memo->range, memo->nr_range, old->nr_range,

@@ -41,6 +41,11 @@ struct scan {
 
 	size_t walked;			/* commits walked */
 	size_t merges;			/* of which merges (never scored) */
+	/*
+	 * Of which changed watched paths only of subsystems that are
+	 * ignored (policy ignore) or not asked for (--subsystem).
+	 */
+	size_t left_out;
 	struct candidate_list candidates;	/* oldest first */
 	/*
 	 * When a subsystem has a soak policy: every mainline tag, and the
@@ -103,8 +108,11 @@ void scan_set_range_oids(struct scan *s, const git_oid *from,
 void scan_set_only(struct scan *s, const char *list);
 
 /*
- * Expands template subsystems against the tree of the range's end and
- * builds the path index; scan_run() calls it, explain calls it alone.
+ * Builds the path index and checks the paths of the rules against the
+ * tree of the range's end.  A template stands for the directories a
+ * commit changes at that commit, so that one renamed or removed since
+ * still counts; those of the range's ends are derived here already,
+ * for --subsystem.  scan_run() calls it, explain calls it alone.
  */
 int scan_prepare(struct scan *s);
 

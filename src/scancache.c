@@ -190,6 +190,7 @@ static void format_memo(struct strbuf *sb, const struct scan_memo *m)
 	strbuf_add(sb, m->to.id, GIT_OID_RAWSZ);
 	put_u32(sb, (uint32_t)m->walked);
 	put_u32(sb, (uint32_t)m->merges);
+	put_u32(sb, (uint32_t)m->left_out);
 	strbuf_addch(sb, m->reaches_from);
 	put_strings(sb, m->names, m->nr_names);
 	put_strings(sb, m->tags, m->nr_tags);
@@ -351,6 +352,7 @@ static struct scan_memo *parse_memo(struct reader *r)
 	get_oid(r, &m->to);
 	m->walked = get_u32(r);
 	m->merges = get_u32(r);
+	m->left_out = get_u32(r);
 	m->reaches_from = get_u8(r);
 	m->names = get_strings(r, &m->nr_names);
 	m->tags = get_strings(r, &m->nr_tags);

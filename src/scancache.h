@@ -28,8 +28,9 @@
  *     u32 version (SCANCACHE_VERSION)
  *     u32 number of memos, then each memo:
  *       20-byte key; u8 has_from; 20-byte from; 20-byte to;
- *       u32 walked; u32 merges; u8 reaches_from;
- *       u32 names, then each: u32 length, bytes   (subsystem names)
+ *       u32 walked; u32 merges; u32 left_out; u8 reaches_from;
+ *       u32 names, then each: u32 length, bytes   (subsystem names, or
+ *           the directory of one a template derives: "fs/reiserfs/")
  *       u32 tags, then each: u32 length, bytes    (tag names)
  *       u32 hits, then each: 20-byte commit id, u8 settled,
  *           i32 release, i32 rc (indices into tags, -1: none),
@@ -46,7 +47,7 @@
  * goes on as if there were no cache (the next save replaces it).
  */
 
-#define SCANCACHE_VERSION 1
+#define SCANCACHE_VERSION 2
 
 struct scan_memo_hit {
 	git_oid id;
@@ -65,7 +66,7 @@ struct scan_memo {
 	unsigned char key[SHA1_RAWSZ];
 	int has_from;
 	git_oid from, to;
-	size_t walked, merges;
+	size_t walked, merges, left_out;
 	int reaches_from;		/* a commit of it has from as parent */
 	char **names;
 	size_t nr_names;

@@ -285,7 +285,7 @@ static void ablation(struct strbuf *out, const struct eval *ev,
 	for (i = 0; i < rs->nr_rules; i++)
 		ablate_one(out, ev, &rs->rules[i], format);
 	for (i = 0; i < rs->nr_subsystems; i++) {
-		const struct subsystem *s = &rs->subsystems[i];
+		const struct subsystem *s = rs->subsystems[i];
 
 		/* A template's rules once, not once per directory. */
 		if (!s->file)

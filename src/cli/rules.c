@@ -43,7 +43,7 @@ static void print_summary(const struct ruleset *rs, const struct rule_file *f)
 
 	count_rules(&c, rs->rules, rs->nr_rules, f->path);
 	for (i = 0; i < rs->nr_subsystems; i++) {
-		const struct subsystem *s = &rs->subsystems[i];
+		const struct subsystem *s = rs->subsystems[i];
 
 		if (s->file != f->path)
 			continue;
@@ -171,8 +171,8 @@ static int print_subsystems(const struct ruleset *rs)
 	int ret;
 
 	for (i = 0; i < rs->nr_subsystems; i++)
-		if (!rs->subsystems[i].is_template)
-			names[nr++] = rs->subsystems[i].name;
+		if (!rs->subsystems[i]->is_template)
+			names[nr++] = rs->subsystems[i]->name;
 	qsort(names, nr, sizeof(*names), cmp_name);
 	for (i = 0; i < nr; i++)
 		strbuf_addf(&out, "%s\n", names[i]);

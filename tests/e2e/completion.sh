@@ -24,18 +24,18 @@ git -C "$tmp/repo" update-ref refs/remotes/origin/master HEAD
 
 # --- rules list -----------------------------------------------------------
 "$STABLEPICK" -C "$tmp/repo" rules list >"$tmp/actual"
-printf '%s\n' btrfs ext4 iomap jbd2 nfs vfs xfs >"$tmp/expect"
+printf '%s\n' btrfs cifs ext4 iomap jbd2 ksmbd netfs nfs smb-common vfs xfs >"$tmp/expect"
 test_cmp "$tmp/expect" "$tmp/actual"
 ok "rules list: the defined subsystems and those of upstream's fs/"
 
 "$STABLEPICK" -C "$tmp/repo" rules list --upstream HEAD~2 >"$tmp/actual"
-printf '%s\n' btrfs ext4 iomap jbd2 vfs xfs >"$tmp/expect"
+printf '%s\n' btrfs cifs ext4 iomap jbd2 ksmbd netfs smb-common vfs xfs >"$tmp/expect"
 test_cmp "$tmp/expect" "$tmp/actual"
 ok "rules list --upstream: the directories of that tree"
 
 mkdir "$tmp/norepo"
 (cd "$tmp/norepo" && "$STABLEPICK" rules list) >"$tmp/actual"
-printf '%s\n' btrfs ext4 iomap jbd2 vfs xfs >"$tmp/expect"
+printf '%s\n' btrfs cifs ext4 iomap jbd2 ksmbd netfs smb-common vfs xfs >"$tmp/expect"
 test_cmp "$tmp/expect" "$tmp/actual"
 ok "rules list outside a repository: the defined subsystems"
 
@@ -147,13 +147,13 @@ expect "mark: a commit, then the decision too" \
 	-C "$repo" mark --branch linux-6.6.y v6.6 ''
 expect "mark: the decision by prefix" "rejected" \
 	-C "$repo" mark --branch linux-6.6.y -m why v6.6 re
-expect "subsystems" "btrfs ext4 iomap jbd2 nfs vfs xfs" \
+expect "subsystems" "btrfs cifs ext4 iomap jbd2 ksmbd netfs nfs smb-common vfs xfs" \
 	-C "$repo" propose --subsystem ''
-expect "subsystems, after a comma" "xfs,btrfs xfs,ext4 xfs,iomap xfs,jbd2 xfs,nfs xfs,vfs" \
+expect "subsystems, after a comma" "xfs,btrfs xfs,cifs xfs,ext4 xfs,iomap xfs,jbd2 xfs,ksmbd xfs,netfs xfs,nfs xfs,smb-common xfs,vfs" \
 	-C "$repo" propose --subsystem xfs,
-expect "subsystems of --upstream" "btrfs ext4 iomap jbd2 vfs xfs" \
+expect "subsystems of --upstream" "btrfs cifs ext4 iomap jbd2 ksmbd netfs smb-common vfs xfs" \
 	-C "$repo" eval --upstream HEAD~2 --subsystem ''
-expect "subsystems outside a repository" "btrfs ext4 iomap jbd2 vfs xfs" \
+expect "subsystems outside a repository" "btrfs cifs ext4 iomap jbd2 ksmbd netfs smb-common vfs xfs" \
 	-C "$tmp/norepo" propose --subsystem ''
 expect "propose formats" "email json mbox text" propose --format ''
 expect "audit formats" "email json text" audit --format ''

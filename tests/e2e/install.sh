@@ -46,6 +46,8 @@ cat >"$tmp/expect" <<'EOF'
 ./share/stablepick/rules/default.rules
 ./share/stablepick/rules/ext4.rules
 ./share/stablepick/rules/iomap.rules
+./share/stablepick/rules/netfs.rules
+./share/stablepick/rules/smb.rules
 ./share/stablepick/rules/xfs.rules
 EOF
 test_cmp "$tmp/expect" "$tmp/actual"
@@ -61,11 +63,11 @@ version=$("$STABLEPICK" --version)
 [ "$("$pfx/bin/stablepick" --version)" = "$version" ] ||
 	fail "the installed program is not $version"
 "$pfx/bin/stablepick" rules check >"$tmp/actual"
-for f in default btrfs ext4 iomap xfs; do
+for f in default btrfs ext4 iomap netfs smb xfs; do
 	grep -q "^$pfx/share/stablepick/rules/$f\\.rules: ok (" "$tmp/actual" ||
 		{ cat "$tmp/actual"; fail "the installed program did not load $pfx/share/stablepick/rules/$f.rules"; }
 done
-[ "$(wc -l <"$tmp/actual")" -eq 5 ] || { cat "$tmp/actual"; fail "rules check: not 5 files"; }
+[ "$(wc -l <"$tmp/actual")" -eq 7 ] || { cat "$tmp/actual"; fail "rules check: not 7 files"; }
 "$pfx/bin/stablepick" --no-cache propose --branch linux-6.6.y >"$tmp/actual"
 STABLEPICK_DATADIR=$TEST_SRCDIR "$STABLEPICK" --no-cache propose \
 	--branch linux-6.6.y >"$tmp/expect"

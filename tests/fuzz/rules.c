@@ -68,7 +68,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	/* scan.c derives one subsystem per directory from a template. */
 	nr = rs.nr_subsystems;
 	for (i = 0; i < nr; i++) {
-		const struct subsystem *s = &rs.subsystems[i];
+		const struct subsystem *s = rs.subsystems[i];
 
 		FUZZ_CHECK(s->name);
 		if (s->is_template)
@@ -79,7 +79,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	match_rules(&rs, rs.rules, rs.nr_rules, text, text_len);
 	for (i = 0; i < rs.nr_subsystems; i++) {
-		const struct subsystem *s = &rs.subsystems[i];
+		const struct subsystem *s = rs.subsystems[i];
 
 		(void)ruleset_threshold(&rs, s);
 		(void)policy_name(s->policy);

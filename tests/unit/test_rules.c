@@ -225,7 +225,7 @@ static void test_subsystem_block(void **state)
 	assert_int_equal(rs.nr_rules, 1);
 	assert_int_equal(rs.nr_subsystems, 2);
 	s = ruleset_subsystem(&rs, "xfs");
-	assert_ptr_equal(s, &rs.subsystems[0]);
+	assert_ptr_equal(s, rs.subsystems[0]);
 	assert_int_equal(s->nr_paths, 2);
 	assert_string_equal(s->paths[1], "fs/*.c");
 	assert_true(s->has_policy);
@@ -502,7 +502,7 @@ static void test_errors_keep_good_lines(void **state)
 	assert_int_equal(rs.nr_rules, 2);
 	assert_string_equal(rs.rules[1].name, "good2");
 	assert_int_equal(rs.nr_subsystems, 1);
-	assert_int_equal(rs.subsystems[0].nr_rules, 0);
+	assert_int_equal(rs.subsystems[0]->nr_rules, 0);
 	assert_non_null(strstr(err.buf, "t.rules:2: cannot compile pattern '('"));
 	strbuf_release(&err);
 	ruleset_release(&rs);
@@ -660,7 +660,7 @@ static void test_add_derived(void **state)
 	for (i = 0; i < 40; i++) {
 		snprintf(name, sizeof(name), "fs%zu", i);
 		snprintf(path, sizeof(path), "fs/%s/", name);
-		s = ruleset_add_derived(&rs, &rs.subsystems[0], name, path);
+		s = ruleset_add_derived(&rs, rs.subsystems[0], name, path);
 		assert_string_equal(s->name, name);
 	}
 	assert_int_equal(rs.nr_subsystems, 43);
