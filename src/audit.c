@@ -226,6 +226,19 @@ static void judged_flags(struct audit_pick *p, const struct candidate *c,
 			     f->msg.subject ? f->msg.subject : "");
 		}
 	}
+	/* The bug it fixes came in with a commit the rules propose. */
+	for (i = 0; c->fixes && i < c->msg.nr_fixes; i++) {
+		const struct fixes_target *t = &c->fixes[i];
+
+		if (t->status != TARGET_PROPOSED || find_pick(a, &t->id))
+			continue;
+		short_hex(hex, &t->id);
+		flag(p, "fixed-commit-not-picked", AUDIT_QUESTIONABLE,
+		     "it fixes %s (\"%s\"), which is neither in the branch nor "
+		     "in the picks, and which the rules propose: pick both or "
+		     "neither", hex, t->cand && t->cand->msg.subject ?
+		     t->cand->msg.subject : t->ref->subject ? t->ref->subject : "");
+	}
 	/* Patches posted in the same series, left behind. */
 	if (c->posted && c->posted->total)
 		posted_flags(p, c, a);
@@ -291,7 +304,8 @@ static int trial_pick(struct audit *a, git_repository *repo,
 
 	for (i = 0; i < a->nr; i++) {
 		v[i].p = &a->picks[i];
-		v[i].key = v[i].p->c && candidate_list_find(judged, &v[i].p->id) ?
+		v[i].key = !v[i].p->has_applied && v[i].p->c &&
+			   candidate_list_find(judged, &v[i].p->id) ?
 			   v[i].p->c->order : SIZE_MAX;
 	}
 	QSORT(v, a->nr, cmp_apply_order);
@@ -308,8 +322,10 @@ static int trial_pick(struct audit *a, git_repository *repo,
 				break;
 		if (j < p->nr_flags)
 			continue;
-		if (git_commit_lookup(&commit, repo, &p->id) < 0) {
-			ret = error_git("cannot read commit %s", p->hex);
+		if (git_commit_lookup(&commit, repo, p->has_applied ? &p->applied
+							      : &p->id) < 0) {
+			ret = error_git("cannot read commit %s", p->has_applied ?
+					git_oid_tostr_s(&p->applied) : p->hex);
 			goto out;
 		}
 		if (git_commit_parentcount(commit) > 1) {
@@ -339,7 +355,8 @@ static int trial_pick(struct audit *a, git_repository *repo,
 			strbuf_addf(&sb, "%s%s", j ? ", " : "", res[i].conflicts[j]);
 		flag(who[i], "does-not-apply", AUDIT_REJECT,
 		     "conflicts in %s with %s and the picks before it in "
-		     "mainline order", sb.buf, branch->name);
+		     "%s order", sb.buf, branch->name,
+		     who[i]->has_applied ? "the applied" : "mainline");
 		strbuf_release(&sb);
 	}
 	for (i = 0; i < nr; i++)

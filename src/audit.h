@@ -36,6 +36,11 @@
  *   not-a-fix             questionable  the rules do not reach the threshold
  *   follow-up-missing     questionable  a later fix of it is neither in the
  *                                       picks nor in the branch
+ *   fixed-commit-not-picked questionable the commit it fixes is neither in
+ *                                       the branch nor in the picks, and
+ *                                       the rules propose it: the picks
+ *                                       as given fix a bug the branch
+ *                                       does not have
  *   prerequisite-missing  questionable  a prerequisite its tags name is missing
  *   series-mate-missing   questionable  a patch of the same posted series
  *                                       (the list archives, else Link:
@@ -65,6 +70,13 @@ struct audit_pick {
 	char hex[GIT_OID_HEXSZ + 1];
 	char *source;			/* where it was listed: "picks:3" */
 	char *message_id;		/* the pick's mail, or NULL */
+	/*
+	 * The commit as applied to the branch (audit --range): tried
+	 * onto the branch as it is, not the mainline commit, which the
+	 * backport may have adapted.
+	 */
+	git_oid applied;
+	int has_applied;
 	size_t position;		/* in the input, from 0 */
 	const struct candidate *c;	/* as judged; NULL if it was not */
 	struct audit_flag *flags;
@@ -86,7 +98,9 @@ struct audit_pick *audit_add(struct audit *a, const git_oid *id,
  * Sets the flags and verdicts.  judged holds the judged candidates of
  * the branch's range (a pick outside it must have been judged into
  * extra); the picks are trial-picked onto the branch tip in mainline
- * order (those from outside the range last, as listed).  Returns 0, or -1 after an error message.
+ * order (those from outside the range last, as listed; applied ones,
+ * as they were applied, in the order given).  Returns 0, or -1 after
+ * an error message.
  */
 int audit_run(struct audit *a, git_repository *repo,
 	      const struct ruleset *rules, const struct branch_index *branch,

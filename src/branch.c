@@ -24,8 +24,6 @@ void branch_index_release(struct branch_index *bi)
 	struct branch_backport *b, *tmp;
 	struct branch_revert *r, *rtmp;
 	struct branch_subject *s, *stmp;
-	struct branch_patch *pp, *ptmp;
-	struct branch_pathkey *k, *ktmp;
 
 	HASH_ITER(hh, bi->by_upstream, b, tmp) {
 		HASH_DEL(bi->by_upstream, b);
@@ -36,17 +34,10 @@ void branch_index_release(struct branch_index *bi)
 		HASH_DEL(bi->reverts, r);
 		free(r);
 	}
-	HASH_ITER(hh, bi->by_patchid, pp, ptmp) {
-		HASH_DEL(bi->by_patchid, pp);
-		free(pp);
-	}
-	HASH_ITER(hh, bi->by_pathkey, k, ktmp) {
-		HASH_DEL(bi->by_pathkey, k);
-		free(k);
-	}
 	HASH_ITER(hh, bi->subjects, s, stmp) {
 		HASH_DEL(bi->subjects, s);
 		free(s->subject);
+		free(s->commits);
 		free(s);
 	}
 	free(bi->name);
@@ -169,7 +160,9 @@ static void add_subject(struct branch_index *bi, const char *subject,
 		HASH_ADD_KEYPTR(hh, bi->subjects, s->subject,
 				strlen(s->subject), s);
 	}
-	git_oid_cpy(&s->commit, commit);	/* walked oldest first */
+	/* Walked oldest first. */
+	ALLOC_GROW(s->commits, s->nr, s->alloc);
+	git_oid_cpy(&s->commits[s->nr++], commit);
 }
 
 /* Picks the backport that counts, now that every revert is known. */
@@ -433,394 +426,20 @@ const struct branch_backport *branch_index_find(const struct branch_index *bi,
 	return b;
 }
 
-struct oid_entry {
-	git_oid id;
-	UT_hash_handle hh;
-};
-
-/* The commits of range_from..base: in the range and below the base. */
-static int below_base(git_repository *repo, const git_oid *base,
-		      const git_oid *range_from, struct oid_entry **set)
-{
-	git_revwalk *walk = NULL;
-	git_oid id;
-	int ret;
-
-	if (git_revwalk_new(&walk, repo) < 0 ||
-	    git_revwalk_push(walk, base) < 0 ||
-	    git_revwalk_hide(walk, range_from) < 0) {
-		git_revwalk_free(walk);
-		return error_git("cannot walk to the branch base");
-	}
-	while (!(ret = git_revwalk_next(&id, walk))) {
-		struct oid_entry *e = xmalloc(sizeof(*e));
-
-		git_oid_cpy(&e->id, &id);
-		HASH_ADD(hh, *set, id, sizeof(git_oid), e);
-	}
-	git_revwalk_free(walk);
-	if (ret != GIT_ITEROVER)
-		return error_git("cannot walk to the branch base");
-	return 0;
-}
-
-/*
- * The candidates below the base when no scanned range start says it
- * (explain, audit, tests: a few hundred commits from anywhere).  One
- * asked of the commit graph may walk most of history, so: a commit the
- * scan of base..upstream walked is not below; the rest are looked for
- * in one walk down from the base, newest first, which stops when all
- * are met or it is a day older than the oldest of them; those it did
- * not meet are asked of the graph, so the answer does not depend on
- * commit dates being in order.
- */
-static int below_base_of(const struct branch_index *bi, git_repository *repo,
-			 const struct candidate_list *l, const struct scan *scan,
-			 struct oid_entry **set)
-{
-	struct oid_entry *pending = NULL, *e, *tmp;
-	git_revwalk *walk = NULL;
-	git_time_t oldest = 0;
-	size_t nr = 0, walked = 0, asked, i;
-	git_oid id;
-	int ret = 0;
-
-	for (i = 0; i < l->nr; i++) {
-		const struct candidate *c = l->items[i];
-		git_commit *commit = NULL;
-
-		if (scan && scan->memo && scan->has_from &&
-		    git_oid_equal(&scan->from, &bi->base) &&
-		    scan_in_range(scan, &c->id) == 1)
-			continue;
-		HASH_FIND(hh, pending, &c->id, sizeof(git_oid), e);
-		if (e)
-			continue;
-		if (git_commit_lookup(&commit, repo, &c->id) < 0) {
-			ret = error_git("cannot read commit %s", c->hex);
-			goto out;
-		}
-		if (!nr++ || git_commit_time(commit) < oldest)
-			oldest = git_commit_time(commit);
-		git_commit_free(commit);
-		e = xmalloc(sizeof(*e));
-		git_oid_cpy(&e->id, &c->id);
-		HASH_ADD(hh, pending, id, sizeof(git_oid), e);
-	}
-	if (!(asked = nr))
-		goto out;
-	if (git_revwalk_new(&walk, repo) < 0 ||
-	    git_revwalk_push(walk, &bi->base) < 0) {
-		ret = error_git("cannot walk below the base of '%s'", bi->name);
-		goto out;
-	}
-	git_revwalk_sorting(walk, GIT_SORT_TIME);
-	while (nr && !(ret = git_revwalk_next(&id, walk))) {
-		git_commit *commit = NULL;
-
-		HASH_FIND(hh, pending, &id, sizeof(git_oid), e);
-		if (e) {
-			HASH_DEL(pending, e);
-			HASH_ADD(hh, *set, id, sizeof(git_oid), e);
-			nr--;
-			continue;
-		}
-		/* The date check parses a commit: once in 64 is enough. */
-		if (++walked % 64)
-			continue;
-		if (git_commit_lookup(&commit, repo, &id) < 0) {
-			ret = error_git("cannot read a commit below the base");
-			goto out;
-		}
-		if (git_commit_time(commit) < oldest - 24 * 3600)
-			nr = 0;
-		git_commit_free(commit);
-	}
-	if (ret == GIT_ITEROVER)
-		ret = 0;
-	else if (ret < 0)
-		goto out;
-	trace_printf("presence: %zu commits outside the scanned range, "
-		     "%zu walked below the base, %u left for the graph", asked,
-		     walked, HASH_COUNT(pending));
-	HASH_ITER(hh, pending, e, tmp) {
-		int r = git_graph_descendant_of(repo, &bi->base, &e->id);
-
-		if (r < 0) {
-			ret = error_git("cannot tell whether %s is in %s",
-					git_oid_tostr_s(&e->id), bi->name);
-			goto out;
-		}
-		if (r) {
-			HASH_DEL(pending, e);
-			HASH_ADD(hh, *set, id, sizeof(git_oid), e);
-		}
-	}
-out:
-	git_revwalk_free(walk);
-	HASH_ITER(hh, pending, e, tmp) {
-		HASH_DEL(pending, e);
-		free(e);
-	}
-	return ret < 0 ? -1 : 0;
-}
-
-/*
- * The last resort: a branch commit with the same subject.  Not proof
- * (subjects repeat, "ext4: fix typo"), so the candidate becomes
- * maybe-present, shown with the match; never dropped.
- */
-static int branch_subject_match(const struct branch_index *bi,
-				struct candidate *c)
+const struct branch_subject *branch_index_subject(const struct branch_index *bi,
+						  const char *subject)
 {
 	struct branch_subject *s;
+
+	HASH_FIND_STR(bi->subjects, subject, s);
+	return s;
+}
+
+const struct branch_revert *branch_index_reverted(const struct branch_index *bi,
+						  const git_oid *id)
+{
 	struct branch_revert *r;
-	char hex[GIT_OID_HEXSZ + 1];
 
-	if (!c->msg.subject)
-		return 0;
-	HASH_FIND_STR(bi->subjects, c->msg.subject, s);
-	if (!s)
-		return 0;
-	HASH_FIND(hh, bi->reverts, &s->commit, sizeof(git_oid), r);
-	if (r)
-		return 0;
-	git_oid_tostr(hex, sizeof(hex), &s->commit);
-	c->maybe_present = 1;
-	candidate_add_evidence(c, "subject", &s->commit,
-			       "same subject as %.12s in %s", hex, bi->name);
-	return 1;
-}
-
-static int add_pathkey(struct branch_index *bi, git_repository *repo,
-		       const git_commit *commit)
-{
-	struct branch_pathkey *k = xcalloc(1, sizeof(*k)), *old;
-
-	if (treediff_pathkey(k->key, repo, commit) < 0) {
-		free(k);
-		return -1;
-	}
-	HASH_FIND(hh, bi->by_pathkey, k->key, sizeof(k->key), old);
-	if (old)
-		free(k);
-	else
-		HASH_ADD(hh, bi->by_pathkey, key, sizeof(k->key), k);
-	return 0;
-}
-
-/*
- * The patch-ids of the branch commits after the base that change a
- * watched path (and were not reverted in the branch).
- */
-static int build_patchids(struct branch_index *bi, git_repository *repo,
-			  struct presence_opts *opts)
-{
-	git_revwalk *walk = NULL;
-	git_oid id;
-	int ret;
-
-	bi->patchids_built = 1;
-	if (git_revwalk_new(&walk, repo) < 0 ||
-	    git_revwalk_push(walk, &bi->tip) < 0 ||
-	    git_revwalk_hide(walk, &bi->base) < 0) {
-		git_revwalk_free(walk);
-		return error_git("cannot walk branch '%s'", bi->name);
-	}
-	while (!(ret = git_revwalk_next(&id, walk))) {
-		git_commit *commit = NULL;
-		struct branch_revert *r;
-		struct branch_patch *p;
-		git_oid pid;
-		int t;
-
-		HASH_FIND(hh, bi->reverts, &id, sizeof(id), r);
-		if (r)
-			continue;
-		if (git_commit_lookup(&commit, repo, &id) < 0) {
-			ret = error_git("cannot read a commit of '%s'", bi->name);
-			break;
-		}
-		/* Only changes to watched paths can match a candidate. */
-		if (git_commit_parentcount(commit) != 1)
-			t = 0;
-		else
-			t = opts->every_path ? 1 :
-			    scan_commit_touches(opts->scan, commit);
-		if (t > 0)
-			t = patchid_cache_get(opts->cache, repo, commit, &pid);
-		else if (!t)
-			t = GIT_ENOTFOUND;
-		git_commit_free(commit);
-		if (t == GIT_ENOTFOUND)
-			continue;
-		if (t < 0) {
-			ret = -1;
-			break;
-		}
-		HASH_FIND(hh, bi->by_patchid, &pid, sizeof(pid), p);
-		if (p)
-			continue;
-		p = xcalloc(1, sizeof(*p));
-		git_oid_cpy(&p->patchid, &pid);
-		git_oid_cpy(&p->commit, &id);
-		HASH_ADD(hh, bi->by_patchid, patchid, sizeof(git_oid), p);
-	}
-	git_revwalk_free(walk);
-	trace_printf("presence: patch-ids of %u commits of %s",
-		     HASH_COUNT(bi->by_patchid), bi->name);
-	return ret == GIT_ITEROVER ? 0 : -1;
-}
-
-/* The paths of the branch commits with a patch-id (treediff.h). */
-static int build_pathkeys(struct branch_index *bi, git_repository *repo)
-{
-	struct branch_patch *p, *tmp;
-
-	bi->pathkeys_built = 1;
-	HASH_ITER(hh, bi->by_patchid, p, tmp) {
-		git_commit *commit = NULL;
-		int ret;
-
-		if (git_commit_lookup(&commit, repo, &p->commit) < 0)
-			return error_git("cannot read a commit of '%s'", bi->name);
-		ret = add_pathkey(bi, repo, commit);
-		git_commit_free(commit);
-		if (ret < 0)
-			return -1;
-	}
-	return 0;
-}
-
-/*
- * A branch commit carrying the same change as c (by patch-id).  With
- * prefilter, a patch-id not computed yet is computed only if a branch
- * commit changes the same paths.
- */
-static int branch_patchid_match(struct branch_index *bi, git_repository *repo,
-				struct presence_opts *opts, struct candidate *c,
-				int prefilter)
-{
-	struct branch_patch *p;
-	git_commit *commit = NULL;
-	char hex[GIT_OID_HEXSZ + 1];
-	git_oid pid;
-	int ret;
-
-	if (!opts || !opts->cache || !opts->scan)
-		return 0;
-	if (!bi->patchids_built && build_patchids(bi, repo, opts) < 0)
-		return -1;
-	if (!bi->by_patchid)
-		return 0;
-	if (git_commit_lookup(&commit, repo, &c->id) < 0)
-		return error_git("cannot read commit %s", c->hex);
-	if (prefilter && !bi->pathkeys_built && build_pathkeys(bi, repo) < 0) {
-		git_commit_free(commit);
-		return -1;
-	}
-	if (prefilter && !patchid_cache_has(opts->cache, &c->id)) {
-		struct branch_pathkey *k;
-		unsigned char key[SHA1_RAWSZ];
-
-		if (c->has_pathkey) {
-			memcpy(key, c->pathkey, sizeof(key));
-		} else if (treediff_pathkey(key, repo, commit) < 0) {
-			git_commit_free(commit);
-			return -1;
-		}
-		HASH_FIND(hh, bi->by_pathkey, key, sizeof(key), k);
-		if (!k) {
-			git_commit_free(commit);
-			return 0;
-		}
-	}
-	ret = patchid_cache_get(opts->cache, repo, commit, &pid);
-	git_commit_free(commit);
-	if (ret == GIT_ENOTFOUND)
-		return 0;
-	if (ret < 0)
-		return -1;
-	HASH_FIND(hh, bi->by_patchid, &pid, sizeof(pid), p);
-	if (!p)
-		return 0;
-	git_oid_tostr(hex, sizeof(hex), &p->commit);
-	c->present = 1;
-	candidate_add_evidence(c, "patch-id", &p->commit,
-			       "same change as %.12s in %s", hex, bi->name);
-	return 1;
-}
-
-int branch_presence(struct branch_index *bi, git_repository *repo,
-		    struct candidate_list *l, const git_oid *range_from,
-		    struct presence_opts *opts)
-{
-	struct oid_entry *below = NULL, *e, *tmp;
-	const char *base = bi->base_name ? bi->base_name : "the branch base";
-	struct progress progress;
-	char hex[GIT_OID_HEXSZ + 1];
-	size_t i;
-	int ret = 0, prefilter;
-
-	/*
-	 * A patch-id not computed yet is worth computing only if some
-	 * branch commit changes the same paths: most candidates share
-	 * theirs with none, and the path check needs no diff.  But the
-	 * paths of the branch's commits cost a tree diff each: for fewer
-	 * candidates than that (explain, audit, tests), patch-ids are
-	 * cheaper.
-	 */
-	prefilter = l->nr > bi->nr_commits;
-	if (range_from)
-		ret = below_base(repo, &bi->base, range_from, &below);
-	else
-		ret = below_base_of(bi, repo, l, opts ? opts->scan : NULL, &below);
-	progress_start(&progress, "Presence", l->nr);
-	for (i = 0; !ret && i < l->nr; i++) {
-		struct candidate *c = l->items[i];
-		const struct branch_backport *b;
-
-		progress_update(&progress, i + 1);
-		HASH_FIND(hh, below, &c->id, sizeof(git_oid), e);
-		if (e || git_oid_equal(&c->id, &bi->base)) {
-			c->present = 1;
-			candidate_add_evidence(c, "ancestor", NULL,
-					       "in %s already (below %s)",
-					       bi->name, base);
-			continue;
-		}
-		b = branch_index_find(bi, &c->id);
-		if (b && !b->reverted) {
-			git_oid_tostr(hex, sizeof(hex), &b->commit);
-			c->present = 1;
-			candidate_add_evidence(c, "upstream-line", &b->commit,
-					       "backported as %.12s", hex);
-			continue;
-		}
-		if (b) {
-			char by[GIT_OID_HEXSZ + 1];
-
-			git_oid_tostr(hex, sizeof(hex), &b->commit);
-			git_oid_tostr(by, sizeof(by), &b->reverted_by);
-			candidate_add_evidence(c, "backport-reverted", &b->reverted_by,
-					       "backported as %.12s, reverted in "
-					       "%s by %.12s", hex, bi->name, by);
-		}
-		ret = branch_patchid_match(bi, repo, opts, c, prefilter);
-		if (ret) {
-			ret = ret < 0 ? -1 : 0;
-			continue;
-		}
-		if (branch_subject_match(bi, c))
-			continue;
-		candidate_add_evidence(c, "absent", NULL,
-				       "no commit of %s after %s names it",
-				       bi->name, base);
-	}
-	progress_stop(&progress);
-	HASH_ITER(hh, below, e, tmp) {
-		HASH_DEL(below, e);
-		free(e);
-	}
-	return ret;
+	HASH_FIND(hh, bi->reverts, id, sizeof(*id), r);
+	return r;
 }

@@ -4,30 +4,23 @@
 #include <git2.h>
 #include <uthash.h>
 
-#include "sha1.h"
-
 #include "candidate.h"
-#include "patchid.h"
 
 struct scan;
 
 /*
- * The index of a stable (or vendor) branch: which mainline commits it
- * already carries.
+ * The index of a stable (or vendor) branch: its base, its commits, the
+ * upstream commits they name, their reverts and their subjects.
  *
  *     struct branch_index bi;
  *     branch_index_init(&bi);
  *     if (branch_index_build(&bi, repo, "linux-6.6.y", &upstream_tip) < 0)
  *             ... error printed ...
- *     branch_presence(&bi, repo, &candidates, range_from);
+ *     b = branch_index_find(&bi, &mainline_id);
  *     branch_index_release(&bi);
  *
- * A mainline commit is present when it is below the branch's base (the
- * merge base with mainline), or when a commit of the branch after the
- * base names its full id in an upstream line ("commit <id> upstream.",
- * "[ Upstream commit <id> ]", "(cherry picked from commit <id>)") and
- * that backport was not reverted in the branch.  A commit of the branch
- * with the same subject and no other evidence makes it maybe-present.
+ * What it says of a mainline commit (below the base? backported?) is
+ * for the presence engine to weigh (src/match.h), not for its callers.
  */
 
 struct branch_backport {
@@ -51,23 +44,11 @@ struct branch_revert {
 	UT_hash_handle hh;
 };
 
-/* A branch commit by the patch-id of its change. */
-struct branch_patch {
-	git_oid patchid;
-	git_oid commit;
-	UT_hash_handle hh;
-};
-
-/* The paths those commits change, for a quick "no match" (treediff.h). */
-struct branch_pathkey {
-	unsigned char key[SHA1_RAWSZ];
-	UT_hash_handle hh;
-};
-
-/* The subjects of the branch's commits, for the last-resort match. */
+/* The commits of the branch with one subject, oldest first. */
 struct branch_subject {
 	char *subject;
-	git_oid commit;			/* the newest commit of that subject */
+	git_oid *commits;
+	size_t nr, alloc;
 	UT_hash_handle hh;
 };
 
@@ -82,10 +63,6 @@ struct branch_index {
 	struct branch_backport *by_upstream;
 	struct branch_revert *reverts;
 	struct branch_subject *subjects;
-	struct branch_patch *by_patchid;	/* built when first needed */
-	int patchids_built;
-	struct branch_pathkey *by_pathkey;	/* their paths (treediff_pathkey) */
-	int pathkeys_built;
 	git_oid *commits;		/* after the base, sorted */
 	size_t nr_sorted, alloc_commits;
 	int guessed;			/* base taken on trust, not computed */
@@ -133,31 +110,13 @@ int branch_index_has(const struct branch_index *bi, const git_oid *id);
 const struct branch_backport *branch_index_find(const struct branch_index *bi,
 						const git_oid *upstream);
 
-/*
- * How to recognise a backport that names no upstream commit: by the
- * patch-id of its change (git patch-id --stable), computed through the
- * cache for the branch commits that change a path the scanner watches.
- * NULL, or a NULL cache, skips patch-ids.  every_path: compute them
- * for every branch commit, whatever it changes (the commits that tests
- * name fix mm/ or net/ as well as fs/); set it on the first call.
- */
-struct presence_opts {
-	struct patchid_cache *cache;
-	struct scan *scan;
-	int every_path;
-};
+/* The commits of the branch with this subject, or NULL. */
+const struct branch_subject *branch_index_subject(const struct branch_index *bi,
+						  const char *subject);
 
-/*
- * Adds presence evidence to every candidate and sets c->present.
- * Candidates between range_from and the base are below the base:
- * present by ancestry.  Without range_from (commits from anywhere:
- * explain, audit, tests), those the scan of base..upstream walked are
- * not below the base, and the others are looked for below it in one
- * walk, then asked of the commit graph.
- */
-int branch_presence(struct branch_index *bi, git_repository *repo,
-		    struct candidate_list *l, const git_oid *range_from,
-		    struct presence_opts *opts);
+/* The revert of branch commit id in the branch, or NULL. */
+const struct branch_revert *branch_index_reverted(const struct branch_index *bi,
+						  const git_oid *id);
 
 /* Parses a version from "v6.6", "v6.6-rc3", "linux-6.6.y", "6.1". */
 int branch_parse_version(const char *s, int *major, int *minor);

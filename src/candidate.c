@@ -21,6 +21,22 @@ static const char *const verdict_names[VERDICT__COUNT] = {
 	[VERDICT_BELOW_THRESHOLD] = "below-threshold",
 };
 
+static const char *const evidence_names[EVIDENCE__COUNT] = {
+	[EVIDENCE_ANCESTOR] = "ancestor",
+	[EVIDENCE_UPSTREAM_LINE] = "upstream-line",
+	[EVIDENCE_PATCH_ID] = "patch-id",
+	[EVIDENCE_BACKPORT_REVERTED] = "backport-reverted",
+	[EVIDENCE_SUBJECT] = "subject",
+	[EVIDENCE_ABSENT] = "absent",
+};
+
+const char *evidence_kind_name(enum evidence_kind k)
+{
+	if ((unsigned)k >= EVIDENCE__COUNT)
+		return "unknown";
+	return evidence_names[k];
+}
+
 const char *verdict_name(enum verdict v)
 {
 	if ((unsigned)v >= VERDICT__COUNT)
@@ -114,7 +130,29 @@ const struct subsystem *candidate_subsystem(const struct candidate *c)
 	return c->nr_touched ? c->touched[0] : NULL;
 }
 
-void candidate_add_evidence(struct candidate *c, const char *kind,
+const struct evidence *candidate_evidence(const struct candidate *c,
+					  enum evidence_kind kind)
+{
+	size_t i;
+
+	for (i = 0; i < c->nr_evidence; i++)
+		if (c->evidence[i].kind == kind)
+			return &c->evidence[i];
+	return NULL;
+}
+
+const struct evidence *candidate_presence(const struct candidate *c)
+{
+	size_t i;
+
+	for (i = 0; i < c->nr_evidence; i++)
+		if (c->evidence[i].kind != EVIDENCE_ABSENT &&
+		    c->evidence[i].kind != EVIDENCE_BACKPORT_REVERTED)
+			return &c->evidence[i];
+	return NULL;
+}
+
+void candidate_add_evidence(struct candidate *c, enum evidence_kind kind,
 			    const git_oid *commit, const char *fmt, ...)
 {
 	struct evidence *e;

@@ -46,13 +46,23 @@ struct reason {
 };
 
 /*
- * What decided presence or applicability: kind is one of "ancestor"
- * (below the branch base), "upstream-line" (a backport names it),
- * "backport-reverted" (named, but reverted in the branch), "subject"
- * (only a subject matches), "absent".
+ * What decided presence (src/match.h finds it).  The names are stable,
+ * used in text and JSON output: never change them.
  */
+enum evidence_kind {
+	EVIDENCE_ANCESTOR,		/* in the branch: below its base */
+	EVIDENCE_UPSTREAM_LINE,		/* a branch commit names it */
+	EVIDENCE_PATCH_ID,		/* a branch commit makes its change */
+	EVIDENCE_BACKPORT_REVERTED,	/* backported, then reverted there */
+	EVIDENCE_SUBJECT,		/* only subject and paths agree */
+	EVIDENCE_ABSENT,		/* none of these */
+	EVIDENCE__COUNT
+};
+
+const char *evidence_kind_name(enum evidence_kind k);
+
 struct evidence {
-	const char *kind;
+	enum evidence_kind kind;
 	git_oid commit;			/* the branch commit, when has_commit */
 	int has_commit;
 	char *detail;			/* one human-readable sentence */
@@ -193,10 +203,16 @@ struct candidate *candidate_list_add(struct candidate_list *l,
 struct candidate *candidate_list_find(const struct candidate_list *l,
 				      const git_oid *id);
 
+/* The first evidence of that kind, or NULL. */
+const struct evidence *candidate_evidence(const struct candidate *c,
+					  enum evidence_kind kind);
+/* The evidence that decided presence: the first that is not absent. */
+const struct evidence *candidate_presence(const struct candidate *c);
+
 /* The primary subsystem, or NULL. */
 const struct subsystem *candidate_subsystem(const struct candidate *c);
 
-void candidate_add_evidence(struct candidate *c, const char *kind,
+void candidate_add_evidence(struct candidate *c, enum evidence_kind kind,
 			    const git_oid *commit, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 void candidate_add_warning(struct candidate *c, const char *fmt, ...)

@@ -21,13 +21,13 @@ struct subject_entry {
 	UT_hash_handle hh;
 };
 
-void deps_init(struct deps *d, git_repository *repo,
-	       const struct branch_index *branch, struct candidate_list *cands,
-	       const git_oid *upstream)
+void deps_init(struct deps *d, git_repository *repo, struct match *match,
+	       struct candidate_list *cands, const git_oid *upstream)
 {
 	memset(d, 0, sizeof(*d));
 	d->repo = repo;
-	d->branch = branch;
+	d->match = match;
+	d->branch = match->branch;
 	d->cands = cands;
 	d->upstream = upstream;
 }
@@ -202,24 +202,19 @@ static void mark_reverted(struct candidate *c, const char *hex,
 	c->reverted_by_subject = xstrdup(subject ? subject : "");
 }
 
-/* Is a commit outside this run in the branch (below the base, or backported)? */
+/*
+ * Is a commit outside this run in the branch?  The presence engine
+ * says, with what the walk below the base found already.  1, 0, or -1
+ * after an error message.
+ */
 static int in_branch(struct deps *d, const git_oid *id)
 {
-	const struct branch_backport *b = branch_index_find(d->branch, id);
 	struct ancestry_entry *a;
-	int below;
 
-	if (git_oid_equal(id, &d->branch->base) || (b && !b->reverted))
-		return 1;
 	HASH_FIND(hh, d->ancestry, id, sizeof(*id), a);
-	if (a)
-		return a->below;
-	below = git_graph_descendant_of(d->repo, &d->branch->base, id);
-	if (below < 0) {
-		git_error_clear();
-		return 0;
-	}
-	return below;
+	if (a && a->below)
+		return 1;
+	return match_commit_in_branch(d->match, id, !a);
 }
 
 /* Resolves an abbreviated commit id; 1 when found. */
@@ -558,12 +553,15 @@ int deps_link(struct deps *d)
 	for (i = 0; i < d->cands->nr; i++) {
 		struct candidate *c = items[i];
 		git_oid id;
-		int found;
+		int found, r;
 
 		if (!c->msg.is_revert || c->reverts || !c->reverts_in_branch)
 			continue;
 		revert_target(d, c, &id, &found);
-		c->reverts_in_branch = found && in_branch(d, &id);
+		r = found ? in_branch(d, &id) : 0;
+		if (r < 0)
+			return -1;
+		c->reverts_in_branch = r;
 	}
 	return 0;
 }
@@ -589,8 +587,11 @@ int deps_facts(struct deps *d, struct candidate *c)
 			else
 				t->status = TARGET_ABSENT;
 		} else {
-			t->status = in_branch(d, &t->id) ? TARGET_IN_BRANCH
-							 : TARGET_ABSENT;
+			int r = in_branch(d, &t->id);
+
+			if (r < 0)
+				return -1;
+			t->status = r ? TARGET_IN_BRANCH : TARGET_ABSENT;
 		}
 		if (t->status == TARGET_IN_BRANCH)
 			candidate_add_fact(c, "fixes-in-branch");
@@ -719,11 +720,12 @@ struct series_group {
 	UT_hash_handle hh;
 };
 
-void deps_finish(struct deps *d)
+int deps_finish(struct deps *d)
 {
 	struct candidate **items = d->cands->items;
 	struct series_group *series = NULL, *s, *stmp;
 	size_t i, j;
+	int ret = 0, r;
 
 	for (i = 0; i < d->cands->nr; i++) {
 		struct candidate *c = items[i];
@@ -750,9 +752,10 @@ void deps_finish(struct deps *d)
 				p->status = p->cand->present ? TARGET_IN_BRANCH :
 					    wanted(p->cand) ? TARGET_PROPOSED :
 					    TARGET_ABSENT;
+			else if ((r = in_branch(d, &p->id)) < 0)
+				ret = -1;
 			else
-				p->status = in_branch(d, &p->id) ? TARGET_IN_BRANCH
-								 : TARGET_ABSENT;
+				p->status = r ? TARGET_IN_BRANCH : TARGET_ABSENT;
 			if (wanted(c) && p->status == TARGET_ABSENT) {
 				char hex[GIT_OID_HEXSZ + 1];
 
@@ -780,6 +783,7 @@ void deps_finish(struct deps *d)
 		free(s->items);
 		free(s);
 	}
+	return ret;
 }
 
 int deps_later_reverts(struct deps *d, const git_oid *from, const git_oid *to)

@@ -5,6 +5,7 @@
 
 #include "branch.h"
 #include "candidate.h"
+#include "match.h"
 #include "scan.h"
 
 /*
@@ -13,8 +14,8 @@
  * hints of Cc: stable tags.
  *
  *     struct deps d;
- *     deps_init(&d, repo, &branch_index, &candidates);
- *     deps_link(&d);                    after branch_presence()
+ *     deps_init(&d, repo, &match, &candidates, &upstream_tip);
+ *     deps_link(&d);                    after match_candidates()
  *     deps_later_reverts(&d, &end, &tip);  reverts after the range
  *     for each candidate c, oldest first:
  *             deps_facts(&d, c);        facts the rules can match
@@ -41,6 +42,7 @@ struct ancestry_entry;
 struct deps {
 	git_repository *repo;
 	struct ancestry_entry *ancestry;	/* below the base? answered once */
+	struct match *match;		/* presence of commits outside the run */
 	const struct branch_index *branch;
 	struct candidate_list *cands;
 	const git_oid *upstream;	/* for the subject index */
@@ -57,9 +59,8 @@ struct deps {
 	int pull_started;
 };
 
-void deps_init(struct deps *d, git_repository *repo,
-	       const struct branch_index *branch, struct candidate_list *cands,
-	       const git_oid *upstream);
+void deps_init(struct deps *d, git_repository *repo, struct match *match,
+	       struct candidate_list *cands, const git_oid *upstream);
 void deps_release(struct deps *d);
 
 /*
@@ -96,8 +97,9 @@ struct candidate *deps_pull_prereq(struct deps *d);
 /*
  * After every verdict: the status of every prerequisite, and warnings
  * on proposals whose prerequisites or series-mates are missing.
+ * Returns 0 or -1 after an error message.
  */
-void deps_finish(struct deps *d);
+int deps_finish(struct deps *d);
 
 /*
  * Marks the candidates that a mainline commit after the scanned range

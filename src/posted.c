@@ -1,4 +1,5 @@
 #include "posted.h"
+#include "scan.h"
 #include "error.h"
 #include "strbuf.h"
 #include "util.h"
@@ -516,8 +517,7 @@ struct by_msg {
 	UT_hash_handle hh;
 };
 
-static void index_list(struct by_msg **head, struct by_msg **subjects,
-		       const struct candidate_list *l)
+static void index_list(struct by_msg **head, const struct candidate_list *l)
 {
 	size_t i;
 
@@ -525,24 +525,15 @@ static void index_list(struct by_msg **head, struct by_msg **subjects,
 		struct candidate *c = l->items[i];
 		struct by_msg *e;
 
-		if (c->posted) {
-			HASH_FIND_STR(*head, c->posted->msg->message_id, e);
-			if (!e) {
-				e = xcalloc(1, sizeof(*e));
-				e->id = c->posted->msg->message_id;
-				e->c = c;
-				HASH_ADD_KEYPTR(hh, *head, e->id, strlen(e->id), e);
-			}
-		}
-		if (!c->msg.subject)
+		if (!c->posted)
 			continue;
-		HASH_FIND_STR(*subjects, c->msg.subject, e);
-		if (!e) {
-			e = xcalloc(1, sizeof(*e));
-			e->id = c->msg.subject;
-			e->c = c;
-			HASH_ADD_KEYPTR(hh, *subjects, e->id, strlen(e->id), e);
-		}
+		HASH_FIND_STR(*head, c->posted->msg->message_id, e);
+		if (e)
+			continue;
+		e = xcalloc(1, sizeof(*e));
+		e->id = c->posted->msg->message_id;
+		e->c = c;
+		HASH_ADD_KEYPTR(hh, *head, e->id, strlen(e->id), e);
 	}
 }
 
@@ -556,55 +547,55 @@ static void free_index(struct by_msg **head)
 	}
 }
 
-static struct candidate *mate_commit(struct by_msg *ids, struct by_msg *subjects,
-				     const struct archive_msg *m)
+/* A subject alone is the same patch only from the same author. */
+static struct candidate *mate_commit(struct by_msg *ids, struct match *m,
+				     const struct archive_msg *msg)
 {
+	struct match_found found;
+	struct match_pick pick;
 	struct by_msg *e;
-	char *email;
-	int same;
 
-	HASH_FIND_STR(ids, m->message_id, e);
+	HASH_FIND_STR(ids, msg->message_id, e);
 	if (e)
 		return e->c;
-	HASH_FIND_STR(subjects, m->title, e);
-	if (!e)
+	memset(&pick, 0, sizeof(pick));
+	pick.subject = msg->title;
+	pick.author_email = msg->email;
+	pick.by_author = 1;
+	if (match_mainline(m, &pick, &found, NULL) <= 0 ||
+	    found.how != EVIDENCE_SUBJECT)
 		return NULL;
-	/* A subject alone is the same patch only from the same author. */
-	email = archive_email(e->c->author);
-	same = !strcmp(email, m->email);
-	free(email);
-	return same ? e->c : NULL;
+	return found.cand;
 }
 
-void posted_mates(struct candidate_list *l, const struct candidate_list *range,
-		  const struct branch_index *bi)
+void posted_mates(struct candidate_list *l, struct match *m)
 {
-	struct by_msg *ids = NULL, *subjects = NULL;
+	struct by_msg *ids = NULL;
 	size_t i, j;
 
-	index_list(&ids, &subjects, l);
-	if (range != l)
-		index_list(&ids, &subjects, range);
+	index_list(&ids, l);
+	if (m->scan && &m->scan->candidates != l)
+		index_list(&ids, &m->scan->candidates);
 	for (i = 0; i < l->nr; i++) {
 		struct posted *p = l->items[i]->posted;
 
 		for (j = 0; p && j < p->nr_mates; j++) {
 			struct posted_mate *mt = &p->mates[j];
-			struct branch_subject *s;
 
-			mt->cand = mate_commit(ids, subjects, mt->msg);
+			mt->cand = mate_commit(ids, m, mt->msg);
 			if (mt->cand && mt->cand->present) {
 				mt->status = "present";
+			} else if (mt->cand && mt->cand->maybe_present) {
+				mt->status = "maybe-present";
 			} else if (mt->cand) {
 				mt->status = mt->cand->verdict == VERDICT_PROPOSED ||
 					     mt->cand->verdict == VERDICT_NEEDS_ACK ?
 					     "proposed" : "absent";
 			} else {
-				HASH_FIND_STR(bi->subjects, mt->msg->title, s);
-				mt->status = s ? "present" : "not-found";
+				mt->status = match_branch_subject(m, mt->msg->title) ?
+					     "maybe-present" : "not-found";
 			}
 		}
 	}
-	free_index(&subjects);
 	free_index(&ids);
 }

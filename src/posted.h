@@ -3,6 +3,7 @@
 
 #include "archive.h"
 #include "branch.h"
+#include "match.h"
 #include "candidate.h"
 #include "patchid.h"
 
@@ -13,7 +14,7 @@
  *
  *     posted_attach(&archive, repo, &patchids, &candidates);
  *     ... score (rules on field "reply"), judge ...
- *     posted_mates(&candidates, &range, &branch);
+ *     posted_mates(&candidates, &match);
  *     ... c->posted, for each candidate c that was found ...
  *
  * Finding the patch, in this order:
@@ -56,8 +57,10 @@ struct posted_mate {
 	/*
 	 * Set by posted_mates(): "present" (the branch has it),
 	 * "proposed" (proposed, or needs an ack, in this run), "absent"
-	 * (in mainline, neither), "not-found" (no commit of the range
-	 * has its subject: not merged, or outside the watched paths).
+	 * (in mainline, neither), "maybe-present" (no commit of the range
+	 * has its subject, but a commit of the branch does that stands
+	 * for no other), "not-found" (neither: not merged, or outside the
+	 * watched paths).
 	 */
 	const char *status;
 };
@@ -90,12 +93,12 @@ int posted_attach(struct archive *a, git_repository *repo,
 		  struct patchid_cache *patchids, struct candidate_list *l);
 
 /*
- * Sets each series-mate's commit and status.  After the verdicts; the
- * commits are looked up in l and in range (the judged range; may be l
- * or NULL).
+ * Sets each series-mate's commit and status.  After the verdicts; a
+ * mate is the commit of l or of the judged range found posted as it,
+ * else the one commit of the range with its subject from its sender
+ * (the presence engine's answer).
  */
-void posted_mates(struct candidate_list *l, const struct candidate_list *range,
-		  const struct branch_index *bi);
+void posted_mates(struct candidate_list *l, struct match *m);
 
 void posted_free(struct posted *p);
 

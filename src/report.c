@@ -391,7 +391,7 @@ static void json_evidence(struct strbuf *out, const struct candidate *c)
 		const struct evidence *e = &c->evidence[i];
 
 		strbuf_addf(out, "%s{\"kind\":", i ? "," : "");
-		json_add_str(out, e->kind);
+		json_add_str(out, evidence_kind_name(e->kind));
 		strbuf_addstr(out, ",\"commit\":");
 		if (e->has_commit) {
 			git_oid_tostr(hex, sizeof(hex), &e->commit);
@@ -764,7 +764,8 @@ void report_explain(struct strbuf *out, const struct report *r,
 
 	strbuf_addf(out, "\nPresence in %s:\n", r->branch->name);
 	for (i = 0; i < c->nr_evidence; i++) {
-		strbuf_addf(out, "  %-14s %s", c->evidence[i].kind,
+		strbuf_addf(out, "  %-14s %s",
+			    evidence_kind_name(c->evidence[i].kind),
 			    c->evidence[i].detail);
 		if (c->evidence[i].has_commit) {
 			git_oid_tostr(hex, sizeof(hex), &c->evidence[i].commit);

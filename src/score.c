@@ -169,25 +169,19 @@ void score_decide(const struct ruleset *rs, struct candidate *c)
 {
 	const struct subsystem *s = candidate_subsystem(c);
 	const char *name = s ? s->name : "?";
-	size_t i;
+	const struct evidence *e;
 
 	(void)rs;
 	if (c->present) {
-		for (i = 0; i < c->nr_evidence; i++)
-			if (strcmp(c->evidence[i].kind, "absent"))
-				break;
+		e = candidate_presence(c);
 		set_verdict(c, VERDICT_PRESENT, "%s",
-			    i < c->nr_evidence ? c->evidence[i].detail
-					       : "already in the branch");
+			    e ? e->detail : "already in the branch");
 		return;
 	}
 	if (c->maybe_present) {
-		for (i = 0; i < c->nr_evidence; i++)
-			if (!strcmp(c->evidence[i].kind, "subject"))
-				break;
+		e = candidate_evidence(c, EVIDENCE_SUBJECT);
 		set_verdict(c, VERDICT_MAYBE_PRESENT, "%s",
-			    i < c->nr_evidence ? c->evidence[i].detail
-					       : "a commit of the branch has its subject");
+			    e ? e->detail : "a commit of the branch has its subject");
 		return;
 	}
 	if (c->reverted_by) {

@@ -99,150 +99,55 @@ out:
 	return ret;
 }
 
-/* Whether id names a commit of the repository. */
-static int is_commit(git_repository *repo, const git_oid *id)
-{
-	git_commit *c = NULL;
-	int ret = git_commit_lookup(&c, repo, id);
-
-	git_commit_free(c);
-	git_error_clear();
-	return ret == 0;
-}
-
 /*
- * The commit of the range with the change a mail carries: the same
- * paths (from its "--- a/X" and "+++ b/Y" lines) and the same patch-id.
+ * A pick mail: its mainline commit is the one the presence engine
+ * finds for it: the commit its upstream line names ("commit X
+ * upstream.", "[ Upstream commit X ]"), else the commit of the range
+ * with its change (paths and patch-id), else the one commit of the
+ * range with its subject and a file of the same name.  Cover letters
+ * (0/N) and replies are not picks.  A message that cannot be
+ * understood or matched is reported (where: "FILE:LINE: message N",
+ * with its Message-ID) and counted in *skipped.
  */
-static const struct candidate *by_patch(struct cli_context *ctx,
-					struct cli_run *run, const char *diff)
-{
-	unsigned char key[SHA1_RAWSZ];
-	char **paths = NULL;
-	size_t nr = 0, alloc = 0, i;
-	const char *line, *end;
-	const struct candidate *found = NULL;
-	git_oid want;
-
-	if (!diff || patchid_text(&want, diff) < 0) {
-		git_error_clear();
-		return NULL;
-	}
-	for (line = diff; *line; line = end) {
-		end = strchr(line, '\n');
-		end = end ? end + 1 : line + strlen(line);
-		if ((!strncmp(line, "--- a/", 6) || !strncmp(line, "+++ b/", 6))) {
-			size_t len = (size_t)(end - line) - 6;
-
-			while (len && (line[6 + len - 1] == '\n' ||
-				       line[6 + len - 1] == '\r'))
-				len--;
-			ALLOC_GROW(paths, nr, alloc);
-			paths[nr++] = xstrndup(line + 6, len);
-		}
-	}
-	treediff_key_of(key, paths, nr);
-	for (i = 0; i < nr; i++)
-		free(paths[i]);
-	free(paths);
-	for (i = 0; !found && i < run->scan.candidates.nr; i++) {
-		const struct candidate *c = run->scan.candidates.items[i];
-		git_commit *commit = NULL;
-		git_oid pid;
-
-		if (!c->has_pathkey || memcmp(c->pathkey, key, sizeof(key)))
-			continue;
-		if (git_commit_lookup(&commit, ctx->repo, &c->id) < 0) {
-			git_error_clear();
-			continue;
-		}
-		if (!patchid_cache_get(&run->patchids, ctx->repo, commit, &pid) &&
-		    git_oid_equal(&pid, &want))
-			found = c;
-		git_commit_free(commit);
-	}
-	return found;
-}
-
-/* The commit of the range with this subject, if exactly one has it. */
-static const struct candidate *by_subject(const struct candidate_list *l,
-					  const char *subject)
-{
-	const struct candidate *found = NULL;
-	size_t i;
-
-	for (i = 0; subject && i < l->nr; i++) {
-		const struct candidate *c = l->items[i];
-
-		if (!c->msg.subject || strcmp(c->msg.subject, subject))
-			continue;
-		if (found)
-			return NULL;	/* two: not proof of either */
-		found = c;
-	}
-	return found;
-}
-
-/*
- * A pick mail: its mainline commit is the one its upstream line names
- * ("commit X upstream.", "[ Upstream commit X ]"), else the one commit
- * of the range with its subject.  Cover letters (0/N) and replies are
- * not picks.  A message that cannot be understood or matched is
- * reported (where: "FILE:LINE: message N", with its Message-ID) and
- * counted in *skipped.
- */
-static void pick_from_mail(struct cli_context *ctx, struct cli_run *run,
-			   const struct mbox_msg *m, const char *where,
-			   const char *source, struct audit *a, size_t *skipped)
+static int pick_from_mail(struct cli_context *ctx, struct cli_run *run,
+			  const struct mbox_msg *m, const char *where,
+			  const char *source, struct audit *a, size_t *skipped)
 {
 	const char *msgid = m->message_id ? m->message_id : "no Message-ID";
-	const struct candidate *c;
+	struct match_found found;
+	struct match_pick pick;
 	struct audit_pick *p;
 	struct message parsed;
-	git_object *obj = NULL;
-	git_oid id;
-	int found = 0;
+	const char *why = NULL;
+	int r;
 
 	if (m->problem) {
 		warning("%s <%s>: %s; skipped", where, msgid, m->problem);
 		(*skipped)++;
-		return;
+		return 0;
 	}
 	if (m->is_reply || (m->total && !m->number))
-		return;
+		return 0;
 	message_init(&parsed);
 	message_parse(&parsed, m->body, strlen(m->body));
-	if (parsed.nr_upstream &&
-	    !git_revparse_single(&obj, ctx->repo, parsed.upstream[0])) {
-		git_object *peeled = NULL;
-
-		if (!git_object_peel(&peeled, obj, GIT_OBJECT_COMMIT)) {
-			git_oid_cpy(&id, git_object_id(peeled));
-			found = 1;
-		}
-		git_object_free(peeled);
-		git_object_free(obj);
-	}
-	git_error_clear();
-	if (!found && ((c = by_patch(ctx, run, m->diff)) ||
-		       (c = by_subject(&run->scan.candidates, m->title)))) {
-		git_oid_cpy(&id, &c->id);
-		found = 1;
-	}
-	if (!found) {
+	memset(&pick, 0, sizeof(pick));
+	pick.msg = &parsed;
+	pick.diff = m->diff;
+	pick.subject = m->title;
+	r = match_mainline(cli_match(run, ctx->repo), &pick, &found, &why);
+	if (!r) {
 		warning("%s <%s> (\"%s\"): no mainline commit found (%s; no "
 			"commit of %s has its change or, alone, its subject); "
-			"skipped", where,
-			msgid, m->title ? m->title : "no subject",
-			parsed.nr_upstream ? "its upstream line names no commit "
-			"here" : "no upstream line", run->scan.range);
+			"skipped", where, msgid, m->title ? m->title : "no subject",
+			why, run->scan.range);
 		(*skipped)++;
-	} else {
-		p = audit_add(a, &id, source);
+	} else if (r > 0) {
+		p = audit_add(a, &found.id, source);
 		if (m->message_id)
 			p->message_id = xstrdup(m->message_id);
 	}
 	message_release(&parsed);
+	return r < 0 ? -1 : 0;
 }
 
 static int read_mbox(struct cli_context *ctx, struct cli_run *run,
@@ -266,7 +171,9 @@ static int read_mbox(struct cli_context *ctx, struct cli_run *run,
 		strbuf_addf(&where, "%s:%zu: message %zu", path,
 			    m->problem && m->problem_line ? m->problem_line : m->line,
 			    m->index);
-		pick_from_mail(ctx, run, m, where.buf, src.buf, a, skipped);
+		if ((ret = pick_from_mail(ctx, run, m, where.buf, src.buf, a,
+					  skipped)) < 0)
+			break;
 		/* The thread: the cover letter, else the first mail. */
 		if (m->message_id && !m->is_reply &&
 		    (!t->message_id || (m->total && !m->number))) {
@@ -327,8 +234,8 @@ static int read_queue(struct cli_context *ctx, struct cli_run *run,
 			ret = error("%s/series:%zu: '%s' holds %zu messages, not "
 				    "one patch", dir, lineno, name, mb.nr);
 		} else {
-			pick_from_mail(ctx, run, &mb.msgs[0], path.buf, path.buf,
-				       a, skipped);
+			ret = pick_from_mail(ctx, run, &mb.msgs[0], path.buf,
+					     path.buf, a, skipped);
 		}
 		mbox_release(&mb);
 	}
@@ -343,12 +250,14 @@ out:
 /*
  * A range already applied to a branch ("v6.1.60..v6.1.61"): its
  * commits, oldest first, are the picks, each standing for the mainline
- * commit its upstream line names (else the one commit of the range with
- * its subject).  The branch is judged as it was at the range's start.
+ * commit the presence engine finds for it (its upstream line, else the
+ * change, else the subject), and tried onto the branch as it was
+ * applied.  The branch is judged as it was at the range's start.
  */
 static int read_applied(struct cli_context *ctx, struct cli_run *run,
 			const char *range, struct audit *a, size_t *skipped)
 {
+	struct match *mt = cli_match(run, ctx->repo);
 	git_revwalk *walk = NULL;
 	struct strbuf src = STRBUF_INIT;
 	git_oid id;
@@ -361,14 +270,14 @@ static int read_applied(struct cli_context *ctx, struct cli_run *run,
 	}
 	git_revwalk_sorting(walk, GIT_SORT_TOPOLOGICAL | GIT_SORT_REVERSE);
 	while (!(ret = git_revwalk_next(&id, walk))) {
-		const struct candidate *c = NULL;
 		git_commit *commit = NULL;
-		struct message m;
-		const char *raw;
+		struct match_found found;
+		struct match_pick pick;
+		struct audit_pick *p;
+		const char *raw, *why = NULL;
 		char hex[GIT_OID_HEXSZ + 1];
-		git_oid up;
-		int found = 0;
-		size_t i;
+		struct message m;
+		int r;
 
 		if (git_commit_lookup(&commit, ctx->repo, &id) < 0) {
 			ret = error_git("cannot read a commit of %s", range);
@@ -382,28 +291,31 @@ static int read_applied(struct cli_context *ctx, struct cli_run *run,
 		raw = git_commit_message(commit);
 		message_init(&m);
 		message_parse(&m, raw ? raw : "", raw ? strlen(raw) : 0);
-		for (i = 0; !found && i < m.nr_upstream; i++)
-			found = !git_oid_fromstr(&up, m.upstream[i]) &&
-				is_commit(ctx->repo, &up);
-		if (!found && (c = by_subject(&run->scan.candidates, m.subject))) {
-			git_oid_cpy(&up, &c->id);
-			found = 1;
-		}
-		if (found) {
+		memset(&pick, 0, sizeof(pick));
+		pick.msg = &m;
+		pick.commit = &id;
+		pick.subject = m.subject;
+		r = match_mainline(mt, &pick, &found, &why);
+		if (r > 0) {
 			strbuf_reset(&src);
 			strbuf_addf(&src, "%s:%.12s", range, hex);
-			audit_add(a, &up, src.buf);
-		} else if (!m.subject || strncmp(m.subject, "Linux ", 6)) {
+			p = audit_add(a, &found.id, src.buf);
+			git_oid_cpy(&p->applied, &id);
+			p->has_applied = 1;
+		} else if (!r && (!m.subject || strncmp(m.subject, "Linux ", 6))) {
 			/* "Linux 6.1.61", the release commit, is no pick. */
 			warning("%s: %.12s (\"%s\"): no mainline commit found "
-				"(%s; no single commit of %s has its subject); "
-				"skipped", range, hex, m.subject ? m.subject : "",
-				m.nr_upstream ? "its upstream line names no commit "
-				"here" : "no upstream line", run->scan.range);
+				"(%s; no commit of %s has its change or, alone, "
+				"its subject); skipped", range, hex,
+				m.subject ? m.subject : "", why, run->scan.range);
 			(*skipped)++;
 		}
 		message_release(&m);
 		git_commit_free(commit);
+		if (r < 0) {
+			ret = -1;
+			break;
+		}
 	}
 	git_revwalk_free(walk);
 	strbuf_release(&src);

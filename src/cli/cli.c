@@ -375,6 +375,9 @@ int cli_run_save(struct cli_context *ctx, struct cli_run *run)
 
 void cli_run_release(struct cli_run *run)
 {
+	if (run->match_ready)
+		match_release(&run->match);
+	run->match_ready = 0;
 	if (run->archive) {
 		archive_release(run->archive);
 		free(run->archive);
@@ -459,6 +462,17 @@ static int apply_decisions(struct cli_run *run, struct candidate_list *l)
 	return 0;
 }
 
+struct match *cli_match(struct cli_run *run, git_repository *repo)
+{
+	if (!run->match_ready) {
+		match_init(&run->match, repo, &run->branch, &run->scan,
+			   &run->patchids);
+		run->match_ready = 1;
+	}
+	run->match.every_path = run->every_path;
+	return &run->match;
+}
+
 /*
  * Presence, links, facts, scores and verdicts; with pull, the
  * prerequisites of what is proposed are pulled in and judged too.
@@ -466,14 +480,13 @@ static int apply_decisions(struct cli_run *run, struct candidate_list *l)
 static int judge(struct cli_run *run, git_repository *repo,
 		 struct candidate_list *l, const git_oid *range_from, int pull)
 {
-	struct presence_opts opts = { &run->patchids, &run->scan,
-				      run->every_path };
+	struct match *m = cli_match(run, repo);
 	struct candidate *pulled;
 	struct deps d;
 	size_t i;
 	int ret;
 
-	if (branch_presence(&run->branch, repo, l, range_from, &opts) < 0)
+	if (match_candidates(m, l, range_from) < 0)
 		return -1;
 	trace_stage("presence");
 	/* Before the scores: rules on "reply" read the review replies. */
@@ -482,7 +495,7 @@ static int judge(struct cli_run *run, git_repository *repo,
 		return -1;
 	if (run->archive)
 		trace_stage("posted patches");
-	deps_init(&d, repo, &run->branch, l, &run->upstream);
+	deps_init(&d, repo, m, l, &run->upstream);
 	if (run->scan.memo && run->scan.has_from &&
 	    git_oid_equal(&run->scan.from, &run->branch.base) &&
 	    git_oid_equal(&run->scan.to, &run->upstream))
@@ -508,7 +521,7 @@ static int judge(struct cli_run *run, git_repository *repo,
 		score_decide(&run->rules, pulled);
 	}
 	if (!ret)
-		deps_finish(&d);
+		ret = deps_finish(&d);
 	deps_release(&d);
 	trace_stage("prerequisites");
 	return ret;
@@ -520,7 +533,7 @@ int cli_judge_scores(struct cli_run *run, git_repository *repo,
 	int ret = judge(run, repo, l, range_from, 0);
 
 	if (!ret && run->archive)
-		posted_mates(l, &run->scan.candidates, &run->branch);
+		posted_mates(l, cli_match(run, repo));
 	return ret;
 }
 
@@ -536,6 +549,6 @@ int cli_judge(struct cli_run *run, git_repository *repo,
 				 run->scan.soak_painted ? &run->scan.soak_tags : NULL, l);
 	trace_stage("checks");
 	if (!ret && run->archive)
-		posted_mates(l, &run->scan.candidates, &run->branch);
+		posted_mates(l, cli_match(run, repo));
 	return ret;
 }

@@ -6,6 +6,7 @@
 #include "archive.h"
 #include "branch.h"
 #include "config.h"
+#include "match.h"
 #include "rules.h"
 #include "scan.h"
 
@@ -86,7 +87,20 @@ struct cli_run {
 	/* Candidates outside the watch (named by tests): patch-ids of all. */
 	int every_path;
 	struct archive *archive;	/* the list archives, or NULL */
+	/*
+	 * The presence engine, set up by the first judging (after the
+	 * scan), so that every later question of the run uses the same
+	 * indexes.
+	 */
+	struct match match;
+	int match_ready;
 };
+
+/*
+ * The presence engine of the run, set up on first use; after
+ * cli_scan().
+ */
+struct match *cli_match(struct cli_run *run, git_repository *repo);
 
 /*
  * Opens the repository, loads the rules, resolves upstream (the option,

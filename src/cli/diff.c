@@ -19,11 +19,12 @@
  * stablepick diff --branch VENDOR --against STABLE: which fixes of the
  * stable branch (since the two share a base) a vendor branch lacks, and
  * which of the vendor's own changes to watched paths have no stable
- * counterpart.  A stable commit is in the vendor branch when it is
- * below their merge base (a merged stable release), when a vendor
- * commit names it or the mainline commit it backports in an upstream
- * line, or when a vendor commit makes the same change (patch-id); a
- * vendor commit of the same subject only makes it maybe-present.
+ * counterpart.  Whether a stable commit is in the vendor branch is the
+ * presence engine's answer (src/match.h), as for a mainline commit in
+ * propose: below their merge base (a merged stable release), a vendor
+ * commit naming it or the mainline commit it backports, a vendor
+ * commit making the same change; a vendor commit of the same subject
+ * only makes it maybe-present.
  */
 
 enum format { FORMAT_TEXT, FORMAT_JSON, FORMAT_HTML };
@@ -59,88 +60,23 @@ static void add_row(struct report_rows *r, const char *section,
 	w->detail = detail;
 }
 
-/* A vendor backport naming one of c's upstream ids (not reverted). */
-static const struct branch_backport *by_mainline_id(const struct branch_index *v,
-						    const struct candidate *c)
-{
-	size_t i;
-	git_oid up;
-
-	for (i = 0; i < c->msg.nr_upstream; i++) {
-		const struct branch_backport *b;
-
-		if (git_oid_fromstr(&up, c->msg.upstream[i]) < 0)
-			continue;
-		b = branch_index_find(v, &up);
-		if (b && !b->reverted)
-			return b;
-	}
-	return NULL;
-}
-
 /* The stable side: what the vendor lacks. */
-static void stable_rows(struct report_rows *r, const struct branch_index *v,
-			struct candidate_list *l)
+static void stable_rows(struct report_rows *r, struct candidate_list *l)
 {
 	size_t i;
 
 	for (i = 0; i < l->nr; i++) {
 		struct candidate *c = l->items[i];
 		const struct subsystem *s = candidate_subsystem(c);
-		const struct branch_backport *b;
-		char hex[GIT_OID_HEXSZ + 1];
-		const char *detail = NULL;
-		size_t j;
+		const struct evidence *e = candidate_evidence(c, EVIDENCE_SUBJECT);
 
-		if (!c->present && (b = by_mainline_id(v, c))) {
-			c->present = 1;
-			git_oid_tostr(hex, sizeof(hex), &b->commit);
-			candidate_add_evidence(c, "upstream-line", &b->commit,
-					       "backported as %.12s", hex);
-		}
 		if (c->present)
 			continue;
-		for (j = 0; j < c->nr_evidence; j++)
-			if (!strcmp(c->evidence[j].kind, "subject"))
-				detail = c->evidence[j].detail;
 		add_row(r, c->maybe_present ? "maybe-present" : "missing", &c->id,
 			c->msg.nr_upstream ? c->msg.upstream[0] : NULL,
 			s ? s->name : NULL, c->msg.subject,
-			detail ? xstrdup(detail) : NULL);
+			e ? xstrdup(e->detail) : NULL);
 	}
-}
-
-/* Whether some stable commit of l names upstream id hex, or is it. */
-static int stable_knows(const struct candidate_list *l, const char *hex)
-{
-	size_t i, j;
-
-	for (i = 0; i < l->nr; i++) {
-		const struct candidate *c = l->items[i];
-
-		if (!strcmp(c->hex, hex))
-			return 1;
-		for (j = 0; j < c->msg.nr_upstream; j++)
-			if (!strcmp(c->msg.upstream[j], hex))
-				return 1;
-	}
-	return 0;
-}
-
-/* Whether a stable commit's presence was proven by vendor commit id. */
-static int matched_stable(const struct candidate_list *l, const git_oid *id)
-{
-	size_t i, j;
-
-	for (i = 0; i < l->nr; i++) {
-		const struct candidate *c = l->items[i];
-
-		for (j = 0; j < c->nr_evidence; j++)
-			if (c->evidence[j].has_commit &&
-			    git_oid_equal(&c->evidence[j].commit, id))
-				return 1;
-	}
-	return 0;
 }
 
 /*
@@ -149,9 +85,10 @@ static int matched_stable(const struct candidate_list *l, const git_oid *id)
  * mainline ahead of stable.
  */
 static int vendor_rows(struct report_rows *r, git_repository *repo,
-		       struct scan *scan, const struct branch_index *v,
+		       struct match *m, const struct branch_index *v,
 		       struct candidate_list *vendor)
 {
+	struct scan *scan = m->scan;
 	git_revwalk *walk = NULL;
 	git_oid id;
 	int ret;
@@ -165,6 +102,8 @@ static int vendor_rows(struct report_rows *r, git_repository *repo,
 	git_revwalk_sorting(walk, GIT_SORT_TOPOLOGICAL | GIT_SORT_REVERSE);
 	while (!(ret = git_revwalk_next(&id, walk))) {
 		git_commit *commit = NULL;
+		struct match_pick pick;
+		struct match_found found;
 		struct candidate *c;
 		const struct subsystem *s;
 		const char *up;
@@ -175,7 +114,7 @@ static int vendor_rows(struct report_rows *r, git_repository *repo,
 		}
 		if (git_commit_parentcount(commit) > 1 ||
 		    scan_commit_touches(scan, commit) <= 0 ||
-		    matched_stable(&scan->candidates, &id)) {
+		    match_taken_by(m, &id)) {
 			git_commit_free(commit);
 			continue;
 		}
@@ -184,9 +123,18 @@ static int vendor_rows(struct report_rows *r, git_repository *repo,
 		git_commit_free(commit);
 		if (ret < 0)
 			break;
-		up = c->msg.nr_upstream ? c->msg.upstream[0] : NULL;
-		if (up && stable_knows(&scan->candidates, up))
+		memset(&pick, 0, sizeof(pick));
+		pick.msg = &c->msg;
+		pick.commit = &c->id;
+		pick.subject = c->msg.subject;
+		ret = match_mainline(m, &pick, &found, NULL);
+		if (ret < 0)
+			break;
+		/* A stable commit stands for it: not the vendor's own. */
+		if (ret && found.cand)
 			continue;
+		up = ret && found.how == EVIDENCE_UPSTREAM_LINE ?
+		     c->msg.upstream[0] : NULL;
 		s = candidate_subsystem(c);
 		add_row(r, "vendor-only", &id, up, s ? s->name : NULL,
 			c->msg.subject, xstrdup(up ? "taken from mainline, "
@@ -665,7 +613,7 @@ static int diff(struct cli_context *ctx, int argc, char **argv)
 	struct branch_index vbi;
 	struct ruleset rules;
 	struct strbuf out = STRBUF_INIT;
-	struct presence_opts opts;
+	struct match match;
 	struct scan scan;
 	git_oid stable;
 	char *path, *range = NULL;
@@ -732,17 +680,14 @@ static int diff(struct cli_context *ctx, int argc, char **argv)
 			scan_set_only(&scan, subsystems);
 		ret = scan_run(&scan);
 	}
-	opts.cache = &patchids;
-	opts.scan = &scan;
-	opts.every_path = 0;
+	match_init(&match, ctx->repo, &vbi, &scan, &patchids);
 	if (!ret)
-		ret = branch_presence(&vbi, ctx->repo, &scan.candidates,
-				      &scan.from, &opts);
+		ret = match_candidates(&match, &scan.candidates, &scan.from);
 	if (!ret && format != FORMAT_JSON)
 		ret = load_releases(&rel, ctx->repo, &vbi.base, &stable);
 	if (!ret) {
-		stable_rows(&rows, &vbi, &scan.candidates);
-		ret = vendor_rows(&rows, ctx->repo, &scan, &vbi, &vendor);
+		stable_rows(&rows, &scan.candidates);
+		ret = vendor_rows(&rows, ctx->repo, &match, &vbi, &vendor);
 	}
 	/* Mainline's side: the vendor judged as propose judges a branch. */
 	if (!ret) {
@@ -777,6 +722,7 @@ static int diff(struct cli_context *ctx, int argc, char **argv)
 	free(range);
 	strbuf_release(&out);
 	candidate_list_release(&vendor);
+	match_release(&match);
 	scan_release(&scan);
 	branch_index_release(&vbi);
 	patchid_cache_release(&patchids);

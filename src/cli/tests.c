@@ -59,17 +59,18 @@ struct named {
 struct tests_run {
 	struct testannot_set set;
 	struct named *named;		/* parallel to set.items */
-	struct candidate_list cands;	/* the commits named, once each */
-	struct candidate_list targets;	/* the Fixes: targets of missing ones */
+	/* The commits named outside the range, once each. */
+	struct candidate_list cands;
 	const char *fstyp;		/* --fstyp, or NULL */
 };
+
+static void place_added(struct candidate_list *l, size_t added);
 
 static void tests_run_init(struct tests_run *t)
 {
 	memset(t, 0, sizeof(*t));
 	testannot_set_init(&t->set);
 	candidate_list_init(&t->cands);
-	candidate_list_init(&t->targets);
 }
 
 static void tests_run_release(struct tests_run *t)
@@ -83,7 +84,6 @@ static void tests_run_release(struct tests_run *t)
 	}
 	free(t->named);
 	candidate_list_release(&t->cands);
-	candidate_list_release(&t->targets);
 	testannot_set_release(&t->set);
 }
 
@@ -185,79 +185,27 @@ static int lookup(git_repository *repo, const char *sha, git_oid *out,
 }
 
 /*
- * A linux-stable-git commit the branch does not carry itself stands for
- * the mainline commit its upstream line names, when there is one.
+ * The annotations whose id names no commit, by their subject: the one
+ * commit of the scanned range with it (the presence engine walks the
+ * range once for all of them), else a commit of the branch with it
+ * that stands for no other (maybe-present, by subject only).
  */
-static void stable_to_mainline(git_repository *repo, struct named *n)
+static int by_subject(struct cli_run *run, struct tests_run *t)
 {
-	git_commit *commit = NULL;
-	struct message m;
-	const char *raw;
-	size_t i;
-
-	if (git_commit_lookup(&commit, repo, &n->id) < 0) {
-		git_error_clear();
-		return;
-	}
-	raw = git_commit_message(commit);
-	message_init(&m);
-	message_parse(&m, raw ? raw : "", raw ? strlen(raw) : 0);
-	for (i = 0; i < m.nr_upstream; i++) {
-		git_oid up;
-		char *why = NULL;
-
-		if (lookup(repo, m.upstream[i], &up, &why) == 1) {
-			free(n->how);
-			n->how = xstrfmt("stable commit %.12s backports %.12s",
-					 n->a->sha, git_oid_tostr_s(&up));
-			git_oid_cpy(&n->id, &up);
-			free(why);
-			break;
-		}
-		git_error_clear();
-		free(why);
-	}
-	message_release(&m);
-	git_commit_free(commit);
-}
-
-/* The subjects still looked for, and the commit of each (if unique). */
-struct wanted {
-	const char *subject;
-	git_oid id;
-	int found;			/* commits with it: 0, 1, or 2 for more */
-};
-
-static struct wanted *find_wanted(struct wanted *w, size_t nr,
-				  const char *subject)
-{
-	size_t i;
-
-	for (i = 0; subject && i < nr; i++)
-		if (!strcmp(w[i].subject, subject))
-			return &w[i];
-	return NULL;
-}
-
-/*
- * The annotations whose id names no commit, by their subject: a commit
- * of the scanned range (base..upstream) with it, else a commit of the
- * branch with it (present, by subject only).
- */
-static int by_subject(struct cli_context *ctx, struct cli_run *run,
-		      struct tests_run *t)
-{
-	struct wanted *w = NULL;
-	size_t nr = 0, alloc = 0, i;
-	git_revwalk *walk = NULL;
-	git_oid id;
-	int ret = 0;
+	struct match *m = cli_match(run, run->scan.repo);
+	struct match_wanted *w = NULL;
+	size_t nr = 0, alloc = 0, i, j;
+	int ret;
 
 	for (i = 0; i < t->set.nr; i++) {
 		const struct testannot *a = &t->set.items[i];
 
 		if (t->named[i].resolved || t->named[i].state != FIX_UNRESOLVED ||
-		    !a->subject || find_wanted(w, nr, a->subject))
+		    !a->subject)
+			continue;
+		for (j = 0; j < nr && strcmp(w[j].subject, a->subject); j++)
+			;
+		if (j < nr)
 			continue;
 		ALLOC_GROW(w, nr, alloc);
 		memset(&w[nr], 0, sizeof(*w));
@@ -265,44 +213,17 @@ static int by_subject(struct cli_context *ctx, struct cli_run *run,
 	}
 	if (!nr)
 		return 0;
-	/* One walk of the range for all of them; the scan kept no subjects
-	 * of the commits outside the watch. */
-	if (git_revwalk_new(&walk, ctx->repo) < 0 ||
-	    git_revwalk_push(walk, &run->upstream) < 0 ||
-	    (run->scan.has_from && git_revwalk_hide(walk, &run->scan.from) < 0)) {
-		ret = error_git("cannot walk %s", run->scan.range);
-		goto out;
-	}
-	while (!(ret = git_revwalk_next(&id, walk))) {
-		git_commit *commit = NULL;
-		struct wanted *hit;
-
-		if (git_commit_lookup(&commit, ctx->repo, &id) < 0) {
-			ret = error_git("cannot read a commit of %s", run->scan.range);
-			goto out;
-		}
-		hit = find_wanted(w, nr, git_commit_summary(commit));
-		if (hit && hit->found < 2) {
-			if (!hit->found++)
-				git_oid_cpy(&hit->id, &id);
-			else
-				hit->found = 2;
-		}
-		git_commit_free(commit);
-	}
-	if (ret != GIT_ITEROVER) {
-		ret = error_git("cannot walk %s", run->scan.range);
-		goto out;
-	}
-	ret = 0;
-	for (i = 0; i < t->set.nr; i++) {
+	ret = match_range_subjects(m, w, nr);
+	for (i = 0; !ret && i < t->set.nr; i++) {
 		struct named *n = &t->named[i];
-		struct wanted *hit;
-		const struct branch_subject *s;
+		const git_oid *b;
+		struct match_wanted *hit = NULL;
 
-		if (n->resolved || n->state != FIX_UNRESOLVED ||
-		    !(hit = find_wanted(w, nr, n->a->subject)))
+		if (n->resolved || n->state != FIX_UNRESOLVED || !n->a->subject)
 			continue;
+		for (j = 0; j < nr && !hit; j++)
+			if (!strcmp(w[j].subject, n->a->subject))
+				hit = &w[j];
 		if (hit->found == 1) {
 			n->resolved = 1;
 			git_oid_cpy(&n->id, &hit->id);
@@ -313,14 +234,12 @@ static int by_subject(struct cli_context *ctx, struct cli_run *run,
 			n->detail = NULL;
 			continue;
 		}
-		HASH_FIND_STR(run->branch.subjects, n->a->subject, s);
-		if (s) {
+		if (!hit->found && (b = match_branch_subject(m, n->a->subject))) {
 			n->state = FIX_MAYBE;
 			free(n->how);
 			n->how = n->detail;
 			n->detail = xstrfmt("same subject as %.12s in %s",
-					    git_oid_tostr_s(&s->commit),
-					    run->branch.name);
+					    git_oid_tostr_s(b), run->branch.name);
 		} else {
 			char *why = n->detail;
 
@@ -331,26 +250,31 @@ static int by_subject(struct cli_context *ctx, struct cli_run *run,
 			free(why);
 		}
 	}
-out:
-	git_revwalk_free(walk);
 	free(w);
 	return ret;
 }
 
 /*
  * Finds the commit of every annotation (none for CVE tags and for
- * another filesystem than --fstyp).  A stable commit the branch carries
- * is present as it is.
+ * another filesystem than --fstyp).  A linux-stable-git commit stands
+ * for itself when the branch has it, else for the mainline commit its
+ * upstream line names, when there is one.
  */
 static int resolve_all(struct cli_context *ctx, struct cli_run *run,
 		       struct tests_run *t)
 {
+	struct match *m = cli_match(run, ctx->repo);
 	size_t i;
 
 	t->named = xcalloc(t->set.nr ? t->set.nr : 1, sizeof(*t->named));
 	for (i = 0; i < t->set.nr; i++) {
 		const struct testannot *a = &t->set.items[i];
 		struct named *n = &t->named[i];
+		struct match_found found;
+		struct match_pick pick;
+		git_commit *commit = NULL;
+		struct message msg;
+		const char *raw;
 		char *why = NULL;
 		int r;
 
@@ -374,124 +298,100 @@ static int resolve_all(struct cli_context *ctx, struct cli_run *run,
 			continue;
 		}
 		n->resolved = 1;
-		if (a->kind != TESTANNOT_STABLE)
+		if (a->kind != TESTANNOT_STABLE ||
+		    branch_index_has(&run->branch, &n->id) ||
+		    git_oid_equal(&n->id, &run->branch.tip))
 			continue;
-		if (branch_index_has(&run->branch, &n->id) ||
-		    git_oid_equal(&n->id, &run->branch.tip)) {
-			git_commit *commit = NULL;
-
-			if (git_commit_lookup(&commit, ctx->repo, &n->id) < 0)
-				return error_git("cannot read commit %s", a->sha);
-			if (git_commit_summary(commit))
-				n->subject = xstrdup(git_commit_summary(commit));
-			git_commit_free(commit);
-			n->state = FIX_PRESENT;
-			n->detail = xstrfmt("%s has this stable commit itself",
-					    run->branch.name);
-			continue;
+		if (git_commit_lookup(&commit, ctx->repo, &n->id) < 0)
+			return error_git("cannot read commit %s", a->sha);
+		raw = git_commit_message(commit);
+		message_init(&msg);
+		message_parse(&msg, raw ? raw : "", raw ? strlen(raw) : 0);
+		memset(&pick, 0, sizeof(pick));
+		pick.msg = &msg;
+		r = msg.nr_upstream ? match_mainline(m, &pick, &found, NULL) : 0;
+		if (r > 0 && found.how == EVIDENCE_UPSTREAM_LINE) {
+			n->how = xstrfmt("stable commit %.12s backports %.12s",
+					 a->sha, git_oid_tostr_s(&found.id));
+			git_oid_cpy(&n->id, &found.id);
 		}
-		stable_to_mainline(ctx->repo, n);
+		message_release(&msg);
+		git_commit_free(commit);
+		if (r < 0)
+			return -1;
 	}
-	return by_subject(ctx, run, t);
+	return by_subject(run, t);
 }
 
 /*
- * The presence of every commit named: one candidate each, judged as
- * propose judges (every changed path counts for patch-ids: the fixes
- * tests name are in mm/ and net/ too).  A missing fix whose Fixes:
- * targets are all absent from the branch is not needed there.
+ * The commits named become candidates: those of the range join the
+ * scan's (in the place the walk would have met them), so that they
+ * are judged with the range, as propose --tests-from judges them; the
+ * others (below the base, beyond upstream) go to t->cands.  Each gets
+ * the fact named-by-test and the tests in named_by.  Returns 0 or -1.
  */
-static int judge_all(struct cli_context *ctx, struct cli_run *run,
-		     struct tests_run *t)
+static int add_named(struct cli_context *ctx, struct cli_run *run,
+		     struct tests_run *t, int range_only)
 {
-	struct presence_opts opts = { &run->patchids, &run->scan, 1 };
-	size_t i, j;
+	size_t i, added = 0;
 	int ret = 0;
 
 	for (i = 0; !ret && i < t->set.nr; i++) {
 		struct named *n = &t->named[i];
+		struct candidate_list *l = &run->scan.candidates;
+		struct candidate *c;
 		git_commit *commit = NULL;
+		int in_range = scan_in_range(&run->scan, &n->id) == 1;
+		char *label;
 
-		if (!n->resolved || n->state != FIX_UNRESOLVED)
+		if (!n->resolved || n->state != FIX_UNRESOLVED ||
+		    (range_only && !in_range))
 			continue;
-		n->c = candidate_list_find(&t->cands, &n->id);
-		if (n->c)
-			continue;
-		if (git_commit_lookup(&commit, ctx->repo, &n->id) < 0)
-			return error_git("cannot read commit %s",
-					 git_oid_tostr_s(&n->id));
-		n->c = candidate_list_add(&t->cands, &n->id);
-		ret = scan_fill(&run->scan, n->c, commit);
-		git_commit_free(commit);
-	}
-	if (!ret && t->cands.nr)
-		ret = branch_presence(&run->branch, ctx->repo, &t->cands, NULL,
-				      &opts);
-	trace_stage("presence of the commits named");
-	/* The bugs the missing ones fix. */
-	for (i = 0; !ret && i < t->cands.nr; i++) {
-		struct candidate *c = t->cands.items[i];
-
-		if (c->present || c->maybe_present)
-			continue;
-		for (j = 0; !ret && c->fixes && j < c->msg.nr_fixes; j++) {
-			git_commit *commit = NULL;
-			struct candidate *target;
-
-			if (!c->fixes[j].resolved ||
-			    git_oid_equal(&c->fixes[j].id, &c->id) ||
-			    candidate_list_find(&t->targets, &c->fixes[j].id))
-				continue;
-			if (git_commit_lookup(&commit, ctx->repo, &c->fixes[j].id) < 0)
+		if (!in_range)
+			l = &t->cands;
+		c = candidate_list_find(l, &n->id);
+		if (!c) {
+			if (git_commit_lookup(&commit, ctx->repo, &n->id) < 0)
 				return error_git("cannot read commit %s",
-						 git_oid_tostr_s(&c->fixes[j].id));
-			target = candidate_list_add(&t->targets, &c->fixes[j].id);
-			ret = scan_fill(&run->scan, target, commit);
+						 git_oid_tostr_s(&n->id));
+			c = candidate_list_add(l, &n->id);
+			ret = scan_fill(&run->scan, c, commit);
 			git_commit_free(commit);
+			added += in_range;
+			/* Outside the watch: patch-ids of every path. */
+			run->every_path |= !c->nr_touched;
 		}
+		n->c = c;
+		label = test_label(n->a);
+		candidate_add_named_by(c, label);
+		candidate_add_fact(c, "named-by-test");
+		free(label);
 	}
-	if (!ret && t->targets.nr)
-		ret = branch_presence(&run->branch, ctx->repo, &t->targets, NULL,
-				      &opts);
-	for (i = 0; !ret && i < t->cands.nr; i++) {
-		struct candidate *c = t->cands.items[i];
-		size_t in = 0, unknown = 0;
-
-		if (c->present || c->maybe_present || !c->msg.nr_fixes)
-			continue;
-		for (j = 0; j < c->msg.nr_fixes; j++) {
-			const struct candidate *target = c->fixes[j].resolved ?
-				candidate_list_find(&t->targets, &c->fixes[j].id) : NULL;
-
-			/* A commit cannot fix itself: that names no bug. */
-			if (!target || git_oid_equal(&target->id, &c->id))
-				unknown++;
-			else if (target->present || target->maybe_present)
-				in++;
-		}
-		if (in || unknown)
-			continue;
-		c->not_applicable_kind = "bug-not-in-branch";
-		c->not_applicable = xstrfmt("absent, but so is the bug: "
-					    "%s lacks %s %.12s",
-					    run->branch.name,
-					    c->msg.nr_fixes > 1 ?
-					    "every commit it fixes, as" :
-					    "the commit it fixes,",
-					    c->msg.fixes[0].id);
-	}
+	if (!ret && added)
+		place_added(&run->scan.candidates, added);
 	return ret;
 }
 
-/* The first evidence that is not "absent", else the first. */
-static const char *evidence_of(const struct candidate *c)
+/*
+ * Every commit named is judged as propose judges it: those of the
+ * range with the range (every changed path counts for patch-ids: the
+ * fixes tests name are in mm/ and net/ too), the others alone.  A
+ * missing fix whose bug is not in the branch either (every commit its
+ * Fixes: names is absent) is not applicable there: not needed.
+ */
+static int judge_all(struct cli_context *ctx, struct cli_run *run,
+		     struct tests_run *t)
 {
-	size_t i;
+	int ret = add_named(ctx, run, t, 0);
 
-	for (i = 0; i < c->nr_evidence; i++)
-		if (strcmp(c->evidence[i].kind, "absent"))
-			return c->evidence[i].detail;
-	return c->nr_evidence ? c->evidence[0].detail : "";
+	if (!ret)
+		ret = cli_judge_scores(run, ctx->repo, &run->scan.candidates,
+				       &run->scan.from);
+	trace_stage("the range judged");
+	if (!ret && t->cands.nr)
+		ret = cli_judge_scores(run, ctx->repo, &t->cands, NULL);
+	trace_stage("the commits outside the range judged");
+	return ret;
 }
 
 static void settle_states(struct tests_run *t)
@@ -501,6 +401,7 @@ static void settle_states(struct tests_run *t)
 	for (i = 0; i < t->set.nr; i++) {
 		struct named *n = &t->named[i];
 		const struct candidate *c = n->c;
+		const struct evidence *e;
 
 		if (!c)
 			continue;
@@ -513,9 +414,14 @@ static void settle_states(struct tests_run *t)
 			n->state = FIX_NOT_NEEDED;
 		else
 			n->state = FIX_MISSING;
-		n->detail = xstrdup(c->not_applicable && !c->present &&
-				    !c->maybe_present ? c->not_applicable
-						      : evidence_of(c));
+		e = candidate_presence(c);
+		if (n->state == FIX_NOT_NEEDED)
+			n->detail = xstrfmt("absent, but the branch cannot need "
+					    "it: %s", c->not_applicable);
+		else if (e)
+			n->detail = xstrdup(e->detail);
+		else
+			n->detail = xstrdup(c->nr_evidence ? c->evidence[0].detail : "");
 	}
 }
 
@@ -625,14 +531,21 @@ static void text_report(struct strbuf *out, const struct cli_run *run,
 			size_t nr, unsigned mask)
 {
 	const struct candidate **by_date;
-	size_t count[3] = { 0, 0, 0 }, shown = 0, i, j;
+	size_t count[3] = { 0, 0, 0 }, shown = 0, nr_dated = 0, i, j;
 	const char *base = run->branch.base_name ? run->branch.base_name :
 			   "its base";
 
-	by_date = xcalloc(t->cands.nr + 1, sizeof(*by_date));
-	for (i = 0; i < t->cands.nr; i++)
-		by_date[i] = t->cands.items[i];
-	QSORT(by_date, t->cands.nr, cmp_date);
+	/* The commits named, once each. */
+	by_date = xcalloc(t->set.nr + 1, sizeof(*by_date));
+	for (i = 0; i < t->set.nr; i++) {
+		const struct candidate *c = t->named[i].c;
+
+		for (j = 0; c && j < nr_dated && by_date[j] != c; j++)
+			;
+		if (c && j == nr_dated)
+			by_date[nr_dated++] = c;
+	}
+	QSORT(by_date, nr_dated, cmp_date);
 	for (i = 0; i < nr; i++)
 		if (tests[i].shown) {
 			count[tests[i].status]++;
@@ -648,7 +561,7 @@ static void text_report(struct strbuf *out, const struct cli_run *run,
 		    "%zu unknown\n", shown, count[TEST_FAIL], count[TEST_PASS],
 		    count[TEST_UNKNOWN]);
 	/* The backport candidates, once each, with the tests naming them. */
-	for (i = 0, j = 0; i < t->cands.nr; i++) {
+	for (i = 0, j = 0; i < nr_dated; i++) {
 		const struct candidate *c = by_date[i];
 		const char *sep = "";
 		size_t k;
@@ -818,43 +731,15 @@ int cli_tests_named_by(struct cli_context *ctx, struct cli_run *run,
 		       const char *dir)
 {
 	struct tests_run t;
-	size_t i, added = 0;
 	int ret;
 
 	tests_run_init(&t);
 	ret = read_suite(&t.set, dir, NULL);
 	if (!ret)
 		ret = resolve_all(ctx, run, &t);
-	for (i = 0; !ret && i < t.set.nr; i++) {
-		const struct named *n = &t.named[i];
-		struct candidate *c;
-		git_commit *commit = NULL;
-		char *label;
-
-		if (!n->resolved || n->state != FIX_UNRESOLVED ||
-		    scan_in_range(&run->scan, &n->id) != 1)
-			continue;	/* below the base, or beyond upstream */
-		c = candidate_list_find(&run->scan.candidates, &n->id);
-		if (!c) {
-			/* Outside the watch: placed among them below. */
-			if (git_commit_lookup(&commit, ctx->repo, &n->id) < 0) {
-				ret = error_git("cannot read commit %s",
-						git_oid_tostr_s(&n->id));
-				break;
-			}
-			c = candidate_list_add(&run->scan.candidates, &n->id);
-			ret = scan_fill(&run->scan, c, commit);
-			added++;
-			git_commit_free(commit);
-			run->every_path |= !c->nr_touched;
-		}
-		label = test_label(n->a);
-		candidate_add_named_by(c, label);
-		candidate_add_fact(c, "named-by-test");
-		free(label);
-	}
-	if (!ret && added)
-		place_added(&run->scan.candidates, added);
+	/* Below the base, or beyond upstream: no candidate of the run. */
+	if (!ret)
+		ret = add_named(ctx, run, &t, 1);
 	tests_run_release(&t);
 	return ret;
 }

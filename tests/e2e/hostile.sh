@@ -450,7 +450,7 @@ $blob unresolved '$blob' names a blob, not a commit; no commit of the range or t
 $tree unresolved '$tree' names a tree, not a commit; no commit of the range or the branch has its subject
 deadbeefdead unresolved no commit 'deadbeefdead' in this repository; no commit of the range or the branch has its subject
 $(s12 $self) missing no commit of linux-6.6.y after v6.6 names it
-$(s12 $cycle_b) not-needed absent, but so is the bug: linux-6.6.y lacks the commit it fixes, $(s12 $cycle_a)
+$(s12 $cycle_b) not-needed absent, but the branch cannot need it: fixed commit $(s12 $cycle_a) not in branch
 $(s12 $empty) missing no commit of linux-6.6.y after v6.6 names it
 EOF
 test_cmp "$tmp/expect" "$tmp/actual"

@@ -226,7 +226,7 @@ expected-pass  generic/003 (fstests)
     present       $(s "$C") ext4: fix a deadlock in writeback
                   _fixed_by_kernel_commit: same change as $(s linux-6.6.y~2) in linux-6.6.y; tests/generic/003:2
     not-needed    $(s "$G") btrfs: fix a crash in the shiny feature
-                  _fixed_by_kernel_commit: absent, but so is the bug: linux-6.6.y lacks the commit it fixes, $feature; tests/generic/003:3, only on btrfs
+                  _fixed_by_kernel_commit: absent, but the branch cannot need it: fixed commit $feature not in branch; tests/generic/003:3, only on btrfs
 expected-fail  generic/004 (fstests)
     missing       $(s "$J") fs: fix a race in rename
                   _fixed_by_kernel_commit: no commit of linux-6.6.y after v6.6 names it ('xxxxxxxxxxxx' is a placeholder, not a commit id; found by its subject); tests/generic/004:3
@@ -238,7 +238,7 @@ expected-pass  generic/006 (fstests)
                   _wants_kernel_commit: same subject as $(s linux-6.6.y) in linux-6.6.y; tests/generic/006:2
 expected-pass  generic/007 (fstests)
     not-needed    $(s "$G") btrfs: fix a crash in the shiny feature
-                  _fixed_by_fs_commit btrfs: absent, but so is the bug: linux-6.6.y lacks the commit it fixes, $feature; tests/generic/007:2, only on btrfs
+                  _fixed_by_fs_commit btrfs: absent, but the branch cannot need it: fixed commit $feature not in branch; tests/generic/007:2, only on btrfs
     present       $(s "$A") xfs: fix an old bug in log recovery
                   _fixed_by_kernel_commit: in linux-6.6.y already (below v6.6); tests/generic/007:4, only on xfs
 expected-fail  mmap99 (ltp)
@@ -248,7 +248,7 @@ expected-fail  mmap99 (ltp)
                   CVE: CVE-2099-0001 names no commit; testcases/kernel/syscalls/mmap/mmap99.c:6
 expected-pass  stable01 (ltp)
     present       $(s "$Bb") xfs: fix a use-after-free in log recovery
-                  linux-stable-git: linux-6.6.y has this stable commit itself; testcases/kernel/fs/stable01.c:3
+                  linux-stable-git: linux-6.6.y has this commit itself; testcases/kernel/fs/stable01.c:3
 expected-fail  stable02 (ltp)
     missing       $(s "$E") xfs: fix a corruption in bmap
                   linux-stable-git: no commit of linux-6.6.y after v6.6 names it (stable commit $E61 backports $(s "$E")); testcases/kernel/fs/stable02.c:3

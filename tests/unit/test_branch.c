@@ -150,41 +150,6 @@ static void test_index(void **state)
 	branch_index_release(&bi);
 }
 
-static void test_presence(void **state)
-{
-	struct fixture *f = *state;
-	struct branch_index bi;
-	struct candidate_list l;
-	struct candidate *b, *c, *d;
-
-	branch_index_init(&bi);
-	candidate_list_init(&l);
-	assert_int_equal(branch_index_build(&bi, f->repo, "linux-6.6.y", &f->e), 0);
-	b = candidate_list_add(&l, &f->b);
-	c = candidate_list_add(&l, &f->c);
-	d = candidate_list_add(&l, &f->d);
-	/* The range a..e: b is in the range but below the base. */
-	assert_int_equal(branch_presence(&bi, f->repo, &l, &f->a, NULL), 0);
-	assert_true(b->present);
-	assert_string_equal(b->evidence[0].kind, "ancestor");
-	assert_true(c->present);
-	assert_string_equal(c->evidence[0].kind, "upstream-line");
-	assert_true(git_oid_equal(&c->evidence[0].commit, &f->bp_c));
-	assert_false(d->present);
-	assert_string_equal(d->evidence[0].kind, "absent");
-	candidate_list_release(&l);
-
-	/* The same answers without a range, from the commit graph. */
-	candidate_list_init(&l);
-	b = candidate_list_add(&l, &f->b);
-	d = candidate_list_add(&l, &f->d);
-	assert_int_equal(branch_presence(&bi, f->repo, &l, NULL, NULL), 0);
-	assert_true(b->present);
-	assert_false(d->present);
-	candidate_list_release(&l);
-	branch_index_release(&bi);
-}
-
 static void test_unknown_branch(void **state)
 {
 	struct fixture *f = *state;
@@ -213,7 +178,6 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_index),
-		cmocka_unit_test(test_presence),
 		cmocka_unit_test(test_unknown_branch),
 		cmocka_unit_test(test_parse_version),
 	};

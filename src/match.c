@@ -1,0 +1,1240 @@
+#include "match.h"
+#include "error.h"
+#include "message.h"
+#include "progress.h"
+#include "scan.h"
+#include "strbuf.h"
+#include "trace.h"
+#include "treediff.h"
+#include "util.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <uthash.h>
+
+/* The candidates of the scanned range by subject. */
+struct match_subject {
+	const char *subject;		/* borrowed from the first's message */
+	struct candidate *first;
+	size_t count;
+	UT_hash_handle hh;
+};
+
+/* What a branch commit is known to stand for. */
+struct match_tie {
+	git_oid commit;
+	git_oid named;			/* the first id its upstream lines name */
+	int has_named;
+	struct candidate *cand;		/* the candidate it was found to be */
+	UT_hash_handle hh;
+};
+
+/* A branch commit by the patch-id of its change. */
+struct match_patch {
+	git_oid patchid;
+	git_oid commit;
+	int reverted;			/* reverted in the branch */
+	UT_hash_handle hh;
+};
+
+/* The paths those commits change, for a quick "no match" (treediff.h). */
+struct match_pathkey {
+	unsigned char key[SHA1_RAWSZ];
+	UT_hash_handle hh;
+};
+
+/* The names of the files a commit changes, sorted, for subjects. */
+struct match_files {
+	git_oid id;
+	char **names;
+	size_t nr;
+	UT_hash_handle hh;
+};
+
+/* A candidate of the range by an upstream id it names itself. */
+struct match_upstream {
+	git_oid id;
+	struct candidate *cand;
+	UT_hash_handle hh;
+};
+
+struct oid_entry {
+	git_oid id;
+	UT_hash_handle hh;
+};
+
+void match_init(struct match *m, git_repository *repo,
+		const struct branch_index *branch, struct scan *scan,
+		struct patchid_cache *patchids)
+{
+	memset(m, 0, sizeof(*m));
+	m->repo = repo;
+	m->branch = branch;
+	m->scan = scan;
+	m->patchids = patchids;
+}
+
+static void free_names(char **names, size_t nr)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++)
+		free(names[i]);
+	free(names);
+}
+
+void match_release(struct match *m)
+{
+	struct match_subject *s, *stmp;
+	struct match_tie *t, *ttmp;
+	struct match_patch *p, *ptmp;
+	struct match_pathkey *k, *ktmp;
+	struct match_files *f, *ftmp;
+	struct match_upstream *u, *utmp;
+
+	HASH_ITER(hh, m->subjects, s, stmp) {
+		HASH_DEL(m->subjects, s);
+		free(s);
+	}
+	HASH_ITER(hh, m->ties, t, ttmp) {
+		HASH_DEL(m->ties, t);
+		free(t);
+	}
+	HASH_ITER(hh, m->by_patchid, p, ptmp) {
+		HASH_DEL(m->by_patchid, p);
+		free(p);
+	}
+	HASH_ITER(hh, m->by_pathkey, k, ktmp) {
+		HASH_DEL(m->by_pathkey, k);
+		free(k);
+	}
+	HASH_ITER(hh, m->files, f, ftmp) {
+		HASH_DEL(m->files, f);
+		free_names(f->names, f->nr);
+		free(f);
+	}
+	HASH_ITER(hh, m->named, u, utmp) {
+		HASH_DEL(m->named, u);
+		free(u);
+	}
+	memset(m, 0, sizeof(*m));
+}
+
+/* --- indexes ---------------------------------------------------------- */
+
+static void build_subjects(struct match *m)
+{
+	const struct candidate_list *l = &m->scan->candidates;
+	size_t i;
+
+	m->subjects_built = 1;
+	for (i = 0; m->scan->memo && i < l->nr; i++) {
+		struct candidate *c = l->items[i];
+		struct match_subject *s;
+
+		if (!c->msg.subject || !*c->msg.subject)
+			continue;
+		HASH_FIND_STR(m->subjects, c->msg.subject, s);
+		if (!s) {
+			s = xcalloc(1, sizeof(*s));
+			s->subject = c->msg.subject;
+			s->first = c;
+			HASH_ADD_KEYPTR(hh, m->subjects, s->subject,
+					strlen(s->subject), s);
+		}
+		s->count++;
+	}
+}
+
+/* How many commits of the range other than c have this subject. */
+static size_t others_with_subject(struct match *m, const struct candidate *c,
+				  const char *subject)
+{
+	struct match_subject *s;
+
+	if (!m->subjects_built)
+		build_subjects(m);
+	HASH_FIND_STR(m->subjects, subject, s);
+	if (!s)
+		return 0;
+	if (c && (c == s->first ||
+		  (m->scan->memo && candidate_list_find(&m->scan->candidates,
+							 &c->id))))
+		return s->count - 1;
+	return s->count;
+}
+
+static struct match_tie *tie_of(struct match *m, const git_oid *commit)
+{
+	struct match_tie *t;
+
+	HASH_FIND(hh, m->ties, commit, sizeof(*commit), t);
+	if (!t) {
+		t = xcalloc(1, sizeof(*t));
+		git_oid_cpy(&t->commit, commit);
+		HASH_ADD(hh, m->ties, commit, sizeof(git_oid), t);
+	}
+	return t;
+}
+
+/* Branch commit `commit` was found to be candidate c. */
+static void take(struct match *m, const git_oid *commit, struct candidate *c)
+{
+	struct match_tie *t = tie_of(m, commit);
+
+	if (!t->cand)
+		t->cand = c;
+}
+
+/* Every branch commit that names an upstream commit, once. */
+static void tie_named(struct match *m)
+{
+	const struct branch_backport *b, *tmp;
+	size_t i;
+
+	if (m->ties_named)
+		return;
+	m->ties_named = 1;
+	HASH_ITER(hh, m->branch->by_upstream, b, tmp) {
+		for (i = 0; i < b->nr_all; i++) {
+			struct match_tie *t = tie_of(m, &b->all[i]);
+
+			if (!t->has_named) {
+				git_oid_cpy(&t->named, &b->upstream);
+				t->has_named = 1;
+			}
+		}
+	}
+}
+
+/*
+ * Whether branch commit `commit` stands for a mainline commit other
+ * than c: it names one in an upstream line that is neither c nor what
+ * c backports, or was found to be another candidate.
+ */
+static int taken_by_other(struct match *m, const git_oid *commit,
+			  const struct candidate *c)
+{
+	struct match_tie *t;
+	size_t i;
+	git_oid up;
+
+	tie_named(m);
+	HASH_FIND(hh, m->ties, commit, sizeof(*commit), t);
+	if (!t)
+		return 0;
+	if (t->cand && t->cand != c)
+		return 1;
+	if (!t->has_named || git_oid_equal(&t->named, &c->id))
+		return 0;
+	for (i = 0; i < c->msg.nr_upstream; i++)
+		if (!git_oid_fromstr(&up, c->msg.upstream[i]) &&
+		    git_oid_equal(&up, &t->named))
+			return 0;
+	return 1;
+}
+
+struct candidate *match_taken_by(const struct match *m, const git_oid *id)
+{
+	struct match_tie *t;
+
+	HASH_FIND(hh, m->ties, id, sizeof(*id), t);
+	return t ? t->cand : NULL;
+}
+
+/* --- the files a change touches ---------------------------------------- */
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void add_name(char ***names, size_t *nr, size_t *alloc, const char *path,
+		     size_t len)
+{
+	const char *base;
+	size_t i;
+
+	for (base = path + len; base > path && base[-1] != '/'; base--)
+		;
+	len -= (size_t)(base - path);
+	if (!len)
+		return;
+	for (i = 0; i < *nr; i++)
+		if (strlen((*names)[i]) == len && !memcmp((*names)[i], base, len))
+			return;
+	ALLOC_GROW(*names, *nr, *alloc);
+	(*names)[(*nr)++] = xstrndup(base, len);
+}
+
+/*
+ * The names of the files a commit changes (a rename moves a file, it
+ * keeps its name), sorted; NULL for a merge.
+ */
+static const struct match_files *files_of(struct match *m, const git_oid *id)
+{
+	struct match_files *f;
+	struct treediff d = TREEDIFF_INIT;
+	git_commit *commit = NULL;
+	size_t i, alloc = 0;
+
+	HASH_FIND(hh, m->files, id, sizeof(*id), f);
+	if (f)
+		return f;
+	f = xcalloc(1, sizeof(*f));
+	git_oid_cpy(&f->id, id);
+	HASH_ADD(hh, m->files, id, sizeof(git_oid), f);
+	if (git_commit_lookup(&commit, m->repo, id) < 0) {
+		git_error_clear();
+		return f;
+	}
+	if (git_commit_parentcount(commit) <= 1 &&
+	    !treediff_commit(&d, m->repo, commit))
+		for (i = 0; i < d.nr; i++)
+			add_name(&f->names, &f->nr, &alloc, d.items[i].path,
+				 strlen(d.items[i].path));
+	treediff_release(&d);
+	git_commit_free(commit);
+	QSORT(f->names, f->nr, cmp_str);
+	return f;
+}
+
+/* The names of the files a mail's diff changes ("--- a/X", "+++ b/Y"). */
+static void files_of_diff(const char *diff, char ***names, size_t *nr)
+{
+	const char *line, *end;
+	size_t alloc = 0;
+
+	*names = NULL;
+	*nr = 0;
+	for (line = diff; line && *line; line = end) {
+		size_t len;
+
+		end = strchr(line, '\n');
+		end = end ? end + 1 : line + strlen(line);
+		if (strncmp(line, "--- a/", 6) && strncmp(line, "+++ b/", 6))
+			continue;
+		len = (size_t)(end - line) - 6;
+		while (len && (line[6 + len - 1] == '\n' ||
+			       line[6 + len - 1] == '\r'))
+			len--;
+		add_name(names, nr, &alloc, line + 6, len);
+	}
+	QSORT(*names, *nr, cmp_str);
+}
+
+static int share_a_name(char *const *a, size_t na, char *const *b, size_t nb)
+{
+	size_t i = 0, j = 0;
+
+	while (i < na && j < nb) {
+		int cmp = strcmp(a[i], b[j]);
+
+		if (!cmp)
+			return 1;
+		if (cmp < 0)
+			i++;
+		else
+			j++;
+	}
+	return 0;
+}
+
+/* --- ancestry ------------------------------------------------------------ */
+
+/* The commits of range_from..base: in the range and below the base. */
+static int below_base(struct match *m, const git_oid *range_from,
+		      struct oid_entry **set)
+{
+	git_revwalk *walk = NULL;
+	git_oid id;
+	int ret;
+
+	if (git_revwalk_new(&walk, m->repo) < 0 ||
+	    git_revwalk_push(walk, &m->branch->base) < 0 ||
+	    git_revwalk_hide(walk, range_from) < 0) {
+		git_revwalk_free(walk);
+		return error_git("cannot walk to the branch base");
+	}
+	while (!(ret = git_revwalk_next(&id, walk))) {
+		struct oid_entry *e = xmalloc(sizeof(*e));
+
+		git_oid_cpy(&e->id, &id);
+		HASH_ADD(hh, *set, id, sizeof(git_oid), e);
+	}
+	git_revwalk_free(walk);
+	if (ret != GIT_ITEROVER)
+		return error_git("cannot walk to the branch base");
+	return 0;
+}
+
+/*
+ * The candidates below the base when no scanned range start says it
+ * (explain, audit, tests: a few hundred commits from anywhere).  One
+ * asked of the commit graph may walk most of history, so: a commit the
+ * scan of base..upstream walked is not below; the rest are looked for
+ * in one walk down from the base, newest first, which stops when all
+ * are met or it is a day older than the oldest of them; those it did
+ * not meet are asked of the graph, so the answer does not depend on
+ * commit dates being in order.
+ */
+static int below_base_of(struct match *m, const struct candidate_list *l,
+			 struct oid_entry **set)
+{
+	const struct branch_index *bi = m->branch;
+	const struct scan *scan = m->scan;
+	struct oid_entry *pending = NULL, *e, *tmp;
+	git_revwalk *walk = NULL;
+	git_time_t oldest = 0;
+	size_t nr = 0, walked = 0, asked, i;
+	git_oid id;
+	int ret = 0;
+
+	for (i = 0; i < l->nr; i++) {
+		const struct candidate *c = l->items[i];
+		git_commit *commit = NULL;
+
+		if (scan && scan->memo && scan->has_from &&
+		    git_oid_equal(&scan->from, &bi->base) &&
+		    scan_in_range(scan, &c->id) == 1)
+			continue;
+		HASH_FIND(hh, pending, &c->id, sizeof(git_oid), e);
+		if (e)
+			continue;
+		if (git_commit_lookup(&commit, m->repo, &c->id) < 0) {
+			ret = error_git("cannot read commit %s", c->hex);
+			goto out;
+		}
+		if (!nr++ || git_commit_time(commit) < oldest)
+			oldest = git_commit_time(commit);
+		git_commit_free(commit);
+		e = xmalloc(sizeof(*e));
+		git_oid_cpy(&e->id, &c->id);
+		HASH_ADD(hh, pending, id, sizeof(git_oid), e);
+	}
+	if (!(asked = nr))
+		goto out;
+	if (git_revwalk_new(&walk, m->repo) < 0 ||
+	    git_revwalk_push(walk, &bi->base) < 0) {
+		ret = error_git("cannot walk below the base of '%s'", bi->name);
+		goto out;
+	}
+	git_revwalk_sorting(walk, GIT_SORT_TIME);
+	while (nr && !(ret = git_revwalk_next(&id, walk))) {
+		git_commit *commit = NULL;
+
+		HASH_FIND(hh, pending, &id, sizeof(git_oid), e);
+		if (e) {
+			HASH_DEL(pending, e);
+			HASH_ADD(hh, *set, id, sizeof(git_oid), e);
+			nr--;
+			continue;
+		}
+		/* The date check parses a commit: once in 64 is enough. */
+		if (++walked % 64)
+			continue;
+		if (git_commit_lookup(&commit, m->repo, &id) < 0) {
+			ret = error_git("cannot read a commit below the base");
+			goto out;
+		}
+		if (git_commit_time(commit) < oldest - 24 * 3600)
+			nr = 0;
+		git_commit_free(commit);
+	}
+	if (ret == GIT_ITEROVER)
+		ret = 0;
+	else if (ret < 0)
+		goto out;
+	trace_printf("presence: %zu commits outside the scanned range, "
+		     "%zu walked below the base, %u left for the graph", asked,
+		     walked, HASH_COUNT(pending));
+	HASH_ITER(hh, pending, e, tmp) {
+		int r = git_graph_descendant_of(m->repo, &bi->base, &e->id);
+
+		if (r < 0) {
+			ret = error_git("cannot tell whether %s is in %s",
+					git_oid_tostr_s(&e->id), bi->name);
+			goto out;
+		}
+		if (r) {
+			HASH_DEL(pending, e);
+			HASH_ADD(hh, *set, id, sizeof(git_oid), e);
+		}
+	}
+out:
+	git_revwalk_free(walk);
+	HASH_ITER(hh, pending, e, tmp) {
+		HASH_DEL(pending, e);
+		free(e);
+	}
+	return ret < 0 ? -1 : 0;
+}
+
+/* --- patch-ids ------------------------------------------------------------ */
+
+static int add_pathkey(struct match *m, const git_commit *commit)
+{
+	struct match_pathkey *k = xcalloc(1, sizeof(*k)), *old;
+
+	if (treediff_pathkey(k->key, m->repo, commit) < 0) {
+		free(k);
+		return -1;
+	}
+	HASH_FIND(hh, m->by_pathkey, k->key, sizeof(k->key), old);
+	if (old)
+		free(k);
+	else
+		HASH_ADD(hh, m->by_pathkey, key, sizeof(k->key), k);
+	return 0;
+}
+
+/*
+ * The patch-ids of the branch commits after the base that change a
+ * watched path (every path with every_path), reverted ones marked: a
+ * commit not reverted wins over one reverted with the same patch-id.
+ */
+static int build_patchids(struct match *m, int full)
+{
+	const struct branch_index *bi = m->branch;
+	struct match_patch *p, *ptmp;
+	git_revwalk *walk = NULL;
+	git_oid id;
+	int ret;
+
+	/* Those of every path answer what those of watched paths do. */
+	HASH_ITER(hh, m->by_patchid, p, ptmp) {
+		HASH_DEL(m->by_patchid, p);
+		free(p);
+	}
+	m->patchids_built = 1;
+	m->patchids_full = full;
+	m->pathkeys_built = 0;
+	if (git_revwalk_new(&walk, m->repo) < 0 ||
+	    git_revwalk_push(walk, &bi->tip) < 0 ||
+	    git_revwalk_hide(walk, &bi->base) < 0) {
+		git_revwalk_free(walk);
+		return error_git("cannot walk branch '%s'", bi->name);
+	}
+	while (!(ret = git_revwalk_next(&id, walk))) {
+		git_commit *commit = NULL;
+		git_oid pid;
+		int t, reverted = branch_index_reverted(bi, &id) != NULL;
+
+		if (git_commit_lookup(&commit, m->repo, &id) < 0) {
+			ret = error_git("cannot read a commit of '%s'", bi->name);
+			break;
+		}
+		/* Only changes to watched paths can match a candidate. */
+		if (git_commit_parentcount(commit) != 1)
+			t = 0;
+		else
+			t = full ? 1 : scan_commit_touches(m->scan, commit);
+		if (t > 0)
+			t = patchid_cache_get(m->patchids, m->repo, commit, &pid);
+		else if (!t)
+			t = GIT_ENOTFOUND;
+		git_commit_free(commit);
+		if (t == GIT_ENOTFOUND)
+			continue;
+		if (t < 0) {
+			ret = -1;
+			break;
+		}
+		HASH_FIND(hh, m->by_patchid, &pid, sizeof(pid), p);
+		if (p && (reverted || !p->reverted))
+			continue;
+		if (!p) {
+			p = xcalloc(1, sizeof(*p));
+			git_oid_cpy(&p->patchid, &pid);
+			HASH_ADD(hh, m->by_patchid, patchid, sizeof(git_oid), p);
+		}
+		git_oid_cpy(&p->commit, &id);
+		p->reverted = reverted;
+	}
+	git_revwalk_free(walk);
+	trace_printf("presence: patch-ids of %u commits of %s%s",
+		     HASH_COUNT(m->by_patchid), bi->name,
+		     full ? " (every path)" : "");
+	return ret == GIT_ITEROVER ? 0 : -1;
+}
+
+/* The paths of the branch commits with a patch-id (treediff.h). */
+static int build_pathkeys(struct match *m)
+{
+	struct match_patch *p, *tmp;
+	struct match_pathkey *k, *ktmp;
+
+	HASH_ITER(hh, m->by_pathkey, k, ktmp) {
+		HASH_DEL(m->by_pathkey, k);
+		free(k);
+	}
+	m->pathkeys_built = 1;
+	HASH_ITER(hh, m->by_patchid, p, tmp) {
+		git_commit *commit = NULL;
+		int ret;
+
+		if (git_commit_lookup(&commit, m->repo, &p->commit) < 0)
+			return error_git("cannot read a commit of '%s'",
+					 m->branch->name);
+		ret = add_pathkey(m, commit);
+		git_commit_free(commit);
+		if (ret < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* --- the methods ---------------------------------------------------------- */
+
+/* What a method says of a candidate. */
+enum found {
+	FOUND_NOTHING,			/* ask the next method */
+	FOUND_PRESENT,
+	FOUND_MAYBE,			/* only the subject: maybe-present */
+};
+
+/* A question: one candidate of a list, with what the list established. */
+struct question {
+	struct candidate *c;
+	int below;			/* in the range below the base */
+	int prefilter;			/* patch-ids only for known paths */
+};
+
+static const char *base_name(const struct match *m)
+{
+	return m->branch->base_name ? m->branch->base_name : "the branch base";
+}
+
+static int by_ancestry(struct match *m, struct question *q)
+{
+	struct candidate *c = q->c;
+
+	if (q->below || git_oid_equal(&c->id, &m->branch->base)) {
+		candidate_add_evidence(c, EVIDENCE_ANCESTOR, NULL,
+				       "in %s already (below %s)",
+				       m->branch->name, base_name(m));
+		return FOUND_PRESENT;
+	}
+	if (branch_index_has(m->branch, &c->id) ||
+	    git_oid_equal(&c->id, &m->branch->tip)) {
+		candidate_add_evidence(c, EVIDENCE_ANCESTOR, &c->id,
+				       "%s has this commit itself",
+				       m->branch->name);
+		return FOUND_PRESENT;
+	}
+	return FOUND_NOTHING;
+}
+
+/* The backport of id in the branch, or of what c backports itself. */
+static const struct branch_backport *backport_of(const struct match *m,
+						 const struct candidate *c)
+{
+	const struct branch_backport *b = branch_index_find(m->branch, &c->id);
+	const struct branch_backport *reverted = b && b->reverted ? b : NULL;
+	size_t i;
+	git_oid up;
+
+	if (b && !b->reverted)
+		return b;
+	for (i = 0; i < c->msg.nr_upstream; i++) {
+		if (git_oid_fromstr(&up, c->msg.upstream[i]) < 0)
+			continue;
+		b = branch_index_find(m->branch, &up);
+		if (b && !b->reverted)
+			return b;
+		if (b && !reverted)
+			reverted = b;
+	}
+	return reverted;
+}
+
+static int by_upstream_line(struct match *m, struct question *q)
+{
+	struct candidate *c = q->c;
+	const struct branch_backport *b = backport_of(m, c);
+	char hex[GIT_OID_HEXSZ + 1], by[GIT_OID_HEXSZ + 1];
+
+	if (!b)
+		return FOUND_NOTHING;
+	git_oid_tostr(hex, sizeof(hex), &b->commit);
+	if (!b->reverted) {
+		take(m, &b->commit, c);
+		candidate_add_evidence(c, EVIDENCE_UPSTREAM_LINE, &b->commit,
+				       "backported as %.12s", hex);
+		return FOUND_PRESENT;
+	}
+	git_oid_tostr(by, sizeof(by), &b->reverted_by);
+	candidate_add_evidence(c, EVIDENCE_BACKPORT_REVERTED, &b->reverted_by,
+			       "backported as %.12s, reverted in %s by %.12s",
+			       hex, m->branch->name, by);
+	return FOUND_NOTHING;
+}
+
+/*
+ * A branch commit with c's patch-id.  With the prefilter, a patch-id
+ * not computed yet is computed only if a branch commit changes the
+ * same paths.
+ */
+static int by_patch_id(struct match *m, struct question *q)
+{
+	struct candidate *c = q->c;
+	struct match_patch *p;
+	git_commit *commit = NULL;
+	char hex[GIT_OID_HEXSZ + 1], by[GIT_OID_HEXSZ + 1];
+	const struct branch_revert *r;
+	const struct evidence *e;
+	git_oid pid;
+	int ret;
+
+	if (!m->patchids || !m->scan)
+		return FOUND_NOTHING;
+	if ((!m->patchids_built || (m->every_path && !m->patchids_full)) &&
+	    build_patchids(m, m->every_path) < 0)
+		return -1;
+	if (!m->by_patchid)
+		return FOUND_NOTHING;
+	if (q->prefilter && !m->pathkeys_built && build_pathkeys(m) < 0)
+		return -1;
+	if (git_commit_lookup(&commit, m->repo, &c->id) < 0)
+		return error_git("cannot read commit %s", c->hex);
+	if (q->prefilter && !patchid_cache_has(m->patchids, &c->id)) {
+		struct match_pathkey *k;
+		unsigned char key[SHA1_RAWSZ];
+
+		if (c->has_pathkey) {
+			memcpy(key, c->pathkey, sizeof(key));
+		} else if (treediff_pathkey(key, m->repo, commit) < 0) {
+			git_commit_free(commit);
+			return -1;
+		}
+		HASH_FIND(hh, m->by_pathkey, key, sizeof(key), k);
+		if (!k) {
+			git_commit_free(commit);
+			return FOUND_NOTHING;
+		}
+	}
+	ret = patchid_cache_get(m->patchids, m->repo, commit, &pid);
+	git_commit_free(commit);
+	if (ret == GIT_ENOTFOUND)
+		return FOUND_NOTHING;
+	if (ret < 0)
+		return -1;
+	HASH_FIND(hh, m->by_patchid, &pid, sizeof(pid), p);
+	if (!p)
+		return FOUND_NOTHING;
+	git_oid_tostr(hex, sizeof(hex), &p->commit);
+	take(m, &p->commit, c);
+	if (!p->reverted) {
+		candidate_add_evidence(c, EVIDENCE_PATCH_ID, &p->commit,
+				       "same change as %.12s in %s", hex,
+				       m->branch->name);
+		return FOUND_PRESENT;
+	}
+	r = branch_index_reverted(m->branch, &p->commit);
+	/* The backport its upstream line names, reverted: said already. */
+	e = candidate_evidence(c, EVIDENCE_BACKPORT_REVERTED);
+	if (e && git_oid_equal(&e->commit, &r->by))
+		return FOUND_NOTHING;
+	git_oid_tostr(by, sizeof(by), &r->by);
+	candidate_add_evidence(c, EVIDENCE_BACKPORT_REVERTED, &r->by,
+			       "same change as %.12s, reverted in %s by %.12s",
+			       hex, m->branch->name, by);
+	return FOUND_NOTHING;
+}
+
+/*
+ * The newest branch commit with c's subject that the branch did not
+ * revert, that stands for no other mainline commit and changes a file
+ * of a name c changes; only when no other commit of the range has the
+ * subject.  Not proof (subjects repeat, "ext4: fix typo"): the
+ * candidate is maybe-present, shown with the match; never dropped.
+ */
+static int by_subject(struct match *m, struct question *q)
+{
+	struct candidate *c = q->c;
+	const struct branch_subject *s;
+	const struct match_files *mine = NULL;
+	char hex[GIT_OID_HEXSZ + 1];
+	size_t i;
+
+	if (!c->msg.subject || !*c->msg.subject ||
+	    !(s = branch_index_subject(m->branch, c->msg.subject)))
+		return FOUND_NOTHING;
+	if (others_with_subject(m, c, c->msg.subject))
+		return FOUND_NOTHING;
+	for (i = s->nr; i-- > 0;) {
+		const git_oid *b = &s->commits[i];
+		const struct match_files *theirs;
+
+		if (branch_index_reverted(m->branch, b) ||
+		    taken_by_other(m, b, c))
+			continue;
+		if (!mine)
+			mine = files_of(m, &c->id);
+		theirs = files_of(m, b);
+		if (!share_a_name(mine->names, mine->nr, theirs->names,
+				  theirs->nr))
+			continue;
+		take(m, b, c);
+		git_oid_tostr(hex, sizeof(hex), b);
+		candidate_add_evidence(c, EVIDENCE_SUBJECT, b,
+				       "same subject as %.12s in %s", hex,
+				       m->branch->name);
+		return FOUND_MAYBE;
+	}
+	return FOUND_NOTHING;
+}
+
+/*
+ * The methods, in order.  Those of the second pass run once the first
+ * pass has run for every commit asked about.
+ */
+static const struct {
+	const char *name;
+	int (*find)(struct match *m, struct question *q);
+	int second_pass;
+} methods[] = {
+	{ "ancestor", by_ancestry, 0 },
+	{ "upstream-line", by_upstream_line, 0 },
+	{ "patch-id", by_patch_id, 0 },
+	{ "subject", by_subject, 1 },
+};
+
+static int ask(struct match *m, struct question *q, int pass)
+{
+	size_t i;
+	int ret;
+
+	for (i = 0; i < ARRAY_SIZE(methods); i++) {
+		if (methods[i].second_pass != pass)
+			continue;
+		ret = methods[i].find(m, q);
+		if (ret < 0)
+			return -1;
+		if (ret == FOUND_PRESENT) {
+			q->c->present = 1;
+			return 1;
+		}
+		if (ret == FOUND_MAYBE) {
+			q->c->maybe_present = 1;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+int match_candidates(struct match *m, struct candidate_list *l,
+		     const git_oid *range_from)
+{
+	struct oid_entry *below = NULL, *e, *tmp;
+	struct progress progress;
+	unsigned char *decided = xcalloc(l->nr ? l->nr : 1, 1);
+	size_t i;
+	int ret = 0, pass;
+
+	if (range_from)
+		ret = below_base(m, range_from, &below);
+	else
+		ret = below_base_of(m, l, &below);
+	progress_start(&progress, "Presence", l->nr);
+	for (pass = 0; pass < 2 && !ret; pass++) {
+		for (i = 0; !ret && i < l->nr; i++) {
+			struct question q;
+			int r;
+
+			if (decided[i])
+				continue;
+			memset(&q, 0, sizeof(q));
+			q.c = l->items[i];
+			HASH_FIND(hh, below, &q.c->id, sizeof(git_oid), e);
+			q.below = e != NULL;
+			/*
+			 * A patch-id not computed yet is worth computing only
+			 * if some branch commit changes the same paths: most
+			 * candidates share theirs with none, and the path check
+			 * needs no diff.  But the paths of the branch's commits
+			 * cost a tree diff each: for fewer candidates than that
+			 * (explain, audit, tests), patch-ids are cheaper.
+			 */
+			q.prefilter = l->nr > m->branch->nr_commits;
+			if (!pass)
+				progress_update(&progress, i + 1);
+			r = ask(m, &q, pass);
+			if (r < 0)
+				ret = -1;
+			else
+				decided[i] = (unsigned char)r;
+		}
+	}
+	for (i = 0; !ret && i < l->nr; i++)
+		if (!decided[i])
+			candidate_add_evidence(l->items[i], EVIDENCE_ABSENT, NULL,
+					       "no commit of %s after %s names it",
+					       m->branch->name, base_name(m));
+	progress_stop(&progress);
+	HASH_ITER(hh, below, e, tmp) {
+		HASH_DEL(below, e);
+		free(e);
+	}
+	free(decided);
+	return ret;
+}
+
+int match_commit_in_branch(struct match *m, const git_oid *id, int ask_graph)
+{
+	const struct branch_backport *b = branch_index_find(m->branch, id);
+	struct match_patch *p;
+	git_commit *commit = NULL;
+	git_oid pid;
+	int ret;
+
+	if (git_oid_equal(id, &m->branch->base) || (b && !b->reverted) ||
+	    branch_index_has(m->branch, id))
+		return 1;
+	if (ask_graph) {
+		ret = git_graph_descendant_of(m->repo, &m->branch->base, id);
+		if (ret > 0)
+			return 1;
+		git_error_clear();
+	}
+	/* Only a commit of the range can have been backported. */
+	if (!m->patchids || !m->scan || scan_in_range(m->scan, id) != 1)
+		return 0;
+	if ((!m->patchids_built || !m->patchids_full) &&
+	    build_patchids(m, 1) < 0)
+		return -1;
+	if (git_commit_lookup(&commit, m->repo, id) < 0)
+		return error_git("cannot read commit %s", git_oid_tostr_s(id));
+	ret = git_commit_parentcount(commit) == 1 ?
+	      patchid_cache_get(m->patchids, m->repo, commit, &pid) : GIT_ENOTFOUND;
+	git_commit_free(commit);
+	if (ret == GIT_ENOTFOUND)
+		return 0;
+	if (ret < 0)
+		return -1;
+	HASH_FIND(hh, m->by_patchid, &pid, sizeof(pid), p);
+	return p && !p->reverted;
+}
+
+/* --- the other way: which mainline commit is this? ------------------------ */
+
+static void build_named(struct match *m)
+{
+	const struct candidate_list *l = &m->scan->candidates;
+	size_t i, j;
+
+	m->named_built = 1;
+	for (i = 0; m->scan->memo && i < l->nr; i++) {
+		struct candidate *c = l->items[i];
+
+		for (j = 0; j < c->msg.nr_upstream; j++) {
+			struct match_upstream *u;
+			git_oid id;
+
+			if (git_oid_fromstr(&id, c->msg.upstream[j]) < 0)
+				continue;
+			HASH_FIND(hh, m->named, &id, sizeof(id), u);
+			if (u)
+				continue;
+			u = xcalloc(1, sizeof(*u));
+			git_oid_cpy(&u->id, &id);
+			u->cand = c;
+			HASH_ADD(hh, m->named, id, sizeof(git_oid), u);
+		}
+	}
+}
+
+static struct candidate *range_candidate(struct match *m, const git_oid *id)
+{
+	return m->scan->memo ? candidate_list_find(&m->scan->candidates, id)
+			     : NULL;
+}
+
+/* A commit its upstream lines name: of the range, else of the repository. */
+static int rev_upstream_line(struct match *m, const struct match_pick *p,
+			     struct match_found *out)
+{
+	git_commit *commit = NULL;
+	size_t i;
+	git_oid id;
+
+	for (i = 0; p->msg && i < p->msg->nr_upstream; i++) {
+		struct match_upstream *u;
+		struct candidate *c;
+
+		if (git_oid_fromstr(&id, p->msg->upstream[i]) < 0)
+			continue;
+		if ((c = range_candidate(m, &id))) {
+			git_oid_cpy(&out->id, &id);
+			out->cand = c;
+			return 1;
+		}
+		/* A range of stable commits: one that backports it. */
+		if (!m->named_built)
+			build_named(m);
+		HASH_FIND(hh, m->named, &id, sizeof(id), u);
+		if (u) {
+			git_oid_cpy(&out->id, &u->cand->id);
+			out->cand = u->cand;
+			return 1;
+		}
+		if (!git_commit_lookup(&commit, m->repo, &id)) {
+			git_commit_free(commit);
+			git_oid_cpy(&out->id, &id);
+			out->cand = NULL;
+			return 1;
+		}
+		git_error_clear();
+	}
+	return 0;
+}
+
+/* The candidate of the range with the pick's change: paths and patch-id. */
+static int rev_patch_id(struct match *m, const struct match_pick *p,
+			struct match_found *out)
+{
+	const struct candidate_list *l = &m->scan->candidates;
+	unsigned char key[SHA1_RAWSZ];
+	git_commit *commit = NULL;
+	git_oid want;
+	size_t i;
+	int ret;
+
+	if (!m->patchids || !m->scan->memo)
+		return 0;
+	if (p->commit) {
+		if (git_commit_lookup(&commit, m->repo, p->commit) < 0)
+			return error_git("cannot read commit %s",
+					 git_oid_tostr_s(p->commit));
+		ret = git_commit_parentcount(commit) == 1 ?
+		      patchid_cache_get(m->patchids, m->repo, commit, &want) :
+		      GIT_ENOTFOUND;
+		if (!ret)
+			ret = treediff_pathkey(key, m->repo, commit);
+		git_commit_free(commit);
+		if (ret == GIT_ENOTFOUND)
+			return 0;
+		if (ret < 0)
+			return -1;
+	} else if (p->diff && !patchid_text(&want, p->diff)) {
+		char **paths = NULL;
+		size_t nr = 0, alloc = 0;
+		const char *line, *end;
+
+		/* The key of every path, as treediff_key_of() wants them. */
+		for (line = p->diff; *line; line = end) {
+			size_t len;
+
+			end = strchr(line, '\n');
+			end = end ? end + 1 : line + strlen(line);
+			if (strncmp(line, "--- a/", 6) && strncmp(line, "+++ b/", 6))
+				continue;
+			len = (size_t)(end - line) - 6;
+			while (len && (line[6 + len - 1] == '\n' ||
+				       line[6 + len - 1] == '\r'))
+				len--;
+			ALLOC_GROW(paths, nr, alloc);
+			paths[nr++] = xstrndup(line + 6, len);
+		}
+		treediff_key_of(key, paths, nr);
+		free_names(paths, nr);
+	} else {
+		git_error_clear();
+		return 0;
+	}
+	for (i = 0; i < l->nr; i++) {
+		struct candidate *c = l->items[i];
+		git_oid pid;
+
+		if (!c->has_pathkey || memcmp(c->pathkey, key, sizeof(key)))
+			continue;
+		if (git_commit_lookup(&commit, m->repo, &c->id) < 0)
+			return error_git("cannot read commit %s", c->hex);
+		ret = patchid_cache_get(m->patchids, m->repo, commit, &pid);
+		git_commit_free(commit);
+		if (ret == GIT_ENOTFOUND)
+			continue;
+		if (ret < 0)
+			return -1;
+		if (git_oid_equal(&pid, &want)) {
+			git_oid_cpy(&out->id, &c->id);
+			out->cand = c;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/*
+ * The one candidate of the range with the pick's subject (and, with
+ * by_author, its author), changing a file of a name the pick changes.
+ */
+static int rev_subject(struct match *m, const struct match_pick *p,
+		       struct match_found *out)
+{
+	struct match_subject *s;
+	const struct match_files *theirs;
+	char **names = NULL;
+	size_t nr = 0;
+	int ret;
+
+	if (!p->subject || !*p->subject || !m->scan->memo)
+		return 0;
+	if (!m->subjects_built)
+		build_subjects(m);
+	HASH_FIND_STR(m->subjects, p->subject, s);
+	if (!s || s->count != 1)
+		return 0;
+	if (p->by_author) {
+		const char *lt = strrchr(s->first->author, '<');
+		size_t len = p->author_email ? strlen(p->author_email) : 0;
+
+		if (!lt || strncasecmp(lt + 1, p->author_email ? p->author_email : "",
+				       len) || lt[1 + len] != '>')
+			return 0;
+	}
+	theirs = files_of(m, &s->first->id);
+	if (p->commit) {
+		const struct match_files *mine = files_of(m, p->commit);
+
+		ret = share_a_name(mine->names, mine->nr, theirs->names,
+				   theirs->nr);
+	} else if (p->diff) {
+		files_of_diff(p->diff, &names, &nr);
+		ret = share_a_name(names, nr, theirs->names, theirs->nr);
+		free_names(names, nr);
+	} else {
+		/* Nothing to compare the files with: the subject alone. */
+		ret = 1;
+	}
+	if (!ret)
+		return 0;
+	git_oid_cpy(&out->id, &s->first->id);
+	out->cand = s->first;
+	return 1;
+}
+
+static const struct {
+	enum evidence_kind how;
+	int (*find)(struct match *m, const struct match_pick *p,
+		    struct match_found *out);
+} rev_methods[] = {
+	{ EVIDENCE_UPSTREAM_LINE, rev_upstream_line },
+	{ EVIDENCE_PATCH_ID, rev_patch_id },
+	{ EVIDENCE_SUBJECT, rev_subject },
+};
+
+int match_mainline(struct match *m, const struct match_pick *p,
+		   struct match_found *out, const char **why)
+{
+	size_t i;
+	int ret;
+
+	memset(out, 0, sizeof(*out));
+	for (i = 0; i < ARRAY_SIZE(rev_methods); i++) {
+		ret = rev_methods[i].find(m, p, out);
+		if (ret < 0)
+			return -1;
+		if (ret) {
+			out->how = rev_methods[i].how;
+			return 1;
+		}
+	}
+	if (why)
+		*why = p->msg && p->msg->nr_upstream ?
+		       "its upstream line names no commit here" :
+		       "no upstream line";
+	return 0;
+}
+
+const git_oid *match_branch_subject(struct match *m, const char *subject)
+{
+	const struct branch_subject *s;
+	size_t i;
+
+	if (!subject || !(s = branch_index_subject(m->branch, subject)))
+		return NULL;
+	tie_named(m);
+	for (i = s->nr; i-- > 0;) {
+		struct match_tie *t;
+
+		if (branch_index_reverted(m->branch, &s->commits[i]))
+			continue;
+		HASH_FIND(hh, m->ties, &s->commits[i], sizeof(git_oid), t);
+		if (t && (t->cand || t->has_named))
+			continue;
+		return &s->commits[i];
+	}
+	return NULL;
+}
+
+int match_range_subjects(struct match *m, struct match_wanted *w, size_t nr)
+{
+	struct idx {
+		const char *subject;
+		struct match_wanted *w;
+		UT_hash_handle hh;
+	} *index = NULL, *e, *tmp;
+	const struct scan *s = m->scan;
+	git_revwalk *walk = NULL;
+	git_oid id;
+	size_t i;
+	int ret;
+
+	for (i = 0; i < nr; i++) {
+		HASH_FIND_STR(index, w[i].subject, e);
+		if (e)
+			continue;
+		e = xcalloc(1, sizeof(*e));
+		e->subject = w[i].subject;
+		e->w = &w[i];
+		HASH_ADD_KEYPTR(hh, index, e->subject, strlen(e->subject), e);
+	}
+	if (git_revwalk_new(&walk, m->repo) < 0 ||
+	    git_revwalk_push(walk, &s->to) < 0 ||
+	    (s->has_from && git_revwalk_hide(walk, &s->from) < 0)) {
+		ret = error_git("cannot walk %s", s->range);
+		goto out;
+	}
+	while (!(ret = git_revwalk_next(&id, walk))) {
+		git_commit *commit = NULL;
+		const char *summary;
+
+		if (git_commit_lookup(&commit, m->repo, &id) < 0) {
+			ret = error_git("cannot read a commit of %s", s->range);
+			goto out;
+		}
+		summary = git_commit_summary(commit);
+		e = NULL;
+		if (summary)
+			HASH_FIND_STR(index, summary, e);
+		if (e && !e->w->found)
+			git_oid_cpy(&e->w->id, &id);
+		if (e && e->w->found < 2)
+			e->w->found++;
+		git_commit_free(commit);
+	}
+	if (ret != GIT_ITEROVER) {
+		ret = error_git("cannot walk %s", s->range);
+		goto out;
+	}
+	ret = 0;
+out:
+	git_revwalk_free(walk);
+	HASH_ITER(hh, index, e, tmp) {
+		HASH_DEL(index, e);
+		free(e);
+	}
+	/* Several asked for the same subject: the first one was filled. */
+	for (i = 0; !ret && i < nr; i++) {
+		size_t j;
+
+		for (j = 0; j < i; j++)
+			if (!strcmp(w[j].subject, w[i].subject)) {
+				w[i] = w[j];
+				break;
+			}
+	}
+	return ret;
+}

@@ -1,0 +1,172 @@
+#ifndef MATCH_H
+#define MATCH_H
+
+#include <git2.h>
+
+#include "branch.h"
+#include "candidate.h"
+#include "patchid.h"
+
+struct scan;
+
+/*
+ * The presence engine: the one place that answers "is this commit in
+ * the branch?" and "which commit of the range is this backport?", for
+ * every command, so that they never disagree.
+ *
+ *     struct match m;
+ *     match_init(&m, repo, &branch_index, &scan, &patchid_cache);
+ *     if (match_candidates(&m, &candidates, &scan.from) < 0)
+ *             ... error printed ...
+ *     r = match_mainline(&m, &pick, &found);     a backport, a mail
+ *     match_release(&m);
+ *
+ * A commit is looked for in the branch by the methods of a table, in
+ * order, until one decides:
+ *
+ *   ancestor       it is below the branch's base, or one of its commits
+ *   upstream-line  a branch commit names it ("commit <id> upstream.",
+ *                  "[ Upstream commit <id> ]", "(cherry picked from
+ *                  commit <id>)"), or names what it backports itself
+ *   patch-id       a branch commit makes the same change (git patch-id
+ *                  --stable, for branch commits that change a watched
+ *                  path, or any path with every_path)
+ *   subject        a branch commit has its subject, and only then: no
+ *                  other commit of the mainline range has that subject,
+ *                  the two change a file of the same name (a path, or
+ *                  its new place after a rename), and the branch commit
+ *                  stands for no other mainline commit (by an upstream
+ *                  line, or by patch-id); only ever maybe-present
+ *
+ * A backport found by upstream line or patch-id that the branch
+ * reverted adds "backport-reverted" evidence and the search goes on.
+ * The subject method runs after every other method has run for every
+ * commit asked about, so that it knows which branch commits are taken.
+ *
+ * The other way, match_mainline() finds the mainline commit a backport,
+ * a pick or a pick mail stands for, by the same means: the commit its
+ * upstream line names, else the commit of the range with its change,
+ * else the one commit of the range with its subject and a file of the
+ * same name.
+ *
+ * The indexes (the range's subjects, the branch's patch-ids, the
+ * branch commits taken) are built once, when first needed, and serve
+ * every later question of the run.
+ */
+
+struct match_subject;
+struct match_tie;
+struct match_patch;
+struct match_pathkey;
+struct match_files;
+struct match_upstream;
+
+struct match {
+	git_repository *repo;
+	const struct branch_index *branch;
+	struct scan *scan;		/* the mainline range and its watch */
+	struct patchid_cache *patchids;	/* NULL: no patch-ids */
+	/*
+	 * Patch-ids of every branch commit, whatever it changes (tests
+	 * name fixes in mm/ and net/); set before the first question.
+	 */
+	int every_path;
+
+	struct match_subject *subjects;	/* the range's, built lazily */
+	int subjects_built;
+	struct match_tie *ties;		/* branch commit -> what it is */
+	int ties_named;			/* the upstream lines are in ties */
+	struct match_patch *by_patchid;	/* the branch's, built lazily */
+	int patchids_built;
+	int patchids_full;		/* of every branch commit */
+	struct match_pathkey *by_pathkey;	/* their paths (treediff.h) */
+	int pathkeys_built;
+	struct match_files *files;	/* changed paths, read when needed */
+	struct match_upstream *named;	/* the range's upstream lines */
+	int named_built;
+};
+
+void match_init(struct match *m, git_repository *repo,
+		const struct branch_index *branch, struct scan *scan,
+		struct patchid_cache *patchids);
+void match_release(struct match *m);
+
+/*
+ * Looks for every candidate of l in the branch: adds its evidence and
+ * sets c->present or c->maybe_present.  range_from: where the walk of
+ * l started (its commits between range_from and the base are below the
+ * base), or NULL for commits from anywhere (explain, audit, tests),
+ * which are asked of the commit graph.  Returns 0 or -1 after an error
+ * message.
+ */
+int match_candidates(struct match *m, struct candidate_list *l,
+		     const git_oid *range_from);
+
+/*
+ * Whether a commit outside the candidates (a Fixes: target, a
+ * prerequisite, what a revert reverts) is in the branch: the base or
+ * below it (asked of the commit graph with ask_graph; the caller may
+ * know it already), named by a backport the branch did not revert, or,
+ * for a commit of the range, made again by a branch commit (patch-ids
+ * of every branch commit, whatever it changes, so that the answer is
+ * the same in every command).  1, 0, or -1 after an error message.
+ */
+int match_commit_in_branch(struct match *m, const git_oid *id, int ask_graph);
+
+/* What a backport, a pick or a pick mail offers to be recognised by. */
+struct match_pick {
+	const struct message *msg;	/* its message, for upstream lines */
+	const git_oid *commit;		/* the commit itself, or NULL */
+	const char *diff;		/* or the diff of a mail, or NULL */
+	const char *subject;		/* its subject ([PATCH] taken off) */
+	const char *author_email;	/* with by_author: only this author's */
+	int by_author;
+};
+
+/* How match_mainline() found a commit. */
+struct match_found {
+	git_oid id;
+	struct candidate *cand;		/* the range's candidate, or NULL */
+	enum evidence_kind how;		/* upstream-line, patch-id, subject */
+};
+
+/*
+ * The mainline commit a pick stands for: 1 with *out filled, 0 when
+ * none is found (*why, when not NULL, says what its upstream lines
+ * gave; neither the change nor the subject led to a commit of the
+ * range), -1 after an error message.  An upstream line may name any commit of the
+ * repository (or one a candidate of the range backports, for a range
+ * of stable commits); the change and the subject are looked for among
+ * the candidates of the range.
+ */
+int match_mainline(struct match *m, const struct match_pick *p,
+		   struct match_found *out, const char **why);
+
+/* A subject looked for in all of the range: match_range_subjects(). */
+struct match_wanted {
+	const char *subject;
+	git_oid id;			/* the first commit found with it */
+	int found;			/* commits with it: 0, 1, or 2 for more */
+};
+
+/*
+ * Looks the subjects up among every commit of the scanned range,
+ * watched or not, in one walk (a commit a test names may fix mm/).
+ * Returns 0 or -1 after an error message.
+ */
+int match_range_subjects(struct match *m, struct match_wanted *w, size_t nr);
+
+/*
+ * A branch commit with this subject that stands for no commit of the
+ * range, or NULL: what a posted patch whose commit is not in the range
+ * may have become.
+ */
+const git_oid *match_branch_subject(struct match *m, const char *subject);
+
+/*
+ * The candidate that branch commit id was found to stand for (by an
+ * upstream line, a patch-id or a subject), or NULL.
+ */
+struct candidate *match_taken_by(const struct match *m, const git_oid *id);
+
+#endif

@@ -1,0 +1,423 @@
+/*
+ * Unit tests for the presence engine (src/match.h): a throwaway
+ * repository with one mainline commit per case and a branch that
+ * carries them in every way a real one does (named, unnamed, reverted,
+ * adapted, under a subject other commits share, tied to another
+ * commit, after a rename), scanned and judged both ways.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "match.h"
+#include "rules.h"
+#include "scan.h"
+#include "strbuf.h"
+#include "testrepo.h"
+
+struct fixture {
+	char dir[64];
+	long tick;
+	git_repository *repo;
+	struct ruleset rules;
+	struct scan scan;
+	struct branch_index branch;
+	struct patchid_cache patchids;
+	struct match m;
+};
+
+/* Writes one line to path, then commits with subject (and body). */
+static void change(struct fixture *f, const char *path, const char *line,
+		   const char *message)
+{
+	testrepo_git(f->dir, &f->tick, 60,
+		     "--version >/dev/null && mkdir -p \"$(dirname '%s')\" && "
+		     "printf '%%s\\n' '%s' >'%s' && git add '%s' && "
+		     "git commit -q -m '%s'", path, line, path, path, message);
+}
+
+/* Runs a shell command in the repository, its output discarded. */
+static void sh(struct fixture *f, const char *cmd)
+{
+	testrepo_git(f->dir, &f->tick, 60, "--version >/dev/null && { %s; }",
+		     cmd);
+}
+
+/* Runs git with cmd ("tag x", "cherry-pick y && git ..."). */
+static void git(struct fixture *f, const char *cmd)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_addf(&sb, "git %s", cmd);
+	sh(f, sb.buf);
+	strbuf_release(&sb);
+}
+
+static git_oid rev(struct fixture *f, const char *name)
+{
+	git_object *obj = NULL;
+	git_oid id;
+
+	assert_int_equal(git_revparse_single(&obj, f->repo, name), 0);
+	git_oid_cpy(&id, git_object_id(obj));
+	git_object_free(obj);
+	return id;
+}
+
+/*
+ * Mainline, one tagged commit per case, and linux-6.6.y from v6.6:
+ *
+ *   named     cherry-picked with -x                 present, upstream-line
+ *   unnamed   cherry-picked, retitled, no line      present, patch-id
+ *   reverted  picked with -x, then reverted         backport-reverted
+ *   unrevert  picked without a line, then reverted  backport-reverted
+ *   typo1/2   "ext4: fix typo" twice; the branch    absent: shared subject
+ *             has one, adapted
+ *   elsewhere the branch's commit of its subject    absent: no file in
+ *             changes another file                  common
+ *   adapted   the branch's commit of its subject    maybe-present
+ *             changes the file differently
+ *   tied      the branch's commit of its subject    absent: it stands for
+ *             names rework in an upstream line      "rework"
+ *   rework    named by that commit                  present
+ *   moved     the file moved after v6.6; the        maybe-present
+ *             branch changes it where it was
+ */
+static int setup(void **state)
+{
+	static const char rules[] = "subsystem ext4\n\tpaths fs/ext4/\nend\n";
+	struct fixture *f = calloc(1, sizeof(*f));
+	git_oid base, tip;
+
+	assert_non_null(f);
+	strcpy(f->dir, "/tmp/test_match.XXXXXX");
+	testrepo_create(f->dir);
+	f->tick = 1700000000;
+	git(f, "init -q -b master");
+	sh(f, "mkdir -p fs/ext4 && for n in a b c d e g h k shared other; do "
+	       "printf '%s\\n' one two three >fs/ext4/$n.c; done && "
+	       "git add fs && git commit -q -m 'ext4: add the code'");
+	git(f, "tag v6.6 && git branch linux-6.6.y");
+
+	change(f, "fs/ext4/a.c", "named", "ext4: fix a");
+	git(f, "tag named");
+	change(f, "fs/ext4/b.c", "unnamed", "ext4: fix b");
+	git(f, "tag unnamed");
+	change(f, "fs/ext4/c.c", "reverted", "ext4: fix c");
+	git(f, "tag reverted");
+	change(f, "fs/ext4/d.c", "unrevert", "ext4: fix d");
+	git(f, "tag unrevert");
+	change(f, "fs/ext4/e.c", "typo one", "ext4: fix typo");
+	git(f, "tag typo1");
+	change(f, "fs/ext4/a.c", "typo two", "ext4: fix typo");
+	git(f, "tag typo2");
+	change(f, "fs/ext4/shared.c", "elsewhere", "ext4: fix the shared helper");
+	git(f, "tag elsewhere");
+	change(f, "fs/ext4/g.c", "adapted", "ext4: fix g");
+	git(f, "tag adapted");
+	change(f, "fs/ext4/h.c", "rework", "ext4: rework h");
+	git(f, "tag rework");
+	change(f, "fs/ext4/h.c", "tied", "ext4: fix h");
+	git(f, "tag tied");
+	sh(f, "mkdir -p fs/ext4/sub && git mv fs/ext4/k.c fs/ext4/sub/k.c && "
+	       "git commit -q -m 'ext4: move k'");
+	change(f, "fs/ext4/sub/k.c", "moved", "ext4: fix k");
+	git(f, "tag moved");
+
+	git(f, "checkout -q linux-6.6.y");
+	git(f, "cherry-pick -x named && git tag named-bp");
+	git(f, "cherry-pick unnamed && git commit -q --amend -m 'VENDOR: b' && "
+	       "git tag unnamed-bp");
+	git(f, "cherry-pick -x reverted && git revert --no-edit HEAD");
+	git(f, "cherry-pick unrevert && git revert --no-edit HEAD");
+	change(f, "fs/ext4/e.c", "typo, adapted", "ext4: fix typo");
+	git(f, "tag typo-bp");
+	change(f, "fs/ext4/other.c", "elsewhere", "ext4: fix the shared helper");
+	git(f, "tag elsewhere-bp");
+	change(f, "fs/ext4/g.c", "adapted for 6.6", "ext4: fix g");
+	git(f, "tag adapted-bp");
+	sh(f, "printf 'tied\\n' >fs/ext4/h.c && git add fs/ext4/h.c && "
+	       "git commit -q -m 'ext4: fix h' -m \"(cherry picked from "
+	       "commit $(git rev-parse rework))\"");
+	git(f, "tag tied-bp");
+	change(f, "fs/ext4/k.c", "moved, where it was", "ext4: fix k");
+	git(f, "tag moved-bp");
+	change(f, "fs/ext4/other.c", "branch only", "ext4: a change of the branch only");
+	git(f, "tag branch-only");
+	git(f, "checkout -q master");
+
+	assert_int_equal(git_libgit2_init() > 0, 1);
+	assert_int_equal(git_repository_open(&f->repo, f->dir), 0);
+	ruleset_init(&f->rules);
+	assert_int_equal(ruleset_load_buffer(&f->rules, "t.rules", rules,
+					     strlen(rules)), 0);
+	base = rev(f, "v6.6");
+	tip = rev(f, "master");
+	branch_index_init(&f->branch);
+	assert_int_equal(branch_index_build(&f->branch, f->repo, "linux-6.6.y",
+					    &tip), 0);
+	assert_true(git_oid_equal(&f->branch.base, &base));
+	scan_init(&f->scan, f->repo, &f->rules);
+	scan_set_range_oids(&f->scan, &base, &tip, "v6.6..master");
+	assert_int_equal(scan_run(&f->scan), 0);
+	patchid_cache_init(&f->patchids, "");
+	match_init(&f->m, f->repo, &f->branch, &f->scan, &f->patchids);
+	*state = f;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fixture *f = *state;
+
+	match_release(&f->m);
+	patchid_cache_release(&f->patchids);
+	scan_release(&f->scan);
+	branch_index_release(&f->branch);
+	ruleset_release(&f->rules);
+	git_repository_free(f->repo);
+	testrepo_remove(f->dir);
+	free(f);
+	git_libgit2_shutdown();
+	return 0;
+}
+
+static struct candidate *cand(struct fixture *f, const char *name)
+{
+	git_oid id = rev(f, name);
+	struct candidate *c = candidate_list_find(&f->scan.candidates, &id);
+
+	assert_non_null(c);
+	return c;
+}
+
+/* "kind,kind" of c's evidence, and whether the branch commit is `by`. */
+static void assert_evidence(struct fixture *f, const char *name,
+			    const char *kinds, const char *by)
+{
+	struct candidate *c = cand(f, name);
+	struct strbuf sb = STRBUF_INIT;
+	size_t i;
+
+	for (i = 0; i < c->nr_evidence; i++)
+		strbuf_addf(&sb, "%s%s", i ? "," : "",
+			    evidence_kind_name(c->evidence[i].kind));
+	assert_string_equal(sb.buf, kinds);
+	strbuf_release(&sb);
+	if (by) {
+		git_oid id = rev(f, by);
+		const struct evidence *e = candidate_presence(c);
+
+		assert_non_null(e);
+		assert_true(e->has_commit);
+		assert_true(git_oid_equal(&e->commit, &id));
+	}
+}
+
+static void test_candidates(void **state)
+{
+	struct fixture *f = *state;
+
+	assert_int_equal(f->scan.candidates.nr, 12);
+	assert_int_equal(match_candidates(&f->m, &f->scan.candidates,
+					  &f->scan.from), 0);
+	assert_evidence(f, "named", "upstream-line", "named-bp");
+	assert_true(cand(f, "named")->present);
+	assert_evidence(f, "unnamed", "patch-id", "unnamed-bp");
+	assert_true(cand(f, "unnamed")->present);
+	/* Found, but reverted: the search goes on, and finds nothing. */
+	assert_evidence(f, "reverted", "backport-reverted,absent", NULL);
+	assert_evidence(f, "unrevert", "backport-reverted,absent", NULL);
+	assert_false(cand(f, "unrevert")->present);
+	/* Two mainline commits of that subject: not evidence for either. */
+	assert_evidence(f, "typo1", "absent", NULL);
+	assert_evidence(f, "typo2", "absent", NULL);
+	/* The same subject on another file. */
+	assert_evidence(f, "elsewhere", "absent", NULL);
+	assert_evidence(f, "adapted", "subject", "adapted-bp");
+	assert_true(cand(f, "adapted")->maybe_present);
+	assert_false(cand(f, "adapted")->present);
+	/* Its branch commit stands for "rework", named in it. */
+	assert_evidence(f, "tied", "absent", NULL);
+	assert_evidence(f, "rework", "upstream-line", "tied-bp");
+	/* A file of the same name, where it was before the move. */
+	assert_evidence(f, "moved", "subject", "moved-bp");
+	/* Below the base is present: v6.6 itself. */
+	{
+		struct candidate_list l;
+		struct candidate *c;
+		git_oid id = rev(f, "v6.6");
+
+		candidate_list_init(&l);
+		c = candidate_list_add(&l, &id);
+		assert_int_equal(match_candidates(&f->m, &l, NULL), 0);
+		assert_true(c->present);
+		assert_int_equal(c->evidence[0].kind, EVIDENCE_ANCESTOR);
+		candidate_list_release(&l);
+	}
+	assert_ptr_equal(match_taken_by(&f->m, &(git_oid){ 0 }), NULL);
+	{
+		git_oid id = rev(f, "adapted-bp");
+
+		assert_ptr_equal(match_taken_by(&f->m, &id), cand(f, "adapted"));
+	}
+}
+
+static void test_commit_in_branch(void **state)
+{
+	struct fixture *f = *state;
+	git_oid id;
+
+	id = rev(f, "named");
+	assert_int_equal(match_commit_in_branch(&f->m, &id, 1), 1);
+	id = rev(f, "v6.6");
+	assert_int_equal(match_commit_in_branch(&f->m, &id, 1), 1);
+	/* Made again without a line: patch-ids of every branch commit. */
+	id = rev(f, "unnamed");
+	assert_int_equal(match_commit_in_branch(&f->m, &id, 1), 1);
+	id = rev(f, "reverted");
+	assert_int_equal(match_commit_in_branch(&f->m, &id, 1), 0);
+	id = rev(f, "unrevert");
+	assert_int_equal(match_commit_in_branch(&f->m, &id, 1), 0);
+	id = rev(f, "adapted");
+	assert_int_equal(match_commit_in_branch(&f->m, &id, 1), 0);
+}
+
+static void test_mainline(void **state)
+{
+	struct fixture *f = *state;
+	struct match_found found;
+	struct match_pick pick;
+	struct message msg;
+	const char *why = NULL;
+	git_oid id, want;
+	char *text;
+
+	/* An upstream line. */
+	want = rev(f, "named");
+	text = NULL;
+	message_init(&msg);
+	{
+		struct strbuf sb = STRBUF_INIT;
+
+		strbuf_addf(&sb, "ext4: fix a\n\ncommit %s upstream.\n",
+			    git_oid_tostr_s(&want));
+		text = strbuf_detach(&sb, NULL);
+	}
+	message_parse(&msg, text, strlen(text));
+	memset(&pick, 0, sizeof(pick));
+	pick.msg = &msg;
+	assert_int_equal(match_mainline(&f->m, &pick, &found, &why), 1);
+	assert_int_equal(found.how, EVIDENCE_UPSTREAM_LINE);
+	assert_true(git_oid_equal(&found.id, &want));
+	assert_ptr_equal(found.cand, cand(f, "named"));
+	message_release(&msg);
+	free(text);
+
+	/* The change: a retitled backport. */
+	id = rev(f, "unnamed-bp");
+	want = rev(f, "unnamed");
+	memset(&pick, 0, sizeof(pick));
+	pick.commit = &id;
+	pick.subject = "VENDOR: b";
+	assert_int_equal(match_mainline(&f->m, &pick, &found, &why), 1);
+	assert_int_equal(found.how, EVIDENCE_PATCH_ID);
+	assert_true(git_oid_equal(&found.id, &want));
+
+	/* The subject, with a file of the same name. */
+	id = rev(f, "adapted-bp");
+	memset(&pick, 0, sizeof(pick));
+	pick.commit = &id;
+	pick.subject = "ext4: fix g";
+	assert_int_equal(match_mainline(&f->m, &pick, &found, &why), 1);
+	assert_int_equal(found.how, EVIDENCE_SUBJECT);
+	assert_ptr_equal(found.cand, cand(f, "adapted"));
+
+	/* A subject two commits share, or on another file: nothing. */
+	id = rev(f, "typo-bp");
+	memset(&pick, 0, sizeof(pick));
+	pick.commit = &id;
+	pick.subject = "ext4: fix typo";
+	assert_int_equal(match_mainline(&f->m, &pick, &found, &why), 0);
+	assert_non_null(why);
+	id = rev(f, "elsewhere-bp");
+	pick.commit = &id;
+	pick.subject = "ext4: fix the shared helper";
+	assert_int_equal(match_mainline(&f->m, &pick, &found, &why), 0);
+
+	/* A mail: its diff's files stand for the commit's. */
+	memset(&pick, 0, sizeof(pick));
+	pick.subject = "ext4: fix g";
+	pick.diff = "diff --git a/fs/ext4/g.c b/fs/ext4/g.c\n"
+		    "--- a/fs/ext4/g.c\n+++ b/fs/ext4/g.c\n"
+		    "@@ -1,3 +1 @@\n-one\n-two\n-three\n+adapted again\n";
+	assert_int_equal(match_mainline(&f->m, &pick, &found, &why), 1);
+	assert_ptr_equal(found.cand, cand(f, "adapted"));
+	pick.diff = "diff --git a/fs/ext4/x.c b/fs/ext4/x.c\n"
+		    "--- a/fs/ext4/x.c\n+++ b/fs/ext4/x.c\n"
+		    "@@ -1 +1 @@\n-one\n+two\n";
+	assert_int_equal(match_mainline(&f->m, &pick, &found, &why), 0);
+
+	/* Only from its author, when asked so. */
+	memset(&pick, 0, sizeof(pick));
+	pick.subject = "ext4: fix g";
+	pick.by_author = 1;
+	pick.author_email = "someone@example.com";
+	assert_int_equal(match_mainline(&f->m, &pick, &found, &why), 0);
+	pick.author_email = "author@example.com";
+	assert_int_equal(match_mainline(&f->m, &pick, &found, &why), 1);
+}
+
+static void test_branch_subject(void **state)
+{
+	struct fixture *f = *state;
+	git_oid want = rev(f, "branch-only");
+	const git_oid *b;
+
+	assert_int_equal(match_candidates(&f->m, &f->scan.candidates,
+					  &f->scan.from), 0);
+	b = match_branch_subject(&f->m, "ext4: a change of the branch only");
+	assert_non_null(b);
+	assert_true(git_oid_equal(b, &want));
+	/* Taken: by an upstream line, or by a subject match. */
+	assert_null(match_branch_subject(&f->m, "ext4: fix h"));
+	assert_null(match_branch_subject(&f->m, "ext4: fix g"));
+	assert_null(match_branch_subject(&f->m, "no such subject"));
+}
+
+static void test_range_subjects(void **state)
+{
+	struct fixture *f = *state;
+	struct match_wanted w[4];
+	git_oid id = rev(f, "rework");
+
+	memset(w, 0, sizeof(w));
+	w[0].subject = "ext4: rework h";
+	w[1].subject = "ext4: fix typo";
+	w[2].subject = "ext4: move k";
+	w[3].subject = "nowhere";
+	assert_int_equal(match_range_subjects(&f->m, w, 4), 0);
+	assert_int_equal(w[0].found, 1);
+	assert_true(git_oid_equal(&w[0].id, &id));
+	assert_int_equal(w[1].found, 2);
+	assert_int_equal(w[2].found, 1);
+	assert_int_equal(w[3].found, 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_candidates, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_commit_in_branch, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_mainline, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_branch_subject, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_range_subjects, setup, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
