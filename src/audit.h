@@ -29,6 +29,12 @@
  *   rejected-before       reject        the ledger says rejected
  *   reverted              reject        mainline reverted it
  *   bug-not-in-branch     reject        no Fixes: target is in the branch
+ *                                       (or another reason the branch
+ *                                       cannot need it: a version hint, a
+ *                                       revert of what it lacks)
+ *   file-not-in-branch    reject        the branch lacks every watched
+ *                                       file it changes (the feature came
+ *                                       later)
  *   policy                reject        a veto rule matched (questionable:
  *                                       the subsystem wants an ack)
  *   does-not-apply        reject        the picks, cherry-picked in mainline

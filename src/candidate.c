@@ -60,6 +60,9 @@ static void candidate_free(struct candidate *c)
 	for (i = 0; i < c->nr_paths; i++)
 		free(c->paths[i]);
 	free(c->paths);
+	for (i = 0; i < c->nr_old_paths; i++)
+		free(c->old_paths[i]);
+	free(c->old_paths);
 	free(c->fixes);
 	for (i = 0; i < c->nr_reasons; i++)
 		free(c->reasons[i].match);

@@ -125,9 +125,12 @@ struct candidate {
 	size_t nr_touched, alloc_touched;
 	/* A watched path changed, of subsystems ignored or not asked for. */
 	int left_out;
-	char **paths;			/* touched paths, when rules need them */
+	char **paths;			/* the watched paths it changes */
 	size_t nr_paths, alloc_paths;
-	int paths_known;		/* paths filled (when rules need them) */
+	/* Of those, the ones that existed before it (not added by it). */
+	char **old_paths;
+	size_t nr_old_paths, alloc_old_paths;
+	int paths_known;		/* paths and old_paths filled */
 	unsigned char pathkey[20];	/* treediff_pathkey() of the change */
 	int has_pathkey;
 

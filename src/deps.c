@@ -626,28 +626,103 @@ static int stable_since(const struct message *m, int *major, int *minor)
 	return found ? 0 : -1;
 }
 
-void deps_applicable(struct deps *d, struct candidate *c)
+static int wanted(const struct candidate *c);
+
+/* The newest commit before c (in the list) that added path, or NULL. */
+static const struct candidate *added_by(const struct deps *d,
+					const struct candidate *c,
+					const char *path)
+{
+	size_t i, j, k;
+
+	for (i = c->order; i-- > 0;) {
+		const struct candidate *a = d->cands->items[i];
+
+		for (j = 0; j < a->nr_paths; j++) {
+			if (strcmp(a->paths[j], path))
+				continue;
+			for (k = 0; k < a->nr_old_paths; k++)
+				if (!strcmp(a->old_paths[k], path))
+					break;
+			if (k == a->nr_old_paths)
+				return a;
+		}
+	}
+	return NULL;
+}
+
+/* Whether c names a as its prerequisite: a comes along. */
+static int is_prereq(const struct candidate *c, const struct candidate *a)
+{
+	size_t i;
+
+	for (i = 0; i < c->nr_prereqs; i++)
+		if (c->prereqs[i].cand == a)
+			return 1;
+	return 0;
+}
+
+/*
+ * Whether the branch lacks every watched file c changes that existed
+ * before it, and will go on lacking it: a file that a commit present,
+ * proposed or named as c's prerequisite added is there by the time c
+ * applies.  1
+ * with *path the first such file and *creator the commit that added it
+ * (or NULL), 0 when a file is there, -1 after an error message.  A
+ * commit that only adds files never lacks them.
+ */
+static int files_missing(struct deps *d, const struct candidate *c,
+			 const char **path, const struct candidate **creator)
+{
+	size_t i;
+
+	*path = NULL;
+	*creator = NULL;
+	if (!c->paths_known || !c->nr_old_paths ||
+	    c->order >= d->cands->nr || d->cands->items[c->order] != c)
+		return 0;
+	for (i = 0; i < c->nr_old_paths; i++) {
+		const struct candidate *a;
+		int r = match_branch_has_file(d->match, c, c->old_paths[i]);
+
+		if (r)
+			return r < 0 ? -1 : 0;
+		a = added_by(d, c, c->old_paths[i]);
+		if (a && (a->present || a->maybe_present || wanted(a) ||
+			  a->pulled || is_prereq(c, a)))
+			return 0;
+		if (!*path) {
+			*path = c->old_paths[i];
+			*creator = a;
+		}
+	}
+	return 1;
+}
+
+int deps_applicable(struct deps *d, struct candidate *c)
 {
 	const struct branch_index *b = d->branch;
 	struct strbuf why = STRBUF_INIT;
 	size_t i, known = 0, absent = 0;
-	int major = 0, minor = 0;
+	int major = 0, minor = 0, ret;
+	const struct candidate *creator;
+	const char *path;
 
-	if (c->present || c->not_applicable)
-		return;
+	if (c->present || c->maybe_present || c->not_applicable)
+		return 0;
 	if (b->major >= 0 && !stable_since(&c->msg, &major, &minor) &&
 	    (b->major < major || (b->major == major && b->minor < minor))) {
 		c->not_applicable_kind = "version-hint";
 		c->not_applicable = xstrfmt("stable tag asks for %d.%d and later; "
 					    "%s is %d.%d", major, minor, b->name,
 					    b->major, b->minor);
-		return;
+		return 0;
 	}
 	if (c->reverts && !c->reverts_in_branch) {
 		c->not_applicable_kind = "revert-of-absent";
 		c->not_applicable = xstrfmt("reverts %.12s, which %s does not carry",
 					    c->reverts->hex, b->name);
-		return;
+		return 0;
 	}
 	for (i = 0; c->fixes && i < c->msg.nr_fixes; i++) {
 		if (c->fixes[i].status == TARGET_UNKNOWN)
@@ -667,8 +742,40 @@ void deps_applicable(struct deps *d, struct candidate *c)
 	if (known && absent == known) {
 		c->not_applicable_kind = "bug-not-in-branch";
 		c->not_applicable = strbuf_detach(&why, NULL);
+		return 0;
 	}
 	strbuf_release(&why);
+	/* The feature it changes came after the branch point. */
+	ret = files_missing(d, c, &path, &creator);
+	if (ret <= 0)
+		return ret;
+	c->not_applicable_kind = "file-not-in-branch";
+	strbuf_addf(&why, "changes %s, which %s does not have", path, b->name);
+	if (creator)
+		strbuf_addf(&why, " (%.12s added it: not proposed)", creator->hex);
+	if (c->nr_old_paths > 1)
+		strbuf_addf(&why, ", nor the %zu other files it changes",
+			    c->nr_old_paths - 1);
+	c->not_applicable = strbuf_detach(&why, NULL);
+	return 0;
+}
+
+int deps_reconsider(struct deps *d, struct candidate *c)
+{
+	const struct candidate *creator;
+	const char *path;
+	int ret;
+
+	if (!c->not_applicable_kind ||
+	    strcmp(c->not_applicable_kind, "file-not-in-branch"))
+		return 0;
+	ret = files_missing(d, c, &path, &creator);
+	if (ret)
+		return ret < 0 ? -1 : 0;
+	free(c->not_applicable);
+	c->not_applicable = NULL;
+	c->not_applicable_kind = NULL;
+	return 1;
 }
 
 static int wanted(const struct candidate *c)

@@ -24,6 +24,7 @@
  *             score_decide(&rules, c);
  *     while ((p = deps_pull_prereq(&d)))
  *             ... score and decide p again ...
+ *     for each candidate c: if deps_reconsider(&d, c) == 1, decide c again
  *     deps_finish(&d);
  *     deps_release(&d);
  *
@@ -83,8 +84,22 @@ int deps_link(struct deps *d);
 /* Establishes c's facts; the targets' verdicts must be decided. */
 int deps_facts(struct deps *d, struct candidate *c);
 
-/* Decides whether the branch can need c at all. */
-void deps_applicable(struct deps *d, struct candidate *c);
+/*
+ * Decides whether the branch can need c at all: not when its Cc:
+ * stable hint excludes the branch, when it reverts what the branch
+ * lacks, when every commit it fixes is absent from the branch, or when
+ * the branch lacks every watched file it changes (src/match.h).
+ * Returns 0, or -1 after an error message.
+ */
+int deps_applicable(struct deps *d, struct candidate *c);
+
+/*
+ * After the prerequisites are pulled in: a candidate not applicable
+ * for lack of a file that a pulled prerequisite adds is applicable
+ * after all.  1 when c's verdict must be decided again, 0 when not, -1
+ * after an error message.
+ */
+int deps_reconsider(struct deps *d, struct candidate *c);
 
 /*
  * Finds a candidate that a proposed (or needs-ack) candidate needs as a

@@ -64,6 +64,14 @@ struct oid_entry {
 	UT_hash_handle hh;
 };
 
+/* The names of the files under a subsystem's directories in the branch. */
+struct match_names {
+	const struct subsystem *sub;
+	char **names;			/* sorted */
+	size_t nr, alloc;
+	UT_hash_handle hh;
+};
+
 void match_init(struct match *m, git_repository *repo,
 		const struct branch_index *branch, struct scan *scan,
 		struct patchid_cache *patchids)
@@ -92,6 +100,7 @@ void match_release(struct match *m)
 	struct match_pathkey *k, *ktmp;
 	struct match_files *f, *ftmp;
 	struct match_upstream *u, *utmp;
+	struct match_names *n, *ntmp;
 
 	HASH_ITER(hh, m->subjects, s, stmp) {
 		HASH_DEL(m->subjects, s);
@@ -118,6 +127,12 @@ void match_release(struct match *m)
 		HASH_DEL(m->named, u);
 		free(u);
 	}
+	HASH_ITER(hh, m->names, n, ntmp) {
+		HASH_DEL(m->names, n);
+		free_names(n->names, n->nr);
+		free(n);
+	}
+	git_tree_free(m->tip_tree);
 	memset(m, 0, sizeof(*m));
 }
 
@@ -1237,4 +1252,143 @@ out:
 			}
 	}
 	return ret;
+}
+
+/* --- files the branch has ---------------------------------------------- */
+
+static int tip_tree(struct match *m)
+{
+	git_commit *tip = NULL;
+
+	if (m->tip_tree)
+		return 0;
+	if (git_commit_lookup(&tip, m->repo, &m->branch->tip) < 0 ||
+	    git_commit_tree(&m->tip_tree, tip) < 0) {
+		git_commit_free(tip);
+		return error_git("cannot read the tree of '%s'", m->branch->name);
+	}
+	git_commit_free(tip);
+	return 0;
+}
+
+static int has_path(struct match *m, const char *path)
+{
+	git_tree_entry *e = NULL;
+	int ret = git_tree_entry_bypath(&e, m->tip_tree, path);
+
+	git_tree_entry_free(e);
+	git_error_clear();
+	return !ret;
+}
+
+static int collect_name(const char *root, const git_tree_entry *e, void *data)
+{
+	struct match_names *n = data;
+
+	(void)root;
+	if (git_tree_entry_type(e) == GIT_OBJECT_BLOB) {
+		ALLOC_GROW(n->names, n->nr, n->alloc);
+		n->names[n->nr++] = xstrdup(git_tree_entry_name(e));
+	}
+	return 0;
+}
+
+/* The names of the files under sub's directories in the branch. */
+static const struct match_names *names_of(struct match *m,
+					  const struct subsystem *sub)
+{
+	struct match_names *n;
+	size_t i, j;
+
+	HASH_FIND_PTR(m->names, &sub, n);
+	if (n)
+		return n;
+	n = xcalloc(1, sizeof(*n));
+	n->sub = sub;
+	HASH_ADD_PTR(m->names, sub, n);
+	for (i = 0; i < sub->nr_paths; i++) {
+		const char *spec = sub->paths[i];
+		size_t len = strlen(spec);
+		git_tree_entry *e = NULL;
+		git_tree *tree = NULL;
+		char *dir;
+
+		if (!len || spec[len - 1] != '/')
+			continue;
+		dir = xstrndup(spec, len - 1);
+		if (!git_tree_entry_bypath(&e, m->tip_tree, dir) &&
+		    git_tree_entry_type(e) == GIT_OBJECT_TREE &&
+		    !git_tree_lookup(&tree, m->repo, git_tree_entry_id(e)))
+			git_tree_walk(tree, GIT_TREEWALK_PRE, collect_name, n);
+		git_error_clear();
+		git_tree_free(tree);
+		git_tree_entry_free(e);
+		free(dir);
+	}
+	QSORT(n->names, n->nr, cmp_str);
+	for (i = j = 0; i < n->nr; i++) {
+		if (j && !strcmp(n->names[j - 1], n->names[i]))
+			free(n->names[i]);
+		else
+			n->names[j++] = n->names[i];
+	}
+	n->nr = j;
+	return n;
+}
+
+/*
+ * Whether the branch has path, or its file under another name its
+ * subsystems give: a former directory of theirs, or a file of the same
+ * name in their directories (moved within them).
+ */
+static int branch_has_file(struct match *m, const struct candidate *c,
+			   const char *path)
+{
+	const char *base = strrchr(path, '/');
+	size_t i, j, k;
+
+	if (has_path(m, path))
+		return 1;
+	base = base ? base + 1 : path;
+	for (i = 0; i < c->nr_touched; i++) {
+		const struct subsystem *sub = c->touched[i];
+		const struct match_names *n;
+		int under = 0;
+
+		for (j = 0; j < sub->nr_paths; j++) {
+			const char *d = sub->paths[j];
+			size_t len = strlen(d);
+
+			if (!len || d[len - 1] != '/' || strncmp(path, d, len))
+				continue;
+			under = 1;
+			for (k = 0; k < sub->nr_paths; k++) {
+				struct strbuf sb = STRBUF_INIT;
+				const char *o = sub->paths[k];
+				int found;
+
+				if (k == j || !*o || o[strlen(o) - 1] != '/')
+					continue;
+				strbuf_addf(&sb, "%s%s", o, path + len);
+				found = has_path(m, sb.buf);
+				strbuf_release(&sb);
+				if (found)
+					return 1;
+			}
+		}
+		if (!under)
+			continue;
+		n = names_of(m, sub);
+		if (bsearch(&base, n->names, n->nr, sizeof(*n->names), cmp_str))
+			return 1;
+	}
+	return 0;
+}
+
+int match_branch_has_file(struct match *m, const struct candidate *c,
+			  const char *path)
+{
+	if (tip_tree(m) < 0)
+		return -1;
+	return branch_has_file(m, c, path);
 }

@@ -60,6 +60,7 @@ struct match_patch;
 struct match_pathkey;
 struct match_files;
 struct match_upstream;
+struct match_names;
 
 struct match {
 	git_repository *repo;
@@ -84,6 +85,8 @@ struct match {
 	struct match_files *files;	/* changed paths, read when needed */
 	struct match_upstream *named;	/* the range's upstream lines */
 	int named_built;
+	git_tree *tip_tree;		/* the branch's, when asked */
+	struct match_names *names;	/* file names of a subsystem there */
 };
 
 void match_init(struct match *m, git_repository *repo,
@@ -112,6 +115,15 @@ int match_candidates(struct match *m, struct candidate_list *l,
  * the same in every command).  1, 0, or -1 after an error message.
  */
 int match_commit_in_branch(struct match *m, const git_oid *id, int ask_graph);
+
+/*
+ * Whether the branch has path, a watched file c changes: at that path,
+ * at the path the former directories of c's subsystems give, or as a
+ * file of that name somewhere in them (moved within them).  1, 0, or
+ * -1 after an error message.
+ */
+int match_branch_has_file(struct match *m, const struct candidate *c,
+			  const char *path);
 
 /* What a backport, a pick or a pick mail offers to be recognised by. */
 struct match_pick {

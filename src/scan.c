@@ -727,7 +727,7 @@ static int fill_paths(struct scan *s, struct candidate *c, git_tree *a,
 		treediff_release(&d);
 		return -1;
 	}
-	for (n = 0; s->need_paths && !c->paths_known && n < d.nr; n++) {
+	for (n = 0; !c->paths_known && n < d.nr; n++) {
 		const char *path = d.items[n].path;
 		int hit = 0;
 
@@ -738,6 +738,10 @@ static int fill_paths(struct scan *s, struct candidate *c, git_tree *a,
 			continue;
 		ALLOC_GROW(c->paths, c->nr_paths, c->alloc_paths);
 		c->paths[c->nr_paths++] = xstrdup(path);
+		if (!d.items[n].old_mode)
+			continue;
+		ALLOC_GROW(c->old_paths, c->nr_old_paths, c->alloc_old_paths);
+		c->old_paths[c->nr_old_paths++] = xstrdup(path);
 	}
 	c->paths_known = 1;
 	treediff_key(c->pathkey, &d);
@@ -848,7 +852,7 @@ int scan_fill(struct scan *s, struct candidate *c, const git_commit *commit)
 
 	/* The trees only when the cache did not say what they tell. */
 	if ((!c->nr_touched || !c->has_pathkey ||
-	     (s->need_paths && !c->paths_known)) &&
+	     !c->paths_known) &&
 	    (ret = commit_trees(commit, c->hex, &tree, &ptree)) < 0)
 		goto out;
 	if (!c->nr_touched)
@@ -858,7 +862,7 @@ int scan_fill(struct scan *s, struct candidate *c, const git_commit *commit)
 	/* A commit from outside the watch (audit, tests) still fixes. */
 	if (c->nr_touched) {
 		order_touched(c);
-		if ((!c->has_pathkey || (s->need_paths && !c->paths_known)) &&
+		if ((!c->has_pathkey || !c->paths_known) &&
 		    (ret = fill_paths(s, c, ptree, tree)) < 0)
 			goto out;
 	}
@@ -1131,11 +1135,16 @@ static void memo_add(struct scan *s, struct scan_memo *m,
 		h->touched[i] = scan_memo_name(m, memo_name(c->touched[i]));
 	h->has_pathkey = c->has_pathkey;
 	memcpy(h->pathkey, c->pathkey, sizeof(h->pathkey));
-	h->paths_known = c->paths_known && s->need_paths;
+	h->paths_known = c->paths_known;
 	h->nr_paths = h->paths_known ? c->nr_paths : 0;
 	h->paths = xcalloc(h->nr_paths ? h->nr_paths : 1, sizeof(*h->paths));
 	for (i = 0; i < h->nr_paths; i++)
 		h->paths[i] = xstrdup(c->paths[i]);
+	h->nr_old_paths = h->paths_known ? c->nr_old_paths : 0;
+	h->old_paths = xcalloc(h->nr_old_paths ? h->nr_old_paths : 1,
+			       sizeof(*h->old_paths));
+	for (i = 0; i < h->nr_old_paths; i++)
+		h->old_paths[i] = xstrdup(c->old_paths[i]);
 }
 
 /*
@@ -1196,8 +1205,14 @@ static int replay(struct scan *s, const struct scan_memo *m,
 			touch(s, c, subs[h->touched[j]]);
 		c->has_pathkey = h->has_pathkey;
 		memcpy(c->pathkey, h->pathkey, sizeof(c->pathkey));
-		if (h->paths_known && s->need_paths) {
+		if (h->paths_known) {
 			c->paths_known = 1;
+			for (j = 0; j < h->nr_old_paths; j++) {
+				ALLOC_GROW(c->old_paths, c->nr_old_paths,
+					   c->alloc_old_paths);
+				c->old_paths[c->nr_old_paths++] =
+					xstrdup(h->old_paths[j]);
+			}
 			for (j = 0; j < h->nr_paths; j++) {
 				ALLOC_GROW(c->paths, c->nr_paths, c->alloc_paths);
 				c->paths[c->nr_paths++] = xstrdup(h->paths[j]);

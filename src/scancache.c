@@ -81,6 +81,7 @@ void scan_memo_free(struct scan_memo *m)
 	for (i = 0; i < m->nr_hits; i++) {
 		free(m->hits[i].touched);
 		free_strings(m->hits[i].paths, m->hits[i].nr_paths);
+		free_strings(m->hits[i].old_paths, m->hits[i].nr_old_paths);
 	}
 	free(m->hits);
 	free(m->range);
@@ -209,6 +210,7 @@ static void format_memo(struct strbuf *sb, const struct scan_memo *m)
 		strbuf_add(sb, h->pathkey, SHA1_RAWSZ);
 		strbuf_addch(sb, h->paths_known);
 		put_strings(sb, h->paths, h->nr_paths);
+		put_strings(sb, h->old_paths, h->nr_old_paths);
 	}
 	put_u32(sb, (uint32_t)m->nr_range);
 	for (i = 0; i < m->nr_range; i++)
@@ -380,6 +382,7 @@ static struct scan_memo *parse_memo(struct reader *r)
 			memcpy(h->pathkey, key, SHA1_RAWSZ);
 		h->paths_known = get_u8(r);
 		h->paths = get_strings(r, &h->nr_paths);
+		h->old_paths = get_strings(r, &h->nr_old_paths);
 		if ((h->release >= 0 && (size_t)h->release >= m->nr_tags) ||
 		    (h->rc >= 0 && (size_t)h->rc >= m->nr_tags) ||
 		    h->release < -1 || h->rc < -1)

@@ -36,7 +36,9 @@
  *           i32 release, i32 rc (indices into tags, -1: none),
  *           u32 touched, then u32 index into names for each,
  *           u8 has_pathkey, 20-byte path key, u8 paths_known,
- *           u32 paths, then each: u32 length, bytes
+ *           u32 paths, then each: u32 length, bytes (watched paths),
+ *           u32 old paths, then each: u32 length, bytes (those of the
+ *           paths that existed before the commit)
  *       u32 commits, then each 20-byte id (the whole range, sorted)
  *     u32 number of bases, then each: u32 length, branch name, 20-byte
  *       base, u32 commits after the base
@@ -57,9 +59,11 @@ struct scan_memo_hit {
 	size_t nr_touched;
 	int has_pathkey;
 	unsigned char pathkey[SHA1_RAWSZ];	/* treediff_pathkey() */
-	int paths_known;		/* paths are those rules match */
-	char **paths;
+	int paths_known;		/* paths and old_paths are known */
+	char **paths;			/* the watched paths it changes */
 	size_t nr_paths;
+	char **old_paths;		/* of those, the ones it did not add */
+	size_t nr_old_paths;
 };
 
 struct scan_memo {

@@ -510,7 +510,8 @@ static int judge(struct cli_run *run, git_repository *repo,
 
 		ret = deps_facts(&d, c);
 		score_candidate(&run->rules, c);
-		deps_applicable(&d, c);
+		if (!ret)
+			ret = deps_applicable(&d, c);
 		score_decide(&run->rules, c);
 	}
 	trace_stage("facts and scores");
@@ -519,6 +520,12 @@ static int judge(struct cli_run *run, git_repository *repo,
 			ret = posted_attach(run->archive, repo, &run->patchids, l);
 		score_candidate(&run->rules, pulled);
 		score_decide(&run->rules, pulled);
+	}
+	for (i = 0; !ret && pull && i < l->nr; i++) {
+		ret = deps_reconsider(&d, l->items[i]);
+		if (ret > 0)
+			score_decide(&run->rules, l->items[i]);
+		ret = ret < 0 ? -1 : 0;
 	}
 	if (!ret)
 		ret = deps_finish(&d);
