@@ -547,7 +547,8 @@ void audit_email(struct strbuf *out, const struct audit *a,
 	mail_address_header(out, "From", r->from_name, r->from_email);
 	if (r->to)
 		mail_header(out, "To", r->to);
-	mail_header(out, "Cc", r->cc ? r->cc : "stable@vger.kernel.org");
+	if (r->cc && *r->cc)
+		mail_header(out, "Cc", r->cc);
 	mail_header(out, "Subject", subj.buf);
 	strbuf_addstr(out, "Date: ");
 	mail_date(out, r->now, 0);

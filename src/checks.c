@@ -32,6 +32,7 @@ static int wants_soak(const struct candidate *c)
 struct soak_ctx {
 	git_repository *repo;
 	const git_oid *upstream;
+	const struct ruleset *rules;	/* how tags name releases */
 	const struct soak_tags *painted;	/* or NULL */
 	struct soak_tags tags;		/* loaded when first needed */
 	int loaded;
@@ -47,7 +48,7 @@ static int first_tag(struct soak_ctx *x, const struct candidate *c,
 	}
 	if (!x->loaded) {
 		x->loaded = 1;
-		if (soak_tags_load(&x->tags, x->repo, x->upstream) < 0)
+		if (soak_tags_load(&x->tags, x->repo, x->upstream, x->rules) < 0)
 			return -1;
 	}
 	return soak_first_tag(&x->tags, x->repo, &c->id, releases_only, tag,
@@ -95,9 +96,10 @@ static int soak_one(struct soak_ctx *x, git_time_t now, struct candidate *c)
 }
 
 static int run_soak(git_repository *repo, const git_oid *upstream,
-		    const struct soak_tags *painted, struct candidate_list *l)
+		    const struct ruleset *rules, const struct soak_tags *painted,
+		    struct candidate_list *l)
 {
-	struct soak_ctx x = { repo, upstream, painted, { 0 }, 0 };
+	struct soak_ctx x = { repo, upstream, rules, painted, { 0 }, 0 };
 	git_commit *tip = NULL;
 	git_time_t now = 0;
 	size_t i;
@@ -179,10 +181,10 @@ out:
 }
 
 int checks_run(git_repository *repo, const struct branch_index *branch,
-	       const git_oid *upstream, const struct soak_tags *painted,
-	       struct candidate_list *l)
+	       const git_oid *upstream, const struct ruleset *rules,
+	       const struct soak_tags *painted, struct candidate_list *l)
 {
-	if (run_soak(repo, upstream, painted, l) < 0)
+	if (run_soak(repo, upstream, rules, painted, l) < 0)
 		return -1;
 	trace_stage("soak");
 	return run_apply(repo, branch, l);

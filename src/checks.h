@@ -5,6 +5,7 @@
 
 #include "branch.h"
 #include "candidate.h"
+#include "rules.h"
 
 /*
  * The last checks on what would be proposed, after the verdicts:
@@ -22,11 +23,11 @@
  *   are cherry-picked in memory onto the branch tip as a series
  *   (src/apply.h); each is marked applies or conflicts, with the paths.
  *
- *     checks_run(repo, &branch_index, &upstream_tip, &scan.soak_tags,
- *                &candidates);
+ *     checks_run(repo, &branch_index, &upstream_tip, &rules,
+ *                &scan.soak_tags, &candidates);
  */
 int checks_run(git_repository *repo, const struct branch_index *branch,
-	       const git_oid *upstream, const struct soak_tags *painted,
-	       struct candidate_list *l);
+	       const git_oid *upstream, const struct ruleset *rules,
+	       const struct soak_tags *painted, struct candidate_list *l);
 
 #endif

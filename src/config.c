@@ -17,6 +17,8 @@ void config_release(struct config *c)
 	size_t i;
 
 	free(c->upstream);
+	for (i = 0; i < c->nr_rules; i++)
+		free(c->rules[i]);
 	free(c->rules);
 	free(c->ledger);
 	free(c->to);
@@ -60,11 +62,25 @@ static int add_archive(const git_config_entry *e, void *data)
 	return 0;
 }
 
-/* stablepick.archive: every value, in order. */
-static int get_archives(git_config *cfg, struct config *c)
+/* One value of stablepick.rules, a directory: "~/" is the home. */
+static int add_rules(const git_config_entry *e, void *data)
 {
-	int ret = git_config_get_multivar_foreach(cfg, "stablepick.archive", NULL,
-						  add_archive, c);
+	struct config *c = data;
+	git_buf path = GIT_BUF_INIT;
+
+	if (git_config_parse_path(&path, e->value) < 0)
+		return error_git("bad stablepick.rules '%s'", e->value);
+	ALLOC_GROW(c->rules, c->nr_rules, c->alloc_rules);
+	c->rules[c->nr_rules++] = xstrdup(path.ptr);
+	git_buf_dispose(&path);
+	return 0;
+}
+
+/* A setting that may be given many times: every value, in order. */
+static int get_multivar(git_config *cfg, const char *key,
+			git_config_foreach_cb fn, struct config *c)
+{
+	int ret = git_config_get_multivar_foreach(cfg, key, NULL, fn, c);
 
 	if (ret == GIT_ENOTFOUND) {
 		git_error_clear();
@@ -95,7 +111,7 @@ int config_load(struct config *c, git_repository *repo, const char *file)
 	}
 	ret = get_string(snap, "stablepick.upstream", &c->upstream);
 	if (!ret)
-		ret = get_string(snap, "stablepick.rules", &c->rules);
+		ret = get_multivar(snap, "stablepick.rules", add_rules, c);
 	if (!ret)
 		ret = get_string(snap, "stablepick.ledger", &c->ledger);
 	if (!ret)
@@ -103,7 +119,7 @@ int config_load(struct config *c, git_repository *repo, const char *file)
 	if (!ret)
 		ret = get_string(snap, "stablepick.cc", &c->cc);
 	if (!ret)
-		ret = get_archives(snap, c);
+		ret = get_multivar(snap, "stablepick.archive", add_archive, c);
 	c->snapshot = snap;
 	snap = NULL;
 out:

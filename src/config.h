@@ -16,7 +16,8 @@
  */
 struct config {
 	char *upstream;		/* stablepick.upstream; NULL if unset */
-	char *rules;		/* stablepick.rules; NULL if unset */
+	char **rules;		/* stablepick.rules, every value */
+	size_t nr_rules, alloc_rules;
 	char *ledger;		/* stablepick.ledger; NULL if unset */
 	char *to, *cc;		/* stablepick.to, stablepick.cc: mail addresses */
 	char **archives;	/* stablepick.archive, every value */

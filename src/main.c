@@ -1,5 +1,6 @@
 #include "cli/cli.h"
 #include "error.h"
+#include "util.h"
 
 #include <autoconf.h>
 #include <git2.h>
@@ -18,7 +19,7 @@ static const char usage_head[] =
 	"Options:\n"
 	"  -C DIR          run as if started in DIR\n"
 	"  --config FILE   read settings from FILE too (git config format)\n"
-	"  --rules DIR     load rule files from DIR (default.rules first)\n"
+	"  --rules DIR     lay the rule files of DIR over the shipped ones\n"
 	"  --cache DIR     keep the caches in DIR (default: .git/stablepick)\n"
 	"  --no-cache      neither read nor write the caches\n"
 	"  -h, --help      show this help\n"
@@ -100,8 +101,14 @@ int main(int argc, char **argv)
 			opt = "--cache";
 			slot = &ctx.cache_dir;
 		} else if (is_opt(arg, "--rules")) {
-			opt = "--rules";
-			slot = &ctx.rules_dir;
+			const char *dir = take_value(argc, argv, &i, "--rules");
+
+			if (!dir)
+				return 129;
+			ALLOC_GROW(ctx.rules_dirs, ctx.nr_rules_dirs,
+				   ctx.alloc_rules_dirs);
+			ctx.rules_dirs[ctx.nr_rules_dirs++] = dir;
+			continue;
 		} else {
 			error("unknown option '%s'", arg);
 			print_help(stderr);

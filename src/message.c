@@ -383,7 +383,7 @@ static void add_trailer(struct message *m, struct span l,
  */
 static void collect_trailers(struct message *m, const struct span *lines,
 			     size_t nr, size_t body, size_t block,
-			     enum place block_place)
+			     enum place block_place, unsigned char *taken)
 {
 	struct strbuf val = STRBUF_INIT;
 	int in_note = 0;
@@ -433,6 +433,7 @@ static void collect_trailers(struct message *m, const struct span *lines,
 			strbuf_add(&val, c.p, c.len);
 		}
 		add_trailer(m, l, &kl, &val, (unsigned)i + 1);
+		memset(taken + i, 1, j - i);
 		i = j - 1;
 	}
 	strbuf_release(&val);
@@ -484,6 +485,14 @@ static char *fixes_subject(const char *p)
 			end--;
 	}
 	return trimmed_dup(start, (size_t)(end - start));
+}
+
+char *message_fixes_subject(const char *p, int quoted_only)
+{
+	p = skip_ws(p);
+	if (quoted_only && *p != '(' && *p != '"')
+		return NULL;
+	return fixes_subject(p);
 }
 
 static int has_digit(const char *p, size_t n)
@@ -932,6 +941,7 @@ int message_parse(struct message *m, const char *text, size_t len)
 	struct id_set set = { NULL, 0 };
 	enum place place;
 	struct span *lines;
+	unsigned char *taken;
 	size_t nr, subject, first, block, i;
 
 	message_release(m);
@@ -956,10 +966,21 @@ int message_parse(struct message *m, const char *text, size_t len)
 	strbuf_rtrim(&body);
 	m->body = strbuf_detach(&body, NULL);
 
+	taken = xcalloc(nr ? nr : 1, 1);
 	if (subject < nr) {
 		block = find_trailer_block(lines, nr, subject, &place);
-		collect_trailers(m, lines, nr, first, block, place);
+		collect_trailers(m, lines, nr, first, block, place, taken);
 	}
+	/* The body without the trailer lines: what rules on "body" read. */
+	for (i = first; i < nr; i++) {
+		if (taken[i])
+			continue;
+		strbuf_add(&body, lines[i].p, lines[i].len);
+		strbuf_addch(&body, '\n');
+	}
+	strbuf_rtrim(&body);
+	m->text = strbuf_detach(&body, NULL);
+	free(taken);
 	for (i = 0; i < m->nr_trailers; i++) {
 		const struct trailer *t = &m->trailers[i];
 
@@ -990,6 +1011,7 @@ void message_release(struct message *m)
 
 	free(m->subject);
 	free(m->body);
+	free(m->text);
 	for (i = 0; i < m->nr_trailers; i++) {
 		free(m->trailers[i].key);
 		free(m->trailers[i].val);

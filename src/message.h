@@ -67,6 +67,7 @@ struct message_diag {
 struct message {
 	char *subject;		/* the first line, trimmed */
 	char *body;		/* everything after the subject and blank line */
+	char *text;		/* the body without its trailer lines */
 
 	struct trailer *trailers;
 	size_t nr_trailers, alloc_trailers;
@@ -113,6 +114,13 @@ const struct trailer *message_trailer_next(const struct message *m,
  * and without <>.  Returns a new string, or NULL when there is none.
  */
 char *message_link_id(const char *url);
+
+/*
+ * The subject quoted after a commit id, as a Fixes: tag quotes it
+ * (("subject"), (subject), "subject"); with quoted_only, NULL when it
+ * is not quoted, else the rest as plain text.  A new string.
+ */
+char *message_fixes_subject(const char *p, int quoted_only);
 
 /* Non-zero if the message has a stable tag that is not noautosel. */
 int message_cc_stable(const struct message *m);

@@ -1058,7 +1058,8 @@ void report_email(struct strbuf *out, const struct report *r,
 		strbuf_reset(&to);
 		add_addresses(&to, r->to);
 	}
-	add_addresses(&cc, r->cc ? r->cc : "stable@vger.kernel.org");
+	if (r->cc)
+		add_addresses(&cc, r->cc);
 
 	for (i = 0; i < nr_subs; i++) {
 		for (k = 0; k < l->nr; k++) {
@@ -1083,7 +1084,8 @@ void report_email(struct strbuf *out, const struct report *r,
 	mail_address_header(out, "From", r->from_name, r->from_email);
 	if (to.len)
 		mail_header(out, "To", to.buf);
-	mail_header(out, "Cc", cc.buf);
+	if (cc.len)
+		mail_header(out, "Cc", cc.buf);
 	mail_header(out, "Subject", subj.buf);
 	strbuf_addstr(out, "Date: ");
 	mail_date(out, (git_time_t)now, 0);

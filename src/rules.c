@@ -1,5 +1,6 @@
 #include "rules.h"
 #include "error.h"
+#include "soak.h"
 #include "strbuf.h"
 #include "util.h"
 
@@ -25,6 +26,7 @@
 static const char rule_usage[] =
 	"'rule' needs NAME WEIGHT FIELD /PATTERN/FLAGS";
 static const char veto_usage[] = "'veto' needs NAME FIELD /PATTERN/FLAGS";
+static const char link_usage[] = "'link' needs NAME FIELD /PATTERN/FLAGS";
 
 /* The parser's state for one file: tig-style, it reports and goes on. */
 struct parser {
@@ -41,7 +43,7 @@ struct parser {
 	struct subsystem *cur;
 	struct subsystem scratch;
 	unsigned paths_line, policy_line, block_threshold_line;
-	unsigned version_line, threshold_line;
+	unsigned version_line, threshold_line, release_tags_line;
 };
 
 __attribute__((format(printf, 3, 4)))
@@ -116,7 +118,7 @@ void ruleset_init(struct ruleset *rs)
 	memset(rs, 0, sizeof(*rs));
 	rs->threshold = 10;
 	rs->mctx = pcre2_match_context_create(NULL);
-	rs->md = pcre2_match_data_create(1, NULL);
+	rs->md = pcre2_match_data_create(16, NULL);
 	if (!rs->mctx || !rs->md)
 		die_oom();
 	pcre2_set_match_limit(rs->mctx, MATCH_LIMIT);
@@ -145,6 +147,14 @@ void ruleset_release(struct ruleset *rs)
 	for (i = 0; i < rs->nr_rules; i++)
 		rule_release(&rs->rules[i]);
 	free(rs->rules);
+	for (i = 0; i < rs->nr_links; i++)
+		rule_release(&rs->links[i]);
+	free(rs->links);
+	for (i = 0; i < rs->nr_cc; i++)
+		free(rs->cc[i]);
+	free(rs->cc);
+	pcre2_code_free(rs->release_tags);
+	free(rs->release_tags_pattern);
 	pcre2_match_data_free(rs->md);
 	pcre2_jit_stack_free(rs->jit_stack);
 	pcre2_match_context_free(rs->mctx);
@@ -217,6 +227,92 @@ int rule_match(const struct ruleset *rs, const struct rule *r,
 			res->start = res->end;
 	}
 	return 1;
+}
+
+/* The number of a named group of re, or 0 when it has none. */
+static int link_group(const pcre2_code *re, const char *name)
+{
+	int n = pcre2_substring_number_from_name(re, (PCRE2_SPTR)name);
+
+	return n > 0 ? n : 0;
+}
+
+int rule_match_link(const struct ruleset *rs, const struct rule *r,
+		    const char *text, size_t len, size_t start,
+		    const char **id, size_t *id_len, const char **subject,
+		    size_t *subject_len, size_t *end)
+{
+	PCRE2_SIZE *ov;
+	int rc, g;
+
+	if (!r->re || start > len)
+		return 0;
+	rc = pcre2_match(r->re, (PCRE2_SPTR)text, len, start, 0, rs->md, rs->mctx);
+	if (rc == PCRE2_ERROR_NOMATCH)
+		return 0;
+	if (rc < 0)
+		return -1;
+	ov = pcre2_get_ovector_pointer(rs->md);
+	/* An empty match moves on by one, or the caller would loop. */
+	*end = ov[1] > start ? ov[1] : start + 1;
+	if (!(g = link_group(r->re, "id")))
+		g = 1;
+	if (g >= rc || ov[2 * g] == PCRE2_UNSET)
+		return rule_match_link(rs, r, text, len, *end, id, id_len,
+				       subject, subject_len, end);
+	*id = text + ov[2 * g];
+	*id_len = ov[2 * g + 1] - ov[2 * g];
+	*subject = NULL;
+	*subject_len = 0;
+	g = link_group(r->re, "subject");
+	if (g && g < rc && ov[2 * g] != PCRE2_UNSET) {
+		*subject = text + ov[2 * g];
+		*subject_len = ov[2 * g + 1] - ov[2 * g];
+	}
+	return 1;
+}
+
+/* The number a named group of a tag holds: 0 when it took no part. */
+static int tag_group(const struct ruleset *rs, const char *name,
+		     const char *tag, int rc, int *out)
+{
+	PCRE2_SIZE *ov = pcre2_get_ovector_pointer(rs->md);
+	int g = link_group(rs->release_tags, name);
+	long v = 0;
+	size_t i;
+
+	*out = 0;
+	if (!g || g >= rc || ov[2 * g] == PCRE2_UNSET)
+		return 0;
+	for (i = ov[2 * g]; i < ov[2 * g + 1]; i++) {
+		if (tag[i] < '0' || tag[i] > '9' || v > 100000)
+			return -1;
+		v = v * 10 + (tag[i] - '0');
+	}
+	*out = (int)v;
+	return 1;
+}
+
+int ruleset_parse_tag(const struct ruleset *rs, const char *name,
+		      int *major, int *minor, int *rc)
+{
+	int n, ret, stable;
+
+	if (!rs || !rs->release_tags)
+		return soak_parse_tag(name, major, minor, rc);
+	n = pcre2_match(rs->release_tags, (PCRE2_SPTR)name, strlen(name), 0, 0,
+			rs->md, rs->mctx);
+	if (n < 0)
+		return -1;
+	if (tag_group(rs, "major", name, n, major) <= 0 ||
+	    tag_group(rs, "minor", name, n, minor) < 0 ||
+	    tag_group(rs, "rc", name, n, rc) < 0 ||
+	    (ret = tag_group(rs, "stable", name, n, &stable)) < 0)
+		return -1;
+	/* "zfs-2.2.0" is the release, "zfs-2.2.4" a stable release. */
+	if (ret && stable && !*rc)
+		return 1;
+	return 0;
 }
 
 static int is_blank(int c)
@@ -377,6 +473,14 @@ static pcre2_code *compile(struct parser *p, const char *pattern,
 	return re;
 }
 
+static int link_groups(const pcre2_code *re)
+{
+	uint32_t count = 0;
+
+	pcre2_pattern_info(re, PCRE2_INFO_CAPTURECOUNT, &count);
+	return count > 0;
+}
+
 static const struct rule *find_rule(const struct rule *rules, size_t nr,
 				    const char *name)
 {
@@ -388,12 +492,16 @@ static const struct rule *find_rule(const struct rule *rules, size_t nr,
 	return NULL;
 }
 
-/* rule NAME WEIGHT FIELD /PATTERN/FLAGS, or veto NAME FIELD /PATTERN/FLAGS */
-static void parse_rule(struct parser *p, char *s, int veto)
+/*
+ * rule NAME WEIGHT FIELD /PATTERN/FLAGS, veto NAME FIELD /PATTERN/FLAGS,
+ * or link NAME FIELD /PATTERN/FLAGS (kind 'r', 'v' or 'l').
+ */
+static void parse_rule(struct parser *p, char *s, int kind)
 {
-	const char *usage = veto ? veto_usage : rule_usage;
+	int veto = kind == 'v', link = kind == 'l';
+	const char *usage = veto ? veto_usage : link ? link_usage : rule_usage;
 	char *words[3], *slash, *pattern, *flags;
-	size_t nr_words = veto ? 2 : 3, i;
+	size_t nr_words = veto || link ? 2 : 3, i;
 	struct rule r, **rules;
 	size_t *nr, *alloc;
 	const struct rule *dup;
@@ -424,12 +532,13 @@ static void parse_rule(struct parser *p, char *s, int veto)
 
 	memset(&r, 0, sizeof(r));
 	r.veto = veto;
+	r.link = link;
 	if (!valid_name(words[0])) {
 		report(p, "bad rule name '%s' (expected letters, digits, '-', "
 		       "'_' and '.')", words[0]);
 		bad = 1;
 	}
-	if (!veto && parse_int(words[1], &r.weight) < 0) {
+	if (!veto && !link && parse_int(words[1], &r.weight) < 0) {
 		report(p, "bad weight '%s' (expected an integer such as +8 "
 		       "or -6)", words[1]);
 		bad = 1;
@@ -441,10 +550,31 @@ static void parse_rule(struct parser *p, char *s, int veto)
 	else if (!*pattern) {
 		report(p, "empty pattern (it would match everything)");
 		bad = 1;
-	} else if (!(r.re = compile(p, pattern, options)))
+	} else if (!(r.re = compile(p, pattern, options))) {
 		bad = 1;
+	} else if (link && !link_groups(r.re)) {
+		report(p, "link '%s' has no group for the commit id (as in "
+		       "/^([0-9a-f]{7,40})\\b/)", words[0]);
+		bad = 1;
+	}
+	if (link && !bad && r.field != FIELD_TRAILER && r.field != FIELD_SUBJECT &&
+	    r.field != FIELD_BODY && r.field != FIELD_MESSAGE) {
+		report(p, "link '%s' reads field '%s': a commit names commits in "
+		       "its subject, body, message or trailers", words[0],
+		       rule_field_name(r.field));
+		bad = 1;
+	}
+	if (link && p->cur) {
+		report(p, "'link' inside subsystem '%s': links are for every "
+		       "commit", p->cur->name);
+		bad = 1;
+	}
 
-	if (p->cur) {
+	if (link) {
+		rules = &p->rs->links;
+		nr = &p->rs->nr_links;
+		alloc = &p->rs->alloc_links;
+	} else if (p->cur) {
 		rules = &p->cur->rules;
 		nr = &p->cur->nr_rules;
 		alloc = &p->cur->alloc_rules;
@@ -455,7 +585,7 @@ static void parse_rule(struct parser *p, char *s, int veto)
 	}
 	dup = find_rule(*rules, *nr, words[0]);
 	if (dup) {
-		if (p->cur)
+		if (p->cur && !link)
 			report(p, "duplicate rule '%s' in subsystem '%s' "
 			       "(first defined at %s:%u)", words[0],
 			       p->cur->name, dup->file, dup->lineno);
@@ -688,6 +818,76 @@ static void parse_threshold(struct parser *p, char *s)
 	}
 }
 
+/* cc ADDRESS...: the proposal mail's Cc when stablepick.cc is unset. */
+static void parse_cc(struct parser *p, char *s)
+{
+	char *word, *at;
+	int any = 0;
+
+	if (p->cur) {
+		report(p, "'cc' inside subsystem '%s' (use 'list' there)",
+		       p->cur->name);
+		return;
+	}
+	while ((word = next_word(&s))) {
+		any = 1;
+		at = strchr(word, '@');
+		if (!at || at == word || !at[1] || strchr(at + 1, '@')) {
+			report(p, "bad cc address '%s' (expected NAME@HOST)", word);
+			continue;
+		}
+		add_string(&p->rs->cc, &p->rs->nr_cc, &p->rs->alloc_cc, word);
+	}
+	if (!any)
+		report(p, "'cc' needs at least one address");
+}
+
+/* release-tags /PATTERN/: how tags name releases, see rules.h. */
+static void parse_release_tags(struct parser *p, char *s)
+{
+	char *slash, *pattern;
+	uint32_t options;
+	pcre2_code *re;
+
+	if (p->cur) {
+		report(p, "'release-tags' inside subsystem '%s'", p->cur->name);
+		return;
+	}
+	s = skip_blanks(s);
+	slash = strrchr(s, '/');
+	if (*s != '/' || !slash || slash == s) {
+		report(p, "'release-tags' needs /PATTERN/, with groups major, "
+		       "minor, rc and stable");
+		return;
+	}
+	*slash = '\0';
+	pattern = s + 1;
+	if (parse_flags(p, slash + 1, &options) < 0)
+		return;
+	if (p->release_tags_line) {
+		report(p, "'release-tags' given twice (first on line %u)",
+		       p->release_tags_line);
+		return;
+	}
+	if (!*pattern) {
+		report(p, "empty pattern (it would match everything)");
+		return;
+	}
+	if (!(re = compile(p, pattern, options)))
+		return;
+	if (!link_group(re, "major")) {
+		report(p, "'release-tags' pattern has no group 'major' (as in "
+		       "/^v(?<major>[0-9]+)\\.(?<minor>[0-9]+)$/)");
+		pcre2_code_free(re);
+		return;
+	}
+	p->release_tags_line = p->lineno;
+	pcre2_code_free(p->rs->release_tags);
+	free(p->rs->release_tags_pattern);
+	p->rs->release_tags = re;
+	p->rs->release_tags_pattern = xstrdup(pattern);
+}
+
 static void parse_version(struct parser *p, char *s)
 {
 	size_t len;
@@ -787,10 +987,12 @@ static void parse_line(struct parser *p, char *line)
 		void (*fn)(struct parser *p, char *rest);
 		int in_block;	/* 1: only in a block, 0: anywhere */
 	} directives[] = {
+		{ "cc", parse_cc, 0 },
 		{ "end", parse_end, 0 },
 		{ "list", parse_list, 1 },
 		{ "paths", parse_paths, 1 },
 		{ "policy", parse_policy, 1 },
+		{ "release-tags", parse_release_tags, 0 },
 		{ "soak", parse_soak, 1 },
 		{ "subsystem", parse_subsystem, 0 },
 		{ "threshold", parse_threshold, 0 },
@@ -802,8 +1004,9 @@ static void parse_line(struct parser *p, char *line)
 	word = next_word(&s);
 	if (!word || *word == '#')
 		return;
-	if (!strcmp(word, "rule") || !strcmp(word, "veto")) {
-		parse_rule(p, s, word[0] == 'v');
+	if (!strcmp(word, "rule") || !strcmp(word, "veto") ||
+	    !strcmp(word, "link")) {
+		parse_rule(p, s, word[0]);
 		return;
 	}
 	for (i = 0; i < ARRAY_SIZE(directives); i++) {
@@ -889,11 +1092,6 @@ int ruleset_load_file(struct ruleset *rs, const char *path)
 	return load_file(rs, path) < 0 ? -1 : 0;
 }
 
-static int cmp_names(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 /*
  * A rule file other than default.rules: "NAME.rules", not hidden and not
  * an editor's lock or autosave file (".#x.rules", "#x.rules#").
@@ -907,51 +1105,91 @@ static int is_rule_file(const char *name)
 	return len > 6 && !strcmp(name + len - 6, ".rules");
 }
 
-int ruleset_load_dir(struct ruleset *rs, const char *dir)
+/* A rule file of an overlay: its name, and the directory it comes from. */
+struct overlay_file {
+	char *name;
+	const char *dir;
+};
+
+static int cmp_overlay(const void *a, const void *b)
 {
-	struct strbuf path = STRBUF_INIT;
-	char **names = NULL;
-	size_t nr = 0, alloc = 0, i, dirlen = strlen(dir);
+	const struct overlay_file *x = a, *y = b;
+	int dx = !strcmp(x->name, "default.rules");
+	int dy = !strcmp(y->name, "default.rules");
+
+	if (dx != dy)
+		return dy - dx;
+	return strcmp(x->name, y->name);
+}
+
+/* Adds the rule files of dir, in place of those of the same name. */
+static int list_dir(const char *dir, struct overlay_file **v, size_t *nr,
+		    size_t *alloc)
+{
 	struct dirent *de;
-	DIR *d;
-	int ret;
+	size_t i;
+	DIR *d = opendir(dir);
 
-	while (dirlen > 1 && dir[dirlen - 1] == '/')
-		dirlen--;
-	strbuf_add(&path, dir, dirlen);
-	strbuf_addstr(&path, "/default.rules");
-	/* Without default.rules (or the directory) there is nothing to do. */
-	ret = load_file(rs, path.buf);
-	if (ret == -2)
-		goto out;
-
-	strbuf_setlen(&path, dirlen);
-	d = opendir(path.buf);
-	if (!d) {
-		ret = error("cannot read rule directory '%s': %s", path.buf,
-			    strerror(errno));
-		goto out;
-	}
+	if (!d)
+		return error("cannot read rule directory '%s': %s", dir,
+			     strerror(errno));
 	while ((de = readdir(d))) {
-		if (!is_rule_file(de->d_name))
+		if (strcmp(de->d_name, "default.rules") &&
+		    !is_rule_file(de->d_name))
 			continue;
-		ALLOC_GROW(names, nr, alloc);
-		names[nr++] = xstrdup(de->d_name);
+		for (i = 0; i < *nr; i++)
+			if (!strcmp((*v)[i].name, de->d_name))
+				break;
+		if (i == *nr) {
+			ALLOC_GROW(*v, *nr, *alloc);
+			(*v)[(*nr)++].name = xstrdup(de->d_name);
+		}
+		(*v)[i].dir = dir;
 	}
 	closedir(d);
-	QSORT(names, nr, cmp_names);
-	for (i = 0; i < nr; i++) {
-		strbuf_setlen(&path, dirlen);
-		strbuf_addf(&path, "/%s", names[i]);
+	return 0;
+}
+
+int ruleset_load_dirs(struct ruleset *rs, const char *const *dirs, size_t nr)
+{
+	struct strbuf path = STRBUF_INIT;
+	struct overlay_file *v = NULL;
+	size_t n = 0, alloc = 0, i;
+	int ret = 0;
+
+	for (i = 0; i < nr; i++)
+		if (list_dir(dirs[i], &v, &n, &alloc) < 0)
+			ret = -1;
+	if (ret)
+		goto out;
+	QSORT(v, n, cmp_overlay);
+	if (!n || strcmp(v[0].name, "default.rules")) {
+		ret = error("cannot read rule file '%s/default.rules': %s",
+			    nr ? dirs[0] : ".", strerror(ENOENT));
+		goto out;
+	}
+	for (i = 0; i < n; i++) {
+		size_t len = strlen(v[i].dir);
+
+		while (len > 1 && v[i].dir[len - 1] == '/')
+			len--;
+		strbuf_reset(&path);
+		strbuf_add(&path, v[i].dir, len);
+		strbuf_addf(&path, "/%s", v[i].name);
 		if (load_file(rs, path.buf) < 0)
 			ret = -1;
 	}
 out:
-	for (i = 0; i < nr; i++)
-		free(names[i]);
-	free(names);
+	for (i = 0; i < n; i++)
+		free(v[i].name);
+	free(v);
 	strbuf_release(&path);
 	return ret < 0 ? -1 : 0;
+}
+
+int ruleset_load_dir(struct ruleset *rs, const char *dir)
+{
+	return ruleset_load_dirs(rs, &dir, 1);
 }
 
 static void copy_rule(struct rule *dst, const struct rule *src)

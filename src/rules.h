@@ -38,8 +38,9 @@ enum policy {
 
 struct rule {
 	char *name;
-	int weight;		/* signed; unused for a veto */
+	int weight;		/* signed; unused for a veto or a link */
 	int veto;
+	int link;		/* a link: its first group is a commit id */
 	enum rule_field field;
 	char *trailer;		/* key for FIELD_TRAILER, as written */
 	char *pattern;		/* the pattern as written, without slashes */
@@ -96,6 +97,25 @@ struct ruleset {
 	size_t nr_subsystems, alloc_subsystems;
 	struct rule *rules;		/* global rules */
 	size_t nr_rules, alloc_rules;
+	/*
+	 * How a commit names a commit whose bug it fixes ("link fixes
+	 * trailer:Fixes /^([0-9a-f]{7,40})\b/i"): the pattern's group
+	 * "id", else its first, is the id; the group "subject", else a
+	 * quoted subject after the match, its subject.
+	 */
+	struct rule *links;
+	size_t nr_links, alloc_links;
+	/*
+	 * How tags name releases ("release-tags /^v(?<major>...)/"): the
+	 * groups major (required), minor, rc (a release candidate) and
+	 * stable (a stable release); NULL for the kernel's vX.Y, vX.Y-rcN
+	 * and vX.Y.Z.
+	 */
+	pcre2_code *release_tags;
+	char *release_tags_pattern;
+	/* The proposal mail's Cc: when stablepick.cc is not set. */
+	char **cc;
+	size_t nr_cc, alloc_cc;
 	int threshold;			/* global; default 10 */
 	pcre2_match_context *mctx;
 	pcre2_jit_stack *jit_stack;
@@ -122,6 +142,14 @@ int ruleset_load_file(struct ruleset *rs, const char *path);
  */
 int ruleset_load_dir(struct ruleset *rs, const char *dir);
 
+/*
+ * The same for directories laid over each other: a file of a later
+ * directory replaces the file of the same name of an earlier one, a
+ * new name adds a file (an empty file takes one away).  The shipped
+ * rules come first, then a project's or a user's.
+ */
+int ruleset_load_dirs(struct ruleset *rs, const char *const *dirs, size_t nr);
+
 /* Parses rule-file text directly (for tests); name is used in messages. */
 int ruleset_load_buffer(struct ruleset *rs, const char *name,
 			const char *text, size_t len);
@@ -134,6 +162,26 @@ int ruleset_load_buffer(struct ruleset *rs, const char *name,
  */
 int rule_match(const struct ruleset *rs, const struct rule *r,
 	       const char *text, size_t len, struct rule_match_result *res);
+
+/*
+ * Matches link r against text from offset start: 1 with the id at
+ * [*id, *id + *id_len) and, when the pattern has a group "subject",
+ * the subject at [*subject, ...), else *subject NULL; *end is where to
+ * look for the next match.  0 when there is no more, -1 when the match
+ * gave up.
+ */
+int rule_match_link(const struct ruleset *rs, const struct rule *r,
+		    const char *text, size_t len, size_t start,
+		    const char **id, size_t *id_len, const char **subject,
+		    size_t *subject_len, size_t *end);
+
+/*
+ * Parses a tag name with the rules' release-tags pattern (or the
+ * kernel's): 0 for a release or a release candidate (*rc > 0), 1 for a
+ * stable release, -1 for any other tag.
+ */
+int ruleset_parse_tag(const struct ruleset *rs, const char *name,
+		      int *major, int *minor, int *rc);
 
 /* Finds a subsystem by name; NULL if none. */
 struct subsystem *ruleset_subsystem(const struct ruleset *rs, const char *name);

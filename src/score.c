@@ -52,7 +52,7 @@ static int match_rule(const struct ruleset *rs, const struct rule *r,
 	case FIELD_SUBJECT:
 		return match_one(rs, r, c->msg.subject ? c->msg.subject : "", match);
 	case FIELD_BODY:
-		return match_one(rs, r, c->msg.body ? c->msg.body : "", match);
+		return match_one(rs, r, c->msg.text ? c->msg.text : "", match);
 	case FIELD_MESSAGE:
 		return match_one(rs, r, c->raw ? c->raw : "", match);
 	case FIELD_TRAILER:

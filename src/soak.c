@@ -1,5 +1,6 @@
 #include "soak.h"
 #include "error.h"
+#include "rules.h"
 #include "strbuf.h"
 #include "util.h"
 
@@ -213,7 +214,7 @@ static void add_tag(struct soak_tags *tags, struct soak_tag *t)
  * on the first-parent history of tip, or all of them when tip is NULL.
  */
 static int load(struct soak_tags *tags, git_repository *repo,
-		const git_oid *tip)
+		const git_oid *tip, const struct ruleset *rules)
 {
 	git_strarray names = { NULL, 0 };
 	struct soak_tag *pending = NULL;
@@ -222,14 +223,15 @@ static int load(struct soak_tags *tags, git_repository *repo,
 	int ret = 0;
 
 	soak_tags_init(tags);
-	if (git_tag_list_match(&names, "v*", repo) < 0)
+	if (git_tag_list_match(&names, rules && rules->release_tags ? "*" : "v*",
+			       repo) < 0)
 		return error_git("cannot list tags");
 	pending = xcalloc(names.count ? names.count : 1, sizeof(*pending));
 	for (i = 0; i < names.count; i++) {
 		struct soak_tag *t = &pending[nr];
 
-		if (soak_parse_tag(names.strings[i], &t->major, &t->minor,
-				   &t->rc))
+		if (ruleset_parse_tag(rules, names.strings[i], &t->major,
+				      &t->minor, &t->rc))
 			continue;
 		t->name = xstrdup(names.strings[i]);
 		ret = read_tag(t, repo);
@@ -267,14 +269,15 @@ out:
 }
 
 int soak_tags_load(struct soak_tags *tags, git_repository *repo,
-		   const git_oid *upstream_tip)
+		   const git_oid *upstream_tip, const struct ruleset *rules)
 {
-	return load(tags, repo, upstream_tip);
+	return load(tags, repo, upstream_tip, rules);
 }
 
-int soak_tags_load_all(struct soak_tags *tags, git_repository *repo)
+int soak_tags_load_all(struct soak_tags *tags, git_repository *repo,
+		       const struct ruleset *rules)
 {
-	return load(tags, repo, NULL);
+	return load(tags, repo, NULL, rules);
 }
 
 /*

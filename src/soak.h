@@ -4,6 +4,8 @@
 #include <git2.h>
 #include <stddef.h>
 
+struct ruleset;
+
 /*
  * Soak time: when a mainline commit first reached a release, for
  * policies like "only commits contained in a release (not an -rc)" or
@@ -13,7 +15,7 @@
  *     const char *name;
  *     git_time_t when;
  *
- *     if (soak_tags_load(&tags, repo, &upstream_tip) < 0)
+ *     if (soak_tags_load(&tags, repo, &upstream_tip, &rules) < 0)
  *             ... error printed ...
  *     for (each candidate c) {
  *             if (soak_first_tag(&tags, repo, &c->id, 1, &name, &when) < 0)
@@ -25,7 +27,9 @@
  *     }
  *     soak_tags_release(&tags);
  *
- * Mainline tags are "vX.Y" (a release) and "vX.Y-rcN" (a release
+ * Which tags are releases is the rules' release-tags pattern (see
+ * ruleset_parse_tag(); rules may be NULL for the kernel's).  For the
+ * kernel, mainline tags are "vX.Y" (a release) and "vX.Y-rcN" (a release
  * candidate, N > 0).  "vX.Y.Z" is a stable release, not a mainline one,
  * and is never loaded; this also leaves out the 2.6 era, whose mainline
  * releases were "v2.6.Z": a commit older than v3.0 is reported as first
@@ -65,7 +69,7 @@ void soak_tags_release(struct soak_tags *tags);
  * soak_tags_release() either way.
  */
 int soak_tags_load(struct soak_tags *tags, git_repository *repo,
-		   const git_oid *upstream_tip);
+		   const git_oid *upstream_tip, const struct ruleset *rules);
 
 /*
  * Finds the first (lowest version) tag that contains commit, that is
@@ -95,7 +99,7 @@ int soak_first_tag(const struct soak_tags *tags, git_repository *repo,
  * soak_tags_load_all(): every mainline tag, reachable or not (a tag the
  * walk never meets paints nothing).
  *
- *     soak_tags_load_all(&tags, repo);
+ *     soak_tags_load_all(&tags, repo, &rules);
  *     soak_paint_init(&paint, &tags);
  *     for (each commit of tip, or of base..tip, in topological order)
  *             soak_paint_visit(&paint, commit, &mark);
@@ -116,7 +120,8 @@ struct soak_paint {
 };
 
 /* Loads every mainline tag, without asking which are reachable. */
-int soak_tags_load_all(struct soak_tags *tags, git_repository *repo);
+int soak_tags_load_all(struct soak_tags *tags, git_repository *repo,
+		       const struct ruleset *rules);
 
 void soak_paint_init(struct soak_paint *p, const struct soak_tags *tags);
 void soak_paint_release(struct soak_paint *p);

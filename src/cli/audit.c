@@ -367,6 +367,7 @@ static int reply(struct cli_context *ctx, struct cli_run *run,
 {
 	struct audit_reply r;
 	git_signature *me = NULL;
+	struct strbuf cc = STRBUF_INIT;
 	char hex[GIT_OID_HEXSZ + 1];
 	char *id, *local;
 	git_time_t now;
@@ -379,7 +380,7 @@ static int reply(struct cli_context *ctx, struct cli_run *run,
 	r.from_name = me ? me->name : "stablepick";
 	r.from_email = me ? me->email : "stablepick@localhost";
 	r.to = t->from;
-	r.cc = ctx->config.cc;
+	r.cc = cli_mail_cc(ctx, &run->rules, &cc);
 	r.subject = t->subject;
 	if (in_reply_to)
 		r.in_reply_to = in_reply_to + (*in_reply_to == '<');
@@ -405,6 +406,7 @@ static int reply(struct cli_context *ctx, struct cli_run *run,
 	}
 	free(id);
 	git_signature_free(me);
+	strbuf_release(&cc);
 	return 0;
 }
 

@@ -115,57 +115,77 @@ const char *cli_default_rules_dir(void)
 
 int cli_load_rules(struct cli_context *ctx, struct ruleset *rs)
 {
-	const char *dir = ctx->rules_dir;
+	const char *const *over = ctx->rules_dirs;
+	size_t nr = ctx->nr_rules_dirs, i;
+	const char **dirs;
+	int ret;
 
-	if (!dir && ctx->repo)
-		dir = ctx->config.rules;
-	if (!dir)
-		dir = cli_default_rules_dir();
-	return ruleset_load_dir(rs, dir);
+	if (!nr && ctx->repo) {
+		over = (const char *const *)ctx->config.rules;
+		nr = ctx->config.nr_rules;
+	}
+	dirs = xcalloc(nr + 1, sizeof(*dirs));
+	dirs[0] = cli_default_rules_dir();
+	for (i = 0; i < nr; i++)
+		dirs[i + 1] = over[i];
+	ret = ruleset_load_dirs(rs, dirs, nr + 1);
+	free(dirs);
+	return ret;
 }
 
 void cli_context_release(struct cli_context *ctx)
 {
+	free(ctx->rules_dirs);
+	ctx->rules_dirs = NULL;
+	ctx->nr_rules_dirs = ctx->alloc_rules_dirs = 0;
 	git_repository_free(ctx->repo);
 	ctx->repo = NULL;
 	config_release(&ctx->config);
 }
 
-static int resolve_upstream(struct cli_context *ctx, struct cli_run *run,
-			    const char *upstream)
+int cli_resolve_upstream(struct cli_context *ctx, const char *upstream,
+			 git_oid *out, const char **name)
 {
-	static const char *const fallback[] = { "master", "origin/master", NULL };
+	static const char *const fallback[] = {
+		"master", "main", "origin/master", "origin/main", NULL
+	};
 	git_object *obj = NULL;
 	size_t i;
 
 	if (!upstream)
 		upstream = ctx->config.upstream;
 	if (upstream) {
-		run->upstream_name = upstream;
-		return scan_resolve(ctx->repo, upstream, "--upstream",
-				    &run->upstream);
+		*name = upstream;
+		return scan_resolve(ctx->repo, upstream, "--upstream", out);
 	}
 	for (i = 0; fallback[i]; i++) {
 		if (git_revparse_single(&obj, ctx->repo, fallback[i]) < 0) {
-			struct strbuf name = STRBUF_INIT;
+			struct strbuf sb = STRBUF_INIT;
 			int ret;
 
 			/* A ref that exists but dangles: no other one will do. */
 			git_error_clear();
-			strbuf_addf(&name, "mainline '%s'", fallback[i]);
-			ret = scan_ref_error(ctx->repo, fallback[i], name.buf, 0);
-			strbuf_release(&name);
+			strbuf_addf(&sb, "mainline '%s'", fallback[i]);
+			ret = scan_ref_error(ctx->repo, fallback[i], sb.buf, 0);
+			strbuf_release(&sb);
 			if (ret)
 				return ret;
 			continue;
 		}
 		git_object_free(obj);
-		run->upstream_name = fallback[i];
-		return scan_resolve(ctx->repo, fallback[i], "--upstream",
-				    &run->upstream);
+		*name = fallback[i];
+		return scan_resolve(ctx->repo, fallback[i], "--upstream", out);
 	}
-	return error("no mainline branch: neither 'master' nor 'origin/master' "
-		     "exists; give --upstream REF or set stablepick.upstream");
+	return error("no mainline branch: none of 'master', 'main', "
+		     "'origin/master' and 'origin/main' exists; give --upstream "
+		     "REF or set stablepick.upstream");
+}
+
+static int resolve_upstream(struct cli_context *ctx, struct cli_run *run,
+			    const char *upstream)
+{
+	return cli_resolve_upstream(ctx, upstream, &run->upstream,
+				    &run->upstream_name);
 }
 
 /* The branch's version from stablepick.<branch>.version, when set. */
@@ -417,6 +437,19 @@ int cli_open_archives(struct cli_context *ctx, struct cli_run *run,
 	return 0;
 }
 
+const char *cli_mail_cc(struct cli_context *ctx, const struct ruleset *rs,
+			struct strbuf *buf)
+{
+	size_t i;
+
+	if (ctx->config.cc)
+		return ctx->config.cc;
+	strbuf_reset(buf);
+	for (i = 0; i < rs->nr_cc; i++)
+		strbuf_addf(buf, "%s%s", i ? ", " : "", rs->cc[i]);
+	return buf->buf;
+}
+
 char *cli_ledger_path(struct cli_context *ctx)
 {
 	if (ctx->config.ledger)
@@ -552,7 +585,7 @@ int cli_judge(struct cli_run *run, git_repository *repo,
 	if (!ret)
 		ret = apply_decisions(run, l);
 	if (!ret)
-		ret = checks_run(repo, &run->branch, &run->upstream,
+		ret = checks_run(repo, &run->branch, &run->upstream, &run->rules,
 				 run->scan.soak_painted ? &run->scan.soak_tags : NULL, l);
 	trace_stage("checks");
 	if (!ret && run->archive)

@@ -9,6 +9,7 @@
 #include "match.h"
 #include "rules.h"
 #include "scan.h"
+#include "strbuf.h"
 
 /*
  * Subcommands, as data (after tmux's cmd-*.c): each src/cli/NAME.c
@@ -20,7 +21,8 @@
 struct cli_context {
 	const char *repo_dir;		/* -C DIR, or NULL for "." */
 	const char *config_file;	/* --config FILE, or NULL */
-	const char *rules_dir;		/* --rules DIR, or NULL */
+	const char **rules_dirs;	/* --rules DIR, each one given */
+	size_t nr_rules_dirs, alloc_rules_dirs;
 	const char *cache_dir;		/* --cache DIR, or NULL */
 	int no_cache;			/* --no-cache */
 	git_repository *repo;		/* opened lazily by cli_open_repo() */
@@ -52,10 +54,20 @@ const struct cli_command *cli_find(const char *name);
 int cli_open_repo(struct cli_context *ctx);
 
 /*
- * Loads the rule files: --rules DIR, else stablepick.rules from the
- * configuration, else the shipped rules directory.  Prints every error.
+ * Loads the rule files: the shipped rules directory, with the
+ * directories of --rules (else those of stablepick.rules) laid over
+ * it: a file of the same name replaces a shipped one, a new one is
+ * added.  Prints every error.
  */
 int cli_load_rules(struct cli_context *ctx, struct ruleset *rs);
+
+/*
+ * Mainline: upstream when given, else stablepick.upstream, else the
+ * first of master, main, origin/master and origin/main that exists.
+ * *name is how it was named.  Returns 0 or -1 after an error message.
+ */
+int cli_resolve_upstream(struct cli_context *ctx, const char *upstream,
+			 git_oid *out, const char **name);
 
 /* The directory of the shipped rules (source tree or installed). */
 const char *cli_default_rules_dir(void);
@@ -146,6 +158,14 @@ int cli_run_save(struct cli_context *ctx, struct cli_run *run);
  * range_from: where the walk started (for ancestry), or NULL to ask
  * the commit graph per candidate.  Returns 0 or -1.
  */
+/*
+ * The proposal mail's Cc: stablepick.cc (empty for none), else the
+ * rules' cc directive ("cc stable@vger.kernel.org" in default.rules),
+ * else none.  Written into buf, which the result may point into.
+ */
+const char *cli_mail_cc(struct cli_context *ctx, const struct ruleset *rs,
+			struct strbuf *buf);
+
 /* The ledger file: stablepick.ledger, else <gitdir>/stablepick/ledger. */
 char *cli_ledger_path(struct cli_context *ctx);
 

@@ -219,6 +219,7 @@ struct releases {
 	struct release *v;		/* sorted by position */
 	size_t nr, alloc;
 	git_repository *repo;
+	const struct ruleset *rules;	/* how tags name stable releases */
 };
 
 static int cmp_position(const void *a, const void *b)
@@ -252,7 +253,7 @@ static int add_release(const char *refname, git_oid *oid, void *data)
 	size_t pos = SIZE_MAX;
 
 	if (strncmp(refname, "refs/tags/", 10) ||
-	    soak_parse_tag(refname + 10, &major, &minor, &rc) != 1)
+	    ruleset_parse_tag(rel->rules, refname + 10, &major, &minor, &rc) != 1)
 		return 0;	/* only stable releases: vX.Y.Z */
 	if (!git_object_lookup(&obj, rel->repo, oid, GIT_OBJECT_ANY) &&
 	    !git_object_peel(&peeled, obj, GIT_OBJECT_COMMIT))
@@ -269,7 +270,8 @@ static int add_release(const char *refname, git_oid *oid, void *data)
 }
 
 static int load_releases(struct releases *rel, git_repository *repo,
-			 const git_oid *base, const git_oid *tip)
+			 const struct ruleset *rules, const git_oid *base,
+			 const git_oid *tip)
 {
 	git_revwalk *walk = NULL;
 	size_t alloc = 0;
@@ -278,6 +280,7 @@ static int load_releases(struct releases *rel, git_repository *repo,
 
 	memset(rel, 0, sizeof(*rel));
 	rel->repo = repo;
+	rel->rules = rules;
 	if (git_revwalk_new(&walk, repo) < 0 || git_revwalk_push(walk, tip) < 0 ||
 	    git_revwalk_hide(walk, base) < 0) {
 		git_revwalk_free(walk);
@@ -371,11 +374,17 @@ static void print_summary(struct strbuf *out, const struct report_rows *r,
 	struct tally *t;
 	size_t nr = tally(&t, r, rel), j;
 
-	strbuf_addf(out, "\n%-12s %8s %14s %12s %18s  %s\n", "subsystem",
+	int w = 12;
+
+	/* As wide as the longest name: fs/smb/common/'s smb-common, ... */
+	for (j = 0; j < nr; j++)
+		if ((int)strlen(t[j].subsystem) > w)
+			w = (int)strlen(t[j].subsystem);
+	strbuf_addf(out, "\n%-*s %8s %14s %12s %18s  %s\n", w, "subsystem",
 		    sections[0], sections[1], sections[2], sections[3],
 		    "caught up with");
 	for (j = 0; j < nr; j++)
-		strbuf_addf(out, "%-12s %8zu %14zu %12zu %18zu  %s\n",
+		strbuf_addf(out, "%-*s %8zu %14zu %12zu %18zu  %s\n", w,
 			    t[j].subsystem, t[j].n[0], t[j].n[1], t[j].n[2],
 			    t[j].n[3], caught_up(rel, t[j].first_missing));
 	if (!nr)
@@ -387,17 +396,21 @@ static void print_text(struct strbuf *out, const struct report_rows *r,
 		       const struct releases *rel)
 {
 	size_t i;
+	int wsub = 10;
 
+	for (i = 0; i < r->nr; i++)
+		if (r->v[i].subsystem && (int)strlen(r->v[i].subsystem) > wsub)
+			wsub = (int)strlen(r->v[i].subsystem);
 	for (i = 0; i < r->nr; i++) {
 		const struct row *w = &r->v[i];
 		char hex[GIT_OID_HEXSZ + 1];
 
 		git_oid_tostr(hex, sizeof(hex), &w->commit);
-		strbuf_addf(out, "%-17s %.12s  %-10s %s\n", w->section, hex,
-			    w->subsystem ? w->subsystem : "-",
+		strbuf_addf(out, "%-17s %.12s  %-*s %s\n", w->section, hex,
+			    wsub, w->subsystem ? w->subsystem : "-",
 			    w->subject ? w->subject : "");
 		if (w->detail)
-			strbuf_addf(out, "%31s%s\n", "", w->detail);
+			strbuf_addf(out, "%*s%s\n", 21 + wsub, "", w->detail);
 	}
 	print_summary(out, r, rel);
 }
@@ -684,7 +697,7 @@ static int diff(struct cli_context *ctx, int argc, char **argv)
 	if (!ret)
 		ret = match_candidates(&match, &scan.candidates, &scan.from);
 	if (!ret && format != FORMAT_JSON)
-		ret = load_releases(&rel, ctx->repo, &vbi.base, &stable);
+		ret = load_releases(&rel, ctx->repo, &rules, &vbi.base, &stable);
 	if (!ret) {
 		stable_rows(&rows, &scan.candidates);
 		ret = vendor_rows(&rows, ctx->repo, &match, &vbi, &vendor);

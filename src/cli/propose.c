@@ -138,6 +138,7 @@ static int render(struct cli_context *ctx, struct cli_run *run,
 		  struct strbuf *out)
 {
 	git_signature *me = NULL;
+	struct strbuf cc = STRBUF_INIT;
 	struct report r;
 	git_time_t now;
 	char *id = NULL;
@@ -166,9 +167,10 @@ static int render(struct cli_context *ctx, struct cli_run *run,
 	r.from_name = me ? me->name : "stablepick";
 	r.from_email = me ? me->email : "stablepick@localhost";
 	r.to = ctx->config.to;
-	r.cc = ctx->config.cc;
+	r.cc = cli_mail_cc(ctx, &run->rules, &cc);
 	if (ledger_now(&now) < 0) {
 		git_signature_free(me);
+		strbuf_release(&cc);
 		return -1;
 	}
 	r.now = (time_t)now;
@@ -185,6 +187,7 @@ static int render(struct cli_context *ctx, struct cli_run *run,
 	}
 	free(id);
 	git_signature_free(me);
+	strbuf_release(&cc);
 	return ret;
 }
 

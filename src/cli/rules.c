@@ -13,7 +13,7 @@
 
 /* What one file added to the ruleset, for its summary line. */
 struct file_counts {
-	size_t subsystems, rules, vetoes;
+	size_t subsystems, rules, vetoes, links;
 };
 
 static void count_rules(struct file_counts *c, const struct rule *rules,
@@ -32,16 +32,18 @@ static void count_rules(struct file_counts *c, const struct rule *rules,
 }
 
 /*
- * Prints "PATH: ok (N subsystems, N rules, N vetoes, version V)"; the
- * rules and vetoes inside the file's subsystem blocks count too, vetoes
- * and version only when there are some.
+ * Prints "PATH: ok (N subsystems, N rules, N vetoes, N links, version
+ * V)"; the rules and vetoes inside the file's subsystem blocks count
+ * too, vetoes, links and version only when there are some.
  */
 static void print_summary(const struct ruleset *rs, const struct rule_file *f)
 {
-	struct file_counts c = { 0, 0, 0 };
+	struct file_counts c = { 0, 0, 0, 0 };
 	size_t i;
 
 	count_rules(&c, rs->rules, rs->nr_rules, f->path);
+	for (i = 0; i < rs->nr_links; i++)
+		c.links += rs->links[i].file == f->path;
 	for (i = 0; i < rs->nr_subsystems; i++) {
 		const struct subsystem *s = rs->subsystems[i];
 
@@ -55,6 +57,8 @@ static void print_summary(const struct ruleset *rs, const struct rule_file *f)
 	       c.rules, c.rules == 1 ? "" : "s");
 	if (c.vetoes)
 		printf(", %zu veto%s", c.vetoes, c.vetoes == 1 ? "" : "es");
+	if (c.links)
+		printf(", %zu link%s", c.links, c.links == 1 ? "" : "s");
 	if (f->version)
 		printf(", version %s", f->version);
 	printf(")\n");
@@ -69,7 +73,7 @@ static int load_default(struct cli_context *ctx, struct ruleset *rs)
 {
 	const char *dir = ctx->repo_dir ? ctx->repo_dir : ".";
 
-	if (!ctx->rules_dir && !ctx->repo &&
+	if (!ctx->nr_rules_dirs && !ctx->repo &&
 	    !git_repository_open_ext(NULL, dir, 0, NULL) &&
 	    cli_open_repo(ctx) < 0)
 		return -1;
@@ -114,45 +118,6 @@ static int rules_check(struct cli_context *ctx, int argc, char **argv)
 	return ret < 0 ? 1 : 0;
 }
 
-/*
- * The mainline tip whose fs/ directories the template subsystems stand
- * for: --upstream REF, else stablepick.upstream, else master or
- * origin/master when one exists.  1 when found, 0 when there is none
- * to take (no repository, no default), -1 after an error message.
- */
-static int list_upstream(struct cli_context *ctx, const char *upstream,
-			 git_oid *out)
-{
-	static const char *const fallback[] = { "master", "origin/master", NULL };
-	git_object *obj = NULL, *peeled = NULL;
-	size_t i;
-
-	if (!ctx->repo) {
-		if (upstream)
-			return error("--upstream needs a repository");
-		return 0;
-	}
-	if (!upstream)
-		upstream = ctx->config.upstream;
-	if (upstream)
-		return scan_resolve(ctx->repo, upstream, "--upstream", out) < 0 ? -1 : 1;
-	for (i = 0; fallback[i]; i++) {
-		if (git_revparse_single(&obj, ctx->repo, fallback[i]) < 0) {
-			git_error_clear();
-			continue;
-		}
-		if (!git_object_peel(&peeled, obj, GIT_OBJECT_COMMIT))
-			git_oid_cpy(out, git_object_id(peeled));
-		git_object_free(obj);
-		git_error_clear();
-		if (peeled) {
-			git_object_free(peeled);
-			return 1;
-		}
-	}
-	return 0;
-}
-
 static int cmp_name(const void *a, const void *b)
 {
 	return strcmp(*(const char *const *)a, *(const char *const *)b);
@@ -184,17 +149,27 @@ static int print_subsystems(const struct ruleset *rs)
 
 /*
  * Adds the subsystems the templates stand for in upstream's tree, as
- * a scan would (scan_prepare()).  Returns 0 or -1 after an error.
+ * a scan would (scan_prepare()).  In a repository without a mainline
+ * to take (no --upstream, no stablepick.upstream, no master or main)
+ * that is an error: the list would lack the directories.  Returns 0 or
+ * -1 after an error.
  */
 static int expand_templates(struct cli_context *ctx, struct ruleset *rs,
 			    const char *upstream)
 {
+	const char *name;
 	struct scan scan;
 	git_oid tip;
-	int ret = list_upstream(ctx, upstream, &tip);
+	int ret;
 
-	if (ret <= 0)
-		return ret;
+	/* Outside a repository, the rules alone. */
+	if (!ctx->repo) {
+		if (upstream)
+			return error("--upstream needs a repository");
+		return 0;
+	}
+	if (cli_resolve_upstream(ctx, upstream, &tip, &name) < 0)
+		return -1;
 	scan_init(&scan, ctx->repo, rs);
 	scan_set_range_oids(&scan, &tip, &tip, "upstream");
 	ret = scan_prepare(&scan);

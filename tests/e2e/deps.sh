@@ -84,8 +84,8 @@ git checkout -q master
 huge40=$(git rev-parse "$huge")
 hang12=$(echo "$hang" | cut -c1-12)
 cat >"$tmp/expect" <<EXPECT
-ext4: drop the extra reference taken by the cache change|proposed|score 111 reaches the threshold 10 of ext4|follow-up
 Revert "ext4: fix a leak in mount"|proposed|score 109 reaches the threshold 10 of ext4|reverts-present
+ext4: drop the extra reference taken by the cache change|proposed|score 108 reaches the threshold 10 of ext4|follow-up
 ext4: keep the reference count in one place|proposed|score 108 reaches the threshold 10 of ext4|follow-up
 ext4: fix a use-after-free in the inode cache|proposed|score 23 reaches the threshold 10 of ext4|fixes-in-branch
 ext4: fix a deadlock at mount|proposed|score 23 reaches the threshold 10 of ext4|fixes-in-branch
@@ -115,7 +115,7 @@ ok "Fixes: resolved by subject"
 cat >"$tmp/expect" <<EXPECT
 Fixes:     $uaf ("ext4: fix a use-after-free in the inode cache") -> $(git rev-parse "$uaf"), proposed
 Fixed by:  $(git log -1 --format=%h --abbrev=12 --grep='^ext4: keep the reference') ("ext4: keep the reference count in one place"), proposed
-Verdict:   proposed: score 111 reaches the threshold 10 of ext4
+Verdict:   proposed: score 108 reaches the threshold 10 of ext4
 Reverted:  by $(git rev-parse master) ("Revert "ext4: fix a hang in fallocate"")
 Verdict:   reverted: reverted in mainline by $(git rev-parse --short=12 master)
 EXPECT

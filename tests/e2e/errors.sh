@@ -52,7 +52,7 @@ expect_error 129 "error: 'stablepick' is not a stablepick command (see 'stablepi
 	sp stablepick
 
 # No rules, or broken rules: every error of the file, with its line.
-expect_error 1 "error: cannot read rule file '$tmp/norules/default.rules': No such file or directory" \
+expect_error 1 "error: cannot read rule directory '$tmp/norules': No such file or directory" \
 	"$STABLEPICK" -C "$tmp/repo" --rules "$tmp/norules" propose --branch linux-6.6.y
 mkdir "$tmp/badrules"
 cat >"$tmp/badrules/default.rules" <<'RULES'

@@ -264,9 +264,9 @@ field "$latin1" .subject | grep -q '^ext4: fix a caf.* overflow' ||
 field "$cr" '[.subject, .fixes[0].status, .verdict] | join(" / ")' >"$tmp/actual"
 echo 'ext4: fix a leak with CR line ends / in-branch / present' >"$tmp/expect"
 test_cmp "$tmp/expect" "$tmp/actual"
-# 1,667 Fixes: tags, one rule hit each.
+# 1,667 Fixes: tags naming one commit: one link, one rule hit each.
 field "$trailers" '[(.fixes | length), (.reasons | map(.rule) | join(","))] | join(" ")' >"$tmp/actual"
-echo '1667 cc-stable,fixes-tag,fixes-in-branch,subject-fix,subject-crash' >"$tmp/expect"
+echo '1 cc-stable,fixes-tag,fixes-in-branch,subject-fix,subject-crash' >"$tmp/expect"
 test_cmp "$tmp/expect" "$tmp/actual"
 ok "propose (json): enormous, empty, non-UTF-8, junk, CR and 5,000-trailer messages"
 

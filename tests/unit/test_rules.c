@@ -544,7 +544,7 @@ static void test_missing_file(void **state)
 	capture_end(&c, &err);
 	assert_string_equal(err.buf,
 		"error: cannot read rule file 'no/such.rules': No such file or directory\n"
-		"error: cannot read rule file 'no/such/dir/default.rules': No such file or directory\n");
+		"error: cannot read rule directory 'no/such/dir/': No such file or directory\n");
 	strbuf_release(&err);
 	ruleset_release(&rs);
 }

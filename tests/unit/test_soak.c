@@ -122,7 +122,7 @@ static void load(struct fixture *f, struct soak_tags *tags, const char *tip)
 	git_oid id;
 
 	oid_of(f, tip, &id);
-	assert_int_equal(soak_tags_load(tags, f->repo, &id), 0);
+	assert_int_equal(soak_tags_load(tags, f->repo, &id, NULL), 0);
 }
 
 static void test_load(void **state)
@@ -176,7 +176,7 @@ static void test_load_unknown_tip(void **state)
 
 	assert_int_equal(git_oid_fromstr(&id,
 			"0123456789012345678901234567890123456789"), 0);
-	assert_int_equal(soak_tags_load(&tags, f->repo, &id), -1);
+	assert_int_equal(soak_tags_load(&tags, f->repo, &id, NULL), -1);
 	soak_tags_release(&tags);
 }
 
@@ -340,9 +340,9 @@ static void paint_and_compare(struct fixture *f, const char *tip,
 	int ro;
 
 	oid_of(f, tip, &tip_id);
-	assert_int_equal(soak_tags_load_all(&all, f->repo), 0);
+	assert_int_equal(soak_tags_load_all(&all, f->repo, NULL), 0);
 	assert_int_equal(all.nr_releases, 3);	/* v6.8 too: not reachable */
-	assert_int_equal(soak_tags_load(&reach, f->repo, &tip_id), 0);
+	assert_int_equal(soak_tags_load(&reach, f->repo, &tip_id, NULL), 0);
 	soak_paint_init(&paint, &all);
 	assert_int_equal(git_revwalk_new(&walk, f->repo), 0);
 	git_revwalk_sorting(walk, GIT_SORT_TOPOLOGICAL | GIT_SORT_TIME);
