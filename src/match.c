@@ -30,17 +30,15 @@ struct match_tie {
 	UT_hash_handle hh;
 };
 
-/* A branch commit by the patch-id of its change. */
-struct match_patch {
-	git_oid patchid;
-	git_oid commit;
-	int reverted;			/* reverted in the branch */
-	UT_hash_handle hh;
-};
-
-/* The paths those commits change, for a quick "no match" (treediff.h). */
+/*
+ * The branch commits that change one set of paths (treediff_pathkey()):
+ * a commit with the same patch-id changes the same paths, so only
+ * these are diffed for it.
+ */
 struct match_pathkey {
 	unsigned char key[SHA1_RAWSZ];
+	git_oid *commits;		/* oldest first */
+	size_t nr, alloc;
 	UT_hash_handle hh;
 };
 
@@ -96,7 +94,6 @@ void match_release(struct match *m)
 {
 	struct match_subject *s, *stmp;
 	struct match_tie *t, *ttmp;
-	struct match_patch *p, *ptmp;
 	struct match_pathkey *k, *ktmp;
 	struct match_files *f, *ftmp;
 	struct match_upstream *u, *utmp;
@@ -110,12 +107,9 @@ void match_release(struct match *m)
 		HASH_DEL(m->ties, t);
 		free(t);
 	}
-	HASH_ITER(hh, m->by_patchid, p, ptmp) {
-		HASH_DEL(m->by_patchid, p);
-		free(p);
-	}
 	HASH_ITER(hh, m->by_pathkey, k, ktmp) {
 		HASH_DEL(m->by_pathkey, k);
+		free(k->commits);
 		free(k);
 	}
 	HASH_ITER(hh, m->files, f, ftmp) {
@@ -488,116 +482,123 @@ out:
 
 /* --- patch-ids ------------------------------------------------------------ */
 
-static int add_pathkey(struct match *m, const git_commit *commit)
-{
-	struct match_pathkey *k = xcalloc(1, sizeof(*k)), *old;
-
-	if (treediff_pathkey(k->key, m->repo, commit) < 0) {
-		free(k);
-		return -1;
-	}
-	HASH_FIND(hh, m->by_pathkey, k->key, sizeof(k->key), old);
-	if (old)
-		free(k);
-	else
-		HASH_ADD(hh, m->by_pathkey, key, sizeof(k->key), k);
-	return 0;
-}
-
 /*
- * The patch-ids of the branch commits after the base that change a
- * watched path (every path with every_path), reverted ones marked: a
- * commit not reverted wins over one reverted with the same patch-id.
+ * The paths of every branch commit after the base (not merges), by
+ * their key: a tree diff each, no blob read.  Built once.
  */
-static int build_patchids(struct match *m, int full)
+static int build_pathkeys(struct match *m)
 {
 	const struct branch_index *bi = m->branch;
-	struct match_patch *p, *ptmp;
 	git_revwalk *walk = NULL;
 	git_oid id;
 	int ret;
 
-	/* Those of every path answer what those of watched paths do. */
-	HASH_ITER(hh, m->by_patchid, p, ptmp) {
-		HASH_DEL(m->by_patchid, p);
-		free(p);
-	}
-	m->patchids_built = 1;
-	m->patchids_full = full;
-	m->pathkeys_built = 0;
+	m->pathkeys_built = 1;
 	if (git_revwalk_new(&walk, m->repo) < 0 ||
 	    git_revwalk_push(walk, &bi->tip) < 0 ||
 	    git_revwalk_hide(walk, &bi->base) < 0) {
 		git_revwalk_free(walk);
 		return error_git("cannot walk branch '%s'", bi->name);
 	}
+	git_revwalk_sorting(walk, GIT_SORT_TOPOLOGICAL | GIT_SORT_REVERSE);
 	while (!(ret = git_revwalk_next(&id, walk))) {
+		struct match_pathkey *k;
 		git_commit *commit = NULL;
-		git_oid pid;
-		int t, reverted = branch_index_reverted(bi, &id) != NULL;
+		unsigned char key[SHA1_RAWSZ];
 
 		if (git_commit_lookup(&commit, m->repo, &id) < 0) {
 			ret = error_git("cannot read a commit of '%s'", bi->name);
 			break;
 		}
-		/* Only changes to watched paths can match a candidate. */
-		if (git_commit_parentcount(commit) != 1)
-			t = 0;
-		else
-			t = full ? 1 : scan_commit_touches(m->scan, commit);
-		if (t > 0)
-			t = patchid_cache_get(m->patchids, m->repo, commit, &pid);
-		else if (!t)
-			t = GIT_ENOTFOUND;
+		ret = git_commit_parentcount(commit) == 1 ?
+		      treediff_pathkey(key, m->repo, commit) : 1;
 		git_commit_free(commit);
-		if (t == GIT_ENOTFOUND)
-			continue;
-		if (t < 0) {
-			ret = -1;
+		if (ret < 0)
 			break;
-		}
-		HASH_FIND(hh, m->by_patchid, &pid, sizeof(pid), p);
-		if (p && (reverted || !p->reverted))
+		if (ret)
 			continue;
-		if (!p) {
-			p = xcalloc(1, sizeof(*p));
-			git_oid_cpy(&p->patchid, &pid);
-			HASH_ADD(hh, m->by_patchid, patchid, sizeof(git_oid), p);
+		HASH_FIND(hh, m->by_pathkey, key, sizeof(key), k);
+		if (!k) {
+			k = xcalloc(1, sizeof(*k));
+			memcpy(k->key, key, sizeof(key));
+			HASH_ADD(hh, m->by_pathkey, key, sizeof(k->key), k);
 		}
-		git_oid_cpy(&p->commit, &id);
-		p->reverted = reverted;
+		ALLOC_GROW(k->commits, k->nr, k->alloc);
+		git_oid_cpy(&k->commits[k->nr++], &id);
 	}
 	git_revwalk_free(walk);
-	trace_printf("presence: patch-ids of %u commits of %s%s",
-		     HASH_COUNT(m->by_patchid), bi->name,
-		     full ? " (every path)" : "");
+	trace_printf("presence: the paths of %u sets of commits of %s",
+		     HASH_COUNT(m->by_pathkey), bi->name);
 	return ret == GIT_ITEROVER ? 0 : -1;
 }
 
-/* The paths of the branch commits with a patch-id (treediff.h). */
-static int build_pathkeys(struct match *m)
+/*
+ * The branch commit with the patch-id of commit id (whose path key is
+ * key, or computed when NULL): 1 with *out set, the newest one not
+ * reverted in the branch, else the newest reverted one; 0 when none
+ * has it; -1 after an error message.  Only the branch commits that
+ * change the same paths are diffed.
+ */
+static int same_change(struct match *m, const git_oid *id,
+		       const unsigned char *key, git_oid *out)
 {
-	struct match_patch *p, *tmp;
-	struct match_pathkey *k, *ktmp;
+	unsigned char own[SHA1_RAWSZ];
+	struct match_pathkey *k;
+	git_commit *commit = NULL;
+	git_oid want;
+	size_t i;
+	int ret, found = 0;
 
-	HASH_ITER(hh, m->by_pathkey, k, ktmp) {
-		HASH_DEL(m->by_pathkey, k);
-		free(k);
+	if (!m->patchids)
+		return 0;
+	if (!m->pathkeys_built && build_pathkeys(m) < 0)
+		return -1;
+	if (git_commit_lookup(&commit, m->repo, id) < 0)
+		return error_git("cannot read commit %s", git_oid_tostr_s(id));
+	if (git_commit_parentcount(commit) != 1) {
+		git_commit_free(commit);
+		return 0;
 	}
-	m->pathkeys_built = 1;
-	HASH_ITER(hh, m->by_patchid, p, tmp) {
-		git_commit *commit = NULL;
-		int ret;
+	if (!key) {
+		if (treediff_pathkey(own, m->repo, commit) < 0) {
+			git_commit_free(commit);
+			return -1;
+		}
+		key = own;
+	}
+	HASH_FIND(hh, m->by_pathkey, key, SHA1_RAWSZ, k);
+	if (!k) {
+		git_commit_free(commit);
+		return 0;
+	}
+	ret = patchid_cache_get(m->patchids, m->repo, commit, &want);
+	git_commit_free(commit);
+	if (ret == GIT_ENOTFOUND)
+		return 0;
+	if (ret < 0)
+		return -1;
+	for (i = k->nr; i-- > 0;) {
+		git_oid pid;
 
-		if (git_commit_lookup(&commit, m->repo, &p->commit) < 0)
+		if (git_commit_lookup(&commit, m->repo, &k->commits[i]) < 0)
 			return error_git("cannot read a commit of '%s'",
 					 m->branch->name);
-		ret = add_pathkey(m, commit);
+		ret = patchid_cache_get(m->patchids, m->repo, commit, &pid);
 		git_commit_free(commit);
+		if (ret == GIT_ENOTFOUND)
+			continue;
 		if (ret < 0)
 			return -1;
+		if (!git_oid_equal(&pid, &want))
+			continue;
+		if (!branch_index_reverted(m->branch, &k->commits[i])) {
+			git_oid_cpy(out, &k->commits[i]);
+			return 1;
+		}
+		if (!found++)
+			git_oid_cpy(out, &k->commits[i]);
 	}
-	return 0;
+	return found ? 1 : 0;
 }
 
 /* --- the methods ---------------------------------------------------------- */
@@ -613,7 +614,6 @@ enum found {
 struct question {
 	struct candidate *c;
 	int below;			/* in the range below the base */
-	int prefilter;			/* patch-ids only for known paths */
 };
 
 static const char *base_name(const struct match *m)
@@ -687,66 +687,29 @@ static int by_upstream_line(struct match *m, struct question *q)
 }
 
 /*
- * A branch commit with c's patch-id.  With the prefilter, a patch-id
- * not computed yet is computed only if a branch commit changes the
- * same paths.
+ * A branch commit with c's patch-id: one that changes the same paths
+ * (the candidate's path key, from the scan) and makes the same change.
  */
 static int by_patch_id(struct match *m, struct question *q)
 {
 	struct candidate *c = q->c;
-	struct match_patch *p;
-	git_commit *commit = NULL;
 	char hex[GIT_OID_HEXSZ + 1], by[GIT_OID_HEXSZ + 1];
 	const struct branch_revert *r;
 	const struct evidence *e;
-	git_oid pid;
+	git_oid b;
 	int ret;
 
-	if (!m->patchids || !m->scan)
-		return FOUND_NOTHING;
-	if ((!m->patchids_built || (m->every_path && !m->patchids_full)) &&
-	    build_patchids(m, m->every_path) < 0)
-		return -1;
-	if (!m->by_patchid)
-		return FOUND_NOTHING;
-	if (q->prefilter && !m->pathkeys_built && build_pathkeys(m) < 0)
-		return -1;
-	if (git_commit_lookup(&commit, m->repo, &c->id) < 0)
-		return error_git("cannot read commit %s", c->hex);
-	if (q->prefilter && !patchid_cache_has(m->patchids, &c->id)) {
-		struct match_pathkey *k;
-		unsigned char key[SHA1_RAWSZ];
-
-		if (c->has_pathkey) {
-			memcpy(key, c->pathkey, sizeof(key));
-		} else if (treediff_pathkey(key, m->repo, commit) < 0) {
-			git_commit_free(commit);
-			return -1;
-		}
-		HASH_FIND(hh, m->by_pathkey, key, sizeof(key), k);
-		if (!k) {
-			git_commit_free(commit);
-			return FOUND_NOTHING;
-		}
-	}
-	ret = patchid_cache_get(m->patchids, m->repo, commit, &pid);
-	git_commit_free(commit);
-	if (ret == GIT_ENOTFOUND)
-		return FOUND_NOTHING;
-	if (ret < 0)
-		return -1;
-	HASH_FIND(hh, m->by_patchid, &pid, sizeof(pid), p);
-	if (!p)
-		return FOUND_NOTHING;
-	git_oid_tostr(hex, sizeof(hex), &p->commit);
-	take(m, &p->commit, c);
-	if (!p->reverted) {
-		candidate_add_evidence(c, EVIDENCE_PATCH_ID, &p->commit,
+	ret = same_change(m, &c->id, c->has_pathkey ? c->pathkey : NULL, &b);
+	if (ret <= 0)
+		return ret < 0 ? -1 : FOUND_NOTHING;
+	git_oid_tostr(hex, sizeof(hex), &b);
+	take(m, &b, c);
+	if (!(r = branch_index_reverted(m->branch, &b))) {
+		candidate_add_evidence(c, EVIDENCE_PATCH_ID, &b,
 				       "same change as %.12s in %s", hex,
 				       m->branch->name);
 		return FOUND_PRESENT;
 	}
-	r = branch_index_reverted(m->branch, &p->commit);
 	/* The backport its upstream line names, reverted: said already. */
 	e = candidate_evidence(c, EVIDENCE_BACKPORT_REVERTED);
 	if (e && git_oid_equal(&e->commit, &r->by))
@@ -864,15 +827,6 @@ int match_candidates(struct match *m, struct candidate_list *l,
 			q.c = l->items[i];
 			HASH_FIND(hh, below, &q.c->id, sizeof(git_oid), e);
 			q.below = e != NULL;
-			/*
-			 * A patch-id not computed yet is worth computing only
-			 * if some branch commit changes the same paths: most
-			 * candidates share theirs with none, and the path check
-			 * needs no diff.  But the paths of the branch's commits
-			 * cost a tree diff each: for fewer candidates than that
-			 * (explain, audit, tests), patch-ids are cheaper.
-			 */
-			q.prefilter = l->nr > m->branch->nr_commits;
 			if (!pass)
 				progress_update(&progress, i + 1);
 			r = ask(m, &q, pass);
@@ -898,13 +852,11 @@ int match_candidates(struct match *m, struct candidate_list *l,
 
 int match_commit_in_branch(struct match *m, const git_oid *id, int ask_graph)
 {
-	const struct branch_backport *b = branch_index_find(m->branch, id);
-	struct match_patch *p;
-	git_commit *commit = NULL;
-	git_oid pid;
+	const struct branch_backport *bp = branch_index_find(m->branch, id);
+	git_oid b;
 	int ret;
 
-	if (git_oid_equal(id, &m->branch->base) || (b && !b->reverted) ||
+	if (git_oid_equal(id, &m->branch->base) || (bp && !bp->reverted) ||
 	    branch_index_has(m->branch, id))
 		return 1;
 	if (ask_graph) {
@@ -914,22 +866,12 @@ int match_commit_in_branch(struct match *m, const git_oid *id, int ask_graph)
 		git_error_clear();
 	}
 	/* Only a commit of the range can have been backported. */
-	if (!m->patchids || !m->scan || scan_in_range(m->scan, id) != 1)
+	if (!m->scan || scan_in_range(m->scan, id) != 1)
 		return 0;
-	if ((!m->patchids_built || !m->patchids_full) &&
-	    build_patchids(m, 1) < 0)
-		return -1;
-	if (git_commit_lookup(&commit, m->repo, id) < 0)
-		return error_git("cannot read commit %s", git_oid_tostr_s(id));
-	ret = git_commit_parentcount(commit) == 1 ?
-	      patchid_cache_get(m->patchids, m->repo, commit, &pid) : GIT_ENOTFOUND;
-	git_commit_free(commit);
-	if (ret == GIT_ENOTFOUND)
-		return 0;
-	if (ret < 0)
-		return -1;
-	HASH_FIND(hh, m->by_patchid, &pid, sizeof(pid), p);
-	return p && !p->reverted;
+	ret = same_change(m, id, NULL, &b);
+	if (ret <= 0)
+		return ret;
+	return !branch_index_reverted(m->branch, &b);
 }
 
 /* --- the other way: which mainline commit is this? ------------------------ */

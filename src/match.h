@@ -29,8 +29,8 @@ struct scan;
  *                  "[ Upstream commit <id> ]", "(cherry picked from
  *                  commit <id>)"), or names what it backports itself
  *   patch-id       a branch commit makes the same change (git patch-id
- *                  --stable, for branch commits that change a watched
- *                  path, or any path with every_path)
+ *                  --stable); only the branch commits that change the
+ *                  same paths are diffed
  *   subject        a branch commit has its subject, and only then: no
  *                  other commit of the mainline range has that subject,
  *                  the two change a file of the same name (a path, or
@@ -56,7 +56,6 @@ struct scan;
 
 struct match_subject;
 struct match_tie;
-struct match_patch;
 struct match_pathkey;
 struct match_files;
 struct match_upstream;
@@ -67,20 +66,13 @@ struct match {
 	const struct branch_index *branch;
 	struct scan *scan;		/* the mainline range and its watch */
 	struct patchid_cache *patchids;	/* NULL: no patch-ids */
-	/*
-	 * Patch-ids of every branch commit, whatever it changes (tests
-	 * name fixes in mm/ and net/); set before the first question.
-	 */
-	int every_path;
 
 	struct match_subject *subjects;	/* the range's, built lazily */
 	int subjects_built;
 	struct match_tie *ties;		/* branch commit -> what it is */
 	int ties_named;			/* the upstream lines are in ties */
-	struct match_patch *by_patchid;	/* the branch's, built lazily */
-	int patchids_built;
-	int patchids_full;		/* of every branch commit */
-	struct match_pathkey *by_pathkey;	/* their paths (treediff.h) */
+	/* The branch's commits by the paths they change (treediff.h). */
+	struct match_pathkey *by_pathkey;
 	int pathkeys_built;
 	struct match_files *files;	/* changed paths, read when needed */
 	struct match_upstream *named;	/* the range's upstream lines */

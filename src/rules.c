@@ -44,6 +44,7 @@ struct parser {
 	struct subsystem scratch;
 	unsigned paths_line, policy_line, block_threshold_line;
 	unsigned version_line, threshold_line, release_tags_line;
+	int cc_seen;			/* this file set the Cc: */
 };
 
 __attribute__((format(printf, 3, 4)))
@@ -818,7 +819,11 @@ static void parse_threshold(struct parser *p, char *s)
 	}
 }
 
-/* cc ADDRESS...: the proposal mail's Cc when stablepick.cc is unset. */
+/*
+ * cc ADDRESS... (or none): the proposal mail's Cc when stablepick.cc is
+ * unset.  A file's cc lines add up, and replace those of the files
+ * loaded before.
+ */
 static void parse_cc(struct parser *p, char *s)
 {
 	char *word, *at;
@@ -829,8 +834,19 @@ static void parse_cc(struct parser *p, char *s)
 		       p->cur->name);
 		return;
 	}
+	/* The file that sets the Cc: replaces what the files before set. */
+	if (!p->cc_seen) {
+		size_t i;
+
+		for (i = 0; i < p->rs->nr_cc; i++)
+			free(p->rs->cc[i]);
+		p->rs->nr_cc = 0;
+		p->cc_seen = 1;
+	}
 	while ((word = next_word(&s))) {
 		any = 1;
+		if (!strcmp(word, "none"))
+			continue;
 		at = strchr(word, '@');
 		if (!at || at == word || !at[1] || strchr(at + 1, '@')) {
 			report(p, "bad cc address '%s' (expected NAME@HOST)", word);

@@ -502,7 +502,6 @@ struct match *cli_match(struct cli_run *run, git_repository *repo)
 			   &run->patchids);
 		run->match_ready = 1;
 	}
-	run->match.every_path = run->every_path;
 	return &run->match;
 }
 

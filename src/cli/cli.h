@@ -96,8 +96,6 @@ struct cli_run {
 	struct ledger ledger;		/* decisions; stablepick.ledger */
 	git_oid upstream;
 	const char *upstream_name;
-	/* Candidates outside the watch (named by tests): patch-ids of all. */
-	int every_path;
 	struct archive *archive;	/* the list archives, or NULL */
 	/*
 	 * The presence engine, set up by the first judging (after the

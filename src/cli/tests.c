@@ -358,8 +358,6 @@ static int add_named(struct cli_context *ctx, struct cli_run *run,
 			ret = scan_fill(&run->scan, c, commit);
 			git_commit_free(commit);
 			added += in_range;
-			/* Outside the watch: patch-ids of every path. */
-			run->every_path |= !c->nr_touched;
 		}
 		n->c = c;
 		label = test_label(n->a);

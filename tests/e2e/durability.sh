@@ -10,6 +10,10 @@
 make_fixture "$tmp/repo"
 cd "$tmp/repo"
 git branch linux-6.1.y v6.6
+# A backport that names nothing, so that patch-ids are computed and kept.
+git checkout -q linux-6.6.y
+test_commit fs/btrfs/inode.c 'int btrfs2;' 'VENDOR: btrfs deadlock fix'
+git checkout -q master
 gitdir=$(git rev-parse --absolute-git-dir)
 state=$gitdir/stablepick/state
 cache=$tmp/cache
