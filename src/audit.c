@@ -185,6 +185,10 @@ static void judged_flags(struct audit_pick *p, const struct candidate *c,
 	if (c->present || c->verdict == VERDICT_PRESENT)
 		flag(p, "already-present", AUDIT_REJECT, "%s",
 		     c->nr_evidence ? c->evidence[0].detail : "in the branch");
+	else if (c->maybe_present)
+		flag(p, "maybe-present", AUDIT_QUESTIONABLE, "%s; check that "
+		     "it is the same fix", candidate_evidence(c, EVIDENCE_SUBJECT) ?
+		     candidate_evidence(c, EVIDENCE_SUBJECT)->detail : c->why);
 	if (c->decision && c->decision->decision == DECISION_REJECTED)
 		flag(p, "rejected-before", AUDIT_REJECT, "%s", c->why);
 	if (c->reverted_by)

@@ -25,6 +25,8 @@
  * The flags, and the verdict each forces at least:
  *
  *   already-present       reject        the branch has it (or a duplicate pick)
+ *   maybe-present         questionable  a branch commit has its subject and
+ *                                       changes a file of the same name
  *   duplicate-pick        reject        listed twice
  *   rejected-before       reject        the ledger says rejected
  *   reverted              reject        mainline reverted it

@@ -1275,18 +1275,44 @@ static const struct subsystem **memo_subsystems(const struct scan *s,
 }
 
 /*
+ * Whether a tag the memo did not know points into its range: a tag
+ * pushed after its commit was scanned (v6.7 on a tip already seen),
+ * whose marks no walk painted.
+ */
+static int tagged_inside(const struct scan *s, const struct scan_memo *m)
+{
+	const struct soak_tag *v[2] = { s->soak_tags.releases, s->soak_tags.rcs };
+	size_t nr[2] = { s->soak_tags.nr_releases, s->soak_tags.nr_rcs };
+	size_t k, i, j;
+
+	for (k = 0; s->soak_painted && k < 2; k++) {
+		for (i = 0; i < nr[k]; i++) {
+			for (j = 0; j < m->nr_tags; j++)
+				if (!strcmp(m->tags[j], v[k][i].name))
+					break;
+			if (j == m->nr_tags &&
+			    scan_memo_in_range(m, &v[k][i].commit))
+				return 1;
+		}
+	}
+	return 0;
+}
+
+/*
  * Adds the hits of memo m as candidates, after those the walk found.
  * beyond: the walk painted tags down to the memo's range.  When at_end,
  * the mark at the memo's end, is the lowest so passed on (exact), every
  * cached mark takes it in; else a mark that lacks a release or a release
  * candidate may be out of date, and such candidates ask the commit graph
- * instead.
+ * instead; so do those that lack one when tagged, a tag the memo did
+ * not know points into its range.
  */
 static int replay(struct scan *s, const struct scan_memo *m,
 		  const struct subsystem **subs, struct scan_memo *into,
-		  int beyond, int exact, const struct soak_mark *at_end)
+		  int beyond, int exact, const struct soak_mark *at_end,
+		  int tagged)
 {
-	int unsettle = beyond && !exact;
+	int unsettle = (beyond && !exact) || tagged;
 	int *rel = xcalloc(m->nr_tags ? m->nr_tags : 1, sizeof(int));
 	int *rc = xcalloc(m->nr_tags ? m->nr_tags : 1, sizeof(int));
 	size_t i, j;
@@ -1489,13 +1515,19 @@ int scan_run(struct scan *s)
 		memo->merges += old->merges;
 		memo->left_out += old->left_out;
 		memo->reaches_from |= old->reaches_from;
-		ret = replay(s, old, subs, memo, beyond, exact, &at_end);
+		ret = replay(s, old, subs, memo, beyond, exact, &at_end,
+			     tagged_inside(s, old));
 		ALLOC_GROW_BY(memo->range, memo->nr_range, old->nr_range,
 			      memo->alloc_range);
 		memcpy(memo->range + memo->nr_range - old->nr_range, old->range,
 		       old->nr_range * sizeof(*old->range));
 	}
 	free(subs);
+	/* Every tag known now: the next run tells the new ones by them. */
+	for (i = 0; s->soak_painted && i < s->soak_tags.nr_releases; i++)
+		scan_memo_tag(memo, s->soak_tags.releases[i].name);
+	for (i = 0; s->soak_painted && i < s->soak_tags.nr_rcs; i++)
+		scan_memo_tag(memo, s->soak_tags.rcs[i].name);
 	QSORT(memo->range, memo->nr_range, cmp_oid);
 	progress_stop(&s->progress);
 	if (ret < 0) {

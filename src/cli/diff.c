@@ -199,8 +199,9 @@ static int follow_up_rows(struct report_rows *r, struct cli_context *ctx,
 }
 
 /*
- * The stable releases (vX.Y.Z tags) of the range, by their position in
- * it (oldest first), for "caught up with": the newest release before a
+ * The stable releases (vX.Y.Z tags, or what release-tags says) of the
+ * range and at its base, by their position in it (oldest first, the
+ * base 0), for "caught up with": the newest release before a
  * subsystem's first missing commit.
  */
 struct position {
@@ -287,6 +288,10 @@ static int load_releases(struct releases *rel, git_repository *repo,
 		return error_git("cannot walk the stable branch");
 	}
 	git_revwalk_sorting(walk, GIT_SORT_TOPOLOGICAL | GIT_SORT_REVERSE);
+	/* The base first: a vendor branch at v6.6.12 is caught up with it. */
+	ALLOC_GROW(rel->order, rel->nr_order, alloc);
+	git_oid_cpy(&rel->order[0].id, base);
+	rel->order[rel->nr_order++].pos = 0;
 	while (!(ret = git_revwalk_next(&id, walk))) {
 		ALLOC_GROW(rel->order, rel->nr_order, alloc);
 		git_oid_cpy(&rel->order[rel->nr_order].id, &id);
