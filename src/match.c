@@ -664,26 +664,48 @@ static const struct branch_backport *backport_of(const struct match *m,
 	return reverted;
 }
 
+/*
+ * Candidate c is branch commit b, found by an upstream line or a
+ * patch-id (kind): present, unless the branch reverted b (by
+ * *reverted_by): then evidence says so, once, and the search goes on.
+ */
+static int found(struct match *m, struct candidate *c, enum evidence_kind kind,
+		 const git_oid *b, const git_oid *reverted_by)
+{
+	const char *as = kind == EVIDENCE_PATCH_ID ? "same change as" :
+			 "backported as";
+	char hex[GIT_OID_HEXSZ + 1], by[GIT_OID_HEXSZ + 1];
+	const struct evidence *e;
+
+	git_oid_tostr(hex, sizeof(hex), b);
+	take(m, b, c);
+	if (!reverted_by) {
+		if (kind == EVIDENCE_PATCH_ID)
+			candidate_add_evidence(c, kind, b, "%s %.12s in %s", as,
+					       hex, m->branch->name);
+		else
+			candidate_add_evidence(c, kind, b, "%s %.12s", as, hex);
+		return FOUND_PRESENT;
+	}
+	/* The backport its upstream line names, reverted: said already. */
+	e = candidate_evidence(c, EVIDENCE_BACKPORT_REVERTED);
+	if (e && git_oid_equal(&e->commit, reverted_by))
+		return FOUND_NOTHING;
+	git_oid_tostr(by, sizeof(by), reverted_by);
+	candidate_add_evidence(c, EVIDENCE_BACKPORT_REVERTED, reverted_by,
+			       "%s %.12s, reverted in %s by %.12s", as, hex,
+			       m->branch->name, by);
+	return FOUND_NOTHING;
+}
+
 static int by_upstream_line(struct match *m, struct question *q)
 {
-	struct candidate *c = q->c;
-	const struct branch_backport *b = backport_of(m, c);
-	char hex[GIT_OID_HEXSZ + 1], by[GIT_OID_HEXSZ + 1];
+	const struct branch_backport *b = backport_of(m, q->c);
 
 	if (!b)
 		return FOUND_NOTHING;
-	git_oid_tostr(hex, sizeof(hex), &b->commit);
-	if (!b->reverted) {
-		take(m, &b->commit, c);
-		candidate_add_evidence(c, EVIDENCE_UPSTREAM_LINE, &b->commit,
-				       "backported as %.12s", hex);
-		return FOUND_PRESENT;
-	}
-	git_oid_tostr(by, sizeof(by), &b->reverted_by);
-	candidate_add_evidence(c, EVIDENCE_BACKPORT_REVERTED, &b->reverted_by,
-			       "backported as %.12s, reverted in %s by %.12s",
-			       hex, m->branch->name, by);
-	return FOUND_NOTHING;
+	return found(m, q->c, EVIDENCE_UPSTREAM_LINE, &b->commit,
+		     b->reverted ? &b->reverted_by : NULL);
 }
 
 /*
@@ -693,32 +715,15 @@ static int by_upstream_line(struct match *m, struct question *q)
 static int by_patch_id(struct match *m, struct question *q)
 {
 	struct candidate *c = q->c;
-	char hex[GIT_OID_HEXSZ + 1], by[GIT_OID_HEXSZ + 1];
 	const struct branch_revert *r;
-	const struct evidence *e;
 	git_oid b;
 	int ret;
 
 	ret = same_change(m, &c->id, c->has_pathkey ? c->pathkey : NULL, &b);
 	if (ret <= 0)
 		return ret < 0 ? -1 : FOUND_NOTHING;
-	git_oid_tostr(hex, sizeof(hex), &b);
-	take(m, &b, c);
-	if (!(r = branch_index_reverted(m->branch, &b))) {
-		candidate_add_evidence(c, EVIDENCE_PATCH_ID, &b,
-				       "same change as %.12s in %s", hex,
-				       m->branch->name);
-		return FOUND_PRESENT;
-	}
-	/* The backport its upstream line names, reverted: said already. */
-	e = candidate_evidence(c, EVIDENCE_BACKPORT_REVERTED);
-	if (e && git_oid_equal(&e->commit, &r->by))
-		return FOUND_NOTHING;
-	git_oid_tostr(by, sizeof(by), &r->by);
-	candidate_add_evidence(c, EVIDENCE_BACKPORT_REVERTED, &r->by,
-			       "same change as %.12s, reverted in %s by %.12s",
-			       hex, m->branch->name, by);
-	return FOUND_NOTHING;
+	r = branch_index_reverted(m->branch, &b);
+	return found(m, c, EVIDENCE_PATCH_ID, &b, r ? &r->by : NULL);
 }
 
 /*
