@@ -484,7 +484,8 @@ out:
 
 /*
  * The paths of every branch commit after the base (not merges), by
- * their key: a tree diff each, no blob read.  Built once.
+ * their key: a tree diff each, no blob read, kept in the patch-id
+ * cache.  Built once.
  */
 static int build_pathkeys(struct match *m)
 {
@@ -511,7 +512,7 @@ static int build_pathkeys(struct match *m)
 			break;
 		}
 		ret = git_commit_parentcount(commit) == 1 ?
-		      treediff_pathkey(key, m->repo, commit) : 1;
+		      patchid_cache_pathkey(m->patchids, m->repo, commit, key) : 1;
 		git_commit_free(commit);
 		if (ret < 0)
 			break;
@@ -560,7 +561,7 @@ static int same_change(struct match *m, const git_oid *id,
 		return 0;
 	}
 	if (!key) {
-		if (treediff_pathkey(own, m->repo, commit) < 0) {
+		if (patchid_cache_pathkey(m->patchids, m->repo, commit, own) < 0) {
 			git_commit_free(commit);
 			return -1;
 		}
@@ -728,9 +729,9 @@ static int by_patch_id(struct match *m, struct question *q)
 
 /*
  * The newest branch commit with c's subject that the branch did not
- * revert, that stands for no other mainline commit and changes a file
- * of a name c changes; only when no other commit of the range has the
- * subject.  Not proof (subjects repeat, "ext4: fix typo"): the
+ * revert (one it reverted is backport-reverted evidence), that stands
+ * for no other mainline commit and changes a file of a name c changes;
+ * only when no other commit of the range has the subject.  Not proof (subjects repeat, "ext4: fix typo"): the
  * candidate is maybe-present, shown with the match; never dropped.
  */
 static int by_subject(struct match *m, struct question *q)
@@ -749,9 +750,9 @@ static int by_subject(struct match *m, struct question *q)
 	for (i = s->nr; i-- > 0;) {
 		const git_oid *b = &s->commits[i];
 		const struct match_files *theirs;
+		const struct branch_revert *r;
 
-		if (branch_index_reverted(m->branch, b) ||
-		    taken_by_other(m, b, c))
+		if (taken_by_other(m, b, c))
 			continue;
 		if (!mine)
 			mine = files_of(m, &c->id);
@@ -761,6 +762,16 @@ static int by_subject(struct match *m, struct question *q)
 			continue;
 		take(m, b, c);
 		git_oid_tostr(hex, sizeof(hex), b);
+		/* An adapted backport, then its revert: say so, go on. */
+		if ((r = branch_index_reverted(m->branch, b))) {
+			if (!candidate_evidence(c, EVIDENCE_BACKPORT_REVERTED))
+				candidate_add_evidence(c, EVIDENCE_BACKPORT_REVERTED,
+						       &r->by, "same subject as "
+						       "%.12s, reverted in %s by "
+						       "%.12s", hex, m->branch->name,
+						       git_oid_tostr_s(&r->by));
+			continue;
+		}
 		candidate_add_evidence(c, EVIDENCE_SUBJECT, b,
 				       "same subject as %.12s in %s", hex,
 				       m->branch->name);

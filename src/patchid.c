@@ -1241,7 +1241,8 @@ int patchid_text(git_oid *out, const char *text)
  * The cache.
  */
 
-#define CACHE_HEADER "stablepick patchid cache 2"
+#define CACHE_HEADER "stablepick patchid cache 3"
+#define CACHE_HEADER_2 "stablepick patchid cache 2"
 #define CACHE_CHECKSUM "checksum "
 
 void patchid_cache_init(struct patchid_cache *cache, const char *path)
@@ -1262,41 +1263,76 @@ void patchid_cache_release(struct patchid_cache *cache)
 	memset(cache, 0, sizeof(*cache));
 }
 
+/* A new entry for commit, its patch-id not known yet. */
 static struct patchid_cache_entry *cache_add(struct patchid_cache *cache,
-					     const git_oid *commit,
-					     const git_oid *id)
+					     const git_oid *commit)
 {
 	struct patchid_cache_entry *e = xcalloc(1, sizeof(*e));
 
 	git_oid_cpy(&e->commit, commit);
-	if (id) {
-		git_oid_cpy(&e->id, id);
-		e->has_diff = 1;
-	}
 	HASH_ADD(hh, cache->entries, commit, sizeof(git_oid), e);
 	cache->nr++;
 	return e;
 }
 
-/* "<commit> <patch-id or ->"; 0, or -1 after a warning. */
+/* Its patch-id: id, or NULL for a commit with no diff. */
+static void set_id(struct patchid_cache_entry *e, const git_oid *id)
+{
+	e->known = 1;
+	e->has_diff = id != NULL;
+	if (id)
+		git_oid_cpy(&e->id, id);
+}
+
+/* 40 hex digits into 20 bytes. */
+static int parse_key(unsigned char *key, const char *hex)
+{
+	size_t i;
+
+	if (!is_hex(hex, 2 * SHA1_RAWSZ))
+		return -1;
+	for (i = 0; i < SHA1_RAWSZ; i++) {
+		char two[3] = { hex[2 * i], hex[2 * i + 1], 0 };
+
+		key[i] = (unsigned char)strtoul(two, NULL, 16);
+	}
+	return 0;
+}
+
+/*
+ * "<commit> <patch-id, - or ?>[ <path key>]"; 0, or -1 after a
+ * warning.
+ */
 static int cache_parse(struct patchid_cache *cache, const char *line,
 		       size_t len, size_t lineno)
 {
 	struct patchid_cache_entry *e;
+	unsigned char key[SHA1_RAWSZ];
+	const char *p = line + GIT_OID_HEXSZ + 1;
+	size_t rest;
 	git_oid commit, id;
-	int has_diff;
+	int has_diff = 0, known = 1, has_key;
 
 	if (len < GIT_OID_HEXSZ + 2 || line[GIT_OID_HEXSZ] != ' ' ||
 	    !is_hex(line, GIT_OID_HEXSZ))
 		goto bad;
-	has_diff = len != GIT_OID_HEXSZ + 2;
-	if (has_diff ? len != 2 * GIT_OID_HEXSZ + 1 ||
-		       !is_hex(line + GIT_OID_HEXSZ + 1, GIT_OID_HEXSZ) :
-		       line[GIT_OID_HEXSZ + 1] != '-')
+	rest = len - GIT_OID_HEXSZ - 1;
+	if (*p == '-' || *p == '?') {
+		known = *p == '-';
+		p++;
+		rest--;
+	} else if (rest >= GIT_OID_HEXSZ && is_hex(p, GIT_OID_HEXSZ) &&
+		   !git_oid_fromstrn(&id, p, GIT_OID_HEXSZ)) {
+		has_diff = 1;
+		p += GIT_OID_HEXSZ;
+		rest -= GIT_OID_HEXSZ;
+	} else {
 		goto bad;
-	if (git_oid_fromstrn(&commit, line, GIT_OID_HEXSZ) < 0 ||
-	    (has_diff && git_oid_fromstrn(&id, line + GIT_OID_HEXSZ + 1,
-					  GIT_OID_HEXSZ) < 0)) {
+	}
+	has_key = rest == 2 * SHA1_RAWSZ + 1;
+	if ((rest && !has_key) || (has_key && (*p != ' ' || parse_key(key, p + 1))))
+		goto bad;
+	if (git_oid_fromstrn(&commit, line, GIT_OID_HEXSZ) < 0) {
 		git_error_clear();
 		goto bad;
 	}
@@ -1306,7 +1342,13 @@ static int cache_parse(struct patchid_cache *cache, const char *line,
 			cache->path, lineno, GIT_OID_HEXSZ, line);
 		return -1;
 	}
-	cache_add(cache, &commit, has_diff ? &id : NULL);
+	e = cache_add(cache, &commit);
+	if (known)
+		set_id(e, has_diff ? &id : NULL);
+	if (has_key) {
+		memcpy(e->pathkey, key, sizeof(key));
+		e->has_pathkey = 1;
+	}
 	return 0;
 bad:
 	warning("%s:%zu: malformed line, ignored", cache->path, lineno);
@@ -1363,7 +1405,8 @@ int patchid_cache_load(struct patchid_cache *cache)
 		return 0;
 	}
 	if (sb.len > strlen(CACHE_HEADER) &&
-	    !memcmp(sb.buf, CACHE_HEADER, strlen(CACHE_HEADER)) &&
+	    (!memcmp(sb.buf, CACHE_HEADER, strlen(CACHE_HEADER)) ||
+	     !memcmp(sb.buf, CACHE_HEADER_2, strlen(CACHE_HEADER_2))) &&
 	    sb.buf[strlen(CACHE_HEADER)] == '\n' && !checksum_holds(&sb)) {
 		warning("ignoring patch-id cache '%s': checksum mismatch "
 			"(corrupt); it will be rebuilt", cache->path);
@@ -1381,6 +1424,12 @@ int patchid_cache_load(struct patchid_cache *cache)
 			break;
 		}
 		if (lineno == 1) {
+			/* Version 2 lines are version 3 lines without keys. */
+			if ((size_t)(end - line) == strlen(CACHE_HEADER_2) &&
+			    !memcmp(line, CACHE_HEADER_2, strlen(CACHE_HEADER_2))) {
+				cache->dirty = 1;
+				continue;
+			}
 			if ((size_t)(end - line) != strlen(CACHE_HEADER) ||
 			    memcmp(line, CACHE_HEADER, strlen(CACHE_HEADER))) {
 				size_t stem = strlen(CACHE_HEADER) - 1;
@@ -1416,7 +1465,26 @@ int patchid_cache_has(const struct patchid_cache *cache, const git_oid *commit)
 	struct patchid_cache_entry *e;
 
 	HASH_FIND(hh, cache->entries, commit, sizeof(*commit), e);
-	return e != NULL;
+	return e && e->known;
+}
+
+int patchid_cache_pathkey(struct patchid_cache *cache, git_repository *repo,
+			  const git_commit *commit, unsigned char *key)
+{
+	const git_oid *cid = git_commit_id(commit);
+	struct patchid_cache_entry *e;
+
+	HASH_FIND(hh, cache->entries, cid, sizeof(*cid), e);
+	if (!e)
+		e = cache_add(cache, cid);
+	if (!e->has_pathkey) {
+		if (treediff_pathkey(e->pathkey, repo, commit) < 0)
+			return -1;
+		e->has_pathkey = 1;
+		cache->dirty = 1;
+	}
+	memcpy(key, e->pathkey, SHA1_RAWSZ);
+	return 0;
 }
 
 int patchid_cache_get(struct patchid_cache *cache, git_repository *repo,
@@ -1426,13 +1494,15 @@ int patchid_cache_get(struct patchid_cache *cache, git_repository *repo,
 	struct patchid_cache_entry *e;
 
 	HASH_FIND(hh, cache->entries, cid, sizeof(*cid), e);
-	if (!e) {
+	if (!e || !e->known) {
 		git_oid id;
 		int ret = patchid_commit(&id, repo, commit);
 
 		if (ret < 0 && ret != GIT_ENOTFOUND)
 			return ret;
-		e = cache_add(cache, cid, ret ? NULL : &id);
+		if (!e)
+			e = cache_add(cache, cid);
+		set_id(e, ret ? NULL : &id);
 		cache->computed++;
 		cache->dirty = 1;
 	}
@@ -1475,17 +1545,26 @@ static void cache_format(struct patchid_cache *cache, struct strbuf *sb)
 	HASH_ITER(hh, cache->entries, e, tmp)
 		v[nr++] = e;
 	QSORT(v, nr, entry_cmp);
-	strbuf_grow(sb, (nr + 1) * (2 * GIT_OID_HEXSZ + 2));
+	strbuf_grow(sb, (nr + 1) * (3 * GIT_OID_HEXSZ + 3));
 	strbuf_addstr(sb, CACHE_HEADER "\n");
 	for (i = 0; i < nr; i++) {
 		git_oid_tostr(hex, sizeof(hex), &v[i]->commit);
 		strbuf_addstr(sb, hex);
 		strbuf_addch(sb, ' ');
-		if (v[i]->has_diff) {
+		if (!v[i]->known) {
+			strbuf_addch(sb, '?');
+		} else if (v[i]->has_diff) {
 			git_oid_tostr(hex, sizeof(hex), &v[i]->id);
 			strbuf_addstr(sb, hex);
 		} else {
 			strbuf_addch(sb, '-');
+		}
+		if (v[i]->has_pathkey) {
+			size_t k;
+
+			strbuf_addch(sb, ' ');
+			for (k = 0; k < SHA1_RAWSZ; k++)
+				strbuf_addf(sb, "%02x", v[i]->pathkey[k]);
 		}
 		strbuf_addch(sb, '\n');
 	}

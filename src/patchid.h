@@ -72,10 +72,12 @@ int patchid_text(git_oid *out, const char *text);
  *     patchid_cache_save(&cache);
  *     patchid_cache_release(&cache);
  *
- * The file is text: a first line "stablepick patchid cache 2", then one
- * line per commit, "<commit id> <patch-id>", with "-" for the patch-id
- * of a commit that has no diff, and a last line "checksum <SHA-1 of all
- * the lines before it>".  A file whose checksum does not match (a
+ * The file is text: a first line "stablepick patchid cache 3", then one
+ * line per commit, "<commit id> <patch-id> [<path key>]", with "-" for
+ * the patch-id of a commit that has no diff and "?" for one not
+ * computed, and the key of the paths it changes (treediff_pathkey())
+ * when known; a last line "checksum <SHA-1 of all the lines before
+ * it>".  A file of version 2 (no path keys) is read too.  A file whose checksum does not match (a
  * flipped digit would be a wrong answer) or that has another first line
  * is not trusted at all: a warning names it and it is rebuilt.
  */
@@ -83,7 +85,10 @@ int patchid_text(git_oid *out, const char *text);
 struct patchid_cache_entry {
 	git_oid commit;
 	git_oid id;
+	int known;			/* the patch-id was computed */
 	int has_diff;			/* 0: no diff, id is zero */
+	unsigned char pathkey[20];	/* treediff_pathkey() of the commit */
+	int has_pathkey;
 	UT_hash_handle hh;
 };
 
@@ -116,6 +121,14 @@ int patchid_cache_get(struct patchid_cache *cache, git_repository *repo,
 
 /* Whether the cache knows commit's patch-id (or that it has none). */
 int patchid_cache_has(const struct patchid_cache *cache, const git_oid *commit);
+
+/*
+ * The key of the paths commit changes against its first parent
+ * (treediff_pathkey()), from the cache or computed (a tree diff, no
+ * blob read) and remembered.  Returns 0, or -1 after an error message.
+ */
+int patchid_cache_pathkey(struct patchid_cache *cache, git_repository *repo,
+			  const git_commit *commit, unsigned char *key);
 
 /*
  * Writes the file if anything changed: to "<path>.tmp" in the same

@@ -132,8 +132,8 @@ ok "soak days"
 
 # The patch-ids are cached in the repository, and agree with git's.
 cache=.git/stablepick/patchid-cache
-[ "$(head -n 1 "$cache")" = "stablepick patchid cache 2" ] || fail "no cache header"
-grep -q "^$xattr $(git show "$xattr" | git patch-id --stable | cut -d' ' -f1)\$" "$cache" ||
+[ "$(head -n 1 "$cache")" = "stablepick patchid cache 3" ] || fail "no cache header"
+grep -q "^$xattr $(git show "$xattr" | git patch-id --stable | cut -d' ' -f1)\( [0-9a-f]*\)\{0,1\}\$" "$cache" ||
 	fail "cached patch-id of $xattr differs from git patch-id --stable"
 cp "$cache" "$tmp/cache.before"
 "$STABLEPICK" --rules rules propose --branch linux-6.6.y >/dev/null

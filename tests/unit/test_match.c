@@ -87,6 +87,8 @@ static git_oid rev(struct fixture *f, const char *name)
  *   rework    named by that commit                  present
  *   moved     the file moved after v6.6; the        maybe-present
  *             branch changes it where it was
+ *   undone    the branch's commit of its subject    backport-reverted
+ *             is reverted there
  */
 static int setup(void **state)
 {
@@ -99,7 +101,7 @@ static int setup(void **state)
 	testrepo_create(f->dir);
 	f->tick = 1700000000;
 	git(f, "init -q -b master");
-	sh(f, "mkdir -p fs/ext4 && for n in a b c d e g h k shared other; do "
+	sh(f, "mkdir -p fs/ext4 && for n in a b c d e g h j k shared other; do "
 	       "printf '%s\\n' one two three >fs/ext4/$n.c; done && "
 	       "git add fs && git commit -q -m 'ext4: add the code'");
 	git(f, "tag v6.6 && git branch linux-6.6.y");
@@ -124,6 +126,8 @@ static int setup(void **state)
 	git(f, "tag rework");
 	change(f, "fs/ext4/h.c", "tied", "ext4: fix h");
 	git(f, "tag tied");
+	change(f, "fs/ext4/j.c", "undone", "ext4: fix j");
+	git(f, "tag undone");
 	sh(f, "mkdir -p fs/ext4/sub && git mv fs/ext4/k.c fs/ext4/sub/k.c && "
 	       "git commit -q -m 'ext4: move k'");
 	change(f, "fs/ext4/sub/k.c", "moved", "ext4: fix k");
@@ -147,6 +151,8 @@ static int setup(void **state)
 	git(f, "tag tied-bp");
 	change(f, "fs/ext4/k.c", "moved, where it was", "ext4: fix k");
 	git(f, "tag moved-bp");
+	change(f, "fs/ext4/j.c", "undone, adapted", "ext4: fix j");
+	git(f, "revert --no-edit HEAD");
 	change(f, "fs/ext4/other.c", "branch only", "ext4: a change of the branch only");
 	git(f, "tag branch-only");
 	git(f, "checkout -q master");
@@ -223,7 +229,7 @@ static void test_candidates(void **state)
 {
 	struct fixture *f = *state;
 
-	assert_int_equal(f->scan.candidates.nr, 12);
+	assert_int_equal(f->scan.candidates.nr, 13);
 	assert_int_equal(match_candidates(&f->m, &f->scan.candidates,
 					  &f->scan.from), 0);
 	assert_evidence(f, "named", "upstream-line", "named-bp");
@@ -247,6 +253,9 @@ static void test_candidates(void **state)
 	assert_evidence(f, "rework", "upstream-line", "tied-bp");
 	/* A file of the same name, where it was before the move. */
 	assert_evidence(f, "moved", "subject", "moved-bp");
+	/* An adapted backport the branch reverted. */
+	assert_evidence(f, "undone", "backport-reverted,absent", NULL);
+	assert_false(cand(f, "undone")->maybe_present);
 	/* Below the base is present: v6.6 itself. */
 	{
 		struct candidate_list l;

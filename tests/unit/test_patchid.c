@@ -25,6 +25,7 @@
 
 #include "patchid.h"
 #include "sha1.h"
+#include "treediff.h"
 #include "strbuf.h"
 #include "util.h"
 
@@ -625,16 +626,43 @@ static void test_cache(void **state)
 	assert_int_equal(patchid_cache_save(&cache), 0);
 	assert_int_equal(access(tmp, F_OK), -1);
 	assert_int_equal(strbuf_read_file(&text, path), 0);
-	assert_true(!strncmp(text.buf, "stablepick patchid cache 2\n", 27));
+	assert_true(!strncmp(text.buf, "stablepick patchid cache 3\n", 27));
 	/* Three lines (one "-"), then "checksum <40 hex>". */
 	assert_int_equal(text.len, 27 + 3 * 82 - 39 + 50);
 	assert_non_null(strstr(text.buf, "\nchecksum "));
 	assert_non_null(strstr(text.buf, " -\n"));
+	/* Path keys are kept beside, "?" for a patch-id not computed. */
+	{
+		git_commit *c = lookup(f, "several");
+		git_commit *d = lookup(f, "rename");
+		unsigned char key[SHA1_RAWSZ], want_key[SHA1_RAWSZ];
+
+		assert_int_equal(patchid_cache_pathkey(&cache, f->repo, c, key), 0);
+		assert_int_equal(treediff_pathkey(want_key, f->repo, c), 0);
+		assert_memory_equal(key, want_key, SHA1_RAWSZ);
+		assert_int_equal(patchid_cache_pathkey(&cache, f->repo, d, key), 0);
+		assert_false(patchid_cache_has(&cache, git_commit_id(d)));
+		assert_int_equal(patchid_cache_save(&cache), 0);
+		strbuf_reset(&text);
+		assert_int_equal(strbuf_read_file(&text, path), 0);
+		assert_non_null(strstr(text.buf, " ? "));
+		patchid_cache_release(&cache);
+		patchid_cache_init(&cache, path);
+		assert_int_equal(patchid_cache_load(&cache), 4);
+		memset(key, 0, sizeof(key));
+		assert_int_equal(patchid_cache_pathkey(&cache, f->repo, c, key), 0);
+		assert_memory_equal(key, want_key, SHA1_RAWSZ);
+		assert_false(patchid_cache_has(&cache, git_commit_id(d)));
+		assert_true(patchid_cache_has(&cache, git_commit_id(c)));
+		assert_false(cache.dirty);
+		git_commit_free(c);
+		git_commit_free(d);
+	}
 	patchid_cache_release(&cache);
 
 	/* A new run answers without diffing. */
 	patchid_cache_init(&cache, path);
-	assert_int_equal(patchid_cache_load(&cache), 3);
+	assert_int_equal(patchid_cache_load(&cache), 4);
 	for (i = 0; i < ARRAY_SIZE(revs); i++) {
 		assert_int_equal(cache_get(f, &cache, revs[i], hex),
 				 want[i][0] ? 0 : GIT_ENOTFOUND);
@@ -817,7 +845,7 @@ static void test_cache_foreign(void **state)
 	FILE *fp = fopen(path, "w");
 
 	assert_non_null(fp);
-	fputs("stablepick patchid cache 3\n", fp);
+	fputs("stablepick patchid cache 4\n", fp);
 	fclose(fp);
 	patchid_cache_init(&cache, path);
 	capture_stderr(f);
