@@ -88,6 +88,7 @@ static void candidate_free(struct candidate *c)
 		free(c->named_by[i]);
 	free(c->named_by);
 	free(c->not_applicable);
+	free(c->lacks);
 	free(c->why);
 	free(c);
 }

@@ -162,6 +162,12 @@ struct candidate {
 	struct candidate *reverts;	/* what this revert reverts, if scanned */
 	int reverts_in_branch;		/* ... and the branch carries it */
 	char *not_applicable;		/* why the branch cannot need it */
+	/*
+	 * A watched file it changes that the branch lacks, when others
+	 * are there (so it may apply but not as it is): "fs/x/y.c, which
+	 * linux-6.6.y does not have (1a2b3c4d5e6f added it)", or NULL.
+	 */
+	char *lacks;
 	/* Its kind: "version-hint", "revert-of-absent", "bug-not-in-branch". */
 	const char *not_applicable_kind;
 	struct prereq *prereqs;

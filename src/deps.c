@@ -668,13 +668,14 @@ static int is_prereq(const struct candidate *c, const struct candidate *a)
  * proposed or named as c's prerequisite added is there by the time c
  * applies.  1
  * with *path the first such file and *creator the commit that added it
- * (or NULL), 0 when a file is there, -1 after an error message.  A
- * commit that only adds files never lacks them.
+ * (or NULL); 2 with the same when it lacks some and has others (it may
+ * apply, but not as it is); 0 when every file is there; -1 after an
+ * error message.  A commit that only adds files never lacks them.
  */
 static int files_missing(struct deps *d, const struct candidate *c,
 			 const char **path, const struct candidate **creator)
 {
-	size_t i;
+	size_t i, there = 0;
 
 	*path = NULL;
 	*creator = NULL;
@@ -685,18 +686,27 @@ static int files_missing(struct deps *d, const struct candidate *c,
 		const struct candidate *a;
 		int r = match_branch_has_file(d->match, c, c->old_paths[i]);
 
-		if (r)
-			return r < 0 ? -1 : 0;
+		if (r < 0)
+			return -1;
+		if (r) {
+			there++;
+			continue;
+		}
 		a = added_by(d, c, c->old_paths[i]);
 		if (a && (a->present || a->maybe_present || wanted(a) ||
-			  a->pulled || is_prereq(c, a)))
-			return 0;
+			  a->pulled || is_prereq(c, a))) {
+			there++;
+			continue;
+		}
 		if (!*path) {
 			*path = c->old_paths[i];
 			*creator = a;
 		}
 	}
-	return 1;
+	/* Some there, some not: it may apply, but not as it is. */
+	if (there && *path)
+		return 2;
+	return !there;
 }
 
 int deps_applicable(struct deps *d, struct candidate *c)
@@ -747,6 +757,14 @@ int deps_applicable(struct deps *d, struct candidate *c)
 	strbuf_release(&why);
 	/* The feature it changes came after the branch point. */
 	ret = files_missing(d, c, &path, &creator);
+	if (ret == 2) {
+		free(c->lacks);
+		c->lacks = creator ?
+			xstrfmt("%s, which %s does not have (%.12s added it)",
+				path, b->name, creator->hex) :
+			xstrfmt("%s, which %s does not have", path, b->name);
+		return 0;
+	}
 	if (ret <= 0)
 		return ret;
 	c->not_applicable_kind = "file-not-in-branch";
@@ -770,8 +788,10 @@ int deps_reconsider(struct deps *d, struct candidate *c)
 	    strcmp(c->not_applicable_kind, "file-not-in-branch"))
 		return 0;
 	ret = files_missing(d, c, &path, &creator);
-	if (ret)
-		return ret < 0 ? -1 : 0;
+	if (ret == 1)
+		return 0;
+	if (ret < 0)
+		return -1;
 	free(c->not_applicable);
 	c->not_applicable = NULL;
 	c->not_applicable_kind = NULL;

@@ -58,6 +58,9 @@ static void add_conflicts(struct strbuf *out, const struct report *r,
 	for (i = 0; i < c->apply.nr_conflicts; i++)
 		strbuf_addf(out, "%s%s", i ? ", " : ": conflicts in ",
 			    c->apply.conflicts[i]);
+	/* A file a later feature added: the likely cause. */
+	if (c->lacks)
+		strbuf_addf(out, "; it changes %s", c->lacks);
 }
 
 static int shown(const struct report *r, const struct candidate *c)

@@ -46,6 +46,10 @@ fix elsewhere fs/ext4/helper.c 'elsewhere' 'ext4: fix the shared helper' "$stabl
 test_commit fs/ext4/replay.c 'replay' 'ext4: add the fast commit replay'
 feature=$(id HEAD)
 fix newfile fs/ext4/replay.c 'replay fixed' 'ext4: fix a crash in replay' "$stable"
+# The same feature's file and one the branch has: proposed, and why it
+# does not apply is said.
+printf 'replay fixed again\n' >fs/ext4/replay.c && git add fs/ext4/replay.c
+fix partial fs/ext4/xattr.c 'xattr and replay' 'ext4: fix a race between replay and xattr' "$stable"
 fix truncate fs/ext4/truncate.c 'truncate fixed' 'ext4: fix a deadlock in truncate' "$stable"
 fix quota fs/ext4/quota.c 'quota' 'ext4: fix a leak in quota accounting' "$stable"
 fix followup fs/ext4/quota.c 'quota fixed' 'ext4: fix the quota leak fix' \
@@ -143,6 +147,7 @@ $adapted maybe-present
 $elsewhere absent
 $feature absent
 $newfile not-applicable
+$partial absent
 $truncate present
 $quota absent
 $followup absent
@@ -171,12 +176,19 @@ $(short "$adapted") subject same subject as $adapted_bp in linux-6.6.y
 $(short "$elsewhere") absent score 104 reaches the threshold 10 of ext4
 $(short "$feature") absent score 0 is below the threshold 10 of ext4
 $(short "$newfile") absent changes fs/ext4/replay.c, which linux-6.6.y does not have ($(short "$feature") added it: not proposed)
+$(short "$partial") absent score 109 reaches the threshold 10 of ext4
 $(short "$truncate") upstream-line backported as $(short linux-6.6.y)
 $(short "$quota") absent score 109 reaches the threshold 10 of ext4
 $(short "$followup") absent score 117 reaches the threshold 10 of ext4
 EOF
 test_cmp "$tmp/expect" "$tmp/actual"
 ok "propose: the evidence of each"
+
+"$STABLEPICK" propose --branch linux-6.6.y |
+	grep -A2 "  $(short "$partial")  " | tail -n 1 | sed 's/^ *//' >"$tmp/actual"
+echo "does not apply to linux-6.6.y: conflicts in fs/ext4/replay.c; it changes fs/ext4/replay.c, which linux-6.6.y does not have ($(short "$feature") added it)" >"$tmp/expect"
+test_cmp "$tmp/expect" "$tmp/actual"
+ok "propose: a fix of a later feature's file and an older one says why"
 
 # --- audit: an applied range, and a pick whose fixed commit is not -----
 "$STABLEPICK" audit --branch linux-6.6.y --range v6.6.1..v6.6.2 --format json \
