@@ -11,7 +11,7 @@ static const char *const selector_names[EVAL__SELECTORS] = {
 
 const char *const eval_reasons[EVAL__REASONS + 1] = {
 	"subject-only", "reverted", "version-hint", "revert-of-absent",
-	"bug-not-in-branch", "after-last-backport", NULL,
+	"bug-not-in-branch", "file-not-in-branch", "after-last-backport", NULL,
 };
 
 const char *eval_selector_name(enum eval_selector s)

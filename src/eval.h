@@ -29,6 +29,7 @@
  *   version-hint         its Cc: stable tag asks for later versions
  *   revert-of-absent     it reverts a commit the branch lacks
  *   bug-not-in-branch    every commit its Fixes: tags name is absent
+ *   file-not-in-branch   the branch lacks every watched file it changes
  *   after-last-backport  newer than the newest candidate the branch
  *                        carries: the branch has not got that far
  *
@@ -59,7 +60,7 @@ const char *eval_selector_name(enum eval_selector s);
 
 /* The exclusion reasons, in the order above; NULL after the last. */
 extern const char *const eval_reasons[];
-#define EVAL__REASONS 6
+#define EVAL__REASONS 7
 
 struct eval_counts {
 	size_t tp, fp, fn, tn;

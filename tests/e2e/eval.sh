@@ -64,6 +64,12 @@ R=$(id HEAD)
 # S: the branch has a commit of the same subject only (subject-only).
 test_fix fs/ext4/journal.c 'int journal_fixed;' 'ext4: fix a race in the journal' "$fixes" "$stable"
 S=$(id HEAD)
+# N7: a feature after the base, not taken; F: a fix of its file only
+# (file-not-in-branch).
+test_commit fs/ext4/fancy.c 'int fancy;' 'ext4: add support for the fancy feature'
+N7=$(id HEAD)
+test_fix fs/ext4/fancy.c 'int fancy_fixed;' 'ext4: fix a crash in the fancy feature' "$stable"
+F=$(id HEAD)
 # P4: no tag at all, backported (as a prerequisite, say).
 test_commit fs/ext4/balloc.c 'int balloc_tweak;' 'ext4: tweak the allocator'
 P4=$(id HEAD)
@@ -92,18 +98,18 @@ git checkout -q master
 s() { git rev-parse --short=12 "$1"; }
 "$STABLEPICK" eval --branch linux-6.6.y >"$tmp/actual"
 cat >"$tmp/expect" <<EOF
-eval linux-6.6.y: v6.6..master, 14 commits in watched paths
-labels: 4 positive (the branch carries them), 4 negative, 6 excluded (1 subject-only, 1 reverted, 1 version-hint, 1 revert-of-absent, 1 bug-not-in-branch, 1 after-last-backport)
+eval linux-6.6.y: v6.6..master, 16 commits in watched paths
+labels: 4 positive (the branch carries them), 5 negative, 7 excluded (1 subject-only, 1 reverted, 1 version-hint, 1 revert-of-absent, 1 bug-not-in-branch, 1 file-not-in-branch, 1 after-last-backport)
 
 SELECTOR         TP     FP     FN     TN  PRECISION  RECALL      F1
-rules             3      1      1      3    0.750    0.750    0.750
-cc-stable         2      0      2      4    1.000    0.500    0.667
-fixes             2      2      2      2    0.500    0.500    0.500
-cc-or-fixes       3      2      1      2    0.600    0.750    0.667
+rules             3      1      1      4    0.750    0.750    0.750
+cc-stable         2      0      2      5    1.000    0.500    0.667
+fixes             2      2      2      3    0.500    0.500    0.500
+cc-or-fixes       3      2      1      3    0.600    0.750    0.667
 
 rules by subsystem:
 SUBSYSTEM       POS    NEG     TP     FP     FN     TN  PRECISION  RECALL      F1
-ext4              3      3      2      1      1      2    0.667    0.667    0.667
+ext4              3      4      2      1      1      3    0.667    0.667    0.667
 xfs               1      1      1      0      0      1    1.000    1.000    1.000
 EOF
 test_cmp "$tmp/expect" "$tmp/actual"
@@ -112,15 +118,15 @@ ok "labels and confusion counts, text"
 "$STABLEPICK" eval --branch linux-6.6.y --format json >"$tmp/json"
 jq -c 'select(.type == "labels") | [.positives, .negatives, .excluded]' \
 	"$tmp/json" >"$tmp/actual"
-echo '[4,4,{"subject-only":1,"reverted":1,"version-hint":1,"revert-of-absent":1,"bug-not-in-branch":1,"after-last-backport":1}]' |
+echo '[4,5,{"subject-only":1,"reverted":1,"version-hint":1,"revert-of-absent":1,"bug-not-in-branch":1,"file-not-in-branch":1,"after-last-backport":1}]' |
 	test_cmp - "$tmp/actual"
 jq -r 'select(.type == "selector") | [.selector, .tp, .fp, .fn, .tn, .precision, .recall, (.f1 * 1000 | round)] | @tsv' \
 	"$tmp/json" >"$tmp/actual"
 printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' \
-	rules 3 1 1 3 0.75 0.75 750 \
-	cc-stable 2 0 2 4 1 0.5 667 \
-	fixes 2 2 2 2 0.5 0.5 500 \
-	cc-or-fixes 3 2 1 2 0.6 0.75 667 >"$tmp/expect"
+	rules 3 1 1 4 0.75 0.75 750 \
+	cc-stable 2 0 2 5 1 0.5 667 \
+	fixes 2 2 2 3 0.5 0.5 500 \
+	cc-or-fixes 3 2 1 3 0.6 0.75 667 >"$tmp/expect"
 test_cmp "$tmp/expect" "$tmp/actual"
 jq -c 'select(.selector == "rules") | .subsystems.xfs' "$tmp/json" >"$tmp/actual"
 echo '{"positives":1,"negatives":1,"tp":1,"fp":0,"fn":0,"tn":1,"precision":1.0000,"recall":1.0000,"f1":1.0000}' |
@@ -148,15 +154,16 @@ ok "--misses and --false-picks"
 # The sweep: every score of a labelled commit as the threshold.
 "$STABLEPICK" eval --branch linux-6.6.y --threshold-sweep --format json |
 	jq -r 'select(.type == "sweep") | [.threshold, .tp, .fp, .fn, .tn] | @tsv' >"$tmp/actual"
-# Scores: N3 -6 (subject-cleanup), X and P4 0, N1 14, P2 and N2 23 (N2
-# never picked: xfs is opt-in), P3 109, P1 123.
+# Scores: N7 -8 (subject-feature), N3 -6 (subject-cleanup), X and P4 0,
+# N1 14, P2 and N2 23 (N2 never picked: xfs is opt-in), P3 109, P1 123.
 printf '%s\t%s\t%s\t%s\t%s\n' \
-	-6 4 3 0 1 \
-	0 4 2 0 2 \
-	14 3 1 1 3 \
-	23 3 0 1 4 \
-	109 2 0 2 4 \
-	123 1 0 3 4 >"$tmp/expect"
+	-8 4 4 0 1 \
+	-6 4 3 0 2 \
+	0 4 2 0 3 \
+	14 3 1 1 4 \
+	23 3 0 1 5 \
+	109 2 0 2 5 \
+	123 1 0 3 5 >"$tmp/expect"
 test_cmp "$tmp/expect" "$tmp/actual"
 ok "--threshold-sweep"
 
@@ -165,7 +172,7 @@ ok "--threshold-sweep"
 "$STABLEPICK" eval --branch linux-6.6.y --ablation --format json |
 	jq -r 'select(.type == "ablation" and (.rule == "fixes-tag" or .rule == "cc-stable")) | [.rule, .tp, .fp, .fn, .tn] | @tsv' \
 	>"$tmp/actual"
-printf '%s\t%s\t%s\t%s\t%s\n' cc-stable 2 1 2 3 fixes-tag 3 0 1 4 >"$tmp/expect"
+printf '%s\t%s\t%s\t%s\t%s\n' cc-stable 2 1 2 4 fixes-tag 3 0 1 5 >"$tmp/expect"
 test_cmp "$tmp/expect" "$tmp/actual"
 "$STABLEPICK" eval --branch linux-6.6.y --ablation | grep '^fixes-tag ' |
 	sed 's/  [^ ]*default.rules:/  default.rules:/' >"$tmp/actual"
@@ -180,7 +187,7 @@ cp "$TEST_SRCDIR/rules/"*.rules "$tmp/rules/"
 sed -i 's/^threshold 10$/threshold 15/' "$tmp/rules/default.rules"
 "$STABLEPICK" --rules "$tmp/rules" eval --branch linux-6.6.y --format json |
 	jq -r 'select(.selector == "rules") | [.tp, .fp, .fn, .tn] | @tsv' >"$tmp/actual"
-printf '3\t0\t1\t4\n' | test_cmp - "$tmp/actual"
+printf '3\t0\t1\t5\n' | test_cmp - "$tmp/actual"
 ok "--rules: a threshold of 15 drops the false pick"
 
 # --range and --subsystem narrow the set; errors exit as elsewhere.
