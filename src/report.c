@@ -692,7 +692,10 @@ void report_explain(struct strbuf *out, const struct report *r,
 	add_date(out, c->time, c->tz_offset);
 	strbuf_addch(out, '\n');
 	if (!s) {
-		strbuf_addstr(out, "Subsystem: none (touches no watched path)\n");
+		strbuf_addstr(out, c->left_out ?
+			      "Subsystem: none (the subsystems of the paths it "
+			      "changes are ignored by policy)\n" :
+			      "Subsystem: none (touches no watched path)\n");
 		return;
 	}
 	strbuf_addf(out, "Subsystem: %s (policy %s", s->name, policy_name(s->policy));

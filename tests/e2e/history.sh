@@ -111,3 +111,15 @@ error: $tmp/rules/f2fs.rules:3: paths 'fs/ext4' of subsystem 'f2fs' is a directo
 EXPECT
 test_cmp "$tmp/expect" "$tmp/err"
 ok "a directory without its slash is an error"
+
+# A subsystem ignored by policy: its commits are left out, and said so.
+mkdir "$tmp/ignore"
+printf 'version 1\nsubsystem reiserfs\n\tpolicy ignore\nend\n' >"$tmp/ignore/reiserfs.rules"
+"$STABLEPICK" --rules "$tmp/ignore" propose --branch linux-6.1.y | grep '^mainline ' >"$tmp/actual"
+echo "mainline v6.1..master: 9 commits walked (0 merges), 7 in watched paths, 2 left out (policy ignore)" >"$tmp/expect"
+test_cmp "$tmp/expect" "$tmp/actual"
+"$STABLEPICK" --rules "$tmp/ignore" explain --branch linux-6.1.y "$reiser" |
+	grep '^Subsystem' >"$tmp/actual"
+echo "Subsystem: none (the subsystems of the paths it changes are ignored by policy)" >"$tmp/expect"
+test_cmp "$tmp/expect" "$tmp/actual"
+ok "policy ignore: left out, and said so"
