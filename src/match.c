@@ -483,18 +483,28 @@ out:
 /* --- patch-ids ------------------------------------------------------------ */
 
 /*
- * The paths of every branch commit after the base (not merges), by
- * their key: a tree diff each, no blob read, kept in the patch-id
- * cache.  Built once.
+ * The branch commits after the base (not merges) by the key of their
+ * paths: a tree diff each, no blob read, kept in the patch-id cache.
+ * Those that change a watched path answer every candidate of the scan
+ * (a commit with a candidate's patch-id changes its paths); with
+ * every, all of them, for a commit outside the watch (a test's mm/
+ * fix, a Fixes: target in net/): the cost of a tree diff per commit
+ * of the branch, once.
  */
-static int build_pathkeys(struct match *m)
+static int build_pathkeys(struct match *m, int every)
 {
 	const struct branch_index *bi = m->branch;
+	struct match_pathkey *k, *ktmp;
 	git_revwalk *walk = NULL;
 	git_oid id;
 	int ret;
 
-	m->pathkeys_built = 1;
+	HASH_ITER(hh, m->by_pathkey, k, ktmp) {
+		HASH_DEL(m->by_pathkey, k);
+		free(k->commits);
+		free(k);
+	}
+	m->pathkeys_built = every ? 2 : 1;
 	if (git_revwalk_new(&walk, m->repo) < 0 ||
 	    git_revwalk_push(walk, &bi->tip) < 0 ||
 	    git_revwalk_hide(walk, &bi->base) < 0) {
@@ -503,7 +513,6 @@ static int build_pathkeys(struct match *m)
 	}
 	git_revwalk_sorting(walk, GIT_SORT_TOPOLOGICAL | GIT_SORT_REVERSE);
 	while (!(ret = git_revwalk_next(&id, walk))) {
-		struct match_pathkey *k;
 		git_commit *commit = NULL;
 		unsigned char key[SHA1_RAWSZ];
 
@@ -511,8 +520,12 @@ static int build_pathkeys(struct match *m)
 			ret = error_git("cannot read a commit of '%s'", bi->name);
 			break;
 		}
-		ret = git_commit_parentcount(commit) == 1 ?
-		      patchid_cache_pathkey(m->patchids, m->repo, commit, key) : 1;
+		if (git_commit_parentcount(commit) != 1)
+			ret = 1;
+		else if (!every && (ret = scan_commit_touches(m->scan, commit)) >= 0)
+			ret = !ret;
+		if (!ret)
+			ret = patchid_cache_pathkey(m->patchids, m->repo, commit, key);
 		git_commit_free(commit);
 		if (ret < 0)
 			break;
@@ -528,8 +541,9 @@ static int build_pathkeys(struct match *m)
 		git_oid_cpy(&k->commits[k->nr++], &id);
 	}
 	git_revwalk_free(walk);
-	trace_printf("presence: the paths of %u sets of commits of %s",
-		     HASH_COUNT(m->by_pathkey), bi->name);
+	trace_printf("presence: the paths of %u sets of commits of %s%s",
+		     HASH_COUNT(m->by_pathkey), bi->name,
+		     every ? ", watched or not" : "");
 	return ret == GIT_ITEROVER ? 0 : -1;
 }
 
@@ -538,10 +552,11 @@ static int build_pathkeys(struct match *m)
  * key, or computed when NULL): 1 with *out set, the newest one not
  * reverted in the branch, else the newest reverted one; 0 when none
  * has it; -1 after an error message.  Only the branch commits that
- * change the same paths are diffed.
+ * change the same paths are diffed.  watched: the commit changes a
+ * watched path (else every branch commit is keyed).
  */
 static int same_change(struct match *m, const git_oid *id,
-		       const unsigned char *key, git_oid *out)
+		       const unsigned char *key, int watched, git_oid *out)
 {
 	unsigned char own[SHA1_RAWSZ];
 	struct match_pathkey *k;
@@ -552,7 +567,7 @@ static int same_change(struct match *m, const git_oid *id,
 
 	if (!m->patchids)
 		return 0;
-	if (!m->pathkeys_built && build_pathkeys(m) < 0)
+	if (m->pathkeys_built < (watched ? 1 : 2) && build_pathkeys(m, !watched) < 0)
 		return -1;
 	if (git_commit_lookup(&commit, m->repo, id) < 0)
 		return error_git("cannot read commit %s", git_oid_tostr_s(id));
@@ -720,7 +735,8 @@ static int by_patch_id(struct match *m, struct question *q)
 	git_oid b;
 	int ret;
 
-	ret = same_change(m, &c->id, c->has_pathkey ? c->pathkey : NULL, &b);
+	ret = same_change(m, &c->id, c->has_pathkey ? c->pathkey : NULL,
+			  c->nr_touched > 0, &b);
 	if (ret <= 0)
 		return ret < 0 ? -1 : FOUND_NOTHING;
 	r = branch_index_reverted(m->branch, &b);
@@ -869,8 +885,9 @@ int match_candidates(struct match *m, struct candidate_list *l,
 int match_commit_in_branch(struct match *m, const git_oid *id, int ask_graph)
 {
 	const struct branch_backport *bp = branch_index_find(m->branch, id);
+	git_commit *commit = NULL;
 	git_oid b;
-	int ret;
+	int ret, watched;
 
 	if (git_oid_equal(id, &m->branch->base) || (bp && !bp->reverted) ||
 	    branch_index_has(m->branch, id))
@@ -884,7 +901,13 @@ int match_commit_in_branch(struct match *m, const git_oid *id, int ask_graph)
 	/* Only a commit of the range can have been backported. */
 	if (!m->scan || scan_in_range(m->scan, id) != 1)
 		return 0;
-	ret = same_change(m, id, NULL, &b);
+	if (git_commit_lookup(&commit, m->repo, id) < 0)
+		return error_git("cannot read commit %s", git_oid_tostr_s(id));
+	watched = scan_commit_touches(m->scan, commit);
+	git_commit_free(commit);
+	if (watched < 0)
+		return -1;
+	ret = same_change(m, id, NULL, watched, &b);
 	if (ret <= 0)
 		return ret;
 	return !branch_index_reverted(m->branch, &b);
