@@ -103,7 +103,8 @@ static int setup(void **state)
 	git(f, "init -q -b master");
 	sh(f, "mkdir -p fs/ext4 && for n in a b c d e g h j k shared other; do "
 	       "printf '%s\\n' one two three >fs/ext4/$n.c; done && "
-	       "git add fs && git commit -q -m 'ext4: add the code'");
+	       "mkdir mm && printf 'one\\n' >mm/filemap.c && "
+	       "git add fs mm && git commit -q -m 'ext4: add the code'");
 	git(f, "tag v6.6 && git branch linux-6.6.y");
 
 	change(f, "fs/ext4/a.c", "named", "ext4: fix a");
@@ -132,6 +133,8 @@ static int setup(void **state)
 	       "git commit -q -m 'ext4: move k'");
 	change(f, "fs/ext4/sub/k.c", "moved", "ext4: fix k");
 	git(f, "tag moved");
+	change(f, "mm/filemap.c", "unwatched", "mm: fix a leak in filemap");
+	git(f, "tag unwatched");
 
 	git(f, "checkout -q linux-6.6.y");
 	git(f, "cherry-pick -x named && git tag named-bp");
@@ -153,6 +156,7 @@ static int setup(void **state)
 	git(f, "tag moved-bp");
 	change(f, "fs/ext4/j.c", "undone, adapted", "ext4: fix j");
 	git(f, "revert --no-edit HEAD");
+	git(f, "cherry-pick unwatched && git commit -q --amend -m 'VENDOR: filemap'");
 	change(f, "fs/ext4/other.c", "branch only", "ext4: a change of the branch only");
 	git(f, "tag branch-only");
 	git(f, "checkout -q master");
@@ -295,6 +299,9 @@ static void test_commit_in_branch(void **state)
 	assert_int_equal(match_commit_in_branch(&f->m, &id, 1), 0);
 	id = rev(f, "adapted");
 	assert_int_equal(match_commit_in_branch(&f->m, &id, 1), 0);
+	/* Outside the watch: every branch commit is keyed, then found. */
+	id = rev(f, "unwatched");
+	assert_int_equal(match_commit_in_branch(&f->m, &id, 1), 1);
 }
 
 static void test_mainline(void **state)
