@@ -9,7 +9,7 @@
 #include <string.h>
 
 static const char usage_head[] =
-	"usage: stablepick [-C DIR] [--config FILE] [--rules DIR] [--cache DIR]\n"
+	"usage: stablepick [-C DIR] [--config FILE] [--rules DIR]... [--cache DIR]\n"
 	"                  [--no-cache] COMMAND [ARGS]\n"
 	"       stablepick --help | --version\n"
 	"\n"
