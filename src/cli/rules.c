@@ -81,6 +81,49 @@ static int load_default(struct cli_context *ctx, struct ruleset *rs)
 	return cli_load_rules(ctx, rs);
 }
 
+/*
+ * In a repository with a mainline, the path specs are checked against
+ * its tree as a scan checks them: "fs/f2fs" names a directory there,
+ * and watches nothing without its slash.  Without a repository or a
+ * mainline, there is nothing to check them against.  0 or -1.
+ */
+static int check_tree(struct cli_context *ctx, struct ruleset *rs)
+{
+	/* The mainline propose would take: the setting, else a default. */
+	const char *names[] = {
+		NULL, "master", "main", "origin/master", "origin/main"
+	};
+	const char *dir = ctx->repo_dir ? ctx->repo_dir : ".", *name = NULL;
+	git_object *obj = NULL, *peeled = NULL;
+	struct scan scan;
+	size_t i;
+	int ret = 0;
+
+	if (!ctx->repo && (git_repository_open_ext(NULL, dir, 0, NULL) ||
+			   cli_open_repo(ctx) < 0)) {
+		git_error_clear();
+		return 0;
+	}
+	names[0] = ctx->config.upstream;
+	for (i = 0; !peeled && i < ARRAY_SIZE(names); i++) {
+		if (names[i] && !git_revparse_single(&obj, ctx->repo, names[i]) &&
+		    !git_object_peel(&peeled, obj, GIT_OBJECT_COMMIT))
+			name = names[i];
+		git_object_free(obj);
+		obj = NULL;
+		git_error_clear();
+	}
+	if (!peeled)
+		return 0;
+	scan_init(&scan, ctx->repo, rs);
+	scan_set_range_oids(&scan, git_object_id(peeled), git_object_id(peeled),
+			    name);
+	ret = scan_prepare(&scan);
+	scan_release(&scan);
+	git_object_free(peeled);
+	return ret;
+}
+
 static int rules_check(struct cli_context *ctx, int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -111,6 +154,8 @@ static int rules_check(struct cli_context *ctx, int argc, char **argv)
 			if (ruleset_load_file(&rs, argv[i]) < 0)
 				ret = -1;
 	}
+	if (!ret)
+		ret = check_tree(ctx, &rs);
 	if (!ret)
 		for (j = 0; j < rs.nr_files; j++)
 			print_summary(&rs, &rs.files[j]);

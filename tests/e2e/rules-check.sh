@@ -92,7 +92,28 @@ else
 	fail "duplicate subsystem across files: exit $status"
 fi
 
-# 6. Usage errors.
+# 6. In a repository, a spec without its slash that names a directory
+#    of mainline's tree (fs/f2fs for fs/f2fs/) watches nothing: an error;
+#    outside one, there is no tree to tell.
+mkdir -p "$tmp/repo/fs/f2fs"
+echo 'int f2fs;' >"$tmp/repo/fs/f2fs/super.c"
+git -C "$tmp/repo" init -q -b master
+git -C "$tmp/repo" add fs
+git -C "$tmp/repo" -c user.name='A U Thor' -c user.email=author@example.com \
+	commit -q -m 'f2fs: add the code'
+printf 'subsystem f2fs\n\tpaths fs/f2fs\nend\n' >"$tmp/f2fs.rules"
+"$STABLEPICK" -C "$tmp/repo" rules check "$tmp/f2fs.rules" >"$tmp/out" 2>"$tmp/err"
+status=$?
+printf '%s\n' "error: $tmp/f2fs.rules:2: paths 'fs/f2fs' of subsystem 'f2fs' is a directory in master: write 'fs/f2fs/' to watch what is in it" >"$tmp/expect"
+if diff -u "$tmp/expect" "$tmp/err" && [ "$status" -eq 1 ] && [ ! -s "$tmp/out" ]; then
+	pass "a directory without its slash, in a repository"
+else
+	fail "a directory without its slash: exit $status"
+fi
+(cd "$tmp" && "$STABLEPICK" rules check "$tmp/f2fs.rules") >"$tmp/out" 2>"$tmp/err" ||
+	fail "outside a repository, the spec cannot be checked against a tree"
+
+# 7. Usage errors.
 "$STABLEPICK" rules frobnicate >"$tmp/out" 2>"$tmp/err"
 status=$?
 [ "$status" -eq 129 ] || fail "unknown subcommand: exit $status, expected 129"
