@@ -309,13 +309,13 @@ static const struct match_files *files_of(struct match *m, const git_oid *id)
 	return f;
 }
 
-/* The names of the files a mail's diff changes ("--- a/X", "+++ b/Y"). */
-static void files_of_diff(const char *diff, char ***names, size_t *nr)
+/* The paths of a mail's diff: its "--- a/X" and "+++ b/Y" lines. */
+static void diff_paths(const char *diff, char ***paths, size_t *nr)
 {
 	const char *line, *end;
 	size_t alloc = 0;
 
-	*names = NULL;
+	*paths = NULL;
 	*nr = 0;
 	for (line = diff; line && *line; line = end) {
 		size_t len;
@@ -328,8 +328,23 @@ static void files_of_diff(const char *diff, char ***names, size_t *nr)
 		while (len && (line[6 + len - 1] == '\n' ||
 			       line[6 + len - 1] == '\r'))
 			len--;
-		add_name(names, nr, &alloc, line + 6, len);
+		ALLOC_GROW(*paths, *nr, alloc);
+		(*paths)[(*nr)++] = xstrndup(line + 6, len);
 	}
+}
+
+/* The names of the files a mail's diff changes, sorted. */
+static void files_of_diff(const char *diff, char ***names, size_t *nr)
+{
+	char **paths;
+	size_t nr_paths, alloc = 0, i;
+
+	diff_paths(diff, &paths, &nr_paths);
+	*names = NULL;
+	*nr = 0;
+	for (i = 0; i < nr_paths; i++)
+		add_name(names, nr, &alloc, paths[i], strlen(paths[i]));
+	free_names(paths, nr_paths);
 	QSORT(*names, *nr, cmp_str);
 }
 
@@ -1014,25 +1029,10 @@ static int rev_patch_id(struct match *m, const struct match_pick *p,
 		if (ret < 0)
 			return -1;
 	} else if (p->diff && !patchid_text(&want, p->diff)) {
-		char **paths = NULL;
-		size_t nr = 0, alloc = 0;
-		const char *line, *end;
+		char **paths;
+		size_t nr;
 
-		/* The key of every path, as treediff_key_of() wants them. */
-		for (line = p->diff; *line; line = end) {
-			size_t len;
-
-			end = strchr(line, '\n');
-			end = end ? end + 1 : line + strlen(line);
-			if (strncmp(line, "--- a/", 6) && strncmp(line, "+++ b/", 6))
-				continue;
-			len = (size_t)(end - line) - 6;
-			while (len && (line[6 + len - 1] == '\n' ||
-				       line[6 + len - 1] == '\r'))
-				len--;
-			ALLOC_GROW(paths, nr, alloc);
-			paths[nr++] = xstrndup(line + 6, len);
-		}
+		diff_paths(p->diff, &paths, &nr);
 		treediff_key_of(key, paths, nr);
 		free_names(paths, nr);
 	} else {
