@@ -87,6 +87,15 @@ const char *rule_field_name(enum rule_field f)
 	return "unknown";
 }
 
+static void free_strings(char **v, size_t nr)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++)
+		free(v[i]);
+	free(v);
+}
+
 static void rule_release(struct rule *r)
 {
 	free(r->name);
@@ -94,6 +103,7 @@ static void rule_release(struct rule *r)
 	free(r->pattern);
 	free(r->flags);
 	pcre2_code_free(r->re);
+	free_strings(r->unless, r->nr_unless);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -102,12 +112,8 @@ static void subsystem_release(struct subsystem *s)
 	size_t i;
 
 	free(s->name);
-	for (i = 0; i < s->nr_paths; i++)
-		free(s->paths[i]);
-	free(s->paths);
-	for (i = 0; i < s->nr_lists; i++)
-		free(s->lists[i]);
-	free(s->lists);
+	free_strings(s->paths, s->nr_paths);
+	free_strings(s->lists, s->nr_lists);
 	for (i = 0; i < s->nr_rules; i++)
 		rule_release(&s->rules[i]);
 	free(s->rules);
@@ -494,6 +500,63 @@ static const struct rule *find_rule(const struct rule *rules, size_t nr,
 }
 
 /*
+ * "unless NAME[,NAME...]" after a rule's pattern: each NAME a rule
+ * defined above, in the same subsystem (rules, nr) or globally.  A rule
+ * is applied after those above it, so whether they counted is known.
+ */
+static int parse_unless(struct parser *p, struct rule *r, char *s,
+			const char *name, const struct rule *rules, size_t nr)
+{
+	size_t alloc = 0;
+	char *word;
+	int ret = 0;
+
+	word = next_word(&s);
+	if (strcmp(word, "unless")) {
+		report(p, "unexpected text after pattern flags: '%s' (expected "
+		       "unless NAME)", word);
+		return -1;
+	}
+	if (r->veto || r->link) {
+		report(p, "'unless' is for rules: a %s applies whatever else "
+		       "matched", r->veto ? "veto" : "link");
+		return -1;
+	}
+	s = skip_blanks(s);
+	if (!*s) {
+		report(p, "'unless' needs the names of rules above (as in "
+		       "unless names-a-bug)");
+		return -1;
+	}
+	while (*s) {
+		size_t len = strcspn(s, ", \t");
+		char *one = xstrndup(s, len);
+		const struct rule *target;
+
+		s += len;
+		s += strspn(s, ", \t");
+		target = find_rule(rules, nr, one);
+		if (!target && p->cur)
+			target = find_rule(p->rs->rules, p->rs->nr_rules, one);
+		if (!strcmp(one, name)) {
+			report(p, "rule '%s' is unless itself", name);
+			ret = -1;
+		} else if (!target) {
+			report(p, "unless '%s': no rule of that name above this "
+			       "line%s", one, p->cur ? " (in this subsystem or "
+			       "global)" : "");
+			ret = -1;
+		} else if (target->veto) {
+			report(p, "unless '%s': that is a veto, not a rule", one);
+			ret = -1;
+		}
+		ALLOC_GROW(r->unless, r->nr_unless, alloc);
+		r->unless[r->nr_unless++] = one;
+	}
+	return ret;
+}
+
+/*
  * rule NAME WEIGHT FIELD /PATTERN/FLAGS, veto NAME FIELD /PATTERN/FLAGS,
  * or link NAME FIELD /PATTERN/FLAGS (kind 'r', 'v' or 'l').
  */
@@ -507,6 +570,7 @@ static void parse_rule(struct parser *p, char *s, int kind)
 	size_t *nr, *alloc;
 	const struct rule *dup;
 	uint32_t options;
+	char *unless;
 	int bad = 0;
 
 	for (i = 0; i < nr_words; i++) {
@@ -530,6 +594,11 @@ static void parse_rule(struct parser *p, char *s, int kind)
 	*slash = '\0';
 	pattern = s + 1;
 	flags = slash + 1;
+	unless = flags + strcspn(flags, " \t");
+	if (*unless) {
+		*unless++ = '\0';
+		unless = skip_blanks(unless);
+	}
 
 	memset(&r, 0, sizeof(r));
 	r.veto = veto;
@@ -584,6 +653,8 @@ static void parse_rule(struct parser *p, char *s, int kind)
 		nr = &p->rs->nr_rules;
 		alloc = &p->rs->alloc_rules;
 	}
+	if (*unless && parse_unless(p, &r, unless, words[0], *rules, *nr) < 0)
+		bad = 1;
 	dup = find_rule(*rules, *nr, words[0]);
 	if (dup) {
 		if (p->cur && !link)
@@ -1210,11 +1281,19 @@ int ruleset_load_dir(struct ruleset *rs, const char *dir)
 
 static void copy_rule(struct rule *dst, const struct rule *src)
 {
+	size_t i;
+
 	*dst = *src;
 	dst->name = xstrdup(src->name);
 	dst->trailer = src->trailer ? xstrdup(src->trailer) : NULL;
 	dst->pattern = xstrdup(src->pattern);
 	dst->flags = xstrdup(src->flags);
+	dst->unless = NULL;
+	if (src->nr_unless) {
+		dst->unless = xcalloc(src->nr_unless, sizeof(*dst->unless));
+		for (i = 0; i < src->nr_unless; i++)
+			dst->unless[i] = xstrdup(src->unless[i]);
+	}
 	dst->re = NULL;
 	if (src->re) {
 		/* Compiled with the default tables, so they need no copy. */

@@ -46,6 +46,13 @@ struct rule {
 	char *pattern;		/* the pattern as written, without slashes */
 	char *flags;		/* the flags as written ("i", ""), never NULL */
 	pcre2_code *re;
+	/*
+	 * "unless NAME[,NAME...]": the rule does not count for a commit
+	 * that a rule of one of these names counted for (a rule above it,
+	 * of its subsystem or a global one).
+	 */
+	char **unless;
+	size_t nr_unless;
 	const char *file;	/* borrowed from ruleset.files */
 	unsigned lineno;
 };

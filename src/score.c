@@ -87,6 +87,18 @@ static int match_rule(const struct ruleset *rs, const struct rule *r,
 	return 0;
 }
 
+/* Whether a rule named in r's "unless" counted for c. */
+static int unless_counted(const struct rule *r, const struct candidate *c)
+{
+	size_t i, j;
+
+	for (i = 0; i < r->nr_unless; i++)
+		for (j = 0; j < c->nr_reasons; j++)
+			if (!strcmp(c->reasons[j].rule->name, r->unless[i]))
+				return 1;
+	return 0;
+}
+
 static void apply_rules(const struct ruleset *rs, struct candidate *c,
 			const struct rule *rules, size_t nr)
 {
@@ -95,7 +107,11 @@ static void apply_rules(const struct ruleset *rs, struct candidate *c,
 	for (i = 0; i < nr; i++) {
 		const struct rule *r = &rules[i];
 		char *match = NULL;
-		int ret = match_rule(rs, r, c, &match);
+		int ret;
+
+		if (r->nr_unless && unless_counted(r, c))
+			continue;
+		ret = match_rule(rs, r, c, &match);
 
 		if (ret < 0) {
 			candidate_add_warning(c, "rule '%s' (%s:%u) gave up: "

@@ -16,7 +16,7 @@ __stablepick_takes_value()
 	case $1 in
 	-C|--cache|--config|--rules|\
 	--against|--archive|--branch|--format|--fstests|--fstyp|--in-reply-to|--jobs|\
-	--ltp|--mbox|--message|-m|--output|--picks|--queue|--range|--since|\
+	--label|--ltp|--mbox|--message|-m|--output|--picks|--queue|--range|--since|\
 	--status|--subsystem|--tests-from|--until|--upstream)
 		return 0 ;;
 	esac
@@ -38,6 +38,7 @@ __stablepick_options()
 	rules)
 		case $2 in
 		list) echo "--help --upstream" ;;
+		test) echo "--format --help --label --messages --threshold-sweep" ;;
 		*)    echo "--help" ;;
 		esac ;;
 	tests)    echo "--branch --format --fstests --fstyp --help --ltp --output --status --upstream" ;;
@@ -52,6 +53,7 @@ __stablepick_formats()
 	diff)    echo "text json html" ;;
 	eval)    echo "text json" ;;
 	propose) echo "text json email mbox" ;;
+	rules)   echo "text json" ;;
 	tests)   echo "text json exclude" ;;
 	esac
 }
@@ -234,8 +236,8 @@ _stablepick()
 	case $cmd in
 	rules)
 		case $sub in
-		'') __stablepick_words "check list" "$cur" ;;
-		check) __stablepick_files -f "$cur" ;;
+		'') __stablepick_words "check list test" "$cur" ;;
+		check|test) __stablepick_files -f "$cur" ;;
 		*) COMPREPLY=() ;;
 		esac ;;
 	explain|patch-id)

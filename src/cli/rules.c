@@ -2,6 +2,7 @@
 #include "error.h"
 #include "report.h"
 #include "rules.h"
+#include "ruletest.h"
 #include "scan.h"
 #include "strbuf.h"
 #include "util.h"
@@ -163,6 +164,73 @@ static int rules_check(struct cli_context *ctx, int argc, char **argv)
 	return ret < 0 ? 1 : 0;
 }
 
+/*
+ * rules test [--label FIELD] [--format text|json] [--messages]
+ * [--threshold-sweep] FILE: the loaded rules tried on the messages of
+ * FILE (JSON Lines; "-" for standard input), see ruletest.h.
+ */
+static int rules_test(struct cli_context *ctx, int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "format", required_argument, NULL, 'f' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "label", required_argument, NULL, 'l' },
+		{ "messages", no_argument, NULL, 'm' },
+		{ "threshold-sweep", no_argument, NULL, 's' },
+		{ NULL, 0, NULL, 0 }
+	};
+	static const char *const formats[] = { "text", "json" };
+	const char *label = NULL;
+	struct strbuf out = STRBUF_INIT;
+	struct ruletest t;
+	struct ruleset rs;
+	int opt, flags = 0, json = 0, ret;
+
+	optind = 0;
+	while ((opt = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
+		switch (opt) {
+		case 'f':
+			if ((json = cli_format(optarg, formats, ARRAY_SIZE(formats))) < 0)
+				return cli_usage(&cmd_rules);
+			break;
+		case 'h':
+			printf("usage: stablepick rules %s\n", cmd_rules.usage);
+			return 0;
+		case 'l': label = optarg; break;
+		case 'm': flags |= RULETEST_MESSAGES; break;
+		case 's': flags |= RULETEST_SWEEP; break;
+		default:
+			return cli_usage(&cmd_rules);
+		}
+	}
+	if (optind + 1 != argc) {
+		error("rules test needs one file of messages (JSON Lines, or - "
+		      "for standard input)");
+		return cli_usage(&cmd_rules);
+	}
+	if (flags & RULETEST_SWEEP && !label) {
+		error("rules test: --threshold-sweep needs --label");
+		return cli_usage(&cmd_rules);
+	}
+	ruleset_init(&rs);
+	ruletest_init(&t, &rs, label);
+	ret = load_default(ctx, &rs);
+	if (!ret)
+		ret = ruletest_read(&t, argv[optind]);
+	if (!ret) {
+		ruletest_score(&t);
+		if (json)
+			ruletest_json(&out, &t, flags);
+		else
+			ruletest_text(&out, &t, flags);
+		ret = report_write(stdout, &out);
+	}
+	strbuf_release(&out);
+	ruletest_release(&t);
+	ruleset_release(&rs);
+	return ret < 0 ? 1 : 0;
+}
+
 static int cmp_name(const void *a, const void *b)
 {
 	return strcmp(*(const char *const *)a, *(const char *const *)b);
@@ -289,14 +357,16 @@ static int rules(struct cli_context *ctx, int argc, char **argv)
 		}
 	}
 	if (optind == argc) {
-		error("rules needs a subcommand (check or list)");
+		error("rules needs a subcommand (check, list or test)");
 		return cli_usage(&cmd_rules);
 	}
 	if (!strcmp(argv[optind], "list"))
 		return rules_list(ctx, argc - optind, argv + optind);
+	if (!strcmp(argv[optind], "test"))
+		return rules_test(ctx, argc - optind, argv + optind);
 	if (strcmp(argv[optind], "check")) {
-		error("unknown rules subcommand '%s' (expected check or list)",
-		      argv[optind]);
+		error("unknown rules subcommand '%s' (expected check, list or "
+		      "test)", argv[optind]);
 		return cli_usage(&cmd_rules);
 	}
 	return rules_check(ctx, argc - optind, argv + optind);
@@ -305,7 +375,9 @@ static int rules(struct cli_context *ctx, int argc, char **argv)
 const struct cli_command cmd_rules = {
 	"rules",
 	"check [FILE...]\n"
-	"                        list [--upstream REF]",
-	"validate rule files, or list their subsystems",
+	"                        list [--upstream REF]\n"
+	"                        test [--format text|json] [--label FIELD] [--messages]\n"
+	"                             [--threshold-sweep] FILE",
+	"validate rule files, list their subsystems, try them on messages",
 	rules,
 };

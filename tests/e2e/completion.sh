@@ -129,8 +129,11 @@ expect "propose options" \
 	"--all --archive --branch --format --help --in-reply-to --range --since --subsystem --tests-from --upstream" \
 	propose -
 expect "options after a global option" "--branch" -C "$repo" explain --br
-expect "rules subcommands" "check list" rules ''
+expect "rules subcommands" "check list test" rules ''
 expect "rules list options" "--help --upstream" rules list -
+expect "rules test options" "--format --help --label --messages --threshold-sweep" \
+	rules test -
+expect "rules test formats" "json text" rules test --format ''
 expect "branches" "linux-6.6.y master origin/master" -C "$repo" propose --branch ''
 expect "branches, --branch=" "linux-6.6.y master origin/master" \
 	-C "$repo" propose --branch = ''
@@ -177,8 +180,14 @@ for cmd in $(cat "$tmp/commands"); do
 	expect "$cmd: the formats of its usage" "$(cat "$tmp/formats-$cmd")" \
 		"$cmd" --format ''
 done
-expect "rules: the options of its usage" "$(cat "$tmp/opts-rules")" \
-	rules list -
+got=$({ comp rules list -; echo; comp rules test -; } | tr ' ' '\n' |
+	LC_ALL=C sort -u | grep . | tr '\n' ' ' | sed 's/ $//')
+if [ "$got" = "$(cat "$tmp/opts-rules")" ]; then
+	echo "ok - rules: the options of its usage, over its subcommands"
+else
+	echo "FAIL: rules: the options of its usage: $got"
+	failed=1
+fi
 exit $failed
 EOF
 env -i PATH="$PATH" HOME="$HOME" LC_ALL=C STABLEPICK="$STABLEPICK" \

@@ -96,7 +96,8 @@ for cmd in $commands; do
 
 	case $cmd in
 	rules) heads=".SS rules check
-.SS rules list" ;;
+.SS rules list
+.SS rules test" ;;
 	*) heads=".SS $cmd" ;;
 	esac
 	: >"$tmp/section"

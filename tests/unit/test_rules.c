@@ -354,7 +354,7 @@ static void test_errors_rules(void **state)
 		"error: t.rules:12: pattern 'x/' is not enclosed in slashes\n"
 		"error: t.rules:13: pattern '/x' is not enclosed in slashes\n"
 		"error: t.rules:14: unknown pattern flag 'q' (expected i, m, s or x)\n"
-		"error: t.rules:15: unexpected text after pattern flags: 'trailing'\n"
+		"error: t.rules:15: unexpected text after pattern flags: 'trailing' (expected unless NAME)\n"
 		"error: t.rules:16: cannot compile pattern 'a[b': missing terminating ] for character class at offset 3\n"
 		"error: t.rules:17: cannot compile pattern '(*UTF)x': using UTF is disabled by the application at offset 6\n"
 		"error: t.rules:18: empty pattern (it would match everything)\n"
@@ -635,6 +635,7 @@ static void test_add_derived(void **state)
 	(void)state;
 	ruleset_init(&rs);
 	assert_int_equal(load(&rs,
+		"rule g-bug 0 body /leak/\n"
 		"subsystem *\n"
 		"\tpaths fs/*/\n"
 		"\tpolicy opt-in\n"
@@ -642,6 +643,7 @@ static void test_add_derived(void **state)
 		"\tthreshold 15\n"
 		"\trule t-fix +4 subject /\\bfix\\b/i\n"
 		"\tveto t-no trailer:Cc /noautosel/\n"
+		"\trule t-tidy -2 subject /tidy/ unless t-fix,g-bug\n"
 		"end\n"
 		"subsystem ext4\n"
 		"\tpolicy ignore\n"
@@ -674,9 +676,13 @@ static void test_add_derived(void **state)
 	assert_int_equal(ruleset_threshold(&rs, s), 15);
 	assert_int_equal(s->nr_lists, 1);
 	assert_string_equal(s->lists[0], "fsdevel@vger.kernel.org");
-	assert_int_equal(s->nr_rules, 2);
+	assert_int_equal(s->nr_rules, 3);
 	assert_true(s->rules[1].veto);
 	assert_string_equal(s->rules[1].trailer, "Cc");
+	/* Its unless names, copied. */
+	assert_int_equal(s->rules[2].nr_unless, 2);
+	assert_string_equal(s->rules[2].unless[0], "t-fix");
+	assert_string_equal(s->rules[2].unless[1], "g-bug");
 	/* A deep copy: its own compiled pattern, which matches. */
 	tmpl = ruleset_subsystem(&rs, "*");
 	assert_ptr_not_equal(s->rules[0].re, tmpl->rules[0].re);

@@ -1,0 +1,563 @@
+#include "ruletest.h"
+#include "error.h"
+#include "json.h"
+#include "message.h"
+#include "score.h"
+#include "util.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void ruletest_init(struct ruletest *t, struct ruleset *rules,
+		   const char *label)
+{
+	memset(t, 0, sizeof(*t));
+	t->rules = rules;
+	t->label = label;
+	candidate_list_init(&t->cands);
+}
+
+void ruletest_release(struct ruletest *t)
+{
+	size_t i;
+
+	candidate_list_release(&t->cands);
+	for (i = 0; i < t->nr_facts; i++)
+		free(t->facts[i]);
+	free(t->facts);
+	free(t->items);
+	free(t->stats);
+	memset(t, 0, sizeof(*t));
+}
+
+/* A message's label: -2 when its value is none of the accepted ones. */
+static int read_label(const struct json_member *m)
+{
+	static const char *const yes[] = { "positive", "yes", "true", "1" };
+	static const char *const no[] = { "negative", "no", "false", "0" };
+	size_t i;
+
+	if (!m || m->type == JSON_NULL)
+		return LABEL_NONE;
+	if (m->type == JSON_TRUE)
+		return LABEL_POSITIVE;
+	if (m->type == JSON_FALSE)
+		return LABEL_NEGATIVE;
+	if (m->type != JSON_STRING && m->type != JSON_NUMBER)
+		return -2;
+	for (i = 0; i < ARRAY_SIZE(yes); i++) {
+		if (!strcmp(m->value, yes[i]))
+			return LABEL_POSITIVE;
+		if (!strcmp(m->value, no[i]))
+			return LABEL_NEGATIVE;
+	}
+	return -2;
+}
+
+/* The subsystem a line names: a defined one, else one a template derives. */
+static const struct subsystem *subsystem_of(struct ruleset *rs,
+					    const char *name)
+{
+	struct subsystem *s = ruleset_subsystem(rs, name);
+	struct strbuf path = STRBUF_INIT;
+	size_t i;
+
+	if (s)
+		return s->is_template ? NULL : s;
+	/* A directory's name: one component. */
+	if (!*name || strchr(name, '/') || !strcmp(name, ".") ||
+	    !strcmp(name, ".."))
+		return NULL;
+	for (i = 0; i < rs->nr_subsystems; i++) {
+		const struct subsystem *tmpl = rs->subsystems[i];
+		size_t len;
+
+		if (!tmpl->is_template || !tmpl->nr_paths)
+			continue;
+		/* "fs/\*\/": the directory fs/NAME/, as a scan derives it. */
+		len = strlen(tmpl->paths[0]) - 2;
+		strbuf_addf(&path, "%.*s%s/", (int)len, tmpl->paths[0], name);
+		s = ruleset_add_derived(rs, tmpl, name, path.buf);
+		break;
+	}
+	strbuf_release(&path);
+	return s;
+}
+
+static void add_strings(char ***v, size_t *nr, size_t *alloc,
+			const struct json_member *m)
+{
+	size_t i;
+
+	for (i = 0; m && m->type == JSON_ARRAY && i < m->nr_items; i++) {
+		ALLOC_GROW(*v, *nr, *alloc);
+		(*v)[(*nr)++] = xstrdup(m->items[i]);
+	}
+}
+
+/* One line: 0, or -1 after reporting it. */
+static int read_line(struct ruletest *t, const char *line, size_t len,
+		     size_t lineno)
+{
+	const struct json_member *subject, *message, *sub, *facts;
+	struct json_object o;
+	struct ruletest_item *it;
+	struct candidate *c;
+	const char *why;
+	size_t at, i;
+	git_oid id;
+	int label = LABEL_NONE, ret = -1;
+
+	json_object_init(&o);
+	if (json_object_parse(&o, line, len, &why, &at) < 0) {
+		error("%s:%zu: %s (at byte %zu)", t->path, lineno, why, at + 1);
+		goto out;
+	}
+	subject = json_object_get(&o, "subject");
+	message = json_object_get(&o, "message");
+	sub = json_object_get(&o, "subsystem");
+	if ((!message || message->type != JSON_STRING) &&
+	    (!subject || subject->type != JSON_STRING)) {
+		error("%s:%zu: no \"message\" or \"subject\" string", t->path,
+		      lineno);
+		goto out;
+	}
+	if (t->label && (label = read_label(json_object_get(&o, t->label))) == -2) {
+		error("%s:%zu: label \"%s\" is neither positive (true, 1, "
+		      "\"yes\", \"positive\") nor negative (false, 0, \"no\", "
+		      "\"negative\")", t->path, lineno, t->label);
+		goto out;
+	}
+	memset(&id, 0, sizeof(id));
+	for (i = 0; i < sizeof(size_t) && i < GIT_OID_RAWSZ; i++)
+		id.id[GIT_OID_RAWSZ - 1 - i] = (unsigned char)(lineno >> (8 * i));
+	c = candidate_list_add(&t->cands, &id);
+	if (sub && sub->type == JSON_STRING) {
+		const struct subsystem *s = subsystem_of(t->rules, sub->value);
+
+		if (!s) {
+			error("%s:%zu: unknown subsystem '%s'", t->path, lineno,
+			      sub->value);
+			goto out;
+		}
+		ALLOC_GROW(c->touched, c->nr_touched, c->alloc_touched);
+		c->touched[c->nr_touched++] = s;
+	}
+	/* A message without its subject line: the subject, a blank line. */
+	if (message && message->type == JSON_STRING)
+		c->raw = xstrdup(message->value);
+	else
+		c->raw = xstrfmt("%s\n", subject->value);
+	message_parse(&c->msg, c->raw, strlen(c->raw));
+	if (subject && subject->type == JSON_STRING && strcmp(c->msg.subject,
+							      subject->value)) {
+		free(c->msg.subject);
+		c->msg.subject = xstrdup(subject->value);
+	}
+	add_strings(&c->paths, &c->nr_paths, &c->alloc_paths,
+		    json_object_get(&o, "paths"));
+	c->paths_known = 1;
+	facts = json_object_get(&o, "facts");
+	for (i = 0; facts && facts->type == JSON_ARRAY && i < facts->nr_items; i++) {
+		ALLOC_GROW(t->facts, t->nr_facts, t->alloc_facts);
+		t->facts[t->nr_facts] = xstrdup(facts->items[i]);
+		candidate_add_fact(c, t->facts[t->nr_facts++]);
+	}
+	ALLOC_GROW(t->items, t->nr, t->alloc);
+	it = &t->items[t->nr++];
+	memset(it, 0, sizeof(*it));
+	it->c = c;
+	it->lineno = lineno;
+	it->label = (enum ruletest_label)label;
+	ret = 0;
+out:
+	json_object_release(&o);
+	return ret;
+}
+
+int ruletest_read(struct ruletest *t, const char *path)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const char *line, *end;
+	size_t lineno = 0;
+	int ret = 0, bad = 0;
+
+	t->path = path;
+	if (!strcmp(path, "-")) {
+		char buf[65536];
+		size_t n;
+
+		while ((n = fread(buf, 1, sizeof(buf), stdin)) > 0)
+			strbuf_add(&sb, buf, n);
+		if (ferror(stdin))
+			ret = error("cannot read the messages from standard input");
+	} else if (strbuf_read_file(&sb, path) < 0) {
+		ret = error("cannot read '%s': %s", path, strerror(errno));
+	}
+	for (line = sb.buf; !ret && line < sb.buf + sb.len; line = end + 1) {
+		size_t len;
+
+		end = memchr(line, '\n', (size_t)(sb.buf + sb.len - line));
+		if (!end)
+			end = sb.buf + sb.len;
+		len = (size_t)(end - line);
+		lineno++;
+		if (!len || (len == 1 && *line == '\r'))
+			continue;
+		if (read_line(t, line, len, lineno) < 0)
+			bad = 1;
+	}
+	if (bad)
+		ret = -1;
+	if (!ret && !t->nr)
+		ret = error("%s: no messages", path);
+	strbuf_release(&sb);
+	return ret ? -1 : 0;
+}
+
+static struct ruletest_rule *stat_of(struct ruletest *t, const struct rule *r,
+				     const char *scope)
+{
+	size_t i;
+
+	for (i = 0; i < t->nr_stats; i++)
+		if (t->stats[i].rule == r)
+			return &t->stats[i];
+	ALLOC_GROW(t->stats, t->nr_stats, t->alloc_stats);
+	memset(&t->stats[t->nr_stats], 0, sizeof(*t->stats));
+	t->stats[t->nr_stats].rule = r;
+	t->stats[t->nr_stats].scope = scope;
+	return &t->stats[t->nr_stats++];
+}
+
+static void count(struct ruletest *t, const struct ruletest_item *it,
+		  const struct rule *r, const char *scope)
+{
+	struct ruletest_rule *s = stat_of(t, r, scope);
+
+	s->hits++;
+	s->positive += it->label == LABEL_POSITIVE;
+	s->negative += it->label == LABEL_NEGATIVE;
+}
+
+void ruletest_score(struct ruletest *t)
+{
+	size_t i, j;
+
+	/* Every rule has a row, in the order of the files. */
+	for (i = 0; i < t->rules->nr_rules; i++)
+		stat_of(t, &t->rules->rules[i], NULL);
+	for (i = 0; i < t->rules->nr_subsystems; i++) {
+		const struct subsystem *s = t->rules->subsystems[i];
+
+		for (j = 0; !s->is_template && j < s->nr_rules; j++)
+			stat_of(t, &s->rules[j], s->name);
+	}
+	for (i = 0; i < t->nr; i++) {
+		struct ruletest_item *it = &t->items[i];
+		struct candidate *c = it->c;
+		const struct subsystem *s = candidate_subsystem(c);
+
+		score_candidate(t->rules, c);
+		it->picked = !c->veto && c->score >= c->threshold;
+		t->positives += it->label == LABEL_POSITIVE;
+		t->negatives += it->label == LABEL_NEGATIVE;
+		for (j = 0; j < c->nr_reasons; j++)
+			count(t, it, c->reasons[j].rule,
+			      c->reasons[j].rule >= t->rules->rules &&
+			      c->reasons[j].rule < t->rules->rules + t->rules->nr_rules ?
+			      NULL : s ? s->name : NULL);
+		if (c->veto)
+			count(t, it, c->veto, NULL);
+	}
+}
+
+/* The counts of the picks at threshold (all: every message's own). */
+struct tally {
+	size_t tp, fp, fn, tn, picked;
+};
+
+static struct tally tally_at(const struct ruletest *t, int use_own, int threshold)
+{
+	struct tally y = { 0, 0, 0, 0, 0 };
+	size_t i;
+
+	for (i = 0; i < t->nr; i++) {
+		const struct ruletest_item *it = &t->items[i];
+		int picked = use_own ? it->picked :
+			     !it->c->veto && it->c->score >= threshold;
+
+		y.picked += picked;
+		if (it->label == LABEL_POSITIVE) {
+			if (picked)
+				y.tp++;
+			else
+				y.fn++;
+		} else if (it->label == LABEL_NEGATIVE) {
+			if (picked)
+				y.fp++;
+			else
+				y.tn++;
+		}
+	}
+	return y;
+}
+
+static double ratio(size_t a, size_t b)
+{
+	return b ? (double)a / (double)b : 0.0;
+}
+
+static void add_ratio(struct strbuf *out, size_t a, size_t b)
+{
+	if (b)
+		strbuf_addf(out, "%.3f", ratio(a, b));
+	else
+		strbuf_addch(out, '-');
+}
+
+static const char *label_name(enum ruletest_label l)
+{
+	return l == LABEL_POSITIVE ? "positive" :
+	       l == LABEL_NEGATIVE ? "negative" : "-";
+}
+
+static int cmp_int(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Every score a labelled message has, sorted and once each. */
+static size_t sweep_points(const struct ruletest *t, int **out)
+{
+	int *v = xcalloc(t->nr ? t->nr : 1, sizeof(*v));
+	size_t nr = 0, i, j = 0;
+
+	for (i = 0; i < t->nr; i++)
+		if (t->items[i].label != LABEL_NONE && !t->items[i].c->veto)
+			v[nr++] = t->items[i].c->score;
+	QSORT(v, nr, cmp_int);
+	for (i = 0; i < nr; i++)
+		if (!j || v[j - 1] != v[i])
+			v[j++] = v[i];
+	*out = v;
+	return j;
+}
+
+static void rule_place(struct strbuf *out, const struct rule *r)
+{
+	const char *slash = strrchr(r->file, '/');
+
+	strbuf_addf(out, "%s:%u", slash ? slash + 1 : r->file, r->lineno);
+}
+
+void ruletest_text(struct strbuf *out, const struct ruletest *t, int flags)
+{
+	struct tally y = tally_at(t, 1, 0);
+	size_t i;
+	int w = 4;
+
+	strbuf_addf(out, "%s: %zu messages", t->path, t->nr);
+	if (t->label)
+		strbuf_addf(out, ", %zu positive, %zu negative, %zu unlabelled "
+			    "(label \"%s\")", t->positives, t->negatives,
+			    t->nr - t->positives - t->negatives, t->label);
+	strbuf_addf(out, "; threshold %d\n", t->rules->threshold);
+	strbuf_addf(out, "picked: %zu", y.picked);
+	if (t->label) {
+		strbuf_addf(out, "; %zu of %zu positive (recall ", y.tp, t->positives);
+		add_ratio(out, y.tp, t->positives);
+		strbuf_addf(out, "), %zu of %zu negative (", y.fp, t->negatives);
+		add_ratio(out, y.fp, t->negatives);
+		strbuf_addstr(out, "); precision ");
+		add_ratio(out, y.tp, y.tp + y.fp);
+	}
+	strbuf_addch(out, '\n');
+
+	for (i = 0; i < t->nr_stats; i++) {
+		size_t len = strlen(t->stats[i].rule->name) +
+			     (t->stats[i].scope ? strlen(t->stats[i].scope) + 1 : 0);
+
+		if ((int)len > w)
+			w = (int)len;
+	}
+	strbuf_addf(out, "\n%-*s %6s %6s", w, "RULE", "WEIGHT", "HITS");
+	if (t->label)
+		strbuf_addf(out, " %6s %6s  %9s  %6s", "POS", "NEG", "PRECISION",
+			    "RECALL");
+	strbuf_addstr(out, "  WHERE\n");
+	for (i = 0; i < t->nr_stats; i++) {
+		const struct ruletest_rule *s = &t->stats[i];
+		struct strbuf name = STRBUF_INIT;
+
+		if (s->scope)
+			strbuf_addf(&name, "%s/", s->scope);
+		strbuf_addstr(&name, s->rule->name);
+		if (s->rule->veto)
+			strbuf_addf(out, "%-*s %6s %6zu", w, name.buf, "veto",
+				    s->hits);
+		else
+			strbuf_addf(out, "%-*s %+6d %6zu", w, name.buf,
+				    s->rule->weight, s->hits);
+		if (t->label) {
+			struct strbuf p = STRBUF_INIT, r = STRBUF_INIT;
+
+			add_ratio(&p, s->positive, s->positive + s->negative);
+			add_ratio(&r, s->positive, t->positives);
+			strbuf_addf(out, " %6zu %6zu  %9s  %6s", s->positive,
+				    s->negative, p.buf, r.buf);
+			strbuf_release(&p);
+			strbuf_release(&r);
+		}
+		strbuf_addstr(out, "  ");
+		rule_place(out, s->rule);
+		strbuf_addch(out, '\n');
+		strbuf_release(&name);
+	}
+
+	if (flags & RULETEST_SWEEP && t->label) {
+		int *v;
+		size_t nr = sweep_points(t, &v);
+
+		strbuf_addf(out, "\n%9s %6s %6s %6s %6s  %9s  %6s\n", "THRESHOLD",
+			    "TP", "FP", "FN", "TN", "PRECISION", "RECALL");
+		for (i = 0; i < nr; i++) {
+			struct tally at = tally_at(t, 0, v[i]);
+			struct strbuf p = STRBUF_INIT, r = STRBUF_INIT;
+
+			add_ratio(&p, at.tp, at.tp + at.fp);
+			add_ratio(&r, at.tp, t->positives);
+			strbuf_addf(out, "%9d %6zu %6zu %6zu %6zu  %9s  %6s\n", v[i],
+				    at.tp, at.fp, at.fn, at.tn, p.buf, r.buf);
+			strbuf_release(&p);
+			strbuf_release(&r);
+		}
+		free(v);
+	}
+
+	if (flags & RULETEST_MESSAGES) {
+		strbuf_addf(out, "\n%6s %5s  %-8s  %-8s  %s\n", "LINE", "SCORE",
+			    "PICKED", "LABEL", "SUBJECT");
+		for (i = 0; i < t->nr; i++) {
+			const struct ruletest_item *it = &t->items[i];
+			const struct candidate *c = it->c;
+			size_t j;
+
+			strbuf_addf(out, "%6zu %5d  %-8s  %-8s  %s\n", it->lineno,
+				    c->score, it->picked ? "yes" : "no",
+				    label_name(it->label), c->msg.subject);
+			strbuf_addf(out, "%23s", "");
+			for (j = 0; j < c->nr_reasons; j++)
+				strbuf_addf(out, "%s%s %+d", j ? ", " : "",
+					    c->reasons[j].rule->name,
+					    c->reasons[j].rule->weight);
+			if (!c->nr_reasons)
+				strbuf_addstr(out, "no rule matched");
+			if (c->veto)
+				strbuf_addf(out, "; veto %s", c->veto->name);
+			strbuf_addch(out, '\n');
+		}
+	}
+}
+
+static void json_ratio(struct strbuf *out, const char *key, size_t a, size_t b)
+{
+	strbuf_addf(out, ",\"%s\":", key);
+	if (b)
+		strbuf_addf(out, "%.4f", ratio(a, b));
+	else
+		strbuf_addstr(out, "null");
+}
+
+void ruletest_json(struct strbuf *out, const struct ruletest *t, int flags)
+{
+	struct tally y = tally_at(t, 1, 0);
+	size_t i, j;
+
+	strbuf_addstr(out, "{\"type\":\"summary\",\"file\":");
+	json_add_str(out, t->path);
+	strbuf_addf(out, ",\"messages\":%zu,\"threshold\":%d,\"picked\":%zu",
+		    t->nr, t->rules->threshold, y.picked);
+	strbuf_addstr(out, ",\"label\":");
+	json_add_str(out, t->label);
+	if (t->label) {
+		strbuf_addf(out, ",\"positives\":%zu,\"negatives\":%zu,\"tp\":%zu,"
+			    "\"fp\":%zu,\"fn\":%zu,\"tn\":%zu", t->positives,
+			    t->negatives, y.tp, y.fp, y.fn, y.tn);
+		json_ratio(out, "precision", y.tp, y.tp + y.fp);
+		json_ratio(out, "recall", y.tp, t->positives);
+		json_ratio(out, "negatives_picked", y.fp, t->negatives);
+	}
+	strbuf_addstr(out, "}\n");
+	for (i = 0; i < t->nr_stats; i++) {
+		const struct ruletest_rule *s = &t->stats[i];
+
+		strbuf_addstr(out, "{\"type\":\"rule\",\"rule\":");
+		json_add_str(out, s->rule->name);
+		strbuf_addstr(out, ",\"subsystem\":");
+		json_add_str(out, s->scope);
+		if (s->rule->veto)
+			strbuf_addstr(out, ",\"veto\":true,\"weight\":null");
+		else
+			strbuf_addf(out, ",\"veto\":false,\"weight\":%d",
+				    s->rule->weight);
+		strbuf_addstr(out, ",\"file\":");
+		json_add_str(out, s->rule->file);
+		strbuf_addf(out, ",\"line\":%u,\"hits\":%zu", s->rule->lineno, s->hits);
+		if (t->label) {
+			strbuf_addf(out, ",\"positive\":%zu,\"negative\":%zu",
+				    s->positive, s->negative);
+			json_ratio(out, "precision", s->positive,
+				   s->positive + s->negative);
+			json_ratio(out, "recall", s->positive, t->positives);
+		}
+		strbuf_addstr(out, "}\n");
+	}
+	if (flags & RULETEST_SWEEP && t->label) {
+		int *v;
+		size_t nr = sweep_points(t, &v);
+
+		for (i = 0; i < nr; i++) {
+			struct tally at = tally_at(t, 0, v[i]);
+
+			strbuf_addf(out, "{\"type\":\"sweep\",\"threshold\":%d,"
+				    "\"tp\":%zu,\"fp\":%zu,\"fn\":%zu,\"tn\":%zu",
+				    v[i], at.tp, at.fp, at.fn, at.tn);
+			json_ratio(out, "precision", at.tp, at.tp + at.fp);
+			json_ratio(out, "recall", at.tp, t->positives);
+			strbuf_addstr(out, "}\n");
+		}
+		free(v);
+	}
+	for (i = 0; flags & RULETEST_MESSAGES && i < t->nr; i++) {
+		const struct ruletest_item *it = &t->items[i];
+		const struct candidate *c = it->c;
+
+		strbuf_addf(out, "{\"type\":\"message\",\"line\":%zu,\"subject\":",
+			    it->lineno);
+		json_add_str(out, c->msg.subject);
+		strbuf_addf(out, ",\"score\":%d,\"threshold\":%d,\"picked\":%s,"
+			    "\"label\":", c->score, c->threshold,
+			    it->picked ? "true" : "false");
+		if (it->label == LABEL_NONE)
+			strbuf_addstr(out, "null");
+		else
+			json_add_str(out, label_name(it->label));
+		strbuf_addstr(out, ",\"reasons\":[");
+		for (j = 0; j < c->nr_reasons; j++) {
+			strbuf_addf(out, "%s{\"rule\":", j ? "," : "");
+			json_add_str(out, c->reasons[j].rule->name);
+			strbuf_addf(out, ",\"weight\":%d,\"match\":",
+				    c->reasons[j].rule->weight);
+			json_add_str(out, c->reasons[j].match);
+			strbuf_addch(out, '}');
+		}
+		strbuf_addstr(out, "],\"veto\":");
+		json_add_str(out, c->veto ? c->veto->name : NULL);
+		strbuf_addstr(out, "}\n");
+	}
+}

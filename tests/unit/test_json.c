@@ -1,0 +1,142 @@
+/* Unit tests for the JSON object reader of rules test. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <string.h>
+
+#include "json.h"
+#include "strbuf.h"
+
+static int parse(struct json_object *o, const char *text, const char **why,
+		 size_t *at)
+{
+	json_object_init(o);
+	return json_object_parse(o, text, strlen(text), why, at);
+}
+
+static void test_members(void **state)
+{
+	struct json_object o;
+	const struct json_member *m;
+	const char *why = NULL;
+	size_t at = 0;
+
+	(void)state;
+	assert_int_equal(parse(&o, " {\"subject\": \"xfs: fix\", \"n\": -1.5e3,"
+			       " \"t\": true, \"f\": false, \"z\": null,"
+			       " \"paths\": [\"fs/a.c\", \"fs/b.c\"],"
+			       " \"nested\": {\"x\": [1, {\"y\": []}]},"
+			       " \"mixed\": [\"a\", 1],"
+			       " \"n\": 2 }\r\n", &why, &at), 0);
+	m = json_object_get(&o, "subject");
+	assert_non_null(m);
+	assert_int_equal(m->type, JSON_STRING);
+	assert_string_equal(m->value, "xfs: fix");
+	/* A repeated key: the last one. */
+	m = json_object_get(&o, "n");
+	assert_int_equal(m->type, JSON_NUMBER);
+	assert_string_equal(m->value, "2");
+	assert_int_equal(json_object_get(&o, "t")->type, JSON_TRUE);
+	assert_int_equal(json_object_get(&o, "f")->type, JSON_FALSE);
+	assert_int_equal(json_object_get(&o, "z")->type, JSON_NULL);
+	m = json_object_get(&o, "paths");
+	assert_int_equal(m->type, JSON_ARRAY);
+	assert_int_equal(m->nr_items, 2);
+	assert_string_equal(m->items[1], "fs/b.c");
+	/* Nested objects and arrays of other values are read over. */
+	m = json_object_get(&o, "nested");
+	assert_int_equal(m->type, JSON_OTHER);
+	assert_null(m->value);
+	m = json_object_get(&o, "mixed");
+	assert_int_equal(m->type, JSON_OTHER);
+	assert_int_equal(m->nr_items, 0);
+	assert_null(json_object_get(&o, "x"));
+	json_object_release(&o);
+}
+
+static void test_escapes(void **state)
+{
+	struct json_object o;
+	const char *why = NULL;
+	size_t at = 0;
+
+	(void)state;
+	assert_int_equal(parse(&o, "{\"s\": \"a\\\"b\\\\c\\/d\\n\\t"
+			       "\\u00e9\\u20ac\\ud83d\\ude00\"}", &why, &at), 0);
+	assert_string_equal(json_object_get(&o, "s")->value,
+			    "a\"b\\c/d\n\t\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80");
+	json_object_release(&o);
+
+	/* A lone surrogate is U+FFFD; the unit after it is kept. */
+	assert_int_equal(parse(&o, "{\"s\": \"\\ud83dx\\ud83d\\u0041\\ude00\"}",
+			       &why, &at), 0);
+	assert_string_equal(json_object_get(&o, "s")->value,
+			    "\xef\xbf\xbdx\xef\xbf\xbd" "A\xef\xbf\xbd");
+	json_object_release(&o);
+
+	/* A NUL cuts the string; bytes that are not UTF-8 pass through. */
+	assert_int_equal(parse(&o, "{\"s\": \"ab\\u0000cd\", \"t\": \"\xff\"}",
+			       &why, &at), 0);
+	assert_string_equal(json_object_get(&o, "s")->value, "ab");
+	assert_string_equal(json_object_get(&o, "t")->value, "\xff");
+	json_object_release(&o);
+}
+
+static void expect_error(const char *text, const char *want, size_t want_at)
+{
+	struct json_object o;
+	const char *why = NULL;
+	size_t at = 0;
+
+	assert_int_equal(parse(&o, text, &why, &at), -1);
+	assert_non_null(why);
+	if (strcmp(why, want) || at != want_at)
+		print_error("'%s': %s at %zu\n", text, why, at);
+	assert_string_equal(why, want);
+	assert_int_equal(at, want_at);
+	json_object_release(&o);
+}
+
+static void test_errors(void **state)
+{
+	struct strbuf deep = STRBUF_INIT;
+	int i;
+
+	(void)state;
+	expect_error("", "not a JSON object", 0);
+	expect_error("[1]", "not a JSON object", 0);
+	expect_error("{\"a\": 1} x", "text after the object", 9);
+	expect_error("{\"a\" 1}", "expected ':'", 5);
+	expect_error("{\"a\": 1 \"b\": 2}", "expected ',' or '}' in an object", 8);
+	expect_error("{a: 1}", "expected a member name", 1);
+	expect_error("{\"a\": \"x", "unterminated string", 8);
+	expect_error("{\"a\": \"x\ty\"}", "control character in a string", 8);
+	expect_error("{\"a\": \"\\q\"}", "bad escape in a string", 8);
+	expect_error("{\"a\": \"\\u12g4\"}", "bad \\u escape", 9);
+	expect_error("{\"a\": \"\\u12", "short \\u escape", 9);
+	expect_error("{\"a\": tru}", "unexpected text", 6);
+	expect_error("{\"a\": -}", "bad number", 7);
+	expect_error("{\"a\": [1 2]}", "expected ',' or ']' in an array", 9);
+	expect_error("{\"a\": }", "missing value", 6);
+
+	/* Nesting is bounded (64 values deep, the object's own aside): a
+	 * hostile line cannot exhaust the stack. */
+	strbuf_addstr(&deep, "{\"a\": ");
+	for (i = 0; i < 100000; i++)
+		strbuf_addch(&deep, '[');
+	expect_error(deep.buf, "too deeply nested", 6 + 64);
+	strbuf_release(&deep);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_members),
+		cmocka_unit_test(test_escapes),
+		cmocka_unit_test(test_errors),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
