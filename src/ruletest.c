@@ -186,13 +186,9 @@ int ruletest_read(struct ruletest *t, const char *path)
 
 	t->path = path;
 	if (!strcmp(path, "-")) {
-		char buf[65536];
-		size_t n;
-
-		while ((n = fread(buf, 1, sizeof(buf), stdin)) > 0)
-			strbuf_add(&sb, buf, n);
-		if (ferror(stdin))
-			ret = error("cannot read the messages from standard input");
+		if (strbuf_read_fd(&sb, 0) < 0)
+			ret = error("cannot read the messages from standard input: "
+				    "%s", strerror(errno));
 	} else if (strbuf_read_file(&sb, path) < 0) {
 		ret = error("cannot read '%s': %s", path, strerror(errno));
 	}
@@ -361,7 +357,8 @@ void ruletest_text(struct strbuf *out, const struct ruletest *t, int flags)
 	size_t i;
 	int w = 4;
 
-	strbuf_addf(out, "%s: %zu messages", t->path, t->nr);
+	strbuf_addf(out, "%s: %zu message%s", t->path, t->nr,
+		    t->nr == 1 ? "" : "s");
 	if (t->label)
 		strbuf_addf(out, ", %zu positive, %zu negative, %zu unlabelled "
 			    "(label \"%s\")", t->positives, t->negatives,

@@ -174,29 +174,33 @@ void strbuf_trim(struct strbuf *sb)
 	strbuf_ltrim(sb);
 }
 
-int strbuf_read_file(struct strbuf *sb, const char *path)
+int strbuf_read_fd(struct strbuf *sb, int fd)
 {
 	char chunk[8192];
 	ssize_t got;
-	int fd = open(path, O_RDONLY);
 
-	if (fd < 0)
-		return -1;
 	for (;;) {
 		got = read(fd, chunk, sizeof(chunk));
 		if (got < 0) {
-			int saved = errno;
-
-			if (saved == EINTR)
+			if (errno == EINTR)
 				continue;
-			close(fd);
-			errno = saved;
 			return -1;
 		}
 		if (!got)
-			break;
+			return 0;
 		strbuf_add(sb, chunk, (size_t)got);
 	}
+}
+
+int strbuf_read_file(struct strbuf *sb, const char *path)
+{
+	int fd = open(path, O_RDONLY), ret, saved;
+
+	if (fd < 0)
+		return -1;
+	ret = strbuf_read_fd(sb, fd);
+	saved = errno;
 	close(fd);
-	return 0;
+	errno = saved;
+	return ret;
 }

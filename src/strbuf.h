@@ -57,5 +57,7 @@ char *xstrvfmt(const char *fmt, va_list ap);
  * set; the caller reports the error.
  */
 int strbuf_read_file(struct strbuf *sb, const char *path);
+/* The same for what is left to read of fd (0: standard input). */
+int strbuf_read_fd(struct strbuf *sb, int fd);
 
 #endif

@@ -54,13 +54,9 @@ static int read_picks(git_repository *repo, const char *path, struct audit *a)
 	int ret = 0;
 
 	if (!strcmp(path, "-")) {
-		char buf[8192];
-		size_t n;
-
-		while ((n = fread(buf, 1, sizeof(buf), stdin)) > 0)
-			strbuf_add(&sb, buf, n);
-		if (ferror(stdin))
-			ret = error("cannot read the picks from standard input");
+		if (strbuf_read_fd(&sb, 0) < 0)
+			ret = error("cannot read the picks from standard input: %s",
+				    strerror(errno));
 	} else if (strbuf_read_file(&sb, path) < 0) {
 		ret = error("cannot read '%s': %s", path, strerror(errno));
 	}

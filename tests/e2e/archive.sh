@@ -249,20 +249,20 @@ mainline v6.6..master: 7 commits walked (0 merges), 7 in watched paths
 archives: 2 (15 messages); 7 of 7 candidates found posted (5 by link, 1 by patch-id, 1 by subject)
 
 VERDICT   SCORE  COMMIT        SUBSYSTEM  SUBJECT
-proposed    109  $(git rev-parse --short=12 $a2)  xfs        xfs: fix a use-after-free in log recovery
-                 cc-stable +100, subject-fix +4, subject-crash +5
+proposed    111  $(git rev-parse --short=12 $a2)  xfs        xfs: fix a use-after-free in log recovery
+                 cc-stable +100, subject-fix +6, subject-crash +5
                  series: 2/3 of v2 "xfs: log recovery fixes" <https://lore.kernel.org/r/a-v2-0@example.com>: 1/3 present, 3/3 proposed
-proposed    109  $(git rev-parse --short=12 $a3)  xfs        xfs: fix a race in log recovery
-                 cc-stable +100, subject-fix +4, subject-crash +5
+proposed    111  $(git rev-parse --short=12 $a3)  xfs        xfs: fix a race in log recovery
+                 cc-stable +100, subject-fix +6, subject-crash +5
                  series: 3/3 of v2 "xfs: log recovery fixes" <https://lore.kernel.org/r/a-v2-0@example.com>: 1/3 present, 2/3 proposed
-proposed    109  $(git rev-parse --short=12 $b1)  ext4       ext4: fix a deadlock in writeback
-                 cc-stable +100, subject-fix +4, subject-crash +5
+proposed    111  $(git rev-parse --short=12 $b1)  ext4       ext4: fix a deadlock in writeback
+                 cc-stable +100, subject-fix +6, subject-crash +5
                  series: 1/2 of "ext4: fix a deadlock in writeback" <https://lore.kernel.org/r/b-1@example.com> (no cover letter): 2/2 absent
-proposed    104  $(git rev-parse --short=12 $d)  xfs        xfs: fix the quota check in scrub
-                 cc-stable +100, subject-fix +4
+proposed    108  $(git rev-parse --short=12 $d)  xfs        xfs: fix the quota check in scrub
+                 cc-stable +100, subject-fix +6, subject-check +2
                  posted: <https://lore.kernel.org/r/d-1@example.com>; v2 posted later <https://lore.kernel.org/r/d-2@example.com>
-proposed     99  $(git rev-parse --short=12 $c)  xfs        xfs: fix a leak in scrub
-                 cc-stable +100, subject-fix +4, subject-crash +5, review-breaks -10
+proposed    101  $(git rev-parse --short=12 $c)  xfs        xfs: fix a leak in scrub
+                 cc-stable +100, subject-fix +6, subject-crash +5, review-breaks -10
 
 7 candidates: 5 proposed, 1 present, 1 below-threshold
 (2 present, below-threshold or decided not shown; use --all)
@@ -355,7 +355,7 @@ xfs (linux-xfs@vger.kernel.org)
 
 Proposed (the patches follow in reply):
   $(git rev-parse --short=12 $a2) xfs: fix a use-after-free in log recovery
-      score 109: cc-stable +100, subject-fix +4, subject-crash +5
+      score 111: cc-stable +100, subject-fix +6, subject-crash +5
       series: 2/3 of v2 "xfs: log recovery fixes"
       <https://lore.kernel.org/r/a-v2-0@example.com>: 1/3 present, 3/3
       proposed
@@ -363,16 +363,16 @@ Proposed (the patches follow in reply):
       > that show up as use-after-free reports when generic/388 runs for
       > a while.
   $(git rev-parse --short=12 $a3) xfs: fix a race in log recovery
-      score 109: cc-stable +100, subject-fix +4, subject-crash +5
+      score 111: cc-stable +100, subject-fix +6, subject-crash +5
       series: 3/3 of v2 "xfs: log recovery fixes"
       <https://lore.kernel.org/r/a-v2-0@example.com>: 1/3 present, 2/3
       proposed
   $(git rev-parse --short=12 $d) xfs: fix the quota check in scrub
-      score 104: cc-stable +100, subject-fix +4
+      score 108: cc-stable +100, subject-fix +6, subject-check +2
       posted: <https://lore.kernel.org/r/d-1@example.com>; v2 posted
       later <https://lore.kernel.org/r/d-2@example.com>
   $(git rev-parse --short=12 $c) xfs: fix a leak in scrub
-      score 99: cc-stable +100, subject-fix +4, subject-crash +5,
+      score 101: cc-stable +100, subject-fix +6, subject-crash +5,
       review-breaks -10
 
 -- 

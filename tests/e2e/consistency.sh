@@ -167,19 +167,19 @@ jq -r '(.commit | .[0:12]) + " " + ([.evidence[].kind] | join(",")) +
 sort >"$tmp/expect" <<EOF
 $(short "$named") upstream-line backported as $(short linux-6.6.y~8)
 $(short "$unnamed") patch-id same change as $(short linux-6.6.y~7) in linux-6.6.y
-$(short "$reverted") backport-reverted,absent score 109 reaches the threshold 10 of ext4
-$(short "$typo1") absent score 98 reaches the threshold 10 of ext4
-$(short "$typo2") absent score 98 reaches the threshold 10 of ext4
+$(short "$reverted") backport-reverted,absent score 111 reaches the threshold 10 of ext4
+$(short "$typo1") absent score 100 reaches the threshold 10 of ext4
+$(short "$typo2") absent score 100 reaches the threshold 10 of ext4
 $(short "$rework") upstream-line backported as $(short linux-6.6.y~3)
-$(short "$tied") absent score 109 reaches the threshold 10 of ext4
+$(short "$tied") absent score 111 reaches the threshold 10 of ext4
 $(short "$adapted") subject same subject as $adapted_bp in linux-6.6.y
-$(short "$elsewhere") absent score 104 reaches the threshold 10 of ext4
+$(short "$elsewhere") absent score 106 reaches the threshold 10 of ext4
 $(short "$feature") absent score 0 is below the threshold 10 of ext4
 $(short "$newfile") absent changes fs/ext4/replay.c, which linux-6.6.y does not have ($(short "$feature") added it: not proposed)
-$(short "$partial") absent score 109 reaches the threshold 10 of ext4
+$(short "$partial") absent score 111 reaches the threshold 10 of ext4
 $(short "$truncate") upstream-line backported as $(short linux-6.6.y)
-$(short "$quota") absent score 109 reaches the threshold 10 of ext4
-$(short "$followup") absent score 117 reaches the threshold 10 of ext4
+$(short "$quota") absent score 111 reaches the threshold 10 of ext4
+$(short "$followup") absent score 119 reaches the threshold 10 of ext4
 EOF
 test_cmp "$tmp/expect" "$tmp/actual"
 ok "propose: the evidence of each"

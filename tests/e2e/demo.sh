@@ -76,28 +76,29 @@ ok "every verdict occurs"
 
 # Every candidate with its verdict and score (the scores are worked out
 # rule by rule in the comment block of data/make-demo-history; every
-# Fixes: there names a commit below v6.6, so each adds fixes-in-branch).
+# Fixes: there but one names a commit below v6.6, so each adds
+# fixes-in-branch).
 cat >"$tmp/table" <<'EOF'
 Revert "ext4: speed up goal block lookup in ext4_ext_find_goal()"|not-applicable|-3
 btrfs: add support for the raid stripe tree in btrfs_map_block()|below-threshold|-8
-btrfs: fix a null pointer dereference when a raid stripe extent is missing|not-applicable|120
-btrfs: fix deadlock between device scan and chunk allocation|proposed|23
-btrfs: fix null pointer dereference in btrfs_page_mkwrite()|present|26
-btrfs: fix race between ordered extent completion and inode eviction|vetoed|123
-btrfs: tests: fix memory leak in test_eb_bitmaps()|below-threshold|1
+btrfs: fix a null pointer dereference when a raid stripe extent is missing|not-applicable|131
+btrfs: fix deadlock between device scan and chunk allocation|proposed|25
+btrfs: fix null pointer dereference in btrfs_page_mkwrite()|present|33
+btrfs: fix race between ordered extent completion and inode eviction|vetoed|125
+btrfs: tests: fix memory leak in test_eb_bitmaps()|below-threshold|3
 ext4: factor out ext4_zero_partial_blocks_range()|proposed|100
-ext4: fix leak of the test_dummy_encryption argument on mount failure|present|123
-ext4: fix slab-out-of-bounds read in ext4_ext_binsearch_idx()|proposed|136
-ext4: fix stale data exposure in ext4_zero_range()|proposed|121
+ext4: fix leak of the test_dummy_encryption argument on mount failure|present|129
+ext4: fix slab-out-of-bounds read in ext4_ext_binsearch_idx()|proposed|155
+ext4: fix stale data exposure in ext4_zero_range()|proposed|123
 ext4: remove unused variable 'ee_block' in ext4_ext_map_blocks()|below-threshold|-2
 ext4: speed up goal block lookup in ext4_ext_find_goal()|reverted|-3
-fs: fix a missing unlock on the error path of do_renameat2()|maybe-present|18
-iomap: fix dirty range accounting after a short copy|proposed|122
-jbd2: correct the log tail while a transaction is committing|present|118
-nfs: fix a potential null pointer dereference in nfs_update_inode()|present|9
-xfs: avoid false positives when cross-referencing unwritten extents|needs-ack|12
-xfs: fix delalloc extent length corruption in xfs_bmap_add_extent_hole_delay()|needs-ack|27
-xfs: fix use-after-free of log items during log shutdown|waiting|132
+fs: fix a missing unlock on the error path of do_renameat2()|maybe-present|24
+iomap: fix dirty range accounting after a short copy|proposed|124
+jbd2: correct the log tail while a transaction is committing|present|124
+nfs: fix a potential null pointer dereference in nfs_update_inode()|present|11
+xfs: avoid false positives when cross-referencing unwritten extents|needs-ack|14
+xfs: fix delalloc extent length corruption in xfs_bmap_add_extent_hole_delay()|needs-ack|29
+xfs: fix use-after-free of log items during log shutdown|waiting|147
 xfs: rename xfs_iomap_write_unwritten to xfs_iomap_convert_unwritten|below-threshold|-6
 EOF
 sort "$tmp/table" >"$tmp/expect"

@@ -84,11 +84,11 @@ git checkout -q master
 huge40=$(git rev-parse "$huge")
 hang12=$(echo "$hang" | cut -c1-12)
 cat >"$tmp/expect" <<EXPECT
-Revert "ext4: fix a leak in mount"|proposed|score 109 reaches the threshold 10 of ext4|reverts-present
+Revert "ext4: fix a leak in mount"|proposed|score 111 reaches the threshold 10 of ext4|reverts-present
 ext4: drop the extra reference taken by the cache change|proposed|score 108 reaches the threshold 10 of ext4|follow-up
 ext4: keep the reference count in one place|proposed|score 108 reaches the threshold 10 of ext4|follow-up
-ext4: fix a use-after-free in the inode cache|proposed|score 23 reaches the threshold 10 of ext4|fixes-in-branch
-ext4: fix a deadlock at mount|proposed|score 23 reaches the threshold 10 of ext4|fixes-in-branch
+ext4: fix a use-after-free in the inode cache|proposed|score 25 reaches the threshold 10 of ext4|fixes-in-branch
+ext4: fix a deadlock at mount|proposed|score 25 reaches the threshold 10 of ext4|fixes-in-branch
 ext4: fix a crash in huge extents|not-applicable|fixed commit $(echo "$huge40" | cut -c1-12) not in branch|
 ext4: fix a crash in the new mount API|not-applicable|stable tag asks for 6.8 and later; linux-6.6.y is 6.6|
 Revert "ext4: fix a hang in fallocate"|not-applicable|reverts $hang12, which linux-6.6.y does not carry|

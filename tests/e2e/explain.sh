@@ -19,20 +19,20 @@ Subsystem: ext4 (policy heuristic; list linux-ext4@vger.kernel.org)
 Fixes:     db2e5a497805 ("ext4: add bar") -> db2e5a497805855399ac60d0e596422f7f022856, in-branch
 Stable:    stable@vger.kernel.org # 6.1+ (for 6.1 and later)
 
-Score 123, threshold 10:
+Score 125, threshold 10:
    +100  cc-stable            rules/default.rules:@cc-stable@  "stable@vger.kernel.org"
      +8  fixes-tag            rules/default.rules:@fixes-tag@  "db2e5a497805"
      +6  fixes-in-branch      rules/default.rules:@fixes-in-branch@  "fixes-in-branch"
-     +4  subject-fix          rules/default.rules:@subject-fix@  "fix"
+     +6  subject-fix          rules/default.rules:@subject-fix@  "fix"
      +5  subject-crash        rules/default.rules:@subject-crash@  "use-after-free"
-  not matched: follow-up, reverts-present, prerequisite, named-by-test, syzbot, reported-by, closes-report, body-crash, subject-cleanup, subject-rename, subject-feature, subject-perf, noautosel, ext4-journal, ext4-fsck
+  not matched: follow-up, reverts-present, prerequisite, named-by-test, syzbot, reported-by, closes-report, subject-guard, subject-check, body-fix, body-consequence, body-trace, body-crash, body-memory, body-corruption, body-fuzz, subject-cleanup, subject-rename, subject-feature, subject-perf, noautosel, ext4-journal, ext4-fsck
 
 Presence in linux-6.6.y:
   absent         no commit of linux-6.6.y after v6.6 names it
 
 Applies:   yes, onto the tip of linux-6.6.y (after the proposals before it)
 
-Verdict:   proposed: score 123 reaches the threshold 10 of ext4
+Verdict:   proposed: score 125 reaches the threshold 10 of ext4
 
 commit 72cb599cf35d643a9b851254b349975715d42305
 Subject:   fs: fix a refcount leak in path lookup
@@ -41,12 +41,12 @@ Date:      2023-11-14T22:20:20+00:00
 Subsystem: vfs (policy heuristic; list linux-fsdevel@vger.kernel.org)
 Fixes:     db2e5a497805 ("ext4: add bar") -> db2e5a497805855399ac60d0e596422f7f022856, in-branch
 
-Score 23, threshold 10:
+Score 25, threshold 10:
      +8  fixes-tag            rules/default.rules:@fixes-tag@  "db2e5a497805"
      +6  fixes-in-branch      rules/default.rules:@fixes-in-branch@  "fixes-in-branch"
-     +4  subject-fix          rules/default.rules:@subject-fix@  "fix"
+     +6  subject-fix          rules/default.rules:@subject-fix@  "fix"
      +5  subject-crash        rules/default.rules:@subject-crash@  "leak"
-  not matched: cc-stable, follow-up, reverts-present, prerequisite, named-by-test, syzbot, reported-by, closes-report, body-crash, subject-cleanup, subject-rename, subject-feature, subject-perf, noautosel
+  not matched: cc-stable, follow-up, reverts-present, prerequisite, named-by-test, syzbot, reported-by, closes-report, subject-guard, subject-check, body-fix, body-consequence, body-trace, body-crash, body-memory, body-corruption, body-fuzz, subject-cleanup, subject-rename, subject-feature, subject-perf, noautosel
 
 Presence in linux-6.6.y:
   upstream-line  backported as 8f3388abc9da (8f3388abc9da8f0bd4a0d1f6f7644cfac48ab01d)

@@ -266,7 +266,7 @@ echo 'ext4: fix a leak with CR line ends / in-branch / present' >"$tmp/expect"
 test_cmp "$tmp/expect" "$tmp/actual"
 # 1,667 Fixes: tags naming one commit: one link, one rule hit each.
 field "$trailers" '[(.fixes | length), (.reasons | map(.rule) | join(","))] | join(" ")' >"$tmp/actual"
-echo '1 cc-stable,fixes-tag,fixes-in-branch,subject-fix,subject-crash' >"$tmp/expect"
+echo '1 cc-stable,fixes-tag,fixes-in-branch,subject-fix,subject-crash,body-fix' >"$tmp/expect"
 test_cmp "$tmp/expect" "$tmp/actual"
 ok "propose (json): enormous, empty, non-UTF-8, junk, CR and 5,000-trailer messages"
 
@@ -305,9 +305,9 @@ for c in $cycle_a $cycle_b $self $selfrevert $ping $pong; do
 	field "$c" '[.commit[0:12], .verdict, .score, (.facts | join(",")), (.warnings | join("; "))] | join(" | ")'
 done >"$tmp/actual"
 cat >"$tmp/expect" <<EOF
-$(s12 $cycle_a) | below-threshold | 4 |  | Fixes: c1c1e ("ext4: fix the cycle, part B") names $(s12 $cycle_b), which comes after it in mainline; ignored
-$(s12 $cycle_b) | not-applicable | 112 |  | 
-$(s12 $self) | below-threshold | 4 |  | Fixes: 5e1f0 ("ext4: fix myself") names this commit itself; ignored
+$(s12 $cycle_a) | below-threshold | 6 |  | Fixes: c1c1e ("ext4: fix the cycle, part B") names $(s12 $cycle_b), which comes after it in mainline; ignored
+$(s12 $cycle_b) | not-applicable | 114 |  | 
+$(s12 $self) | below-threshold | 6 |  | Fixes: 5e1f0 ("ext4: fix myself") names this commit itself; ignored
 $(s12 $selfrevert) | not-applicable | 100 |  | reverts $(s12 $selfrevert) ("Revert "ext4: revert myself""), which is this commit itself; ignored
 $(s12 $ping) | reverted | 100 |  | reverts $(s12 $pong) ("Revert "Revert "ext4: the ping-pong"""), which comes after it in mainline; ignored
 $(s12 $pong) | not-applicable | 100 |  | 
@@ -475,8 +475,8 @@ jq -r 'select(.warnings | length > 0) | [.commit[0:12], (.warnings | join("; "))
 	"$tmp/bt-json.out" | grep gave >"$tmp/actual"
 cat >"$tmp/expect" <<EOF
 $(s12 $backtrack) rule 'backtrack' ($r:3) gave up: match limit reached
-$(s12 $huge) rule 'backtrack-body' ($r:4) gave up: match limit reached
 $(s12 $trailers) rule 'backtrack-link' ($r:5) gave up: match limit reached
+$(s12 $huge) rule 'backtrack-body' ($r:4) gave up: match limit reached
 EOF
 test_cmp "$tmp/expect" "$tmp/actual"
 # A rule that gave up does not count, though a later Link: matches it.

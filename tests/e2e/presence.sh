@@ -92,8 +92,8 @@ RULES
 		(.applies | tostring), (.conflicts | join(","))] | join("|")' \
 	>"$tmp/actual"
 cat >"$tmp/expect" <<EXPECT
-ext4: fix a leak in lookup|proposed|score 109 reaches the threshold 10 of ext4|backport-reverted,absent|true|
-ext4: fix an overflow in the inode code|proposed|score 109 reaches the threshold 10 of ext4|absent|false|fs/ext4/inode.c
+ext4: fix a leak in lookup|proposed|score 111 reaches the threshold 10 of ext4|backport-reverted,absent|true|
+ext4: fix an overflow in the inode code|proposed|score 111 reaches the threshold 10 of ext4|absent|false|fs/ext4/inode.c
 btrfs: fix a deadlock in the inode code|waiting|btrfs waits for a release: in no release tag yet|absent|null|
 ext4: fix a crash in readdir|maybe-present|same subject as $bysubject in linux-6.6.y|subject|null|
 ext4: fix a null dereference in xattr lookup|present|same change as $vendor in linux-6.6.y|patch-id|null|
@@ -105,8 +105,8 @@ ok "verdicts, evidence and trial pick"
 "$STABLEPICK" --rules rules propose --branch linux-6.6.y |
 	grep -A2 "^proposed .* ext4: fix an overflow" >"$tmp/actual"
 cat >"$tmp/expect" <<EXPECT
-proposed         109  $conflict  ext4       ext4: fix an overflow in the inode code
-                      cc-stable +100, subject-fix +4, subject-crash +5
+proposed         111  $conflict  ext4       ext4: fix an overflow in the inode code
+                      cc-stable +100, subject-fix +6, subject-crash +5
                       does not apply to linux-6.6.y: conflicts in fs/ext4/inode.c
 EXPECT
 test_cmp "$tmp/expect" "$tmp/actual"

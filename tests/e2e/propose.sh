@@ -14,14 +14,14 @@ branch linux-6.6.y (base v6.6): 1 commit after the base, 1 names an upstream com
 mainline v6.6..master: 8 commits walked (1 merge), 6 in watched paths
 
 VERDICT    SCORE  COMMIT        SUBSYSTEM  SUBJECT
-proposed     123  06d0934822df  ext4       ext4: fix use-after-free in bar
-                  cc-stable +100, fixes-tag +8, fixes-in-branch +6, subject-fix +4, subject-crash +5
-needs-ack     23  724a0d4cb6b2  xfs        xfs: fix corruption in the inode cluster
-                  xfs is opt-in and no Cc: stable tag approves it; fixes-tag +8, fixes-in-branch +6, subject-fix +4, subject-crash +5
-waiting      109  95375dd19af5  xfs        xfs: fix a null pointer dereference in log recovery
-                  xfs waits for a release: in no release tag yet; cc-stable +100, subject-fix +4, subject-crash +5
-vetoed       109  11bbf3aa4846  btrfs      btrfs: fix deadlock in baz
-                  stable+noautosel: needs a manual backport; cc-stable +100, subject-fix +4, subject-crash +5
+proposed     125  06d0934822df  ext4       ext4: fix use-after-free in bar
+                  cc-stable +100, fixes-tag +8, fixes-in-branch +6, subject-fix +6, subject-crash +5
+needs-ack     25  724a0d4cb6b2  xfs        xfs: fix corruption in the inode cluster
+                  xfs is opt-in and no Cc: stable tag approves it; fixes-tag +8, fixes-in-branch +6, subject-fix +6, subject-crash +5
+waiting      111  95375dd19af5  xfs        xfs: fix a null pointer dereference in log recovery
+                  xfs waits for a release: in no release tag yet; cc-stable +100, subject-fix +6, subject-crash +5
+vetoed       111  11bbf3aa4846  btrfs      btrfs: fix deadlock in baz
+                  stable+noautosel: needs a manual backport; cc-stable +100, subject-fix +6, subject-crash +5
 
 6 candidates: 1 proposed, 1 needs-ack, 1 waiting, 1 vetoed, 1 present, 1 below-threshold
 (2 present, below-threshold or decided not shown; use --all)
@@ -35,16 +35,16 @@ branch linux-6.6.y (base v6.6): 1 commit after the base, 1 names an upstream com
 mainline v6.6..master: 8 commits walked (1 merge), 6 in watched paths
 
 VERDICT          SCORE  COMMIT        SUBSYSTEM  SUBJECT
-proposed           123  06d0934822df  ext4       ext4: fix use-after-free in bar
-                        cc-stable +100, fixes-tag +8, fixes-in-branch +6, subject-fix +4, subject-crash +5
-needs-ack           23  724a0d4cb6b2  xfs        xfs: fix corruption in the inode cluster
-                        xfs is opt-in and no Cc: stable tag approves it; fixes-tag +8, fixes-in-branch +6, subject-fix +4, subject-crash +5
-waiting            109  95375dd19af5  xfs        xfs: fix a null pointer dereference in log recovery
-                        xfs waits for a release: in no release tag yet; cc-stable +100, subject-fix +4, subject-crash +5
-vetoed             109  11bbf3aa4846  btrfs      btrfs: fix deadlock in baz
-                        stable+noautosel: needs a manual backport; cc-stable +100, subject-fix +4, subject-crash +5
-present             23  72cb599cf35d  vfs        fs: fix a refcount leak in path lookup
-                        backported as 8f3388abc9da; fixes-tag +8, fixes-in-branch +6, subject-fix +4, subject-crash +5
+proposed           125  06d0934822df  ext4       ext4: fix use-after-free in bar
+                        cc-stable +100, fixes-tag +8, fixes-in-branch +6, subject-fix +6, subject-crash +5
+needs-ack           25  724a0d4cb6b2  xfs        xfs: fix corruption in the inode cluster
+                        xfs is opt-in and no Cc: stable tag approves it; fixes-tag +8, fixes-in-branch +6, subject-fix +6, subject-crash +5
+waiting            111  95375dd19af5  xfs        xfs: fix a null pointer dereference in log recovery
+                        xfs waits for a release: in no release tag yet; cc-stable +100, subject-fix +6, subject-crash +5
+vetoed             111  11bbf3aa4846  btrfs      btrfs: fix deadlock in baz
+                        stable+noautosel: needs a manual backport; cc-stable +100, subject-fix +6, subject-crash +5
+present             25  72cb599cf35d  vfs        fs: fix a refcount leak in path lookup
+                        backported as 8f3388abc9da; fixes-tag +8, fixes-in-branch +6, subject-fix +6, subject-crash +5
 below-threshold     -6  71656c8bf190  ext4       ext4: remove unused variable in bar
                         subject-cleanup -6
 
@@ -60,11 +60,11 @@ jq -r '[.verdict, (.score|tostring), .subsystem, .commit[0:12], .subject,
 	(.evidence | map(.kind) | join(","))] | join("|")' \
 	<"$tmp/json" >"$tmp/actual"
 cat >"$tmp/expect" <<'EXPECT'
-proposed|123|ext4|06d0934822df|ext4: fix use-after-free in bar|cc-stable 100,fixes-tag 8,fixes-in-branch 6,subject-fix 4,subject-crash 5|absent
-needs-ack|23|xfs|724a0d4cb6b2|xfs: fix corruption in the inode cluster|fixes-tag 8,fixes-in-branch 6,subject-fix 4,subject-crash 5|absent
-waiting|109|xfs|95375dd19af5|xfs: fix a null pointer dereference in log recovery|cc-stable 100,subject-fix 4,subject-crash 5|absent
-vetoed|109|btrfs|11bbf3aa4846|btrfs: fix deadlock in baz|cc-stable 100,subject-fix 4,subject-crash 5|absent
-present|23|vfs|72cb599cf35d|fs: fix a refcount leak in path lookup|fixes-tag 8,fixes-in-branch 6,subject-fix 4,subject-crash 5|upstream-line
+proposed|125|ext4|06d0934822df|ext4: fix use-after-free in bar|cc-stable 100,fixes-tag 8,fixes-in-branch 6,subject-fix 6,subject-crash 5|absent
+needs-ack|25|xfs|724a0d4cb6b2|xfs: fix corruption in the inode cluster|fixes-tag 8,fixes-in-branch 6,subject-fix 6,subject-crash 5|absent
+waiting|111|xfs|95375dd19af5|xfs: fix a null pointer dereference in log recovery|cc-stable 100,subject-fix 6,subject-crash 5|absent
+vetoed|111|btrfs|11bbf3aa4846|btrfs: fix deadlock in baz|cc-stable 100,subject-fix 6,subject-crash 5|absent
+present|25|vfs|72cb599cf35d|fs: fix a refcount leak in path lookup|fixes-tag 8,fixes-in-branch 6,subject-fix 6,subject-crash 5|upstream-line
 below-threshold|-6|ext4|71656c8bf190|ext4: remove unused variable in bar|subject-cleanup -6|absent
 EXPECT
 test_cmp "$tmp/expect" "$tmp/actual"

@@ -52,7 +52,7 @@ fi
 for f in rules/*.rules; do
 	grep -q "^$f: ok (" "$tmp/out" || fail "no summary line for $f"
 done
-grep -q '^rules/xfs\.rules: ok (1 subsystem, 2 rules, version 1)$' \
+grep -q '^rules/xfs\.rules: ok (1 subsystem, 3 rules, version 1)$' \
 	"$tmp/out" || fail "unexpected summary for rules/xfs.rules"
 
 # 3. The rules directory, as propose would load it (default.rules first).

@@ -3,7 +3,7 @@
 # with and without labels; what `unless` does; the body without its
 # trailers; the errors of a bad file.  The rules are the test's own
 # (STABLEPICK_DATADIR), so that retuning the shipped ones changes nothing
-# here.
+# here but the last check, which is about the shipped rules.
 . "$TEST_SRCDIR/tests/lib.sh"
 
 mkdir -p "$tmp/data/rules"
@@ -185,3 +185,23 @@ echo "error: rules test: --threshold-sweep needs --label" >expect
 head -1 err >actual
 test_cmp expect actual
 ok "rules test: each bad line named with its cause, then exit 1"
+
+# --- the shipped rules --------------------------------------------------------
+# A clean-up that fixes a leak is a fix: the penalty gives way.  And a
+# body's own words count in any case: "Call trace:" as arm64 prints it.
+unset STABLEPICK_DATADIR
+cat >shipped.jsonl <<'EOF'
+{"message": "nfsd: clean up potential nfsd_file refcount leaks\n\nTwo paths leak a reference.\n"}
+{"message": "ext4: clean up the mount code\n\nNo change in behaviour.\n"}
+{"message": "ext4: do not read past the end\n\nCall trace:\n dump_backtrace+0x0/0x1e0\n"}
+EOF
+"$STABLEPICK" rules test --messages shipped.jsonl | sed -n '/^ *LINE/,$p' |
+	awk 'NR > 1 && NR % 2 == 0 { printf "%s:", $3 } NR > 1 && NR % 2 == 1 { print }' |
+	sed 's/  */ /g' >actual
+grep -q '^no: subject-crash +5, subject-cleanup' actual &&
+	fail "subject-cleanup counted against a leak fix"
+grep -c 'subject-cleanup' actual >count || :
+echo 1 >expect
+test_cmp expect count
+grep -q 'body-trace +4' actual || fail "Call trace: (arm64) not read: $(cat actual)"
+ok "shipped rules: unless spares a clean-up that fixes a leak; case-free body words"

@@ -58,16 +58,20 @@ test_cmp /dev/null "$tmp/err"
 jq -r '(.commit | .[0:12]) + " " + .subsystem + " " +
 	([.fixes[] | .id[0:12] + ":" + .status] | join(",")) + " " + .verdict + ": " + .why' \
 	"$tmp/json" | sort >"$tmp/actual"
+# The crash fix scores 11 (subject-fix +6, subject-crash +5): its
+# "Fixes: #30425" names no commit (no link, no fixes-tag), and it waits
+# for a release, as the follow-up that names it in "Follow-up for" (a
+# link to a proposed commit) does.
 sort >"$tmp/expect" <<EOF
-$(short "$issue") network  below-threshold: score 9 is below the threshold 10 of network
-$(short "$followup") network $(short "$issue"):absent not-applicable: fixed commit $(short "$issue") not in branch
+$(short "$issue") network  waiting: network waits for a release: in v256-rc1, not in a release tag yet
+$(short "$followup") network $(short "$issue"):proposed waiting: network waits for a release: in v256-rc1, not in a release tag yet
 $(short "$tidy") resolve $base:in-branch below-threshold: score 8 is below the threshold 10 of resolve
 EOF
 test_cmp "$tmp/expect" "$tmp/actual"
 ok "main is mainline; Follow-up for is a link, Fixes: #30425 is none"
 
 # The body's words do not include a Fixes: line's: the tidy commit's
-# Fixes: quotes "use-after-free", which body-crash reads in the body.
+# Fixes: quotes "use-after-free", which body-memory reads in the body.
 jq -r 'select(.commit == "'"$tidy"'") | [.reasons[].rule] | join(",")' "$tmp/json" \
 	>"$tmp/actual"
 echo "fixes-tag,fixes-in-branch,subject-cleanup" >"$tmp/expect"
@@ -159,7 +163,7 @@ git config --add stablepick.rules "$tmp/rules"
 git config --add stablepick.rules "$tmp/more"
 "$STABLEPICK" rules check | sed "s#^$STABLEPICK_DATADIR/#shipped/#; s#^$tmp/#tmp/#" >"$tmp/actual"
 cat >"$tmp/expect" <<EOF
-shipped/rules/default.rules: ok (2 subsystems, 19 rules, 1 veto, 1 link, version 1)
+shipped/rules/default.rules: ok (2 subsystems, 27 rules, 1 veto, 1 link, version 1)
 shipped/rules/btrfs.rules: ok (1 subsystem, 2 rules, version 1)
 tmp/more/ext4.rules: ok (0 subsystems, 0 rules, version 2)
 shipped/rules/iomap.rules: ok (1 subsystem, 1 rule, version 1)

@@ -398,7 +398,7 @@ sed -n 2p "$tmp/out" >"$tmp/actual"
 echo "mainline v6.6..master: 10 commits walked (0 merges), 8 in watched paths, 2 more named by tests" |
 	test_cmp - "$tmp/actual"
 grep -A1 "^proposed .* $(s "$I") " "$tmp/out" | tail -1 | sed 's/^ *//' >"$tmp/actual"
-echo "fixes-tag +8, fixes-in-branch +6, named-by-test +10, subject-fix +4, subject-crash +5; named by ltp mmap99" |
+echo "fixes-tag +8, fixes-in-branch +6, named-by-test +10, subject-fix +6, subject-crash +5; named by ltp mmap99" |
 	test_cmp - "$tmp/actual"
 # K, which the walk met, fixes the mm/ fix that --tests-from added after
 # it: placed by date, I comes first, so K is its follow-up (not a fix of

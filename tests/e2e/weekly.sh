@@ -59,7 +59,7 @@ ok "decisions outrank the rules"
 
 # A deferral ends on its date.
 STABLEPICK_NOW=1702200000 verdicts | grep 'in c|' >"$tmp/actual"	# 2023-12-10
-echo 'ext4: fix a crash in c|proposed|score 109 reaches the threshold 10 of ext4' >"$tmp/expect"
+echo 'ext4: fix a crash in c|proposed|score 111 reaches the threshold 10 of ext4' >"$tmp/expect"
 test_cmp "$tmp/expect" "$tmp/actual"
 ok "deferred comes back after its date"
 
@@ -80,8 +80,8 @@ jq -c . <"$tmp/week2.json" >"$tmp/week2"
 test_cmp "$tmp/full2" "$tmp/week2"
 jq -r '.subject + "|" + .verdict + "|" + .why' <"$tmp/week2.json" >"$tmp/actual"
 cat >"$tmp/expect" <<'EXPECT'
-ext4: fix the fix of the crash in a|proposed|score 117 reaches the threshold 10 of ext4
-ext4: fix a crash in d|proposed|score 109 reaches the threshold 10 of ext4
+ext4: fix the fix of the crash in a|proposed|score 119 reaches the threshold 10 of ext4
+ext4: fix a crash in d|proposed|score 111 reaches the threshold 10 of ext4
 EXPECT
 test_cmp "$tmp/expect" "$tmp/actual"
 ok "--since last equals the full run minus what was listed"
@@ -91,7 +91,7 @@ ok "--since last equals the full run minus what was listed"
 fix fs/ext4/e.c 'ext4: fix a crash in e'
 verdicts --since last >"$tmp/email-run"
 verdicts --since last >"$tmp/mbox-run"
-echo 'ext4: fix a crash in e|proposed|score 109 reaches the threshold 10 of ext4' >"$tmp/expect"
+echo 'ext4: fix a crash in e|proposed|score 111 reaches the threshold 10 of ext4' >"$tmp/expect"
 test_cmp "$tmp/expect" "$tmp/email-run"
 test_cmp "$tmp/expect" "$tmp/mbox-run"
 ok "a second run at the same tip lists the same commits"

@@ -102,7 +102,7 @@ static void test_shipped_rules_load(void **state)
 	s = ruleset_subsystem(&rs, "xfs");
 	assert_non_null(s);
 	assert_int_equal(s->policy, POLICY_OPT_IN);
-	assert_int_equal(s->nr_rules, 2);
+	assert_int_equal(s->nr_rules, 3);
 	s = ruleset_subsystem(&rs, "vfs");
 	assert_non_null(s);
 	assert_int_equal(s->nr_paths, 2);
