@@ -30,11 +30,6 @@ static const char *const kind_names[] = {
 	[ARCHIVE_MBOX] = "mbox",
 };
 
-const char *archive_kind_name(enum archive_kind k)
-{
-	return kind_names[k];
-}
-
 void archive_init(struct archive *a, const char *cache_dir)
 {
 	memset(a, 0, sizeof(*a));
@@ -1130,16 +1125,6 @@ static int read_mbox(struct archive *a, size_t src)
 
 /* --- sources ---------------------------------------------------------- */
 
-static int is_dir(const char *dir, const char *name)
-{
-	char *path = xstrfmt("%s/%s", dir, name);
-	struct stat st;
-	int ok = !stat(path, &st) && S_ISDIR(st.st_mode);
-
-	free(path);
-	return ok;
-}
-
 static int detect(const char *path, enum archive_kind *kind)
 {
 	git_repository *repo = NULL;
@@ -1154,11 +1139,11 @@ static int detect(const char *path, enum archive_kind *kind)
 	if (!S_ISDIR(st.st_mode))
 		return error("'%s' is not an archive (neither a file nor a "
 			     "directory)", path);
-	if (is_dir(path, "git")) {
+	if (is_dir_in(path, "git")) {
 		*kind = ARCHIVE_PI_V2;
 		return 0;
 	}
-	if (is_dir(path, "cur") && is_dir(path, "new")) {
+	if (is_dir_in(path, "cur") && is_dir_in(path, "new")) {
 		*kind = ARCHIVE_MAILDIR;
 		return 0;
 	}
@@ -1187,7 +1172,7 @@ static char *cache_file(const struct archive *a, const char *abs)
 int archive_add(struct archive *a, const char *path)
 {
 	struct archive_source *s;
-	enum archive_kind kind;
+	enum archive_kind kind = ARCHIVE_MBOX;	/* detect() sets it */
 	char abs[PATH_MAX];
 	size_t src, i;
 	int ret;

@@ -66,8 +66,6 @@ enum archive_kind {
 	ARCHIVE_MBOX,
 };
 
-const char *archive_kind_name(enum archive_kind k);
-
 struct archive_msg {
 	char *message_id;		/* without <> */
 	char *in_reply_to;		/* or NULL */

@@ -18,7 +18,7 @@ static const char *const verdict_names[] = {
 	[AUDIT_REJECT] = "reject",
 };
 
-const char *audit_verdict_name(enum audit_verdict v)
+static const char *audit_verdict_name(enum audit_verdict v)
 {
 	return verdict_names[v];
 }

@@ -65,8 +65,6 @@ enum audit_verdict {
 	AUDIT_REJECT,
 };
 
-const char *audit_verdict_name(enum audit_verdict v);
-
 struct audit_flag {
 	const char *flag;		/* static */
 	enum audit_verdict weight;

@@ -196,8 +196,9 @@ void candidate_add_named_by(struct candidate *c, const char *test)
 	c->named_by[c->nr_named_by++] = xstrdup(test);
 }
 
-void candidate_add_fact(struct candidate *c, const char *fact)
+void candidate_add_fact(struct candidate *c, enum rule_fact f)
 {
+	const char *fact = rule_fact_name(f);
 	size_t i;
 
 	for (i = 0; i < c->nr_facts; i++)

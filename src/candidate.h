@@ -228,8 +228,8 @@ void candidate_add_warning(struct candidate *c, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 /* Adds a test that names c as its fix ("fstests xfs/123") once. */
 void candidate_add_named_by(struct candidate *c, const char *test);
-/* Adds a fact (a static string) once. */
-void candidate_add_fact(struct candidate *c, const char *fact);
+/* Adds a fact once (its name, for the rules on the field "fact"). */
+void candidate_add_fact(struct candidate *c, enum rule_fact fact);
 
 /*
  * Sorts by verdict, then score (highest first), then walk order; a

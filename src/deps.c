@@ -594,12 +594,12 @@ int deps_facts(struct deps *d, struct candidate *c)
 			t->status = r ? TARGET_IN_BRANCH : TARGET_ABSENT;
 		}
 		if (t->status == TARGET_IN_BRANCH)
-			candidate_add_fact(c, "fixes-in-branch");
+			candidate_add_fact(c, FACT_FIXES_IN_BRANCH);
 		else if (t->status == TARGET_PROPOSED)
-			candidate_add_fact(c, "follow-up");
+			candidate_add_fact(c, FACT_FOLLOW_UP);
 	}
 	if (c->msg.is_revert && c->reverts_in_branch)
-		candidate_add_fact(c, "reverts-present");
+		candidate_add_fact(c, FACT_REVERTS_PRESENT);
 	return 0;
 }
 
@@ -826,7 +826,7 @@ struct candidate *deps_pull_prereq(struct deps *d)
 			if (!p || p->present || wanted(p) || p->pulled)
 				continue;
 			p->pulled = 1;
-			candidate_add_fact(p, "prerequisite");
+			candidate_add_fact(p, FACT_PREREQUISITE);
 			if (p->order >= d->pull_next - 1) {
 				d->pull_next = p->order + 1;
 				d->pull_prereq = 0;

@@ -21,7 +21,7 @@
  *             deps_facts(&d, c);        facts the rules can match
  *             score_candidate(&rules, c);
  *             deps_applicable(&d, c);   sets c->not_applicable
- *             score_decide(&rules, c);
+ *             score_decide(c);
  *     while ((p = deps_pull_prereq(&d)))
  *             ... score and decide p again ...
  *     for each candidate c: if deps_reconsider(&d, c) == 1, decide c again

@@ -56,8 +56,14 @@ static int same_rule(const struct rule *a, const struct rule *b)
 	return a == b || (a && b && a->file == b->file && a->lineno == b->lineno);
 }
 
-int eval_pick_rules(const struct candidate *c, int threshold,
-		    const struct rule *without)
+/*
+ * The rules' decision with the threshold replaced by threshold (for
+ * every subsystem), or the candidate's own when threshold is INT_MIN,
+ * and without the rule without (NULL: all rules count; the copies of
+ * a template's rule in the subsystems made from it count as one).
+ */
+static int eval_pick_rules(const struct candidate *c, int threshold,
+			   const struct rule *without)
 {
 	const struct subsystem *s = candidate_subsystem(c);
 	int score = c->score;

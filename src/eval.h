@@ -101,15 +101,6 @@ void eval_release(struct eval *ev);
 /* Labels the judged candidates and counts every selector. */
 void eval_run(struct eval *ev, const struct candidate_list *l);
 
-/*
- * The rules' decision with the threshold replaced by threshold (for
- * every subsystem), or the candidate's own when threshold is INT_MIN,
- * and without the rule without (NULL: all rules count; the copies of
- * a template's rule in the subsystems made from it count as one).
- */
-int eval_pick_rules(const struct candidate *c, int threshold,
-		    const struct rule *without);
-
 /* Counts the rules selector over the labelled items, as above. */
 void eval_count_rules(const struct eval *ev, int threshold,
 		      const struct rule *without, struct eval_counts *out);

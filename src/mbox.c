@@ -1,4 +1,5 @@
 #include "mbox.h"
+#include "ascii.h"
 #include "error.h"
 #include "strbuf.h"
 #include "util.h"
@@ -51,16 +52,6 @@ struct msg_ctx {
 };
 
 /* --- characters and lines ------------------------------------------- */
-
-static int is_blank(int c)
-{
-	return c == ' ' || c == '\t';
-}
-
-static int is_digit(int c)
-{
-	return c >= '0' && c <= '9';
-}
 
 static int hex_val(int c)
 {
@@ -125,33 +116,6 @@ static size_t count_lines(const char *p, size_t len)
 		p = nl + 1;
 	}
 	return n;
-}
-
-/*
- * Appends p[0..len) to be quoted in a problem: at most QUOTE_MAX bytes,
- * with control characters and bytes that are not UTF-8 as '?'.
- */
-static void add_quoted(struct strbuf *sb, const char *p, size_t len)
-{
-	size_t i = 0, n;
-
-	while (i < len) {
-		unsigned char c = (unsigned char)p[i];
-
-		if (i >= QUOTE_MAX) {
-			strbuf_addstr(sb, "...");
-			return;
-		}
-		n = c < 0x20 || c == 0x7f ? 0 :
-			utf8_seq_len((const unsigned char *)p + i, len - i);
-		if (!n) {
-			strbuf_addch(sb, '?');
-			i++;
-		} else {
-			strbuf_add(sb, p + i, n);
-			i += n;
-		}
-	}
 }
 
 /*
@@ -502,7 +466,7 @@ static size_t parse_headers(struct msg_ctx *c, const char *buf, size_t len,
 		if (!n) {
 			struct strbuf q = STRBUF_INIT;
 
-			add_quoted(&q, line.p, line.len);
+			strbuf_add_quoted(&q, line.p, line.len, QUOTE_MAX);
 			if (is_blank((unsigned char)line.p[0]))
 				set_problem(c, line.p, "continuation line "
 					    "'%s' without a header before it",
@@ -694,7 +658,7 @@ static void decode_body(struct msg_ctx *c, const struct strbuf *cte,
 	} else {
 		struct strbuf q = STRBUF_INIT;
 
-		add_quoted(&q, s.p, s.len);
+		strbuf_add_quoted(&q, s.p, s.len, QUOTE_MAX);
 		set_problem(c, body, "unknown Content-Transfer-Encoding '%s'",
 			    q.buf);
 		strbuf_release(&q);

@@ -1,4 +1,5 @@
 #include "message.h"
+#include "ascii.h"
 #include "strbuf.h"
 #include "util.h"
 
@@ -59,26 +60,6 @@ static const char *const known_keys[] = {
 static int is_ws(int c)
 {
 	return c == ' ' || c == '\t' || c == '\f' || c == '\v';
-}
-
-static int is_digit(int c)
-{
-	return c >= '0' && c <= '9';
-}
-
-static int is_alpha(int c)
-{
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
-}
-
-static int is_alnum(int c)
-{
-	return is_alpha(c) || is_digit(c);
-}
-
-static int is_hexdigit(int c)
-{
-	return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
 }
 
 static int to_lower(int c)

@@ -176,7 +176,13 @@ static void add_revision(struct strbuf *out, const struct posted *p)
 		strbuf_addf(out, "v%d ", p->revision);
 }
 
-void report_series_line(struct strbuf *out, const struct candidate *c)
+/*
+ * Appends what the archives say of c's series, on one line: "2/3 of v2
+ * "xfs: ..." <https://lore.kernel.org/r/ID>: 1/3 present, 3/3 absent",
+ * and a later revision, "; v3 posted later <...>"; of a single patch
+ * revised since, its link and the later revision; else nothing.
+ */
+static void report_series_line(struct strbuf *out, const struct candidate *c)
 {
 	const struct posted *p = c->posted;
 	char *link;

@@ -62,14 +62,6 @@ void report_explain(struct strbuf *out, const struct report *r,
 void report_reasons(struct strbuf *out, const struct candidate *c);
 
 /*
- * Appends what the archives say of c's series, on one line: "2/3 of v2
- * "xfs: ..." <https://lore.kernel.org/r/ID>: 1/3 present, 3/3 absent",
- * and a later revision, "; v3 posted later <...>"; of a single patch
- * revised since, its link and the later revision; else nothing.
- */
-void report_series_line(struct strbuf *out, const struct candidate *c);
-
-/*
  * Writes out to f; returns 0 or -1 after an error message.  To a
  * terminal, control characters and bytes that are not UTF-8 (commit
  * text may hold escape sequences) are written as '?'.

@@ -1,4 +1,5 @@
 #include "rules.h"
+#include "ascii.h"
 #include "error.h"
 #include "soak.h"
 #include "strbuf.h"
@@ -71,6 +72,29 @@ const char *policy_name(enum policy pol)
 	case POLICY_IGNORE: return "ignore";
 	}
 	return "unknown";
+}
+
+static const char *const fact_names[FACT__NR] = {
+	[FACT_FIXES_IN_BRANCH] = "fixes-in-branch",
+	[FACT_FOLLOW_UP] = "follow-up",
+	[FACT_REVERTS_PRESENT] = "reverts-present",
+	[FACT_PREREQUISITE] = "prerequisite",
+	[FACT_NAMED_BY_TEST] = "named-by-test",
+};
+
+const char *rule_fact_name(enum rule_fact f)
+{
+	return (unsigned)f < FACT__NR ? fact_names[f] : "unknown";
+}
+
+int rule_fact_lookup(const char *name)
+{
+	int i;
+
+	for (i = 0; i < FACT__NR; i++)
+		if (!strcmp(fact_names[i], name))
+			return i;
+	return -1;
 }
 
 const char *rule_field_name(enum rule_field f)
@@ -322,11 +346,6 @@ int ruleset_parse_tag(const struct ruleset *rs, const char *name,
 	return 0;
 }
 
-static int is_blank(int c)
-{
-	return c == ' ' || c == '\t';
-}
-
 static char *skip_blanks(char *s)
 {
 	while (is_blank(*s))
@@ -499,6 +518,20 @@ static const struct rule *find_rule(const struct rule *rules, size_t nr,
 	return NULL;
 }
 
+/* Whether a rule on the field "fact" can match one of the facts. */
+static int matches_a_fact(const struct ruleset *rs, const struct rule *r)
+{
+	int f;
+
+	for (f = 0; f < FACT__NR; f++) {
+		const char *name = rule_fact_name((enum rule_fact)f);
+
+		if (rule_match(rs, r, name, strlen(name), NULL) == 1)
+			return 1;
+	}
+	return 0;
+}
+
 /*
  * "unless NAME[,NAME...]" after a rule's pattern: each NAME a rule
  * defined above, in the same subsystem (rules, nr) or globally.  A rule
@@ -632,6 +665,18 @@ static void parse_rule(struct parser *p, char *s, int kind)
 		report(p, "link '%s' reads field '%s': a commit names commits in "
 		       "its subject, body, message or trailers", words[0],
 		       rule_field_name(r.field));
+		bad = 1;
+	}
+	if (!bad && r.field == FIELD_FACT && !matches_a_fact(p->rs, &r)) {
+		struct strbuf names = STRBUF_INIT;
+		int f;
+
+		for (f = 0; f < FACT__NR; f++)
+			strbuf_addf(&names, "%s%s", f ? ", " : "",
+				    rule_fact_name((enum rule_fact)f));
+		report(p, "%s '%s' matches no fact (the facts are %s)",
+		       veto ? "veto" : "rule", words[0], names.buf);
+		strbuf_release(&names);
 		bad = 1;
 	}
 	if (link && p->cur) {

@@ -30,6 +30,24 @@ enum rule_field {
 	FIELD_REPLY,		/* each review reply in the list archives */
 };
 
+/*
+ * The facts the pipeline establishes about a commit and the branch, one
+ * word each, that rules on the field "fact" match (rule_fact_name()).
+ * A fact rule whose pattern matches none of them is an error.
+ */
+enum rule_fact {
+	FACT_FIXES_IN_BRANCH,	/* a Fixes: target is in the branch */
+	FACT_FOLLOW_UP,		/* a Fixes: target is proposed in the run */
+	FACT_REVERTS_PRESENT,	/* it reverts a commit the branch carries */
+	FACT_PREREQUISITE,	/* a proposed commit needs it first */
+	FACT_NAMED_BY_TEST,	/* a regression test names it as its fix */
+	FACT__NR
+};
+
+/* "fixes-in-branch" ...; rule_fact_lookup() is the reverse, -1 if none. */
+const char *rule_fact_name(enum rule_fact f);
+int rule_fact_lookup(const char *name);
+
 enum policy {
 	POLICY_HEURISTIC,	/* heuristic picks are welcome */
 	POLICY_OPT_IN,		/* only Cc: stable or an explicit ack */

@@ -21,12 +21,7 @@ void ruletest_init(struct ruletest *t, struct ruleset *rules,
 
 void ruletest_release(struct ruletest *t)
 {
-	size_t i;
-
 	candidate_list_release(&t->cands);
-	for (i = 0; i < t->nr_facts; i++)
-		free(t->facts[i]);
-	free(t->facts);
 	free(t->items);
 	free(t->stats);
 	memset(t, 0, sizeof(*t));
@@ -161,9 +156,14 @@ static int read_line(struct ruletest *t, const char *line, size_t len,
 	c->paths_known = 1;
 	facts = json_object_get(&o, "facts");
 	for (i = 0; facts && facts->type == JSON_ARRAY && i < facts->nr_items; i++) {
-		ALLOC_GROW(t->facts, t->nr_facts, t->alloc_facts);
-		t->facts[t->nr_facts] = xstrdup(facts->items[i]);
-		candidate_add_fact(c, t->facts[t->nr_facts++]);
+		int f = rule_fact_lookup(facts->items[i]);
+
+		if (f < 0) {
+			error("%s:%zu: unknown fact '%s'", t->path, lineno,
+			      facts->items[i]);
+			goto out;
+		}
+		candidate_add_fact(c, (enum rule_fact)f);
 	}
 	ALLOC_GROW(t->items, t->nr, t->alloc);
 	it = &t->items[t->nr++];

@@ -61,8 +61,6 @@ struct ruletest {
 	size_t nr, alloc;
 	struct ruletest_rule *stats;
 	size_t nr_stats, alloc_stats;
-	char **facts;			/* the facts' text: candidates borrow it */
-	size_t nr_facts, alloc_facts;
 	size_t positives, negatives;
 };
 

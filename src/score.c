@@ -181,13 +181,11 @@ static const char *noautosel_reason(const struct message *m)
 	return NULL;
 }
 
-void score_decide(const struct ruleset *rs, struct candidate *c)
+void score_decide(struct candidate *c)
 {
 	const struct subsystem *s = candidate_subsystem(c);
 	const char *name = s ? s->name : "?";
 	const struct evidence *e;
-
-	(void)rs;
 	if (c->present) {
 		e = candidate_presence(c);
 		set_verdict(c, VERDICT_PRESENT, "%s",

@@ -12,9 +12,9 @@
  *
  *     score_candidate(&rs, c);          after the scanner filled c
  *     ... presence evidence added (branch.h) ...
- *     score_decide(&rs, c);             sets c->verdict and c->why
+ *     score_decide(c);             sets c->verdict and c->why
  */
 void score_candidate(const struct ruleset *rs, struct candidate *c);
-void score_decide(const struct ruleset *rs, struct candidate *c);
+void score_decide(struct candidate *c);
 
 #endif

@@ -204,3 +204,27 @@ int strbuf_read_file(struct strbuf *sb, const char *path)
 	errno = saved;
 	return ret;
 }
+
+void strbuf_add_quoted(struct strbuf *sb, const char *p, size_t len,
+		       size_t max)
+{
+	size_t i = 0, n;
+
+	while (i < len) {
+		unsigned char c = (unsigned char)p[i];
+
+		if (i >= max) {
+			strbuf_addstr(sb, "...");
+			return;
+		}
+		n = c < 0x20 || c == 0x7f ? 0 :
+			utf8_seq_len((const unsigned char *)p + i, len - i);
+		if (!n) {
+			strbuf_addch(sb, '?');
+			i++;
+		} else {
+			strbuf_add(sb, p + i, n);
+			i += n;
+		}
+	}
+}

@@ -60,4 +60,12 @@ int strbuf_read_file(struct strbuf *sb, const char *path);
 /* The same for what is left to read of fd (0: standard input). */
 int strbuf_read_fd(struct strbuf *sb, int fd);
 
+/*
+ * Appends p[0..len) to be quoted in a message to the user: at most max
+ * bytes of it, then "...", with control characters and bytes that are
+ * not UTF-8 as '?'.
+ */
+void strbuf_add_quoted(struct strbuf *sb, const char *p, size_t len,
+		       size_t max);
+
 #endif

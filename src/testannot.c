@@ -1,4 +1,5 @@
 #include "testannot.h"
+#include "ascii.h"
 #include "error.h"
 #include "strbuf.h"
 #include "util.h"
@@ -103,33 +104,6 @@ static void add_item(struct testannot_set *set, const struct testannot *a)
 	annot_copy(&set->items[set->nr++], a);
 }
 
-/*
- * Appends s to be quoted in a problem: at most QUOTE_MAX bytes, with
- * control characters and bytes that are not UTF-8 as '?'.
- */
-static void add_quoted(struct strbuf *sb, const char *s)
-{
-	size_t i = 0, n, len = strlen(s);
-
-	while (i < len) {
-		unsigned char c = (unsigned char)s[i];
-
-		if (i >= QUOTE_MAX) {
-			strbuf_addstr(sb, "...");
-			return;
-		}
-		n = c < 0x20 || c == 0x7f ? 0 :
-			utf8_seq_len((const unsigned char *)s + i, len - i);
-		if (!n) {
-			strbuf_addch(sb, '?');
-			i++;
-		} else {
-			strbuf_add(sb, s + i, n);
-			i += n;
-		}
-	}
-}
-
 /* A problem whose message is prefix, then name quoted, then suffix. */
 static void add_problem(struct testannot_set *set, const char *file,
 			unsigned line, const char *prefix, const char *name,
@@ -141,7 +115,7 @@ static void add_problem(struct testannot_set *set, const char *file,
 	strbuf_addstr(&sb, prefix);
 	if (name) {
 		strbuf_addch(&sb, '\'');
-		add_quoted(&sb, name);
+		strbuf_add_quoted(&sb, name, strlen(name), QUOTE_MAX);
 		strbuf_addch(&sb, '\'');
 	}
 	strbuf_addstr(&sb, suffix);
@@ -199,17 +173,8 @@ int testannot_sha_ok(const char *sha)
 
 /* --- characters ------------------------------------------------------ */
 
-static int is_digit(int c)
-{
-	return c >= '0' && c <= '9';
-}
-
-static int is_alpha(int c)
-{
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
-}
-
-static int is_blank(int c)
+/* A blank of the shell and of C: also \r, \f and \v. */
+static int is_space(int c)
 {
 	return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v';
 }
@@ -223,7 +188,7 @@ static int is_one_of(int c, const char *set)
 /* Characters that end an unquoted shell word. */
 static int is_sh_break(int c)
 {
-	return is_blank(c) || c == '\n' || c == ';' || c == '&' || c == '|' ||
+	return is_space(c) || c == '\n' || c == ';' || c == '&' || c == '|' ||
 		c == '<' || c == '>' || c == '(' || c == ')';
 }
 
@@ -820,7 +785,7 @@ static void step_frame(struct sh_lexer *lx, struct sh_word *w, int c)
 			return;
 		} else if (c == '#' && !f->arith) {
 			prev = (unsigned char)lx->buf[lx->pos - 1];
-			if (is_blank(prev) || prev == '\n' || prev == '(' ||
+			if (is_space(prev) || prev == '\n' || prev == '(' ||
 			    prev == ';' || prev == '|' || prev == '&') {
 				const char *nl = memchr(lx->buf + lx->pos, '\n',
 							lx->len - lx->pos);
@@ -913,7 +878,7 @@ static enum sh_tok read_redir_target(struct sh_lexer *lx, int heredoc,
 {
 	int c;
 
-	while (is_blank(c = at(lx, 0)) ||
+	while (is_space(c = at(lx, 0)) ||
 	       (c == '\\' && at(lx, 1) == '\n')) {
 		if (c == '\\') {
 			lx->pos++;
@@ -969,7 +934,7 @@ static int angle_placeholder(struct sh_lexer *lx, struct sh_word *w)
 			       lx->buf[i] == '.'))
 		i++;
 	if (i == lx->pos + 1 || i >= lx->len || lx->buf[i] != '>' ||
-	    (i + 1 < lx->len && !is_blank((unsigned char)lx->buf[i + 1]) &&
+	    (i + 1 < lx->len && !is_space((unsigned char)lx->buf[i + 1]) &&
 	     lx->buf[i + 1] != '\n'))
 		return 0;
 	strbuf_reset(&w->val);
@@ -990,7 +955,7 @@ static enum sh_tok sh_next(struct sh_lexer *lx, struct sh_word *w)
 		c = at(lx, 0);
 		if (c < 0)
 			return T_EOF;
-		if (is_blank(c)) {
+		if (is_space(c)) {
 			lx->pos++;
 		} else if (c == '\\' && at(lx, 1) == '\n') {
 			lx->pos += 2;
@@ -1780,7 +1745,7 @@ static void c_skip_space(struct c_lexer *lx)
 		if (c == '\n') {
 			lx->pos++;
 			lx->line++;
-		} else if (is_blank(c)) {
+		} else if (is_space(c)) {
 			lx->pos++;
 		} else if (c == '\\' && c_at(lx, 1) == '\n') {
 			lx->pos += 2;

@@ -240,3 +240,13 @@ long long days_from_civil(int y, int m, int d)
 	doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
 	return (long long)era * 146097 + doe - 719468;
 }
+
+int is_dir_in(const char *dir, const char *name)
+{
+	char *path = xstrfmt("%s/%s", dir, name);
+	struct stat st;
+	int ok = !stat(path, &st) && S_ISDIR(st.st_mode);
+
+	free(path);
+	return ok;
+}

@@ -90,4 +90,7 @@ long long days_from_civil(int y, int m, int d);
 /* Non-zero if s is made of n (or, if n is 0, all) hexadecimal digits. */
 int is_hex(const char *s, size_t n);
 
+/* Whether dir/name is a directory (following symbolic links). */
+int is_dir_in(const char *dir, const char *name);
+
 #endif

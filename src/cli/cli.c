@@ -3,6 +3,7 @@
 #include "checks.h"
 #include "deps.h"
 #include "error.h"
+#include "paths.h"
 #include "posted.h"
 #include "score.h"
 #include "strbuf.h"
@@ -544,19 +545,19 @@ static int judge(struct cli_run *run, git_repository *repo,
 		score_candidate(&run->rules, c);
 		if (!ret)
 			ret = deps_applicable(&d, c);
-		score_decide(&run->rules, c);
+		score_decide(c);
 	}
 	trace_stage("facts and scores");
 	while (!ret && pull && (pulled = deps_pull_prereq(&d))) {
 		if (run->archive)
 			ret = posted_attach(run->archive, repo, &run->patchids, l);
 		score_candidate(&run->rules, pulled);
-		score_decide(&run->rules, pulled);
+		score_decide(pulled);
 	}
 	for (i = 0; !ret && pull && i < l->nr; i++) {
 		ret = deps_reconsider(&d, l->items[i]);
 		if (ret > 0)
-			score_decide(&run->rules, l->items[i]);
+			score_decide(l->items[i]);
 		ret = ret < 0 ? -1 : 0;
 	}
 	if (!ret)

@@ -113,11 +113,6 @@ struct cli_run {
 struct match *cli_match(struct cli_run *run, git_repository *repo);
 
 /*
- * Opens the repository, loads the rules, resolves upstream (the option,
- * else stablepick.upstream, else "master" or "origin/master") and
- * indexes the branch.  Returns 0 or -1 after an error message.
- */
-/*
  * The file of a cache: in --cache DIR, else in <gitdir>/stablepick/.
  * NULL with --no-cache.
  */
@@ -130,6 +125,12 @@ char *cli_cache_path(struct cli_context *ctx, const char *name);
  */
 int cli_scan(struct cli_context *ctx, struct cli_run *run);
 
+/*
+ * Opens the repository, loads the rules, resolves upstream (the option,
+ * else stablepick.upstream, else the first of master, main,
+ * origin/master and origin/main) and indexes the branch.  Returns 0 or
+ * -1 after an error message.
+ */
 int cli_run_setup(struct cli_context *ctx, struct cli_run *run,
 		  const char *branch, const char *upstream);
 void cli_run_release(struct cli_run *run);
@@ -151,12 +152,6 @@ int cli_open_archives(struct cli_context *ctx, struct cli_run *run,
 int cli_run_save(struct cli_context *ctx, struct cli_run *run);
 
 /*
- * Places, links, scores and judges the candidates of l (in walk order,
- * oldest first): presence in the branch, deps, rules, verdicts.
- * range_from: where the walk started (for ancestry), or NULL to ask
- * the commit graph per candidate.  Returns 0 or -1.
- */
-/*
  * The proposal mail's Cc: stablepick.cc (empty for none), else the
  * rules' cc directive ("cc stable@vger.kernel.org" in default.rules),
  * else none.  Written into buf, which the result may point into.
@@ -167,6 +162,12 @@ const char *cli_mail_cc(struct cli_context *ctx, const struct ruleset *rs,
 /* The ledger file: stablepick.ledger, else <gitdir>/stablepick/ledger. */
 char *cli_ledger_path(struct cli_context *ctx);
 
+/*
+ * Places, links, scores and judges the candidates of l (in walk order,
+ * oldest first): presence in the branch, deps, rules, verdicts.
+ * range_from: where the walk started (for ancestry), or NULL to ask
+ * the commit graph per candidate.  Returns 0 or -1.
+ */
 int cli_judge(struct cli_run *run, git_repository *repo,
 	      struct candidate_list *l, const git_oid *range_from);
 

@@ -87,18 +87,6 @@ static void tests_run_release(struct tests_run *t)
 	testannot_set_release(&t->set);
 }
 
-static int is_dir(const char *dir, const char *sub)
-{
-	struct strbuf path = STRBUF_INIT;
-	struct stat st;
-	int ret;
-
-	strbuf_addf(&path, "%s/%s", dir, sub);
-	ret = !stat(path.buf, &st) && S_ISDIR(st.st_mode);
-	strbuf_release(&path);
-	return ret;
-}
-
 /*
  * Reads the annotations of a checkout: suite "fstests" or "ltp", or
  * NULL to tell by its directories (tests/ and common/, or testcases/).
@@ -111,9 +99,9 @@ static int read_suite(struct testannot_set *set, const char *dir,
 	int ret;
 
 	if (!suite) {
-		if (is_dir(dir, "tests") && is_dir(dir, "common"))
+		if (is_dir_in(dir, "tests") && is_dir_in(dir, "common"))
 			suite = "fstests";
-		else if (is_dir(dir, "testcases"))
+		else if (is_dir_in(dir, "testcases"))
 			suite = "ltp";
 		else
 			return error("'%s' is neither an fstests checkout (tests/ "
@@ -362,7 +350,7 @@ static int add_named(struct cli_context *ctx, struct cli_run *run,
 		n->c = c;
 		label = test_label(n->a);
 		candidate_add_named_by(c, label);
-		candidate_add_fact(c, "named-by-test");
+		candidate_add_fact(c, FACT_NAMED_BY_TEST);
 		free(label);
 	}
 	if (!ret && added)

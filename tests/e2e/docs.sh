@@ -155,8 +155,9 @@ for f in $fields; do
 	grep -q "^\\.B $f\$" "$tmp/fields" || bad "stablepick-rules(5): field '$f' has no entry"
 done
 grep -q '^\.BI trailer: KEY$' "$tmp/fields" || bad "stablepick-rules(5): no trailer:KEY"
-for fact in $(grep -ohE 'candidate_add_fact\([^,]*, "[a-z-]+"\)' "$src"/src/*.c "$src"/src/cli/*.c |
-	      sed 's/.*"\([a-z-]*\)")$/\1/' | sort -u); do
+facts=$(sed -n '/fact_names\[FACT__NR\] = {/,/};/s/.*\] = "\([a-z-]*\)",$/\1/p' "$src/src/rules.c")
+[ -n "$facts" ] || bad "no fact table in src/rules.c"
+for fact in $facts; do
 	roff=$(printf '%s' "$fact" | sed 's/-/\\\\-/g')
 	grep -q "^\\.B $roff\$" "$tmp/fields" ||
 		bad "stablepick-rules(5): fact '$fact' has no entry"

@@ -6,7 +6,9 @@
 # installed under $prefix/share/stablepick/rules (and the program left
 # in the build tree the source tree's); the manual pages and the bash
 # completion are installed; DESTDIR stages the same files; make
-# uninstall leaves no file behind.
+# uninstall leaves no file behind; configured again with another
+# prefix, the build tree installs a program that reads the new prefix's
+# rules.
 #
 # About 30 s on two cores.  STABLEPICK_SKIP_INSTALL_TEST=1 skips it.
 . "$TEST_SRCDIR/tests/lib.sh"
@@ -112,3 +114,18 @@ ok "make install DESTDIR stages the same files"
 left=$(find "$pfx" "$tmp/stage" -type f)
 [ -z "$left" ] || fail "make uninstall left: $left"
 ok "make uninstall removes every file"
+
+# Configured again with another prefix, in the same build tree: make
+# rebuilds what reads the paths, and the program installed there reads
+# the rules installed there.
+pfx2=$tmp/prefix2
+(
+	cd "$src" &&
+	./configure -q --prefix="$pfx2" &&
+	make -s -j"$jobs" &&
+	make -s install
+) >"$tmp/log" 2>&1 || { cat "$tmp/log"; fail "configure --prefix again, make install"; }
+(cd "$tmp/repo" && "$pfx2/bin/stablepick" rules check) >"$tmp/actual"
+grep -q "^$pfx2/share/stablepick/rules/default\\.rules: ok (" "$tmp/actual" ||
+	{ cat "$tmp/actual"; fail "after another configure --prefix, the program reads another prefix's rules"; }
+ok "configure with another --prefix: the new program reads the new rules"

@@ -149,6 +149,7 @@ cat >bad.jsonl <<'EOF'
 {"subject": "zz: fix", "subsystem": "no/such", "fix": true}
 {"subject": "ext4: fix a leak", "fix": "maybe"}
 [1, 2]
+{"subject": "ext4: fix a leak", "facts": ["folow-up"], "fix": true}
 EOF
 status=0
 "$STABLEPICK" rules test --label fix bad.jsonl >out 2>err || status=$?
@@ -160,6 +161,7 @@ error: bad.jsonl:3: no "message" or "subject" string
 error: bad.jsonl:4: unknown subsystem 'no/such'
 error: bad.jsonl:5: label "fix" is neither positive (true, 1, "yes", "positive") nor negative (false, 0, "no", "negative")
 error: bad.jsonl:6: not a JSON object (at byte 1)
+error: bad.jsonl:7: unknown fact 'folow-up'
 EOF
 test_cmp expect err
 status=0
