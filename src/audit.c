@@ -5,7 +5,7 @@
 #include "ledger.h"
 #include "mail.h"
 #include "posted.h"
-#include "report.h"
+#include "score.h"
 #include "util.h"
 
 #include <stdint.h>
@@ -211,7 +211,7 @@ static void judged_flags(struct audit_pick *p, const struct candidate *c,
 			    c->score, c->threshold, s ? s->name : "the rules");
 		add_reasons(&sb, c);
 		strbuf_addstr(&sb, "; not matched: ");
-		if (!report_unmatched(&sb, rules, c))
+		if (!score_unmatched(&sb, rules, c))
 			strbuf_addstr(&sb, "none");
 		flag(p, "not-a-fix", AUDIT_QUESTIONABLE, "%s", sb.buf);
 		strbuf_reset(&sb);

@@ -17,7 +17,7 @@
  *     struct audit a;
  *     audit_init(&a);
  *     audit_add(&a, &id, "picks:3");           ... for each pick
- *     ... judge the range (cli_judge), then:
+ *     ... judge the range (run_judge), then:
  *     audit_run(&a, repo, &rules, &branch, &judged, NULL);
  *     audit_text(&out, &a); or audit_json(&out, &a);
  *     audit_release(&a);

@@ -1,5 +1,4 @@
 #include "candidate.h"
-#include "posted.h"
 #include "strbuf.h"
 #include "util.h"
 
@@ -80,7 +79,8 @@ static void candidate_free(struct candidate *c)
 		free(c->prereqs[i].source);
 	free(c->prereqs);
 	free(c->series.id);
-	posted_free(c->posted);
+	if (c->posted)
+		c->free_posted(c->posted);
 	free(c->reverted_by);
 	free(c->reverted_by_subject);
 	free(c->facts);

@@ -178,8 +178,13 @@ struct candidate {
 	char **named_by;
 	size_t nr_named_by, alloc_named_by;
 
-	/* The patch mail in the list archives (posted.h), or NULL. */
+	/*
+	 * The patch mail in the list archives (posted.h), or NULL; and how
+	 * to free it, which the stage that attached it says (the stages
+	 * build on this file, not the reverse).
+	 */
 	struct posted *posted;
+	void (*free_posted)(struct posted *p);
 	int archive_searched;		/* posted_attach() looked for it */
 
 	/* The trial cherry-pick onto the branch tip (src/checks.h). */

@@ -9,7 +9,7 @@
 /*
  * Measuring the rules against what a stable branch took: the judged
  * candidates of a range (presence, links and scores done, see
- * cli_judge_scores()) become a labelled set, and each selector's
+ * run_judge_scores()) become a labelled set, and each selector's
  * decision is counted against the labels.
  *
  *     struct eval ev;

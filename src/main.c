@@ -63,7 +63,7 @@ static int is_opt(const char *arg, const char *opt)
 
 int main(int argc, char **argv)
 {
-	struct cli_context ctx;
+	struct run_context ctx;
 	const struct cli_command *cmd;
 	const char **slot, *opt;
 	int i, ret;
@@ -152,7 +152,7 @@ int main(int argc, char **argv)
 	git_libgit2_opts(GIT_OPT_SET_MWINDOW_MAPPED_LIMIT, (size_t)512 << 20);
 	git_libgit2_opts(GIT_OPT_SET_CACHE_MAX_SIZE, (ssize_t)128 << 20);
 	ret = cmd->fn(&ctx, argc - i, argv + i);
-	cli_context_release(&ctx);
+	run_context_release(&ctx);
 	/* libgit2 1.5 keeps the last error message until it is cleared. */
 	git_error_clear();
 	git_libgit2_shutdown();

@@ -498,6 +498,7 @@ int posted_attach(struct archive *a, git_repository *repo,
 		if (!m)
 			continue;
 		c->posted = xcalloc(1, sizeof(*c->posted));
+		c->free_posted = posted_free;
 		c->posted->msg = m;
 		c->posted->how = how;
 		failed = describe(a, &memo, c->posted);

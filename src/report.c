@@ -6,6 +6,7 @@
 #include "json.h"
 #include "mail.h"
 #include "posted.h"
+#include "score.h"
 #include "util.h"
 
 #include <errno.h>
@@ -597,53 +598,13 @@ static void explain_rule_line(struct strbuf *out, const struct rule *r,
 	strbuf_addch(out, '\n');
 }
 
-static int rule_hit(const struct candidate *c, const struct rule *rule)
-{
-	size_t i;
-
-	for (i = 0; i < c->nr_reasons; i++)
-		if (c->reasons[i].rule == rule)
-			return 1;
-	return c->veto == rule;
-}
-
-static void add_unmatched_from(struct strbuf *out, const struct candidate *c,
-			       const struct rule *rules, size_t nr, int *first)
-{
-	size_t i;
-
-	for (i = 0; i < nr; i++) {
-		/* Without a posted patch, replies could not match. */
-		if (rule_hit(c, &rules[i]) ||
-		    (rules[i].field == FIELD_REPLY && !c->posted))
-			continue;
-		if (!*first)
-			strbuf_addstr(out, ", ");
-		strbuf_addstr(out, rules[i].name);
-		*first = 0;
-	}
-}
-
-int report_unmatched(struct strbuf *out, const struct ruleset *rs,
-		     const struct candidate *c)
-{
-	int first = 1;
-	size_t i;
-
-	add_unmatched_from(out, c, rs->rules, rs->nr_rules, &first);
-	for (i = 0; i < c->nr_touched; i++)
-		add_unmatched_from(out, c, c->touched[i]->rules,
-				   c->touched[i]->nr_rules, &first);
-	return !first;
-}
-
 /* The rules that applied but did not match: what else could have. */
 static void add_unmatched(struct strbuf *out, const struct ruleset *rs,
 			  const struct candidate *c)
 {
 	struct strbuf names = STRBUF_INIT;
 
-	if (report_unmatched(&names, rs, c))
+	if (score_unmatched(&names, rs, c))
 		strbuf_addf(out, "  not matched: %s\n", names.buf);
 	strbuf_release(&names);
 }

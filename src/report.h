@@ -68,11 +68,5 @@ void report_reasons(struct strbuf *out, const struct candidate *c);
  */
 int report_write(FILE *f, const struct strbuf *out);
 
-/*
- * Appends the names of the rules that applied to c and did not match
- * ("syzbot, reported-by, ..."); returns 0 when there is none.
- */
-int report_unmatched(struct strbuf *out, const struct ruleset *rs,
-		     const struct candidate *c);
 
 #endif

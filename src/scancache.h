@@ -125,7 +125,7 @@ int scancache_save(struct scancache *c);
 /*
  * The base found for a branch last time, to try first (a merge base
  * costs a walk of all history without a commit-graph).  The caller
- * must prove it (see cli_confirm_base()).
+ * must prove it (see run_scan() in run.c).
  */
 struct scancache_base {
 	char *branch;

@@ -232,3 +232,43 @@ void score_decide(struct candidate *c)
 	set_verdict(c, VERDICT_PROPOSED, "score %d reaches the threshold %d of %s",
 		    c->score, c->threshold, name);
 }
+
+static int rule_hit(const struct candidate *c, const struct rule *rule)
+{
+	size_t i;
+
+	for (i = 0; i < c->nr_reasons; i++)
+		if (c->reasons[i].rule == rule)
+			return 1;
+	return c->veto == rule;
+}
+
+static void add_unmatched_from(struct strbuf *out, const struct candidate *c,
+			       const struct rule *rules, size_t nr, int *first)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++) {
+		/* Without a posted patch, replies could not match. */
+		if (rule_hit(c, &rules[i]) ||
+		    (rules[i].field == FIELD_REPLY && !c->posted))
+			continue;
+		if (!*first)
+			strbuf_addstr(out, ", ");
+		strbuf_addstr(out, rules[i].name);
+		*first = 0;
+	}
+}
+
+int score_unmatched(struct strbuf *out, const struct ruleset *rs,
+		    const struct candidate *c)
+{
+	int first = 1;
+	size_t i;
+
+	add_unmatched_from(out, c, rs->rules, rs->nr_rules, &first);
+	for (i = 0; i < c->nr_touched; i++)
+		add_unmatched_from(out, c, c->touched[i]->rules,
+				   c->touched[i]->nr_rules, &first);
+	return !first;
+}

@@ -3,6 +3,7 @@
 
 #include "candidate.h"
 #include "rules.h"
+#include "strbuf.h"
 
 /*
  * Scoring and the verdict.  The score is the sum of the weights of the
@@ -16,5 +17,12 @@
  */
 void score_candidate(const struct ruleset *rs, struct candidate *c);
 void score_decide(struct candidate *c);
+
+/*
+ * Appends the names of the rules that applied to c and did not match
+ * ("syzbot, reported-by, ..."); returns 0 when there is none.
+ */
+int score_unmatched(struct strbuf *out, const struct ruleset *rs,
+		    const struct candidate *c);
 
 #endif

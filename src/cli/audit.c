@@ -105,7 +105,7 @@ out:
  * understood or matched is reported (where: "FILE:LINE: message N",
  * with its Message-ID) and counted in *skipped.
  */
-static int pick_from_mail(struct cli_context *ctx, struct cli_run *run,
+static int pick_from_mail(struct run_context *ctx, struct run *run,
 			  const struct mbox_msg *m, const char *where,
 			  const char *source, struct audit *a, size_t *skipped)
 {
@@ -130,7 +130,7 @@ static int pick_from_mail(struct cli_context *ctx, struct cli_run *run,
 	pick.msg = &parsed;
 	pick.diff = m->diff;
 	pick.subject = m->title;
-	r = match_mainline(cli_match(run, ctx->repo), &pick, &found, &why);
+	r = match_mainline(run_match(run, ctx->repo), &pick, &found, &why);
 	if (!r) {
 		warning("%s <%s> (\"%s\"): no mainline commit found (%s; no "
 			"commit of %s has its change or, alone, its subject); "
@@ -146,7 +146,7 @@ static int pick_from_mail(struct cli_context *ctx, struct cli_run *run,
 	return r < 0 ? -1 : 0;
 }
 
-static int read_mbox(struct cli_context *ctx, struct cli_run *run,
+static int read_mbox(struct run_context *ctx, struct run *run,
 		     const char *path, struct audit *a, size_t *skipped,
 		     struct thread *t)
 {
@@ -195,7 +195,7 @@ out:
  * one a line, in the order to apply them ("#" comments); each is one
  * mail as git format-patch writes it.
  */
-static int read_queue(struct cli_context *ctx, struct cli_run *run,
+static int read_queue(struct run_context *ctx, struct run *run,
 		      const char *dir, struct audit *a, size_t *skipped)
 {
 	struct strbuf series = STRBUF_INIT, path = STRBUF_INIT;
@@ -250,10 +250,10 @@ out:
  * change, else the subject), and tried onto the branch as it was
  * applied.  The branch is judged as it was at the range's start.
  */
-static int read_applied(struct cli_context *ctx, struct cli_run *run,
+static int read_applied(struct run_context *ctx, struct run *run,
 			const char *range, struct audit *a, size_t *skipped)
 {
-	struct match *mt = cli_match(run, ctx->repo);
+	struct match *mt = run_match(run, ctx->repo);
 	git_revwalk *walk = NULL;
 	struct strbuf src = STRBUF_INIT;
 	git_oid id;
@@ -323,7 +323,7 @@ static int read_applied(struct cli_context *ctx, struct cli_run *run,
 }
 
 /* The picks the range did not judge (below the base, elsewhere): alone. */
-static int judge_outside(struct cli_context *ctx, struct cli_run *run,
+static int judge_outside(struct run_context *ctx, struct run *run,
 			 const struct audit *a, struct candidate_list *extra)
 {
 	size_t i;
@@ -349,7 +349,7 @@ static int judge_outside(struct cli_context *ctx, struct cli_run *run,
 		git_commit_free(commit);
 	}
 	if (!ret && extra->nr)
-		ret = cli_judge(run, ctx->repo, extra, NULL);
+		ret = run_judge(run, ctx->repo, extra, NULL);
 	return ret;
 }
 
@@ -357,7 +357,7 @@ static int judge_outside(struct cli_context *ctx, struct cli_run *run,
  * The reply to the pick thread: In-Reply-To its first message (the
  * cover letter if there is one) or --in-reply-to, To its sender.
  */
-static int reply(struct cli_context *ctx, struct cli_run *run,
+static int reply(struct run_context *ctx, struct run *run,
 		 const struct audit *a, const struct thread *t,
 		 const char *in_reply_to, struct strbuf *out)
 {
@@ -376,7 +376,7 @@ static int reply(struct cli_context *ctx, struct cli_run *run,
 	r.from_name = me ? me->name : "stablepick";
 	r.from_email = me ? me->email : "stablepick@localhost";
 	r.to = t->from;
-	r.cc = cli_mail_cc(ctx, &run->rules, &cc);
+	r.cc = run_mail_cc(ctx, &run->rules, &cc);
 	r.subject = t->subject;
 	if (in_reply_to)
 		r.in_reply_to = in_reply_to + (*in_reply_to == '<');
@@ -406,7 +406,7 @@ static int reply(struct cli_context *ctx, struct cli_run *run,
 	return 0;
 }
 
-static int audit(struct cli_context *ctx, int argc, char **argv)
+static int audit(struct run_context *ctx, int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "archive", required_argument, NULL, 'A' },
@@ -431,7 +431,7 @@ static int audit(struct cli_context *ctx, int argc, char **argv)
 	enum format format = FORMAT_TEXT;
 	struct candidate_list extra;
 	struct strbuf out = STRBUF_INIT;
-	struct cli_run run;
+	struct run run;
 	struct audit a;
 	int opt, f, ret;
 
@@ -487,7 +487,7 @@ static int audit(struct cli_context *ctx, int argc, char **argv)
 	audit_init(&a);
 	candidate_list_init(&extra);
 	/* An applied range is judged against the branch as it was before. */
-	ret = cli_run_setup(ctx, &run, start ? start : branch, upstream);
+	ret = run_setup(ctx, &run, start ? start : branch, upstream);
 	if (!ret && start) {
 		free(run.branch.name);
 		run.branch.name = xstrdup(branch);
@@ -495,11 +495,11 @@ static int audit(struct cli_context *ctx, int argc, char **argv)
 	if (!ret && picks)
 		ret = read_picks(ctx->repo, picks, &a);
 	if (!ret)
-		ret = cli_scan(ctx, &run);
+		ret = run_scan(ctx, &run);
 	if (!ret)
-		ret = cli_open_archives(ctx, &run, archives, nr_archives);
+		ret = run_open_archives(ctx, &run, archives, nr_archives);
 	if (!ret)
-		ret = cli_judge(&run, ctx->repo, &run.scan.candidates,
+		ret = run_judge(&run, ctx->repo, &run.scan.candidates,
 				&run.scan.from);
 	/* Mails are matched by subject too: after the scan. */
 	if (!ret && mbox)
@@ -524,7 +524,7 @@ static int audit(struct cli_context *ctx, int argc, char **argv)
 	if (!ret)
 		ret = report_write(stdout, &out);
 	if (!ret)
-		ret = cli_run_save(ctx, &run);
+		ret = run_save(ctx, &run);
 	if (!ret && (audit_worst(&a) == AUDIT_REJECT || skipped))
 		ret = EXIT_REJECTED;
 	strbuf_release(&out);
@@ -534,7 +534,7 @@ static int audit(struct cli_context *ctx, int argc, char **argv)
 	free(thread.from);
 	candidate_list_release(&extra);
 	audit_release(&a);
-	cli_run_release(&run);
+	run_release(&run);
 	free(archives);
 	return ret < 0 ? 1 : ret;
 usage:

@@ -150,16 +150,16 @@ static int vendor_rows(struct report_rows *r, git_repository *repo,
  * Fixes: names a commit the vendor carries (merged, or backported under
  * any id), and which it lacks; each trial-picked alone onto its tip.
  */
-static int follow_up_rows(struct report_rows *r, struct cli_context *ctx,
-			  struct cli_run *run, const char *vendor)
+static int follow_up_rows(struct report_rows *r, struct run_context *ctx,
+			  struct run *run, const char *vendor)
 {
 	struct candidate_list *l = &run->scan.candidates;
 	git_commit *onto = NULL;
 	size_t i, j;
 	int ret;
 
-	if ((ret = cli_scan(ctx, run)) < 0 ||
-	    (ret = cli_judge(run, ctx->repo, l, &run->scan.from)) < 0)
+	if ((ret = run_scan(ctx, run)) < 0 ||
+	    (ret = run_judge(run, ctx->repo, l, &run->scan.from)) < 0)
 		return ret;
 	if (git_commit_lookup(&onto, ctx->repo, &run->branch.tip) < 0)
 		return error_git("cannot read the tip of '%s'", vendor);
@@ -607,7 +607,7 @@ static void print_json(struct strbuf *out, const struct report_rows *r)
 	}
 }
 
-static int diff(struct cli_context *ctx, int argc, char **argv)
+static int diff(struct run_context *ctx, int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "against", required_argument, NULL, 'a' },
@@ -620,7 +620,7 @@ static int diff(struct cli_context *ctx, int argc, char **argv)
 	};
 	const char *branch = NULL, *against = NULL, *subsystems = NULL;
 	const char *upstream = NULL;
-	struct cli_run run;
+	struct run run;
 	struct releases rel;
 	int have_run = 0;
 	enum format format = FORMAT_TEXT;
@@ -672,16 +672,16 @@ static int diff(struct cli_context *ctx, int argc, char **argv)
 	branch_index_init(&vbi);
 	candidate_list_init(&vendor);
 	memset(&scan, 0, sizeof(scan));
-	ret = cli_open_repo(ctx);
+	ret = run_open_repo(ctx);
 	if (ret)
 		return 1;
-	path = cli_cache_path(ctx, "patchid-cache");
+	path = run_cache_path(ctx, "patchid-cache");
 	patchid_cache_init(&patchids, path ? path : "");
 	if (path)
 		patchid_cache_load(&patchids);
 	free(path);
 	scan_init(&scan, ctx->repo, &rules);
-	ret = cli_load_rules(ctx, &rules);
+	ret = run_load_rules(ctx, &rules);
 	if (!ret)
 		ret = scan_resolve(ctx->repo, against, "--against", &stable);
 	/* The vendor indexed from its base with the stable branch. */
@@ -710,14 +710,14 @@ static int diff(struct cli_context *ctx, int argc, char **argv)
 	/* Mainline's side: the vendor judged as propose judges a branch. */
 	if (!ret) {
 		have_run = 1;
-		ret = cli_run_setup(ctx, &run, branch, upstream);
+		ret = run_setup(ctx, &run, branch, upstream);
 	}
 	if (!ret && subsystems)
 		scan_set_only(&run.scan, subsystems);
 	if (!ret)
 		ret = follow_up_rows(&rows, ctx, &run, branch);
 	if (!ret)
-		ret = cli_run_save(ctx, &run);
+		ret = run_save(ctx, &run);
 	if (!ret) {
 		if (format == FORMAT_JSON)
 			print_json(&out, &rows);
@@ -732,7 +732,7 @@ static int diff(struct cli_context *ctx, int argc, char **argv)
 		warning("the next run will be slower");
 	/* The rows borrow from both runs: freed after printing. */
 	if (have_run)
-		cli_run_release(&run);
+		run_release(&run);
 	for (i = 0; i < rows.nr; i++)
 		free(rows.v[i].detail);
 	free(rows.v);

@@ -78,7 +78,7 @@ static void text_labels(struct strbuf *out, const struct eval *ev)
 
 #define COUNTS_HEAD "    TP     FP     FN     TN  PRECISION  RECALL      F1\n"
 
-static void text_table(struct strbuf *out, const struct cli_run *run,
+static void text_table(struct strbuf *out, const struct run *run,
 		       const struct eval *ev)
 {
 	size_t i, s;
@@ -102,7 +102,7 @@ static void text_table(struct strbuf *out, const struct cli_run *run,
 	}
 }
 
-static void json_table(struct strbuf *out, const struct cli_run *run,
+static void json_table(struct strbuf *out, const struct run *run,
 		       const struct eval *ev)
 {
 	size_t i, s;
@@ -295,7 +295,7 @@ static void ablation(struct strbuf *out, const struct eval *ev,
 	}
 }
 
-static int eval(struct cli_context *ctx, int argc, char **argv)
+static int eval(struct run_context *ctx, int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "ablation", no_argument, NULL, 'A' },
@@ -314,7 +314,7 @@ static int eval(struct cli_context *ctx, int argc, char **argv)
 	const char *subsystems = NULL;
 	struct opts o = { 0, 0, 0, 0, FORMAT_TEXT };
 	struct strbuf out = STRBUF_INIT;
-	struct cli_run run;
+	struct run run;
 	struct eval ev;
 	int opt, f, ret;
 
@@ -352,16 +352,16 @@ static int eval(struct cli_context *ctx, int argc, char **argv)
 	}
 
 	eval_init(&ev);
-	ret = cli_run_setup(ctx, &run, branch, upstream);
+	ret = run_setup(ctx, &run, branch, upstream);
 	if (!ret && range)
 		ret = scan_set_range(&run.scan, range);
 	if (!ret && subsystems)
 		scan_set_only(&run.scan, subsystems);
 	if (!ret)
-		ret = cli_scan(ctx, &run);
+		ret = run_scan(ctx, &run);
 	trace_stage("scan");
 	if (!ret)
-		ret = cli_judge_scores(&run, ctx->repo, &run.scan.candidates,
+		ret = run_judge_scores(&run, ctx->repo, &run.scan.candidates,
 				       &run.scan.from);
 	if (!ret) {
 		eval_run(&ev, &run.scan.candidates);
@@ -380,10 +380,10 @@ static int eval(struct cli_context *ctx, int argc, char **argv)
 		ret = report_write(stdout, &out);
 	}
 	if (!ret)
-		ret = cli_run_save(ctx, &run);
+		ret = run_save(ctx, &run);
 	strbuf_release(&out);
 	eval_release(&ev);
-	cli_run_release(&run);
+	run_release(&run);
 	return ret < 0 ? 1 : 0;
 }
 

@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-static void render(struct cli_run *run, const struct candidate *c,
+static void render(struct run *run, const struct candidate *c,
 		   struct strbuf *out)
 {
 	struct report r;
@@ -27,7 +27,7 @@ static void render(struct cli_run *run, const struct candidate *c,
  * Explains one commit: as propose judged it when it is in the range,
  * else judged alone (a commit outside the range, e.g. below the base).
  */
-static int explain_one(struct cli_context *ctx, struct cli_run *run,
+static int explain_one(struct run_context *ctx, struct run *run,
 		       const char *rev, struct strbuf *out)
 {
 	struct candidate_list one;
@@ -55,14 +55,14 @@ static int explain_one(struct cli_context *ctx, struct cli_run *run,
 	ret = scan_fill(&run->scan, c, commit);
 	git_commit_free(commit);
 	if (!ret && c->nr_touched)
-		ret = cli_judge(run, ctx->repo, &one, NULL);
+		ret = run_judge(run, ctx->repo, &one, NULL);
 	if (!ret)
 		render(run, c, out);
 	candidate_list_release(&one);
 	return ret;
 }
 
-static int explain(struct cli_context *ctx, int argc, char **argv)
+static int explain(struct run_context *ctx, int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "archive", required_argument, NULL, 'A' },
@@ -74,7 +74,7 @@ static int explain(struct cli_context *ctx, int argc, char **argv)
 	const char *branch = NULL, *upstream = NULL, **archives = NULL;
 	size_t nr_archives = 0, alloc_archives = 0;
 	struct strbuf out = STRBUF_INIT;
-	struct cli_run run;
+	struct run run;
 	int opt, ret, failed = 0;
 
 	optind = 0;
@@ -105,13 +105,13 @@ static int explain(struct cli_context *ctx, int argc, char **argv)
 	}
 
 	/* Judge the whole range, so that links between commits count. */
-	ret = cli_run_setup(ctx, &run, branch, upstream);
+	ret = run_setup(ctx, &run, branch, upstream);
 	if (!ret)
-		ret = cli_scan(ctx, &run);
+		ret = run_scan(ctx, &run);
 	if (!ret)
-		ret = cli_open_archives(ctx, &run, archives, nr_archives);
+		ret = run_open_archives(ctx, &run, archives, nr_archives);
 	if (!ret)
-		ret = cli_judge(&run, ctx->repo, &run.scan.candidates,
+		ret = run_judge(&run, ctx->repo, &run.scan.candidates,
 				&run.scan.from);
 	for (; !ret && optind < argc; optind++) {
 		/* A bad commit is reported; the others are still explained. */
@@ -121,9 +121,9 @@ static int explain(struct cli_context *ctx, int argc, char **argv)
 	if (!ret)
 		ret = report_write(stdout, &out);
 	if (!ret)
-		ret = cli_run_save(ctx, &run);
+		ret = run_save(ctx, &run);
 	strbuf_release(&out);
-	cli_run_release(&run);
+	run_release(&run);
 	free(archives);
 	return ret < 0 || failed ? 1 : 0;
 }

@@ -132,7 +132,7 @@ static char *default_who(git_repository *repo)
 	return who;
 }
 
-static char *ledger_path(struct cli_context *ctx)
+static char *ledger_path(struct run_context *ctx)
 {
 	if (ctx->config.ledger)
 		return xstrdup(ctx->config.ledger);
@@ -193,7 +193,7 @@ static void list_in_force(struct strbuf *out, git_repository *repo,
 	free(v);
 }
 
-static int record(struct strbuf *out, struct cli_context *ctx,
+static int record(struct strbuf *out, struct run_context *ctx,
 		  struct ledger *l, const struct mark_args *a, git_time_t now)
 {
 	struct ledger_entry *entries = xcalloc((size_t)a->nr_revs,
@@ -227,7 +227,7 @@ out:
 	return ret;
 }
 
-static int mark(struct cli_context *ctx, int argc, char **argv)
+static int mark(struct run_context *ctx, int argc, char **argv)
 {
 	struct strbuf out = STRBUF_INIT;
 	struct mark_args a;
@@ -240,7 +240,7 @@ static int mark(struct cli_context *ctx, int argc, char **argv)
 	ret = parse_args(&a, argc, argv);
 	if (ret)
 		return ret == 1 ? 0 : ret;
-	if (ledger_now(&now) < 0 || cli_open_repo(ctx) < 0)
+	if (ledger_now(&now) < 0 || run_open_repo(ctx) < 0)
 		return 1;
 	if (git_revparse_single(&obj, ctx->repo, a.branch) < 0) {
 		struct strbuf name = STRBUF_INIT;

@@ -668,7 +668,7 @@ static int print_ids(const struct pid_list *l, const size_t *order)
 	return 0;
 }
 
-static int patch_id(struct cli_context *ctx, int argc, char **argv)
+static int patch_id(struct run_context *ctx, int argc, char **argv)
 {
 	struct patch_id_args a;
 	struct pid_list l;
@@ -678,7 +678,7 @@ static int patch_id(struct cli_context *ctx, int argc, char **argv)
 	ret = parse_args(&a, argc, argv);
 	if (ret)
 		return ret == 1 ? 0 : ret;
-	if (cli_open_repo(ctx) < 0)
+	if (run_open_repo(ctx) < 0)
 		return 1;
 	trace_stage("repository");
 	memset(&l, 0, sizeof(l));

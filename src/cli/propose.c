@@ -20,7 +20,7 @@ static const char *const format_names[] = { "text", "json", "email", "mbox" };
  * run (the upstream tip), so that the series and the email thread
  * together however often they are made.
  */
-static char *proposal_id(const struct cli_run *run, const char *email)
+static char *proposal_id(const struct run *run, const char *email)
 {
 	char hex[GIT_OID_HEXSZ + 1];
 	char *local, *id;
@@ -33,7 +33,7 @@ static char *proposal_id(const struct cli_run *run, const char *email)
 }
 
 /* The state file: beside the ledger. */
-static char *state_path(const struct cli_run *run)
+static char *state_path(const struct run *run)
 {
 	const char *slash = strrchr(run->ledger.path, '/');
 
@@ -50,7 +50,7 @@ static char *state_path(const struct cli_run *run)
  * across weeks stay right: the result is the full run minus what was
  * listed before.
  */
-static int hide_listed(struct cli_run *run, git_repository *repo,
+static int hide_listed(struct run *run, git_repository *repo,
 		       const git_oid *since)
 {
 	struct candidate_list *l = &run->scan.candidates;
@@ -79,7 +79,7 @@ static int hide_listed(struct cli_run *run, git_repository *repo,
  * since that run, what that run hid, so that running again (the mbox
  * after the email) lists the same commits.  *st gets the new state.
  */
-static int resolve_since(struct cli_run *run, git_repository *repo,
+static int resolve_since(struct run *run, git_repository *repo,
 			 const char *since, git_oid *out, int *found,
 			 struct state *st)
 {
@@ -117,7 +117,7 @@ static int resolve_since(struct cli_run *run, git_repository *repo,
 }
 
 /* The patches of the series, in the branch's context. */
-static int fill_patches(struct cli_run *run, git_repository *repo)
+static int fill_patches(struct run *run, git_repository *repo)
 {
 	struct candidate **series;
 	size_t nr = report_series(&run->scan.candidates, &series), i;
@@ -133,7 +133,7 @@ static int fill_patches(struct cli_run *run, git_repository *repo)
 	return ret;
 }
 
-static int render(struct cli_context *ctx, struct cli_run *run,
+static int render(struct run_context *ctx, struct run *run,
 		  enum format format, int all, const char *in_reply_to,
 		  struct strbuf *out)
 {
@@ -167,7 +167,7 @@ static int render(struct cli_context *ctx, struct cli_run *run,
 	r.from_name = me ? me->name : "stablepick";
 	r.from_email = me ? me->email : "stablepick@localhost";
 	r.to = ctx->config.to;
-	r.cc = cli_mail_cc(ctx, &run->rules, &cc);
+	r.cc = run_mail_cc(ctx, &run->rules, &cc);
 	if (ledger_now(&now) < 0) {
 		git_signature_free(me);
 		strbuf_release(&cc);
@@ -191,7 +191,7 @@ static int render(struct cli_context *ctx, struct cli_run *run,
 	return ret;
 }
 
-static int propose(struct cli_context *ctx, int argc, char **argv)
+static int propose(struct run_context *ctx, int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "all", no_argument, NULL, 'a' },
@@ -217,7 +217,7 @@ static int propose(struct cli_context *ctx, int argc, char **argv)
 	int since_found = 0;
 	enum format format = FORMAT_TEXT;
 	struct strbuf out = STRBUF_INIT;
-	struct cli_run run;
+	struct run run;
 	int opt, f, all = 0, ret;
 
 	optind = 0;
@@ -268,20 +268,20 @@ static int propose(struct cli_context *ctx, int argc, char **argv)
 		return cli_usage(&cmd_propose);
 	}
 
-	ret = cli_run_setup(ctx, &run, branch, upstream);
+	ret = run_setup(ctx, &run, branch, upstream);
 	if (!ret && range)
 		ret = scan_set_range(&run.scan, range);
 	if (!ret && subsystems)
 		scan_set_only(&run.scan, subsystems);
 	if (!ret)
-		ret = cli_scan(ctx, &run);
+		ret = run_scan(ctx, &run);
 	trace_stage("scan");
 	for (i = 0; !ret && i < nr_tests_from; i++)
 		ret = cli_tests_named_by(ctx, &run, tests_from[i]);
 	if (!ret)
-		ret = cli_open_archives(ctx, &run, archives, nr_archives);
+		ret = run_open_archives(ctx, &run, archives, nr_archives);
 	if (!ret)
-		ret = cli_judge(&run, ctx->repo, &run.scan.candidates,
+		ret = run_judge(&run, ctx->repo, &run.scan.candidates,
 				&run.scan.from);
 	if (!ret && since)
 		ret = resolve_since(&run, ctx->repo, since, &since_tip,
@@ -296,7 +296,7 @@ static int propose(struct cli_context *ctx, int argc, char **argv)
 		ret = report_write(stdout, &out);
 	trace_stage("report");
 	if (!ret)
-		ret = cli_run_save(ctx, &run);
+		ret = run_save(ctx, &run);
 	if (!ret && since && !strcmp(since, "last")) {
 		char *path = state_path(&run);
 
@@ -306,7 +306,7 @@ static int propose(struct cli_context *ctx, int argc, char **argv)
 	strbuf_release(&out);
 	free(tests_from);
 	free(archives);
-	cli_run_release(&run);
+	run_release(&run);
 	return ret < 0 ? 1 : 0;
 }
 

@@ -70,16 +70,16 @@ static void print_summary(const struct ruleset *rs, const struct rule_file *f)
  * stablepick.rules setting of the repository here (if there is one),
  * else the shipped rules.
  */
-static int load_default(struct cli_context *ctx, struct ruleset *rs)
+static int load_default(struct run_context *ctx, struct ruleset *rs)
 {
 	const char *dir = ctx->repo_dir ? ctx->repo_dir : ".";
 
 	if (!ctx->nr_rules_dirs && !ctx->repo &&
 	    !git_repository_open_ext(NULL, dir, 0, NULL) &&
-	    cli_open_repo(ctx) < 0)
+	    run_open_repo(ctx) < 0)
 		return -1;
 	git_error_clear();
-	return cli_load_rules(ctx, rs);
+	return run_load_rules(ctx, rs);
 }
 
 /*
@@ -88,7 +88,7 @@ static int load_default(struct cli_context *ctx, struct ruleset *rs)
  * and watches nothing without its slash.  Without a repository or a
  * mainline, there is nothing to check them against.  0 or -1.
  */
-static int check_tree(struct cli_context *ctx, struct ruleset *rs)
+static int check_tree(struct run_context *ctx, struct ruleset *rs)
 {
 	/* The mainline propose would take: the setting, else a default. */
 	const char *names[] = {
@@ -101,7 +101,7 @@ static int check_tree(struct cli_context *ctx, struct ruleset *rs)
 	int ret = 0;
 
 	if (!ctx->repo && (git_repository_open_ext(NULL, dir, 0, NULL) ||
-			   cli_open_repo(ctx) < 0)) {
+			   run_open_repo(ctx) < 0)) {
 		git_error_clear();
 		return 0;
 	}
@@ -125,7 +125,7 @@ static int check_tree(struct cli_context *ctx, struct ruleset *rs)
 	return ret;
 }
 
-static int rules_check(struct cli_context *ctx, int argc, char **argv)
+static int rules_check(struct run_context *ctx, int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "help", no_argument, NULL, 'h' },
@@ -169,7 +169,7 @@ static int rules_check(struct cli_context *ctx, int argc, char **argv)
  * [--threshold-sweep] FILE: the loaded rules tried on the messages of
  * FILE (JSON Lines; "-" for standard input), see ruletest.h.
  */
-static int rules_test(struct cli_context *ctx, int argc, char **argv)
+static int rules_test(struct run_context *ctx, int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "format", required_argument, NULL, 'f' },
@@ -267,7 +267,7 @@ static int print_subsystems(const struct ruleset *rs)
  * that is an error: the list would lack the directories.  Returns 0 or
  * -1 after an error.
  */
-static int expand_templates(struct cli_context *ctx, struct ruleset *rs,
+static int expand_templates(struct run_context *ctx, struct ruleset *rs,
 			    const char *upstream)
 {
 	const char *name;
@@ -281,7 +281,7 @@ static int expand_templates(struct cli_context *ctx, struct ruleset *rs,
 			return error("--upstream needs a repository");
 		return 0;
 	}
-	if (cli_resolve_upstream(ctx, upstream, &tip, &name) < 0)
+	if (run_resolve_upstream(ctx, upstream, &tip, &name) < 0)
 		return -1;
 	scan_init(&scan, ctx->repo, rs);
 	scan_set_range_oids(&scan, &tip, &tip, "upstream");
@@ -295,7 +295,7 @@ static int expand_templates(struct cli_context *ctx, struct ruleset *rs,
  * subsystems the rules define, and, in a repository, those the
  * templates derive from the directories of upstream's tree.
  */
-static int rules_list(struct cli_context *ctx, int argc, char **argv)
+static int rules_list(struct run_context *ctx, int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "help", no_argument, NULL, 'h' },
@@ -325,11 +325,11 @@ static int rules_list(struct cli_context *ctx, int argc, char **argv)
 
 	/* Outside a repository, the rules alone: no template is expanded. */
 	if (!git_repository_open_ext(NULL, dir, 0, NULL))
-		ret = cli_open_repo(ctx);
+		ret = run_open_repo(ctx);
 	git_error_clear();
 	ruleset_init(&rs);
 	if (!ret)
-		ret = cli_load_rules(ctx, &rs);
+		ret = run_load_rules(ctx, &rs);
 	if (!ret)
 		ret = expand_templates(ctx, &rs, upstream);
 	if (!ret)
@@ -338,7 +338,7 @@ static int rules_list(struct cli_context *ctx, int argc, char **argv)
 	return ret < 0 ? 1 : 0;
 }
 
-static int rules(struct cli_context *ctx, int argc, char **argv)
+static int rules(struct run_context *ctx, int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "help", no_argument, NULL, 'h' },

@@ -178,9 +178,9 @@ static int lookup(git_repository *repo, const char *sha, git_oid *out,
  * range once for all of them), else a commit of the branch with it
  * that stands for no other (maybe-present, by subject only).
  */
-static int by_subject(struct cli_run *run, struct tests_run *t)
+static int by_subject(struct run *run, struct tests_run *t)
 {
-	struct match *m = cli_match(run, run->scan.repo);
+	struct match *m = run_match(run, run->scan.repo);
 	struct match_wanted *w = NULL;
 	size_t nr = 0, alloc = 0, i, j;
 	int ret;
@@ -248,10 +248,10 @@ static int by_subject(struct cli_run *run, struct tests_run *t)
  * for itself when the branch has it, else for the mainline commit its
  * upstream line names, when there is one.
  */
-static int resolve_all(struct cli_context *ctx, struct cli_run *run,
+static int resolve_all(struct run_context *ctx, struct run *run,
 		       struct tests_run *t)
 {
-	struct match *m = cli_match(run, ctx->repo);
+	struct match *m = run_match(run, ctx->repo);
 	size_t i;
 
 	t->named = xcalloc(t->set.nr ? t->set.nr : 1, sizeof(*t->named));
@@ -318,7 +318,7 @@ static int resolve_all(struct cli_context *ctx, struct cli_run *run,
  * others (below the base, beyond upstream) go to t->cands.  Each gets
  * the fact named-by-test and the tests in named_by.  Returns 0 or -1.
  */
-static int add_named(struct cli_context *ctx, struct cli_run *run,
+static int add_named(struct run_context *ctx, struct run *run,
 		     struct tests_run *t, int range_only)
 {
 	size_t i, added = 0;
@@ -365,17 +365,17 @@ static int add_named(struct cli_context *ctx, struct cli_run *run,
  * missing fix whose bug is not in the branch either (every commit its
  * Fixes: names is absent) is not applicable there: not needed.
  */
-static int judge_all(struct cli_context *ctx, struct cli_run *run,
+static int judge_all(struct run_context *ctx, struct run *run,
 		     struct tests_run *t)
 {
 	int ret = add_named(ctx, run, t, 0);
 
 	if (!ret)
-		ret = cli_judge_scores(run, ctx->repo, &run->scan.candidates,
+		ret = run_judge_scores(run, ctx->repo, &run->scan.candidates,
 				       &run->scan.from);
 	trace_stage("the range judged");
 	if (!ret && t->cands.nr)
-		ret = cli_judge_scores(run, ctx->repo, &t->cands, NULL);
+		ret = run_judge_scores(run, ctx->repo, &t->cands, NULL);
 	trace_stage("the commits outside the range judged");
 	return ret;
 }
@@ -512,7 +512,7 @@ static int cmp_date(const void *a, const void *b)
 	return git_oid_cmp(&x->id, &y->id);
 }
 
-static void text_report(struct strbuf *out, const struct cli_run *run,
+static void text_report(struct strbuf *out, const struct run *run,
 			const struct tests_run *t, const struct test *tests,
 			size_t nr, unsigned mask)
 {
@@ -713,7 +713,7 @@ static void place_added(struct candidate_list *l, size_t added)
 	free(extra);
 }
 
-int cli_tests_named_by(struct cli_context *ctx, struct cli_run *run,
+int cli_tests_named_by(struct run_context *ctx, struct run *run,
 		       const char *dir)
 {
 	struct tests_run t;
@@ -730,7 +730,7 @@ int cli_tests_named_by(struct cli_context *ctx, struct cli_run *run,
 	return ret;
 }
 
-static int tests(struct cli_context *ctx, int argc, char **argv)
+static int tests(struct run_context *ctx, int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "branch", required_argument, NULL, 'b' },
@@ -752,7 +752,7 @@ static int tests(struct cli_context *ctx, int argc, char **argv)
 	size_t nr = 0, i;
 	unsigned mask = 7;
 	struct tests_run t;
-	struct cli_run run;
+	struct run run;
 	int opt, f, ret;
 
 	tests_run_init(&t);
@@ -800,9 +800,9 @@ static int tests(struct cli_context *ctx, int argc, char **argv)
 		tests_run_release(&t);
 		return 1;
 	}
-	ret = cli_run_setup(ctx, &run, branch, upstream);
+	ret = run_setup(ctx, &run, branch, upstream);
 	if (!ret)
-		ret = cli_scan(ctx, &run);
+		ret = run_scan(ctx, &run);
 	trace_stage("scan");
 	if (!ret)
 		ret = resolve_all(ctx, &run, &t);
@@ -829,11 +829,11 @@ static int tests(struct cli_context *ctx, int argc, char **argv)
 	else if (!ret)
 		ret = report_write(stdout, &out);
 	if (!ret)
-		ret = cli_run_save(ctx, &run);
+		ret = run_save(ctx, &run);
 	free(list);
 	strbuf_release(&out);
 	tests_run_release(&t);
-	cli_run_release(&run);
+	run_release(&run);
 	return ret < 0 ? 1 : 0;
 }
 

@@ -1,0 +1,548 @@
+#include "run.h"
+#include "apply.h"
+#include "checks.h"
+#include "deps.h"
+#include "error.h"
+#include "paths.h"
+#include "posted.h"
+#include "score.h"
+#include "strbuf.h"
+#include "trace.h"
+#include "util.h"
+
+#include <libgen.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+int run_open_repo(struct run_context *ctx)
+{
+	const char *dir = ctx->repo_dir ? ctx->repo_dir : ".";
+	int ret;
+
+	if (ctx->repo)
+		return 0;
+	ret = git_repository_open_ext(&ctx->repo, dir, 0, NULL);
+	if (ret == GIT_ENOTFOUND)
+		return error("not a git repository: '%s'", dir);
+	if (ret < 0)
+		return error_git("cannot open repository '%s'", dir);
+	return config_load(&ctx->config, ctx->repo, ctx->config_file);
+}
+
+static int is_file(const char *dir, const char *name)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int ok;
+
+	strbuf_addf(&sb, "%s/%s", dir, name);
+	ok = !access(sb.buf, R_OK);
+	strbuf_release(&sb);
+	return ok;
+}
+
+/*
+ * The installed program uses the installed rules; a program run from
+ * the build tree uses the source tree's, so that a change to a rule file
+ * takes effect without installing.  STABLEPICK_DATADIR overrides both.
+ */
+const char *run_default_rules_dir(void)
+{
+	static char buf[PATH_MAX + 16];
+	const char *env = getenv("STABLEPICK_DATADIR");
+	char exe[PATH_MAX];
+	ssize_t len;
+
+	if (env && *env) {
+		snprintf(buf, sizeof(buf), "%s/rules", env);
+		return buf;
+	}
+	len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (len > 0) {
+		exe[len] = '\0';
+		if (strcmp(dirname(exe), BINDIR) &&
+		    is_file(SRCDATADIR "/rules", "default.rules"))
+			return SRCDATADIR "/rules";
+	}
+	return PKGDATADIR "/rules";
+}
+
+int run_load_rules(struct run_context *ctx, struct ruleset *rs)
+{
+	const char *const *over = ctx->rules_dirs;
+	size_t nr = ctx->nr_rules_dirs, i;
+	const char **dirs;
+	int ret;
+
+	if (!nr && ctx->repo) {
+		over = (const char *const *)ctx->config.rules;
+		nr = ctx->config.nr_rules;
+	}
+	dirs = xcalloc(nr + 1, sizeof(*dirs));
+	dirs[0] = run_default_rules_dir();
+	for (i = 0; i < nr; i++)
+		dirs[i + 1] = over[i];
+	ret = ruleset_load_dirs(rs, dirs, nr + 1);
+	free(dirs);
+	return ret;
+}
+
+void run_context_release(struct run_context *ctx)
+{
+	free(ctx->rules_dirs);
+	ctx->rules_dirs = NULL;
+	ctx->nr_rules_dirs = ctx->alloc_rules_dirs = 0;
+	git_repository_free(ctx->repo);
+	ctx->repo = NULL;
+	config_release(&ctx->config);
+}
+
+int run_resolve_upstream(struct run_context *ctx, const char *upstream,
+			 git_oid *out, const char **name)
+{
+	static const char *const fallback[] = {
+		"master", "main", "origin/master", "origin/main", NULL
+	};
+	git_object *obj = NULL;
+	size_t i;
+
+	if (!upstream)
+		upstream = ctx->config.upstream;
+	if (upstream) {
+		*name = upstream;
+		return scan_resolve(ctx->repo, upstream, "--upstream", out);
+	}
+	for (i = 0; fallback[i]; i++) {
+		if (git_revparse_single(&obj, ctx->repo, fallback[i]) < 0) {
+			struct strbuf sb = STRBUF_INIT;
+			int ret;
+
+			/* A ref that exists but dangles: no other one will do. */
+			git_error_clear();
+			strbuf_addf(&sb, "mainline '%s'", fallback[i]);
+			ret = scan_ref_error(ctx->repo, fallback[i], sb.buf, 0);
+			strbuf_release(&sb);
+			if (ret)
+				return ret;
+			continue;
+		}
+		git_object_free(obj);
+		*name = fallback[i];
+		return scan_resolve(ctx->repo, fallback[i], "--upstream", out);
+	}
+	return error("no mainline branch: none of 'master', 'main', "
+		     "'origin/master' and 'origin/main' exists; give --upstream "
+		     "REF or set stablepick.upstream");
+}
+
+static int resolve_upstream(struct run_context *ctx, struct run *run,
+			    const char *upstream)
+{
+	return run_resolve_upstream(ctx, upstream, &run->upstream,
+				    &run->upstream_name);
+}
+
+/* The branch's version from stablepick.<branch>.version, when set. */
+static int configured_version(struct run_context *ctx, struct branch_index *bi)
+{
+	char *version = config_branch_get(&ctx->config, bi->name, "version");
+	int ret = 0;
+
+	if (version && branch_parse_version(version, &bi->major, &bi->minor) < 0)
+		ret = error("bad stablepick.%s.version '%s' (expected X.Y)",
+			    bi->name, version);
+	free(version);
+	return ret;
+}
+
+/* The range base..upstream, named as a maintainer would ("v6.6..master"). */
+static void set_default_range(struct run *run)
+{
+	char hex[GIT_OID_HEXSZ + 1];
+	char *desc;
+
+	git_oid_tostr(hex, sizeof(hex), &run->branch.base);
+	if (!run->branch.base_name)
+		hex[12] = '\0';
+	desc = xstrfmt("%s..%s", run->branch.base_name ? run->branch.base_name : hex,
+		       run->upstream_name);
+	scan_set_range_oids(&run->scan, &run->branch.base, &run->upstream, desc);
+	free(desc);
+}
+
+/*
+ * Indexes the branch.  A merge base walks all of history when there is
+ * no commit-graph (5 s on a million commits, as "git merge-base"), so
+ * the base found last time is tried first; run_scan() proves it or
+ * replaces it.
+ */
+static int index_branch(struct run_context *ctx, struct run *run,
+			const char *branch)
+{
+	const struct scancache_base *b = scancache_find_base(&run->scans, branch);
+	git_odb *odb = NULL;
+	int ret, have;
+
+	/* A base pruned since (history rewritten, then gc) is no guess. */
+	if (b) {
+		have = !git_repository_odb(&odb, ctx->repo) &&
+		       git_odb_exists(odb, &b->base);
+		git_odb_free(odb);
+		git_error_clear();
+		if (!have)
+			b = NULL;
+	}
+	if (b) {
+		ret = branch_index_build_from(&run->branch, ctx->repo, branch,
+					      &b->base, 2 * b->nr_commits + 10000);
+		if (ret <= 0)
+			return ret;
+		branch_index_release(&run->branch);
+		branch_index_init(&run->branch);
+	}
+	return branch_index_build(&run->branch, ctx->repo, branch, &run->upstream);
+}
+
+/* A repository just made (git init): no mainline, no branch, no base. */
+static int no_history(git_repository *repo)
+{
+	git_reference *head = NULL;
+	int ret = 0;
+
+	if (git_repository_is_empty(repo) != 1) {
+		git_error_clear();
+		return 0;
+	}
+	if (!git_reference_lookup(&head, repo, "HEAD") &&
+	    git_reference_type(head) == GIT_REFERENCE_SYMBOLIC) {
+		const char *name = git_reference_symbolic_target(head);
+
+		if (!strncmp(name, "refs/heads/", 11))
+			name += 11;
+		ret = error("the repository has no commits yet (HEAD is the "
+			    "unborn branch '%s')", name);
+	} else {
+		ret = error("the repository has no commits yet");
+	}
+	git_reference_free(head);
+	git_error_clear();
+	return ret;
+}
+
+int run_setup(struct run_context *ctx, struct run *run,
+		  const char *branch, const char *upstream)
+{
+	char *path;
+
+	memset(run, 0, sizeof(*run));
+	ruleset_init(&run->rules);
+	branch_index_init(&run->branch);
+	if (run_open_repo(ctx) < 0 || apply_in_memory(ctx->repo) < 0 ||
+	    no_history(ctx->repo) < 0)
+		return -1;
+	path = run_cache_path(ctx, "patchid-cache");
+	patchid_cache_init(&run->patchids, path ? path : "");
+	if (path)
+		patchid_cache_load(&run->patchids);
+	free(path);
+	scan_init(&run->scan, ctx->repo, &run->rules);
+	path = run_cache_path(ctx, "scan-cache");
+	scancache_init(&run->scans, path ? path : "");
+	if (path) {
+		scancache_load(&run->scans);
+		run->scan.cache = &run->scans;
+	}
+	free(path);
+	path = run_ledger_path(ctx);
+	ledger_init(&run->ledger, path);
+	free(path);
+	if (ledger_load(&run->ledger) < 0)
+		return -1;
+	trace_stage("caches and ledger");
+	if (run_load_rules(ctx, &run->rules) < 0 ||
+	    resolve_upstream(ctx, run, upstream) < 0 ||
+	    index_branch(ctx, run, branch) < 0 ||
+	    configured_version(ctx, &run->branch) < 0)
+		return -1;
+	trace_stage("branch index");
+	set_default_range(run);
+	return 0;
+}
+
+/*
+ * A proven base needs a scan of base..upstream; a guess that is not
+ * proven is replaced by the merge base, computed, and the default range
+ * scanned again.
+ */
+int run_scan(struct run_context *ctx, struct run *run)
+{
+	struct branch_index *bi = &run->branch;
+	int is_default, holds;
+	char *name;
+	git_oid base;
+
+	if (scan_run(&run->scan) < 0)
+		return -1;
+	if (!bi->guessed)
+		goto out;
+	is_default = run->scan.has_from &&
+		     git_oid_equal(&run->scan.from, &bi->base) &&
+		     git_oid_equal(&run->scan.to, &run->upstream);
+	if (is_default) {
+		holds = branch_index_base_holds(bi, &run->scan);
+	} else {
+		/* Another range (--range): only the merge base itself tells. */
+		holds = !git_merge_base(&base, ctx->repo, &bi->tip, &run->upstream) &&
+			git_oid_equal(&base, &bi->base);
+		git_error_clear();
+	}
+	trace_printf("branch: the base of %s from the cache %s", bi->name,
+		     holds ? "holds" : "does not hold: computing it");
+	if (holds)
+		goto out;
+	name = xstrdup(bi->name);
+	branch_index_release(bi);
+	branch_index_init(bi);
+	if (branch_index_build(bi, ctx->repo, name, &run->upstream) < 0 ||
+	    configured_version(ctx, bi) < 0) {
+		free(name);
+		return -1;
+	}
+	free(name);
+	if (is_default) {
+		set_default_range(run);
+		scan_reset(&run->scan);
+		if (scan_run(&run->scan) < 0)
+			return -1;
+	}
+out:
+	scancache_put_base(&run->scans, bi->name, &bi->base, bi->nr_commits);
+	return 0;
+}
+
+char *run_cache_path(struct run_context *ctx, const char *name)
+{
+	if (ctx->no_cache)
+		return NULL;
+	if (ctx->cache_dir)
+		return xstrfmt("%s/%s", ctx->cache_dir, name);
+	return xstrfmt("%sstablepick/%s", git_repository_path(ctx->repo), name);
+}
+
+int run_save(struct run_context *ctx, struct run *run)
+{
+	int ret = 0;
+
+	if (ctx->no_cache)
+		return 0;
+	/* A cache only saves time: failing to write one fails nothing. */
+	if (patchid_cache_save(&run->patchids) < 0)
+		ret = -1;
+	if (scancache_save(&run->scans) < 0)
+		ret = -1;
+	if (run->archive)
+		archive_save(run->archive);
+	if (ret)
+		warning("the next run will be slower");
+	return 0;
+}
+
+void run_release(struct run *run)
+{
+	if (run->match_ready)
+		match_release(&run->match);
+	run->match_ready = 0;
+	if (run->archive) {
+		archive_release(run->archive);
+		free(run->archive);
+		run->archive = NULL;
+	}
+	ledger_release(&run->ledger);
+	patchid_cache_release(&run->patchids);
+	scan_release(&run->scan);
+	scancache_release(&run->scans);
+	branch_index_release(&run->branch);
+	ruleset_release(&run->rules);
+}
+
+int run_open_archives(struct run_context *ctx, struct run *run,
+		      const char *const *paths, size_t nr)
+{
+	char *dir;
+	size_t i;
+
+	if (!nr) {
+		paths = (const char *const *)ctx->config.archives;
+		nr = ctx->config.nr_archives;
+	}
+	if (!nr)
+		return 0;
+	dir = run_cache_path(ctx, "archives");
+	run->archive = xcalloc(1, sizeof(*run->archive));
+	archive_init(run->archive, dir);
+	free(dir);
+	for (i = 0; i < nr; i++)
+		if (archive_add(run->archive, paths[i]) < 0)
+			return -1;
+	archive_finish(run->archive);
+	trace_printf("archive: %u messages in %zu archives",
+		     HASH_COUNT(run->archive->by_id), run->archive->nr_sources);
+	trace_stage("archives");
+	return 0;
+}
+
+const char *run_mail_cc(struct run_context *ctx, const struct ruleset *rs,
+			struct strbuf *buf)
+{
+	size_t i;
+
+	if (ctx->config.cc)
+		return ctx->config.cc;
+	strbuf_reset(buf);
+	for (i = 0; i < rs->nr_cc; i++)
+		strbuf_addf(buf, "%s%s", i ? ", " : "", rs->cc[i]);
+	return buf->buf;
+}
+
+char *run_ledger_path(struct run_context *ctx)
+{
+	if (ctx->config.ledger)
+		return xstrdup(ctx->config.ledger);
+	return xstrfmt("%sstablepick/ledger", git_repository_path(ctx->repo));
+}
+
+/*
+ * Recorded decisions outrank the rules: what was accepted or rejected
+ * for the branch is not proposed again, and what was deferred comes
+ * back once its date has passed.  Presence still wins: a commit the
+ * branch carries is present, whatever was decided.
+ */
+static int apply_decisions(struct run *run, struct candidate_list *l)
+{
+	static const enum verdict by_decision[] = {
+		[DECISION_ACCEPTED] = VERDICT_ACCEPTED,
+		[DECISION_REJECTED] = VERDICT_REJECTED,
+		[DECISION_DEFERRED] = VERDICT_DEFERRED,
+	};
+	git_time_t now;
+	size_t i;
+
+	if (ledger_now(&now) < 0)
+		return -1;
+	for (i = 0; i < l->nr; i++) {
+		struct candidate *c = l->items[i];
+		const struct ledger_entry *e;
+		char day[11];
+
+		e = ledger_find(&run->ledger, run->branch.name, &c->id);
+		c->decision = e;
+		if (!e || c->present || !ledger_in_force(e, now))
+			continue;
+		ledger_format_date(day, e->decision == DECISION_DEFERRED ? e->until
+									  : e->when);
+		free(c->why);
+		c->why = xstrfmt("%s %s %s%s%s", decision_name(e->decision),
+				 e->decision == DECISION_DEFERRED ? "until" : "on",
+				 day, *e->reason ? ": " : "", e->reason);
+		c->verdict = by_decision[e->decision];
+	}
+	return 0;
+}
+
+struct match *run_match(struct run *run, git_repository *repo)
+{
+	if (!run->match_ready) {
+		match_init(&run->match, repo, &run->branch, &run->scan,
+			   &run->patchids);
+		run->match_ready = 1;
+	}
+	return &run->match;
+}
+
+/*
+ * Presence, links, facts, scores and verdicts; with pull, the
+ * prerequisites of what is proposed are pulled in and judged too.
+ */
+static int judge(struct run *run, git_repository *repo,
+		 struct candidate_list *l, const git_oid *range_from, int pull)
+{
+	struct match *m = run_match(run, repo);
+	struct candidate *pulled;
+	struct deps d;
+	size_t i;
+	int ret;
+
+	if (match_candidates(m, l, range_from) < 0)
+		return -1;
+	trace_stage("presence");
+	/* Before the scores: rules on "reply" read the review replies. */
+	if (run->archive &&
+	    posted_attach(run->archive, repo, &run->patchids, l) < 0)
+		return -1;
+	if (run->archive)
+		trace_stage("posted patches");
+	deps_init(&d, repo, m, l, &run->upstream);
+	if (run->scan.memo && run->scan.has_from &&
+	    git_oid_equal(&run->scan.from, &run->branch.base) &&
+	    git_oid_equal(&run->scan.to, &run->upstream))
+		deps_set_range(&d, &run->scan);
+	ret = deps_link(&d);
+	trace_stage("deps link");
+	/* A --range that ends before the tip: reverts may come later. */
+	if (!ret && range_from)
+		ret = deps_later_reverts(&d, &run->scan.to, &run->upstream);
+	for (i = 0; !ret && i < l->nr; i++) {
+		struct candidate *c = l->items[i];
+
+		ret = deps_facts(&d, c);
+		score_candidate(&run->rules, c);
+		if (!ret)
+			ret = deps_applicable(&d, c);
+		score_decide(c);
+	}
+	trace_stage("facts and scores");
+	while (!ret && pull && (pulled = deps_pull_prereq(&d))) {
+		if (run->archive)
+			ret = posted_attach(run->archive, repo, &run->patchids, l);
+		score_candidate(&run->rules, pulled);
+		score_decide(pulled);
+	}
+	for (i = 0; !ret && pull && i < l->nr; i++) {
+		ret = deps_reconsider(&d, l->items[i]);
+		if (ret > 0)
+			score_decide(l->items[i]);
+		ret = ret < 0 ? -1 : 0;
+	}
+	if (!ret)
+		ret = deps_finish(&d);
+	deps_release(&d);
+	trace_stage("prerequisites");
+	return ret;
+}
+
+int run_judge_scores(struct run *run, git_repository *repo,
+		     struct candidate_list *l, const git_oid *range_from)
+{
+	int ret = judge(run, repo, l, range_from, 0);
+
+	if (!ret && run->archive)
+		posted_mates(l, run_match(run, repo));
+	return ret;
+}
+
+int run_judge(struct run *run, git_repository *repo,
+	      struct candidate_list *l, const git_oid *range_from)
+{
+	int ret = judge(run, repo, l, range_from, 1);
+
+	if (!ret)
+		ret = apply_decisions(run, l);
+	if (!ret)
+		ret = checks_run(repo, &run->branch, &run->upstream, &run->rules,
+				 run->scan.soak_painted ? &run->scan.soak_tags : NULL, l);
+	trace_stage("checks");
+	if (!ret && run->archive)
+		posted_mates(l, run_match(run, repo));
+	return ret;
+}

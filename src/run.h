@@ -1,0 +1,168 @@
+#ifndef RUN_H
+#define RUN_H
+
+#include <git2.h>
+
+#include "archive.h"
+#include "branch.h"
+#include "config.h"
+#include "ledger.h"
+#include "match.h"
+#include "patchid.h"
+#include "rules.h"
+#include "scan.h"
+#include "scancache.h"
+#include "strbuf.h"
+
+/*
+ * A run of the pipeline, in the order the commands call it:
+ *
+ *     struct run run;
+ *     if (run_setup(ctx, &run, "linux-6.6.y", NULL) < 0 ||   caches, ledger,
+ *         run_open_archives(ctx, &run, paths, nr) < 0 ||     rules, branch
+ *         run_scan(ctx, &run) < 0 ||                          the candidates
+ *         run_judge(&run, ctx->repo, &run.scan.candidates, NULL) < 0)
+ *             ... an error was printed ...
+ *     ... report what the candidates hold ...
+ *     run_save(ctx, &run);                                    the caches
+ *     run_release(&run);
+ *
+ * run_judge() is the judging: presence (match.h), the posted patches
+ * (posted.h), links, facts, scores and verdicts (deps.h, score.h), the
+ * prerequisites pulled in, the recorded decisions (the ledger), then
+ * soak and trial picks (checks.h).  run_judge_scores() stops after the
+ * verdicts of the rules (eval).
+ */
+
+/* What main() sets up for every command from the global options. */
+struct run_context {
+	const char *repo_dir;		/* -C DIR, or NULL for "." */
+	const char *config_file;	/* --config FILE, or NULL */
+	const char **rules_dirs;	/* --rules DIR, each one given */
+	size_t nr_rules_dirs, alloc_rules_dirs;
+	const char *cache_dir;		/* --cache DIR, or NULL */
+	int no_cache;			/* --no-cache */
+	git_repository *repo;		/* opened lazily by run_open_repo() */
+	struct config config;		/* loaded lazily by run_open_repo() */
+};
+
+/* Opens the repository and reads the configuration; prints errors. */
+int run_open_repo(struct run_context *ctx);
+
+/*
+ * Loads the rule files: the shipped rules directory, with the
+ * directories of --rules (else those of stablepick.rules) laid over
+ * it: a file of the same name replaces a shipped one, a new one is
+ * added.  Prints every error.
+ */
+int run_load_rules(struct run_context *ctx, struct ruleset *rs);
+
+/*
+ * Mainline: upstream when given, else stablepick.upstream, else the
+ * first of master, main, origin/master and origin/main that exists.
+ * *name is how it was named.  Returns 0 or -1 after an error message.
+ */
+int run_resolve_upstream(struct run_context *ctx, const char *upstream,
+			 git_oid *out, const char **name);
+
+/* The directory of the shipped rules (source tree or installed). */
+const char *run_default_rules_dir(void);
+
+void run_context_release(struct run_context *ctx);
+
+/*
+ * What propose and explain share: the rules, the branch index, and a
+ * scanner set up for the range from the branch's base to upstream.
+ */
+struct run {
+	struct ruleset rules;
+	struct branch_index branch;
+	struct scan scan;
+	struct patchid_cache patchids;	/* <cache dir>/patchid-cache */
+	struct scancache scans;		/* <cache dir>/scan-cache */
+	struct ledger ledger;		/* decisions; stablepick.ledger */
+	git_oid upstream;
+	const char *upstream_name;
+	struct archive *archive;	/* the list archives, or NULL */
+	/*
+	 * The presence engine, set up by the first judging (after the
+	 * scan), so that every later question of the run uses the same
+	 * indexes.
+	 */
+	struct match match;
+	int match_ready;
+};
+
+/*
+ * The presence engine of the run, set up on first use; after
+ * run_scan().
+ */
+struct match *run_match(struct run *run, git_repository *repo);
+
+/*
+ * The file of a cache: in --cache DIR, else in <gitdir>/stablepick/.
+ * NULL with --no-cache.
+ */
+char *run_cache_path(struct run_context *ctx, const char *name);
+
+/*
+ * Scans the range set up (scan_run()), then makes sure the branch base
+ * taken from the cache is the merge base (see run_setup()).
+ * Returns 0 or -1 after an error message.
+ */
+int run_scan(struct run_context *ctx, struct run *run);
+
+/*
+ * Opens the repository, loads the rules, resolves upstream (the option,
+ * else stablepick.upstream, else the first of master, main,
+ * origin/master and origin/main) and indexes the branch.  Returns 0 or
+ * -1 after an error message.
+ */
+int run_setup(struct run_context *ctx, struct run *run,
+		  const char *branch, const char *upstream);
+void run_release(struct run *run);
+
+/*
+ * The list archives: the paths given (--archive), else every value of
+ * stablepick.archive; none, nothing happens.  Indexed (with their
+ * caches, <cache dir>/archives/) so that judging finds each
+ * candidate's posted patch, series and replies (posted.h).  Returns 0
+ * or -1 after an error message.
+ */
+int run_open_archives(struct run_context *ctx, struct run *run,
+		      const char *const *paths, size_t nr);
+
+/*
+ * Saves what the run learnt (the patch-id and scan caches).  A cache only
+ * saves time: a failure to write one is reported and the run goes on.
+ */
+int run_save(struct run_context *ctx, struct run *run);
+
+/*
+ * The proposal mail's Cc: stablepick.cc (empty for none), else the
+ * rules' cc directive ("cc stable@vger.kernel.org" in default.rules),
+ * else none.  Written into buf, which the result may point into.
+ */
+const char *run_mail_cc(struct run_context *ctx, const struct ruleset *rs,
+			struct strbuf *buf);
+
+/* The ledger file: stablepick.ledger, else <gitdir>/stablepick/ledger. */
+char *run_ledger_path(struct run_context *ctx);
+
+/*
+ * Places, links, scores and judges the candidates of l (in walk order,
+ * oldest first): presence in the branch, deps, rules, verdicts.
+ * range_from: where the walk started (for ancestry), or NULL to ask
+ * the commit graph per candidate.  Returns 0 or -1.
+ */
+int run_judge(struct run *run, git_repository *repo,
+	      struct candidate_list *l, const git_oid *range_from);
+
+/*
+ * The same up to the verdicts from the rules: no prerequisites pulled
+ * in, no recorded decisions, no soak or trial picks (eval).
+ */
+int run_judge_scores(struct run *run, git_repository *repo,
+		     struct candidate_list *l, const git_oid *range_from);
+
+#endif

@@ -1,0 +1,49 @@
+#!/bin/sh
+# The layers of src/ (HACKING): every #include "x.h" of a file names a
+# header of its own layer or of one below, never above.  A file that
+# is in no layer fails too, so that a new file is given its place.
+. "$TEST_SRCDIR/tests/lib.sh"
+
+cat >"$tmp/layers" <<'LAYERS'
+0 base        ascii error json lockfile paths progress sha1 strbuf trace util
+1 readers     apply archive config ledger mail mbox message patchid rules scancache soak state testannot treediff
+2 candidate   candidate
+3 stages      audit branch checks deps eval match posted ruletest scan score
+4 run         run
+5 report      report
+6 cli         cli/* main
+LAYERS
+
+# layer NAME: the layer of src/NAME.[ch] (NAME "cli/x" for src/cli/x).
+layer() {
+	awk -v f="$1" '{
+		for (i = 3; i <= NF; i++)
+			if ($i == f || ($i == "cli/*" && f ~ /^cli\//)) { print $1; exit }
+	}' "$tmp/layers"
+}
+
+cd "$TEST_SRCDIR/src"
+bad=0
+for file in *.c *.h cli/*.c cli/*.h; do
+	name=${file%.[ch]}
+	[ "$name" = paths ] && continue	# generated in the build tree
+	mine=$(layer "$name")
+	if [ -z "$mine" ]; then
+		echo "FAIL: src/$file is in no layer: add it to tests/e2e/layers.sh and HACKING"
+		bad=1
+		continue
+	fi
+	for inc in $(sed -n 's/^#include "\([a-z0-9_/]*\)\.h".*/\1/p' "$file"); do
+		case $file in cli/*) [ -f "cli/$inc.h" ] && inc=cli/$inc ;; esac
+		theirs=$(layer "$inc")
+		if [ -z "$theirs" ]; then
+			echo "FAIL: src/$file includes $inc.h, which is in no layer"
+			bad=1
+		elif [ "$theirs" -gt "$mine" ]; then
+			echo "FAIL: src/$file (layer $mine) includes $inc.h (layer $theirs, above it)"
+			bad=1
+		fi
+	done
+done
+[ "$bad" -eq 0 ] || exit 1
+ok "every file includes only its own layer and those below"
