@@ -276,3 +276,13 @@ void candidate_list_sort(struct candidate_list *l)
 	QSORT(l->items, l->nr, compare_candidates);
 	prereqs_first(l);
 }
+
+int candidate_cmp_time(const void *a, const void *b)
+{
+	const struct candidate *x = *(const struct candidate *const *)a;
+	const struct candidate *y = *(const struct candidate *const *)b;
+
+	if (x->time != y->time)
+		return x->time < y->time ? -1 : 1;
+	return git_oid_cmp(&x->id, &y->id);
+}

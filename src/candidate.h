@@ -233,6 +233,12 @@ void candidate_add_warning(struct candidate *c, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 /* Adds a test that names c as its fix ("fstests xfs/123") once. */
 void candidate_add_named_by(struct candidate *c, const char *test);
+/*
+ * For QSORT of candidate pointers: mainline order, the order to apply
+ * them in, oldest first (by author time, then id).
+ */
+int candidate_cmp_time(const void *a, const void *b);
+
 /* Adds a fact once (its name, for the rules on the field "fact"). */
 void candidate_add_fact(struct candidate *c, enum rule_fact fact);
 

@@ -39,14 +39,4 @@ int cli_usage(const struct cli_command *cmd);
  */
 int cli_format(const char *arg, const char *const *names, size_t nr);
 
-/*
- * propose --tests-from DIR: the commits of the range that the
- * regression tests of DIR (an fstests or LTP checkout) name as their
- * fix become candidates, each with the fact "named-by-test" and the
- * tests in named_by.  After run_scan(), before run_judge().  Returns 0
- * or -1 after an error message.
- */
-int cli_tests_named_by(struct run_context *ctx, struct run *run,
-		       const char *dir);
-
 #endif

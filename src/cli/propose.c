@@ -4,6 +4,7 @@
 #include "state.h"
 #include "report.h"
 #include "strbuf.h"
+#include "testrun.h"
 #include "trace.h"
 #include "util.h"
 
@@ -277,7 +278,7 @@ static int propose(struct run_context *ctx, int argc, char **argv)
 		ret = run_scan(ctx, &run);
 	trace_stage("scan");
 	for (i = 0; !ret && i < nr_tests_from; i++)
-		ret = cli_tests_named_by(ctx, &run, tests_from[i]);
+		ret = tests_named_by(ctx, &run, tests_from[i]);
 	if (!ret)
 		ret = run_open_archives(ctx, &run, archives, nr_archives);
 	if (!ret)

@@ -1,0 +1,199 @@
+#include "report-tests.h"
+#include "json.h"
+#include "util.h"
+
+#include <string.h>
+
+/* The subject to show: the commit's, else the annotation's. */
+static const char *subject_of(const struct named *n)
+{
+	if (n->c && n->c->msg.subject)
+		return n->c->msg.subject;
+	if (n->subject)
+		return n->subject;
+	return n->a->subject ? n->a->subject : "";
+}
+
+static void add_id(struct strbuf *out, const struct named *n, int full)
+{
+	if (n->resolved)
+		strbuf_addf(out, "%.*s", full ? GIT_OID_HEXSZ : 12,
+			    git_oid_tostr_s(&n->id));
+	else
+		strbuf_addstr(out, n->a->sha);
+}
+
+static void text_test(struct strbuf *out, const struct tests_run *t,
+		      const struct test *x)
+{
+	size_t i;
+
+	strbuf_addf(out, "%-14s %s (%s)\n", test_status_name(x->status),
+		    t->set.items[x->first].test, t->set.items[x->first].suite);
+	for (i = x->first; i < x->first + x->nr; i++) {
+		const struct named *n = &t->named[i];
+		const struct testannot *a = n->a;
+
+		strbuf_addf(out, "    %-13s ", fix_state_name(n->state));
+		add_id(out, n, 0);
+		if (*subject_of(n))
+			strbuf_addf(out, " %s", subject_of(n));
+		strbuf_addch(out, '\n');
+		strbuf_addf(out, "%18s%s: %s", "", a->how, n->detail ? n->detail : "");
+		if (n->how)
+			strbuf_addf(out, " (%s)", n->how);
+		strbuf_addf(out, "; %s:%u", a->file, a->line);
+		if (a->via)
+			strbuf_addf(out, " via %s", a->via);
+		if (a->fstyp)
+			strbuf_addf(out, ", only on %s", a->fstyp);
+		strbuf_addch(out, '\n');
+	}
+}
+
+void report_tests_text(struct strbuf *out, const struct run *run,
+		       const struct tests_run *t, const struct test *tests,
+		       size_t nr, unsigned mask)
+{
+	const struct candidate **by_date;
+	size_t count[3] = { 0, 0, 0 }, shown = 0, nr_dated = 0, i, j;
+	const char *base = run->branch.base_name ? run->branch.base_name :
+			   "its base";
+
+	/* The commits named, once each. */
+	by_date = xcalloc(t->set.nr + 1, sizeof(*by_date));
+	for (i = 0; i < t->set.nr; i++) {
+		const struct candidate *c = t->named[i].c;
+
+		for (j = 0; c && j < nr_dated && by_date[j] != c; j++)
+			;
+		if (c && j == nr_dated)
+			by_date[nr_dated++] = c;
+	}
+	QSORT(by_date, nr_dated, candidate_cmp_time);
+	for (i = 0; i < nr; i++)
+		if (tests[i].shown) {
+			count[tests[i].status]++;
+			shown++;
+		}
+	strbuf_addf(out, "branch %s (base %s) against %s: %zu test files "
+		    "read, %zu name kernel commits\n\n", run->branch.name, base,
+		    run->scan.range, t->set.nr_tests, shown);
+	for (i = 0; i < nr; i++)
+		if (tests[i].shown && (mask & 1u << tests[i].status))
+			text_test(out, t, &tests[i]);
+	strbuf_addf(out, "\n%zu tests: %zu expected-fail, %zu expected-pass, "
+		    "%zu unknown\n", shown, count[TEST_FAIL], count[TEST_PASS],
+		    count[TEST_UNKNOWN]);
+	/* The backport candidates, once each, with the tests naming them. */
+	for (i = 0, j = 0; i < nr_dated; i++) {
+		const struct candidate *c = by_date[i];
+		const char *sep = "";
+		size_t k;
+
+		if (c->present || c->maybe_present || c->not_applicable)
+			continue;
+		if (!j++)
+			strbuf_addstr(out, "\nmissing fixes (backport candidates):\n");
+		strbuf_addf(out, "    %.12s %s (", c->hex,
+			    c->msg.subject ? c->msg.subject : "");
+		for (k = 0; k < t->set.nr; k++) {
+			if (t->named[k].c != c || t->named[k].state != FIX_MISSING)
+				continue;
+			if (k && t->named[k - 1].c == c &&
+			    !strcmp(t->set.items[k - 1].test, t->set.items[k].test))
+				continue;
+			strbuf_addf(out, "%s%s", sep, t->set.items[k].test);
+			sep = ", ";
+		}
+		strbuf_addstr(out, ")\n");
+	}
+	free(by_date);
+}
+
+void report_tests_json(struct strbuf *out, const struct tests_run *t,
+		       const struct test *x)
+{
+	const struct testannot *first = &t->set.items[x->first];
+	struct strbuf id = STRBUF_INIT;
+	const char *sep = "";
+	size_t i;
+
+	strbuf_addstr(out, "{\"test\":");
+	json_add_str(out, first->test);
+	strbuf_addstr(out, ",\"suite\":");
+	json_add_str(out, first->suite);
+	strbuf_addf(out, ",\"status\":\"%s\",\"missing\":[",
+		    test_status_name(x->status));
+	for (i = x->first; i < x->first + x->nr; i++) {
+		const struct named *n = &t->named[i];
+		size_t k;
+
+		if (n->state != FIX_MISSING)
+			continue;
+		for (k = x->first; k < i; k++)
+			if (t->named[k].state == FIX_MISSING &&
+			    git_oid_equal(&t->named[k].id, &n->id))
+				break;
+		if (k < i)
+			continue;
+		strbuf_addf(out, "%s\"%s\"", sep, git_oid_tostr_s(&n->id));
+		sep = ",";
+	}
+	strbuf_addstr(out, "],\"annotations\":[");
+	for (i = x->first; i < x->first + x->nr; i++) {
+		const struct named *n = &t->named[i];
+		const struct testannot *a = n->a;
+
+		strbuf_addf(out, "%s{\"kind\":\"%s\",\"how\":",
+			    i > x->first ? "," : "", testannot_kind_name(a->kind));
+		json_add_str(out, a->how);
+		strbuf_addstr(out, ",\"sha\":");
+		json_add_str(out, a->sha);
+		strbuf_addstr(out, ",\"subject\":");
+		json_add_str(out, a->subject);
+		strbuf_addstr(out, ",\"fstyp\":");
+		json_add_str(out, a->fstyp);
+		strbuf_addstr(out, ",\"via\":");
+		json_add_str(out, a->via);
+		strbuf_addstr(out, ",\"file\":");
+		json_add_str(out, a->file);
+		strbuf_addf(out, ",\"line\":%u,\"commit\":", a->line);
+		strbuf_reset(&id);
+		if (n->resolved)
+			add_id(&id, n, 1);
+		json_add_str(out, n->resolved ? id.buf : NULL);
+		strbuf_addf(out, ",\"state\":\"%s\",\"detail\":",
+			    fix_state_name(n->state));
+		json_add_str(out, n->detail);
+		strbuf_addstr(out, ",\"resolved_by\":");
+		json_add_str(out, n->how);
+		strbuf_addch(out, '}');
+	}
+	strbuf_addstr(out, "]}\n");
+	strbuf_release(&id);
+}
+
+void report_tests_exclude(struct strbuf *out, const struct tests_run *t,
+			  const struct test *x)
+{
+	const char *sep = " # ";
+	size_t i;
+
+	strbuf_addstr(out, t->set.items[x->first].test);
+	for (i = x->first; i < x->first + x->nr; i++) {
+		const struct named *n = &t->named[i];
+
+		if (n->state == FIX_MISSING) {
+			strbuf_addf(out, "%smissing ", sep);
+		} else if (n->state == FIX_UNRESOLVED) {
+			strbuf_addf(out, "%sunresolved ", sep);
+		} else {
+			continue;
+		}
+		add_id(out, n, 0);
+		strbuf_addf(out, " (\"%s\")", subject_of(n));
+		sep = ", ";
+	}
+	strbuf_addch(out, '\n');
+}
