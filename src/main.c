@@ -110,7 +110,18 @@ int main(int argc, char **argv)
 			ctx.rules_dirs[ctx.nr_rules_dirs++] = dir;
 			continue;
 		} else {
+			static const char *const globals[] = {
+				"--cache", "--config", "--help", "--no-cache",
+				"--rules", "--version",
+			};
+			char *word = xstrndup(arg, strcspn(arg, "="));
+			const char *hit = suggest_name(word, globals,
+						       ARRAY_SIZE(globals));
+
 			error("unknown option '%s'", arg);
+			if (hit)
+				fprintf(stderr, "hint: did you mean '%s'?\n", hit);
+			free(word);
 			print_help(stderr);
 			return 129;
 		}
@@ -127,8 +138,12 @@ int main(int argc, char **argv)
 	}
 	cmd = cli_find(argv[i]);
 	if (!cmd) {
+		const char *hit = cli_suggest_command(argv[i]);
+
 		error("'%s' is not a stablepick command (see 'stablepick --help')",
 		      argv[i]);
+		if (hit)
+			fprintf(stderr, "hint: did you mean '%s'?\n", hit);
 		return 129;
 	}
 

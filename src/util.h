@@ -90,6 +90,16 @@ long long days_from_civil(int y, int m, int d);
 /* Non-zero if s is made of n (or, if n is 0, all) hexadecimal digits. */
 int is_hex(const char *s, size_t n);
 
+/*
+ * The one of names (nr, NULL-terminated when nr is 0) that word most
+ * likely misspells, for a "did you mean": the only name word begins
+ * (three letters or more), else the nearest within two edits (a letter
+ * added, removed, changed, or two swapped) and fewer than its length;
+ * else NULL.
+ */
+const char *suggest_name(const char *word, const char *const *names,
+			 size_t nr);
+
 /* Whether dir/name is a directory (following symbolic links). */
 int is_dir_in(const char *dir, const char *name);
 

@@ -1,7 +1,9 @@
 #include "cli.h"
 #include "error.h"
 #include "strbuf.h"
+#include "util.h"
 
+#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -27,6 +29,50 @@ const struct cli_command *cli_find(const char *name)
 		if (!strcmp(cli_commands[i]->name, name))
 			return cli_commands[i];
 	return NULL;
+}
+
+int cli_getopt(int argc, char **argv, const char *shortopts,
+	       const struct option *longopts)
+{
+	int opt = getopt_long(argc, argv, shortopts, longopts, NULL);
+	const char **names, *bad, *hit;
+	size_t nr = 0, len, i;
+
+	if (opt != '?' || optind < 1 || optind > argc)
+		return opt;
+	bad = argv[optind - 1];
+	if (strncmp(bad, "--", 2))
+		return opt;
+	bad += 2;
+	len = strcspn(bad, "=");
+	for (i = 0; longopts[i].name; i++)
+		if (strlen(longopts[i].name) == len &&
+		    !strncmp(longopts[i].name, bad, len))
+			return opt;	/* a known option, missing its value */
+	names = xcalloc(i + 1, sizeof(*names));
+	for (i = 0; longopts[i].name; i++)
+		names[nr++] = longopts[i].name;
+	{
+		char *word = xstrndup(bad, len);
+
+		hit = suggest_name(word, names, nr);
+		if (hit)
+			fprintf(stderr, "hint: did you mean '--%s'?\n", hit);
+		free(word);
+	}
+	free(names);
+	return opt;
+}
+
+const char *cli_suggest_command(const char *word)
+{
+	const char *names[32];
+	size_t nr = 0, i;
+
+	for (i = 0; cli_commands[i] && nr + 1 < ARRAY_SIZE(names); i++)
+		names[nr++] = cli_commands[i]->name;
+	names[nr++] = "help";
+	return suggest_name(word, names, nr);
 }
 
 int cli_usage(const struct cli_command *cmd)

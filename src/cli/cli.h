@@ -30,6 +30,22 @@ extern const struct cli_command *const cli_commands[];
 
 const struct cli_command *cli_find(const char *name);
 
+struct option;
+
+/*
+ * getopt_long() for a command, which adds to its message for an
+ * unknown long option a "did you mean" naming the option of longopts
+ * it most likely misspells.
+ */
+int cli_getopt(int argc, char **argv, const char *shortopts,
+	       const struct option *longopts);
+
+/*
+ * The command name most likely misspelt as word (the commands of
+ * cli_commands, "help"), or NULL.
+ */
+const char *cli_suggest_command(const char *word);
+
 /* Prints "usage: stablepick NAME USAGE" to stderr; returns 129 like git. */
 int cli_usage(const struct cli_command *cmd);
 

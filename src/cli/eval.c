@@ -319,7 +319,7 @@ static int eval(struct run_context *ctx, int argc, char **argv)
 	int opt, f, ret;
 
 	optind = 0;
-	while ((opt = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
+	while ((opt = cli_getopt(argc, argv, "+h", longopts)) != -1) {
 		switch (opt) {
 		case 'A': o.ablation = 1; break;
 		case 'b': branch = optarg; break;

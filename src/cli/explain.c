@@ -78,7 +78,7 @@ static int explain(struct run_context *ctx, int argc, char **argv)
 	int opt, ret, failed = 0;
 
 	optind = 0;
-	while ((opt = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
+	while ((opt = cli_getopt(argc, argv, "+h", longopts)) != -1) {
 		switch (opt) {
 		case 'A':
 			ALLOC_GROW(archives, nr_archives, alloc_archives);

@@ -49,7 +49,7 @@ static int parse_args(struct mark_args *a, int argc, char **argv)
 
 	memset(a, 0, sizeof(*a));
 	optind = 0;
-	while ((opt = getopt_long(argc, argv, "hm:", longopts, NULL)) != -1) {
+	while ((opt = cli_getopt(argc, argv, "hm:", longopts)) != -1) {
 		switch (opt) {
 		case 'b': a->branch = optarg; break;
 		case 'h':

@@ -109,7 +109,7 @@ static int parse_args(struct patch_id_args *a, int argc, char **argv)
 
 	memset(a, 0, sizeof(*a));
 	optind = 0;
-	while ((opt = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
+	while ((opt = cli_getopt(argc, argv, "+h", longopts)) != -1) {
 		switch (opt) {
 		case 'h':
 			printf("usage: stablepick patch-id %s\n", cmd_patch_id.usage);

@@ -222,7 +222,7 @@ static int propose(struct run_context *ctx, int argc, char **argv)
 	int opt, f, all = 0, ret;
 
 	optind = 0;
-	while ((opt = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
+	while ((opt = cli_getopt(argc, argv, "+h", longopts)) != -1) {
 		switch (opt) {
 		case 'a': all = 1; break;
 		case 'A':

@@ -136,7 +136,7 @@ static int rules_check(struct run_context *ctx, int argc, char **argv)
 	size_t j;
 
 	optind = 0;
-	while ((opt = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
+	while ((opt = cli_getopt(argc, argv, "+h", longopts)) != -1) {
 		switch (opt) {
 		case 'h':
 			printf("usage: stablepick rules %s\n", cmd_rules.usage);
@@ -187,7 +187,7 @@ static int rules_test(struct run_context *ctx, int argc, char **argv)
 	int opt, flags = 0, json = 0, ret;
 
 	optind = 0;
-	while ((opt = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
+	while ((opt = cli_getopt(argc, argv, "+h", longopts)) != -1) {
 		switch (opt) {
 		case 'f':
 			if ((json = cli_format(optarg, formats, ARRAY_SIZE(formats))) < 0)
@@ -308,7 +308,7 @@ static int rules_list(struct run_context *ctx, int argc, char **argv)
 	int opt, ret = 0;
 
 	optind = 0;
-	while ((opt = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
+	while ((opt = cli_getopt(argc, argv, "+h", longopts)) != -1) {
 		switch (opt) {
 		case 'h':
 			printf("usage: stablepick rules %s\n", cmd_rules.usage);
@@ -347,7 +347,7 @@ static int rules(struct run_context *ctx, int argc, char **argv)
 	int opt;
 
 	optind = 0;
-	while ((opt = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
+	while ((opt = cli_getopt(argc, argv, "+h", longopts)) != -1) {
 		switch (opt) {
 		case 'h':
 			printf("usage: stablepick rules %s\n", cmd_rules.usage);
@@ -365,8 +365,14 @@ static int rules(struct run_context *ctx, int argc, char **argv)
 	if (!strcmp(argv[optind], "test"))
 		return rules_test(ctx, argc - optind, argv + optind);
 	if (strcmp(argv[optind], "check")) {
+		static const char *const subs[] = { "check", "list", "test" };
+		const char *hit = suggest_name(argv[optind], subs,
+					       ARRAY_SIZE(subs));
+
 		error("unknown rules subcommand '%s' (expected check, list or "
 		      "test)", argv[optind]);
+		if (hit)
+			fprintf(stderr, "hint: did you mean '%s'?\n", hit);
 		return cli_usage(&cmd_rules);
 	}
 	return rules_check(ctx, argc - optind, argv + optind);

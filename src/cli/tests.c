@@ -67,7 +67,7 @@ static int tests(struct run_context *ctx, int argc, char **argv)
 
 	tests_run_init(&t);
 	optind = 0;
-	while ((opt = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
+	while ((opt = cli_getopt(argc, argv, "+h", longopts)) != -1) {
 		switch (opt) {
 		case 'b': branch = optarg; break;
 		case 'f':

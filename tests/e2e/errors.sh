@@ -51,6 +51,33 @@ expect_error 1 "error: unknown revision 'deadbeef' for explain" \
 expect_error 129 "error: 'stablepick' is not a stablepick command (see 'stablepick --help')" \
 	sp stablepick
 
+# A misspelt command, subcommand or option: what it most likely means.
+expect_error 129 "error: 'propse' is not a stablepick command (see 'stablepick --help')
+hint: did you mean 'propose'?" sp propse
+expect_error 129 "error: 'expl' is not a stablepick command (see 'stablepick --help')
+hint: did you mean 'explain'?" sp expl
+for case in "propose --brnach linux-6.6.y|hint: did you mean '--branch'?" \
+	    "eval --branch linux-6.6.y --threshold-swep|hint: did you mean '--threshold-sweep'?" \
+	    "rules tset|hint: did you mean 'test'?" \
+	    "--rule x propose|hint: did you mean '--rules'?"; do
+	args=${case%%|*}
+	want=${case#*|}
+	set +e
+	# shellcheck disable=SC2086
+	sp $args >"$tmp/out" 2>"$tmp/err"
+	got=$?
+	set -e
+	[ "$got" -eq 129 ] || fail "exit $got, expected 129: $args"
+	grep -qxF "$want" "$tmp/err" || { cat "$tmp/err"; fail "no '$want' for: $args"; }
+	ok "$args: $want"
+done
+# Nothing near it: no hint.
+set +e
+sp propose --zzzzzz >"$tmp/out" 2>"$tmp/err"
+set -e
+! grep -q '^hint:' "$tmp/err" || fail "a hint for --zzzzzz: $(cat "$tmp/err")"
+ok "no hint when nothing is near"
+
 # No rules, or broken rules: every error of the file, with its line.
 expect_error 1 "error: cannot read rule directory '$tmp/norules': No such file or directory" \
 	"$STABLEPICK" -C "$tmp/repo" --rules "$tmp/norules" propose --branch linux-6.6.y

@@ -9,8 +9,8 @@ cat >"$tmp/layers" <<'LAYERS'
 1 readers     apply archive config ledger mail mbox message patchid rules scancache soak state testannot treediff
 2 candidate   candidate
 3 stages      audit branch checks deps eval match posted ruletest scan score
-4 run         run testrun
-5 report      report report-tests
+4 run         picks run testrun vendordiff
+5 report      report report-diff report-tests
 6 cli         cli/* main
 LAYERS
 

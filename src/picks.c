@@ -1,0 +1,314 @@
+#include "picks.h"
+#include "error.h"
+#include "mbox.h"
+#include "message.h"
+#include "strbuf.h"
+#include "util.h"
+
+#include <errno.h>
+#include <string.h>
+
+/* A line's first word, "#" starting a comment; cut in place. */
+static char *first_word(char *line)
+{
+	char *word;
+
+	line[strcspn(line, "#")] = '\0';
+	word = line + strspn(line, " \t\r");
+	word[strcspn(word, " \t\r")] = '\0';
+	return word;
+}
+
+int picks_read_list(git_repository *repo, const char *path, struct audit *a)
+{
+	struct strbuf sb = STRBUF_INIT, src = STRBUF_INIT;
+	char *line, *save = NULL;
+	size_t lineno = 0;
+	int ret = 0;
+
+	if (!strcmp(path, "-")) {
+		if (strbuf_read_fd(&sb, 0) < 0)
+			ret = error("cannot read the picks from standard input: %s",
+				    strerror(errno));
+	} else if (strbuf_read_file(&sb, path) < 0) {
+		ret = error("cannot read '%s': %s", path, strerror(errno));
+	}
+	if (ret)
+		goto out;
+	/* strtok_r() would skip empty lines: walk them by hand. */
+	for (line = sb.buf; !ret && line && line < sb.buf + sb.len; line = save) {
+		char *end = strchr(line, '\n');
+		char *word;
+		git_object *obj = NULL, *peeled = NULL;
+
+		save = end ? end + 1 : NULL;
+		if (end)
+			*end = '\0';
+		lineno++;
+		word = first_word(line);
+		if (!*word)
+			continue;
+		if (git_revparse_single(&obj, repo, word) < 0 ||
+		    git_object_peel(&peeled, obj, GIT_OBJECT_COMMIT) < 0) {
+			git_error_clear();
+			ret = error("%s:%zu: bad revision '%s'", path, lineno, word);
+		} else {
+			strbuf_reset(&src);
+			strbuf_addf(&src, "%s:%zu", path, lineno);
+			audit_add(a, git_object_id(peeled), src.buf);
+		}
+		git_object_free(peeled);
+		git_object_free(obj);
+	}
+	if (!ret && !a->nr)
+		ret = error("%s: no picks", path);
+out:
+	strbuf_release(&src);
+	strbuf_release(&sb);
+	return ret;
+}
+
+/*
+ * A pick mail: its mainline commit is the one the presence engine
+ * finds for it: the commit its upstream line names ("commit X
+ * upstream.", "[ Upstream commit X ]"), else the commit of the range
+ * with its change (paths and patch-id), else the one commit of the
+ * range with its subject and a file of the same name.  Cover letters
+ * (0/N) and replies are not picks.  A message that cannot be
+ * understood or matched is reported (where: "FILE:LINE: message N",
+ * with its Message-ID) and counted in *skipped.
+ */
+static int pick_from_mail(struct run_context *ctx, struct run *run,
+			  const struct mbox_msg *m, const char *where,
+			  const char *source, struct audit *a, size_t *skipped)
+{
+	const char *msgid = m->message_id ? m->message_id : "no Message-ID";
+	struct match_found found;
+	struct match_pick pick;
+	struct audit_pick *p;
+	struct message parsed;
+	const char *why = NULL;
+	int r;
+
+	if (m->problem) {
+		warning("%s <%s>: %s; skipped", where, msgid, m->problem);
+		(*skipped)++;
+		return 0;
+	}
+	if (m->is_reply || (m->total && !m->number))
+		return 0;
+	message_init(&parsed);
+	message_parse(&parsed, m->body, strlen(m->body));
+	memset(&pick, 0, sizeof(pick));
+	pick.msg = &parsed;
+	pick.diff = m->diff;
+	pick.subject = m->title;
+	r = match_mainline(run_match(run, ctx->repo), &pick, &found, &why);
+	if (!r) {
+		warning("%s <%s> (\"%s\"): no mainline commit found (%s; no "
+			"commit of %s has its change or, alone, its subject); "
+			"skipped", where, msgid, m->title ? m->title : "no subject",
+			why, run->scan.range);
+		(*skipped)++;
+	} else if (r > 0) {
+		p = audit_add(a, &found.id, source);
+		if (m->message_id)
+			p->message_id = xstrdup(m->message_id);
+	}
+	message_release(&parsed);
+	return r < 0 ? -1 : 0;
+}
+
+int picks_read_mbox(struct run_context *ctx, struct run *run,
+		    const char *path, struct audit *a, size_t *skipped,
+		    struct picks_thread *t)
+{
+	struct strbuf src = STRBUF_INIT, where = STRBUF_INIT;
+	struct mbox mb;
+	size_t i;
+	int ret;
+
+	mbox_init(&mb);
+	if ((ret = mbox_read_file(&mb, path)) < 0)
+		goto out;
+	for (i = 0; i < mb.nr; i++) {
+		const struct mbox_msg *m = &mb.msgs[i];
+
+		strbuf_reset(&src);
+		strbuf_addf(&src, "%s#%zu", path, m->index);
+		strbuf_reset(&where);
+		strbuf_addf(&where, "%s:%zu: message %zu", path,
+			    m->problem && m->problem_line ? m->problem_line : m->line,
+			    m->index);
+		if ((ret = pick_from_mail(ctx, run, m, where.buf, src.buf, a,
+					  skipped)) < 0)
+			break;
+		/* The thread: the cover letter, else the first mail. */
+		if (m->message_id && !m->is_reply &&
+		    (!t->message_id || (m->total && !m->number))) {
+			free(t->message_id);
+			free(t->subject);
+			free(t->from);
+			t->message_id = xstrdup(m->message_id);
+			t->subject = m->subject ? xstrdup(m->subject) : NULL;
+			t->from = m->from ? xstrdup(m->from) : NULL;
+		}
+	}
+	if (!a->nr && !*skipped)
+		ret = error("%s: no pick mails", path);
+out:
+	strbuf_release(&src);
+	strbuf_release(&where);
+	mbox_release(&mb);
+	return ret;
+}
+
+int picks_read_queue(struct run_context *ctx, struct run *run,
+		     const char *dir, struct audit *a, size_t *skipped)
+{
+	struct strbuf series = STRBUF_INIT, path = STRBUF_INIT;
+	char *line, *next;
+	size_t lineno = 0;
+	int ret = 0;
+
+	strbuf_addf(&path, "%s/series", dir);
+	if (strbuf_read_file(&series, path.buf) < 0) {
+		ret = error("cannot read '%s': %s", path.buf, strerror(errno));
+		goto out;
+	}
+	for (line = series.buf; !ret && line < series.buf + series.len;
+	     line = next) {
+		char *end = strchr(line, '\n'), *name;
+		struct mbox mb;
+
+		next = end ? end + 1 : series.buf + series.len;
+		if (end)
+			*end = '\0';
+		lineno++;
+		name = first_word(line);
+		if (!*name)
+			continue;
+		strbuf_reset(&path);
+		strbuf_addf(&path, "%s/%s", dir, name);
+		mbox_init(&mb);
+		if (mbox_read_file(&mb, path.buf) < 0) {
+			ret = error("%s/series:%zu: cannot read the patch '%s'",
+				    dir, lineno, name);
+		} else if (mb.nr != 1) {
+			ret = error("%s/series:%zu: '%s' holds %zu messages, not "
+				    "one patch", dir, lineno, name, mb.nr);
+		} else {
+			ret = pick_from_mail(ctx, run, &mb.msgs[0], path.buf,
+					     path.buf, a, skipped);
+		}
+		mbox_release(&mb);
+	}
+	if (!ret && !a->nr && !*skipped)
+		ret = error("%s/series: no patches", dir);
+out:
+	strbuf_release(&series);
+	strbuf_release(&path);
+	return ret;
+}
+
+int picks_read_applied(struct run_context *ctx, struct run *run,
+		       const char *range, struct audit *a, size_t *skipped)
+{
+	struct match *mt = run_match(run, ctx->repo);
+	git_revwalk *walk = NULL;
+	struct strbuf src = STRBUF_INIT;
+	git_oid id;
+	int ret;
+
+	if (git_revwalk_new(&walk, ctx->repo) < 0 ||
+	    git_revwalk_push_range(walk, range) < 0) {
+		git_revwalk_free(walk);
+		return error_git("bad range '%s'", range);
+	}
+	git_revwalk_sorting(walk, GIT_SORT_TOPOLOGICAL | GIT_SORT_REVERSE);
+	while (!(ret = git_revwalk_next(&id, walk))) {
+		git_commit *commit = NULL;
+		struct match_found found;
+		struct match_pick pick;
+		struct audit_pick *p;
+		const char *raw, *why = NULL;
+		char hex[GIT_OID_HEXSZ + 1];
+		struct message m;
+		int r;
+
+		if (git_commit_lookup(&commit, ctx->repo, &id) < 0) {
+			ret = error_git("cannot read a commit of %s", range);
+			break;
+		}
+		git_oid_tostr(hex, sizeof(hex), &id);
+		if (git_commit_parentcount(commit) > 1) {
+			git_commit_free(commit);
+			continue;
+		}
+		raw = git_commit_message(commit);
+		message_init(&m);
+		message_parse(&m, raw ? raw : "", raw ? strlen(raw) : 0);
+		memset(&pick, 0, sizeof(pick));
+		pick.msg = &m;
+		pick.commit = &id;
+		pick.subject = m.subject;
+		r = match_mainline(mt, &pick, &found, &why);
+		if (r > 0) {
+			strbuf_reset(&src);
+			strbuf_addf(&src, "%s:%.12s", range, hex);
+			p = audit_add(a, &found.id, src.buf);
+			git_oid_cpy(&p->applied, &id);
+			p->has_applied = 1;
+		} else if (!r && (!m.subject || strncmp(m.subject, "Linux ", 6))) {
+			/* "Linux 6.1.61", the release commit, is no pick. */
+			warning("%s: %.12s (\"%s\"): no mainline commit found "
+				"(%s; no commit of %s has its change or, alone, "
+				"its subject); skipped", range, hex,
+				m.subject ? m.subject : "", why, run->scan.range);
+			(*skipped)++;
+		}
+		message_release(&m);
+		git_commit_free(commit);
+		if (r < 0) {
+			ret = -1;
+			break;
+		}
+	}
+	git_revwalk_free(walk);
+	strbuf_release(&src);
+	if (ret != GIT_ITEROVER)
+		return ret < 0 ? -1 : ret;
+	if (!a->nr && !*skipped)
+		return error("%s: no commits", range);
+	return 0;
+}
+
+int picks_judge_outside(struct run_context *ctx, struct run *run,
+			const struct audit *a, struct candidate_list *extra)
+{
+	size_t i;
+	int ret = 0;
+
+	for (i = 0; !ret && i < a->nr; i++) {
+		const struct audit_pick *p = &a->picks[i];
+		git_commit *commit = NULL;
+		struct candidate *c;
+
+		if (candidate_list_find(&run->scan.candidates, &p->id) ||
+		    candidate_list_find(extra, &p->id))
+			continue;
+		if (git_commit_lookup(&commit, ctx->repo, &p->id) < 0)
+			return error_git("cannot read commit %s", p->hex);
+		if (git_commit_parentcount(commit) > 1) {
+			git_commit_free(commit);
+			return error("%s: %.12s is a merge; list the commits it "
+				     "brings in", p->source, p->hex);
+		}
+		c = candidate_list_add(extra, &p->id);
+		ret = scan_fill(&run->scan, c, commit);
+		git_commit_free(commit);
+	}
+	if (!ret && extra->nr)
+		ret = run_judge(run, ctx->repo, extra, NULL);
+	return ret;
+}

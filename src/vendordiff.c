@@ -1,0 +1,367 @@
+#include "vendordiff.h"
+#include "apply.h"
+#include "error.h"
+#include "strbuf.h"
+#include "util.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void add_row(struct diff_rows *r, const char *section,
+		    const git_oid *commit, const char *upstream,
+		    const char *subsystem, const char *subject, char *detail)
+{
+	struct diff_row *w;
+
+	ALLOC_GROW(r->v, r->nr, r->alloc);
+	w = &r->v[r->nr++];
+	w->section = section;
+	git_oid_cpy(&w->commit, commit);
+	w->upstream = upstream;
+	w->subsystem = subsystem;
+	w->subject = subject;
+	w->detail = detail;
+}
+
+/* The stable side: what the vendor lacks. */
+static void stable_rows(struct diff_rows *r, struct candidate_list *l)
+{
+	size_t i;
+
+	for (i = 0; i < l->nr; i++) {
+		struct candidate *c = l->items[i];
+		const struct subsystem *s = candidate_subsystem(c);
+		const struct evidence *e = candidate_evidence(c, EVIDENCE_SUBJECT);
+
+		if (c->present)
+			continue;
+		add_row(r, c->maybe_present ? "maybe-present" : "missing", &c->id,
+			c->msg.nr_upstream ? c->msg.upstream[0] : NULL,
+			s ? s->name : NULL, c->msg.subject,
+			e ? xstrdup(e->detail) : NULL);
+	}
+}
+
+/*
+ * The vendor side: its commits to watched paths that no stable commit
+ * stands for; those that name a mainline commit were taken from
+ * mainline ahead of stable.
+ */
+static int vendor_rows(struct diff_rows *r, git_repository *repo,
+		       struct match *m, const struct branch_index *v,
+		       struct candidate_list *vendor)
+{
+	struct scan *scan = m->scan;
+	git_revwalk *walk = NULL;
+	git_oid id;
+	int ret;
+
+	if (git_revwalk_new(&walk, repo) < 0 ||
+	    git_revwalk_push(walk, &v->tip) < 0 ||
+	    git_revwalk_hide(walk, &v->base) < 0) {
+		git_revwalk_free(walk);
+		return error_git("cannot walk branch '%s'", v->name);
+	}
+	git_revwalk_sorting(walk, GIT_SORT_TOPOLOGICAL | GIT_SORT_REVERSE);
+	while (!(ret = git_revwalk_next(&id, walk))) {
+		git_commit *commit = NULL;
+		struct match_pick pick;
+		struct match_found found;
+		struct candidate *c;
+		const struct subsystem *s;
+		const char *up;
+
+		if (git_commit_lookup(&commit, repo, &id) < 0) {
+			ret = error_git("cannot read a commit of '%s'", v->name);
+			break;
+		}
+		if (git_commit_parentcount(commit) > 1 ||
+		    scan_commit_touches(scan, commit) <= 0 ||
+		    match_taken_by(m, &id)) {
+			git_commit_free(commit);
+			continue;
+		}
+		c = candidate_list_add(vendor, &id);
+		ret = scan_fill(scan, c, commit);
+		git_commit_free(commit);
+		if (ret < 0)
+			break;
+		memset(&pick, 0, sizeof(pick));
+		pick.msg = &c->msg;
+		pick.commit = &c->id;
+		pick.subject = c->msg.subject;
+		ret = match_mainline(m, &pick, &found, NULL);
+		if (ret < 0)
+			break;
+		/* A stable commit stands for it: not the vendor's own. */
+		if (ret && found.cand)
+			continue;
+		up = ret && found.how == EVIDENCE_UPSTREAM_LINE ?
+		     c->msg.upstream[0] : NULL;
+		s = candidate_subsystem(c);
+		add_row(r, "vendor-only", &id, up, s ? s->name : NULL,
+			c->msg.subject, xstrdup(up ? "taken from mainline, "
+						"ahead of stable" :
+						"no upstream counterpart"));
+	}
+	git_revwalk_free(walk);
+	return ret == GIT_ITEROVER ? 0 : ret < 0 ? -1 : ret;
+}
+
+/*
+ * The findmissing question: mainline commits (base..upstream) whose
+ * Fixes: names a commit the vendor carries (merged, or backported under
+ * any id), and which it lacks; each trial-picked alone onto its tip.
+ */
+static int follow_up_rows(struct diff_rows *r, struct run_context *ctx,
+			  struct run *run, const char *vendor)
+{
+	struct candidate_list *l = &run->scan.candidates;
+	git_commit *onto = NULL;
+	size_t i, j;
+	int ret;
+
+	if ((ret = run_scan(ctx, run)) < 0 ||
+	    (ret = run_judge(run, ctx->repo, l, &run->scan.from)) < 0)
+		return ret;
+	if (git_commit_lookup(&onto, ctx->repo, &run->branch.tip) < 0)
+		return error_git("cannot read the tip of '%s'", vendor);
+	for (i = 0; !ret && i < l->nr; i++) {
+		struct candidate *c = l->items[i];
+		const struct subsystem *s = candidate_subsystem(c);
+		const struct fixes_target *t = NULL;
+		struct apply_result res;
+		git_commit *pick = NULL;
+		char hex[GIT_OID_HEXSZ + 1];
+
+		if (c->present || c->maybe_present || !c->fixes)
+			continue;
+		for (j = 0; j < c->msg.nr_fixes; j++)
+			if (c->fixes[j].status == TARGET_IN_BRANCH)
+				t = &c->fixes[j];
+		if (!t)
+			continue;
+		apply_result_init(&res);
+		if (git_commit_lookup(&pick, ctx->repo, &c->id) < 0) {
+			ret = error_git("cannot read commit %s", c->hex);
+			break;
+		}
+		ret = apply_check(&res, ctx->repo, onto, pick);
+		git_commit_free(pick);
+		git_oid_tostr(hex, sizeof(hex), &t->id);
+		if (!ret)
+			add_row(r, "missing-follow-up", &c->id, c->hex,
+				s ? s->name : NULL, c->msg.subject,
+				xstrfmt("fixes %.12s, which %s carries; %s", hex,
+					vendor, res.applies ? "applies to its tip" :
+					"does not apply to its tip"));
+		apply_result_release(&res);
+	}
+	git_commit_free(onto);
+	return ret;
+}
+
+static int cmp_position(const void *a, const void *b)
+{
+	return git_oid_cmp(&((const struct diff_position *)a)->id,
+			   &((const struct diff_position *)b)->id);
+}
+
+static int cmp_release(const void *a, const void *b)
+{
+	const struct diff_release *x = a, *y = b;
+
+	return x->pos < y->pos ? -1 : x->pos > y->pos;
+}
+
+size_t diff_release_position(const struct diff_releases *rel,
+			     const git_oid *id)
+{
+	struct diff_position key, *p;
+
+	git_oid_cpy(&key.id, id);
+	p = rel->nr_order ? bsearch(&key, rel->order, rel->nr_order,
+				    sizeof(*rel->order), cmp_position) : NULL;
+	return p ? p->pos : SIZE_MAX;
+}
+
+static int add_release(const char *refname, git_oid *oid, void *data)
+{
+	struct diff_releases *rel = data;
+	git_object *obj = NULL, *peeled = NULL;
+	int major, minor, rc;
+	size_t pos = SIZE_MAX;
+
+	if (strncmp(refname, "refs/tags/", 10) ||
+	    ruleset_parse_tag(rel->rules, refname + 10, &major, &minor, &rc) != 1)
+		return 0;	/* only stable releases: vX.Y.Z */
+	if (!git_object_lookup(&obj, rel->repo, oid, GIT_OBJECT_ANY) &&
+	    !git_object_peel(&peeled, obj, GIT_OBJECT_COMMIT))
+		pos = diff_release_position(rel, git_object_id(peeled));
+	git_error_clear();
+	git_object_free(peeled);
+	git_object_free(obj);
+	if (pos == SIZE_MAX)
+		return 0;
+	ALLOC_GROW(rel->v, rel->nr, rel->alloc);
+	rel->v[rel->nr].name = xstrdup(refname + 10);
+	rel->v[rel->nr++].pos = pos;
+	return 0;
+}
+
+static int load_releases(struct diff_releases *rel, git_repository *repo,
+			 const struct ruleset *rules, const git_oid *base,
+			 const git_oid *tip)
+{
+	git_revwalk *walk = NULL;
+	size_t alloc = 0;
+	git_oid id;
+	int ret;
+
+	memset(rel, 0, sizeof(*rel));
+	rel->repo = repo;
+	rel->rules = rules;
+	if (git_revwalk_new(&walk, repo) < 0 || git_revwalk_push(walk, tip) < 0 ||
+	    git_revwalk_hide(walk, base) < 0) {
+		git_revwalk_free(walk);
+		return error_git("cannot walk the stable branch");
+	}
+	git_revwalk_sorting(walk, GIT_SORT_TOPOLOGICAL | GIT_SORT_REVERSE);
+	/* The base first: a vendor branch at v6.6.12 is caught up with it. */
+	ALLOC_GROW(rel->order, rel->nr_order, alloc);
+	git_oid_cpy(&rel->order[0].id, base);
+	rel->order[rel->nr_order++].pos = 0;
+	while (!(ret = git_revwalk_next(&id, walk))) {
+		ALLOC_GROW(rel->order, rel->nr_order, alloc);
+		git_oid_cpy(&rel->order[rel->nr_order].id, &id);
+		rel->order[rel->nr_order].pos = rel->nr_order;
+		rel->nr_order++;
+	}
+	git_revwalk_free(walk);
+	if (ret != GIT_ITEROVER)
+		return error_git("cannot walk the stable branch");
+	QSORT(rel->order, rel->nr_order, cmp_position);
+	if (git_tag_foreach(repo, add_release, rel) < 0)
+		return error_git("cannot list the tags");
+	QSORT(rel->v, rel->nr, cmp_release);
+	return 0;
+}
+
+static void release_releases(struct diff_releases *rel)
+{
+	size_t i;
+
+	for (i = 0; i < rel->nr; i++)
+		free(rel->v[i].name);
+	free(rel->v);
+	free(rel->order);
+}
+
+const char *diff_caught_up(const struct diff_releases *rel, size_t pos)
+{
+	const char *name = "-";
+	size_t i;
+
+	for (i = 0; i < rel->nr && rel->v[i].pos < pos; i++)
+		name = rel->v[i].name;
+	return name;
+}
+
+void vendordiff_init(struct vendordiff *d)
+{
+	memset(d, 0, sizeof(*d));
+	ruleset_init(&d->rules);
+	branch_index_init(&d->vbi);
+	candidate_list_init(&d->vendor);
+}
+
+int vendordiff_run(struct run_context *ctx, struct vendordiff *d,
+		   const char *branch, const char *against,
+		   const char *subsystems, const char *upstream, int releases)
+{
+	char *path;
+	int ret;
+
+	if (run_open_repo(ctx) < 0)
+		return -1;
+	path = run_cache_path(ctx, "patchid-cache");
+	patchid_cache_init(&d->patchids, path ? path : "");
+	if (path)
+		patchid_cache_load(&d->patchids);
+	free(path);
+	scan_init(&d->scan, ctx->repo, &d->rules);
+	d->opened = 1;
+	ret = run_load_rules(ctx, &d->rules);
+	if (!ret)
+		ret = scan_resolve(ctx->repo, against, "--against", &d->stable);
+	/* The vendor indexed from its base with the stable branch. */
+	if (!ret)
+		ret = branch_index_build(&d->vbi, ctx->repo, branch, &d->stable);
+	if (!ret) {
+		char hex[GIT_OID_HEXSZ + 1];
+
+		git_oid_tostr(hex, sizeof(hex), &d->vbi.base);
+		d->range = d->vbi.base_name ?
+			   xstrfmt("%s..%s", d->vbi.base_name, against) :
+			   xstrfmt("%.12s..%s", hex, against);
+		scan_set_range_oids(&d->scan, &d->vbi.base, &d->stable, d->range);
+		if (subsystems)
+			scan_set_only(&d->scan, subsystems);
+		ret = scan_run(&d->scan);
+	}
+	match_init(&d->match, ctx->repo, &d->vbi, &d->scan, &d->patchids);
+	d->matching = 1;
+	if (!ret)
+		ret = match_candidates(&d->match, &d->scan.candidates,
+				       &d->scan.from);
+	if (!ret && releases)
+		ret = load_releases(&d->rel, ctx->repo, &d->rules, &d->vbi.base,
+				    &d->stable);
+	if (!ret) {
+		stable_rows(&d->rows, &d->scan.candidates);
+		ret = vendor_rows(&d->rows, ctx->repo, &d->match, &d->vbi,
+				  &d->vendor);
+	}
+	/* Mainline's side: the vendor judged as propose judges a branch. */
+	if (!ret) {
+		d->have_run = 1;
+		ret = run_setup(ctx, &d->run, branch, upstream);
+	}
+	if (!ret && subsystems)
+		scan_set_only(&d->run.scan, subsystems);
+	if (!ret)
+		ret = follow_up_rows(&d->rows, ctx, &d->run, branch);
+	if (!ret)
+		ret = run_save(ctx, &d->run);
+	return ret;
+}
+
+void vendordiff_save(struct run_context *ctx, struct vendordiff *d)
+{
+	if (!ctx->no_cache && patchid_cache_save(&d->patchids) < 0)
+		warning("the next run will be slower");
+}
+
+void vendordiff_release(struct vendordiff *d)
+{
+	size_t i;
+
+	/* The rows borrow from both runs: freed first. */
+	for (i = 0; i < d->rows.nr; i++)
+		free(d->rows.v[i].detail);
+	free(d->rows.v);
+	if (d->have_run)
+		run_release(&d->run);
+	release_releases(&d->rel);
+	free(d->range);
+	candidate_list_release(&d->vendor);
+	if (d->matching)
+		match_release(&d->match);
+	if (d->opened) {
+		scan_release(&d->scan);
+		patchid_cache_release(&d->patchids);
+	}
+	branch_index_release(&d->vbi);
+	ruleset_release(&d->rules);
+}
