@@ -1,10 +1,6 @@
-#include <autoconf.h>
-
 #include "report.h"
 #include "deps.h"
 #include "error.h"
-#include "json.h"
-#include "mail.h"
 #include "posted.h"
 #include "score.h"
 #include "util.h"
@@ -15,7 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
-static void add_date(struct strbuf *out, git_time_t t, int offset)
+void report_add_date(struct strbuf *out, git_time_t t, int offset)
 {
 	time_t local = (time_t)(t + (git_time_t)offset * 60);
 	struct tm tm;
@@ -28,7 +24,7 @@ static void add_date(struct strbuf *out, git_time_t t, int offset)
 		    off / 60, off % 60);
 }
 
-static const char *subsystem_name(const struct candidate *c)
+const char *report_subsystem_name(const struct candidate *c)
 {
 	const struct subsystem *s = candidate_subsystem(c);
 
@@ -50,7 +46,7 @@ void report_reasons(struct strbuf *out, const struct candidate *c)
 }
 
 /* "does not apply to linux-6.6.y: conflicts in fs/a.c, fs/b.c" */
-static void add_conflicts(struct strbuf *out, const struct report *r,
+void report_add_conflicts(struct strbuf *out, const struct report *r,
 			  const struct candidate *c)
 {
 	size_t i;
@@ -224,7 +220,7 @@ static void report_series_line(struct strbuf *out, const struct candidate *c)
 }
 
 /* "series: ..." or "posted: ..." (a single patch revised since), or nothing. */
-static int add_posted_line(struct strbuf *out, const struct candidate *c)
+int report_add_posted_line(struct strbuf *out, const struct candidate *c)
 {
 	const struct posted *p = c->posted;
 
@@ -254,7 +250,7 @@ void report_text(struct strbuf *out, const struct report *r,
 		wv = len > wv ? len : wv;
 		len = snprintf(num, sizeof(num), "%d", c->score);
 		ws = len > ws ? len : ws;
-		len = (int)strlen(subsystem_name(c));
+		len = (int)strlen(report_subsystem_name(c));
 		wsub = len > wsub ? len : wsub;
 	}
 	for (i = 0; i < l->nr && !shown(r, l->items[i]); i++)
@@ -272,7 +268,7 @@ void report_text(struct strbuf *out, const struct report *r,
 			continue;
 		strbuf_addf(out, "%-*s  %*d  %.12s  %-*s  %s\n", wv,
 			    verdict_name(c->verdict), ws, c->score, c->hex,
-			    wsub, subsystem_name(c),
+			    wsub, report_subsystem_name(c),
 			    c->msg.subject ? c->msg.subject : "");
 		strbuf_addchars(out, ' ', (size_t)indent);
 		if (c->verdict != VERDICT_PROPOSED &&
@@ -284,288 +280,17 @@ void report_text(struct strbuf *out, const struct report *r,
 		strbuf_addch(out, '\n');
 		if (c->posted && (c->posted->total || c->posted->latest)) {
 			strbuf_addchars(out, ' ', (size_t)indent);
-			add_posted_line(out, c);
+			report_add_posted_line(out, c);
 			strbuf_addch(out, '\n');
 		}
 		if (c->apply_checked && !c->apply.applies) {
 			strbuf_addchars(out, ' ', (size_t)indent);
-			add_conflicts(out, r, c);
+			report_add_conflicts(out, r, c);
 			strbuf_addch(out, '\n');
 		}
 	}
 	strbuf_addch(out, '\n');
 	add_counts(out, r, l);
-}
-
-static void json_posted(struct strbuf *out, const struct candidate *c)
-{
-	const struct posted *p = c->posted;
-	size_t i;
-
-	strbuf_addstr(out, ",\"posted\":");
-	if (!p) {
-		strbuf_addstr(out, "null");
-		return;
-	}
-	strbuf_addstr(out, "{\"message_id\":");
-	json_add_str(out, p->msg->message_id);
-	strbuf_addstr(out, ",\"found_by\":");
-	json_add_str(out, p->how);
-	strbuf_addstr(out, ",\"subject\":");
-	json_add_str(out, p->msg->subject);
-	strbuf_addstr(out, ",\"from\":");
-	json_add_str(out, p->msg->from);
-	strbuf_addf(out, ",\"revision\":%d,\"latest_revision\":%d,\"latest\":",
-		    p->revision, p->latest_revision);
-	json_add_str(out, p->latest ? p->latest->message_id : NULL);
-	strbuf_addstr(out, ",\"series\":");
-	if (!p->total) {
-		strbuf_addstr(out, "null");
-	} else {
-		char *link = posted_link(p->first->message_id);
-
-		strbuf_addstr(out, "{\"subject\":");
-		json_add_str(out, p->series_subject);
-		strbuf_addstr(out, ",\"cover\":");
-		json_add_str(out, p->cover ? p->cover->message_id : NULL);
-		strbuf_addstr(out, ",\"link\":");
-		json_add_str(out, link);
-		free(link);
-		strbuf_addf(out, ",\"position\":%d,\"total\":%d,\"mates\":[",
-			    p->position, p->total);
-		for (i = 0; i < p->nr_mates; i++) {
-			const struct posted_mate *m = &p->mates[i];
-
-			strbuf_addf(out, "%s{\"position\":%d,\"message_id\":",
-				    i ? "," : "", m->msg->number);
-			json_add_str(out, m->msg->message_id);
-			strbuf_addstr(out, ",\"subject\":");
-			json_add_str(out, m->msg->title);
-			strbuf_addstr(out, ",\"commit\":");
-			json_add_str(out, m->cand ? m->cand->hex : NULL);
-			strbuf_addstr(out, ",\"status\":");
-			json_add_str(out, m->status);
-			strbuf_addch(out, '}');
-		}
-		strbuf_addstr(out, "]}");
-	}
-	strbuf_addstr(out, ",\"replies\":[");
-	for (i = 0; i < p->nr_replies; i++) {
-		const struct posted_reply *re = &p->replies[i];
-
-		strbuf_addstr(out, i ? ",{\"message_id\":" : "{\"message_id\":");
-		json_add_str(out, re->msg->message_id);
-		strbuf_addstr(out, ",\"from\":");
-		json_add_str(out, re->msg->from);
-		strbuf_addstr(out, ",\"subject\":");
-		json_add_str(out, re->msg->subject);
-		strbuf_addf(out, ",\"to_cover\":%s}", re->to_cover ? "true" : "false");
-	}
-	strbuf_addstr(out, "]}");
-}
-
-static void json_reasons(struct strbuf *out, const struct candidate *c)
-{
-	size_t i;
-
-	strbuf_addstr(out, "\"reasons\":[");
-	for (i = 0; i < c->nr_reasons; i++) {
-		const struct reason *re = &c->reasons[i];
-
-		strbuf_addf(out, "%s{\"rule\":", i ? "," : "");
-		json_add_str(out, re->rule->name);
-		strbuf_addf(out, ",\"weight\":%d,\"field\":", re->rule->weight);
-		if (re->rule->field == FIELD_TRAILER) {
-			struct strbuf f = STRBUF_INIT;
-
-			strbuf_addf(&f, "trailer:%s", re->rule->trailer);
-			json_add_str(out, f.buf);
-			strbuf_release(&f);
-		} else {
-			json_add_str(out, rule_field_name(re->rule->field));
-		}
-		strbuf_addstr(out, ",\"match\":");
-		json_add_str(out, re->match);
-		strbuf_addch(out, '}');
-	}
-	strbuf_addch(out, ']');
-}
-
-static void json_evidence(struct strbuf *out, const struct candidate *c)
-{
-	char hex[GIT_OID_HEXSZ + 1];
-	size_t i;
-
-	strbuf_addstr(out, "\"evidence\":[");
-	for (i = 0; i < c->nr_evidence; i++) {
-		const struct evidence *e = &c->evidence[i];
-
-		strbuf_addf(out, "%s{\"kind\":", i ? "," : "");
-		json_add_str(out, evidence_kind_name(e->kind));
-		strbuf_addstr(out, ",\"commit\":");
-		if (e->has_commit) {
-			git_oid_tostr(hex, sizeof(hex), &e->commit);
-			json_add_str(out, hex);
-		} else {
-			strbuf_addstr(out, "null");
-		}
-		strbuf_addstr(out, ",\"detail\":");
-		json_add_str(out, e->detail);
-		strbuf_addch(out, '}');
-	}
-	strbuf_addch(out, ']');
-}
-
-static void json_tags(struct strbuf *out, const struct candidate *c)
-{
-	char hex[GIT_OID_HEXSZ + 1];
-	size_t i;
-
-	strbuf_addstr(out, "\"fixes\":[");
-	for (i = 0; i < c->msg.nr_fixes; i++) {
-		strbuf_addf(out, "%s{\"id\":", i ? "," : "");
-		json_add_str(out, c->msg.fixes[i].id);
-		strbuf_addstr(out, ",\"subject\":");
-		json_add_str(out, c->msg.fixes[i].subject);
-		strbuf_addstr(out, ",\"commit\":");
-		if (c->fixes && c->fixes[i].resolved) {
-			git_oid_tostr(hex, sizeof(hex), &c->fixes[i].id);
-			json_add_str(out, hex);
-		} else {
-			strbuf_addstr(out, "null");
-		}
-		strbuf_addstr(out, ",\"status\":");
-		json_add_str(out, target_status_name(c->fixes ? c->fixes[i].status
-							      : TARGET_UNKNOWN));
-		strbuf_addch(out, '}');
-	}
-	strbuf_addstr(out, "],\"stable\":[");
-	for (i = 0; i < c->msg.nr_stable; i++) {
-		const struct stable_tag *t = &c->msg.stable[i];
-
-		strbuf_addf(out, "%s{\"address\":", i ? "," : "");
-		json_add_str(out, t->addr);
-		strbuf_addstr(out, ",\"comment\":");
-		json_add_str(out, t->comment);
-		if (t->hint_major >= 0)
-			strbuf_addf(out, ",\"since\":\"%d.%d\"", t->hint_major,
-				    t->hint_minor);
-		else
-			strbuf_addstr(out, ",\"since\":null");
-		strbuf_addf(out, ",\"noautosel\":%s}", t->noautosel ? "true" : "false");
-	}
-	strbuf_addch(out, ']');
-}
-
-static void json_candidate(struct strbuf *out, const struct candidate *c)
-{
-	const struct subsystem *s = candidate_subsystem(c);
-	size_t i;
-
-	strbuf_addstr(out, "{\"commit\":");
-	json_add_str(out, c->hex);
-	strbuf_addstr(out, ",\"subject\":");
-	json_add_str(out, c->msg.subject);
-	strbuf_addstr(out, ",\"author\":");
-	json_add_str(out, c->author);
-	strbuf_addstr(out, ",\"date\":\"");
-	add_date(out, c->time, c->tz_offset);
-	strbuf_addstr(out, "\",\"subsystem\":");
-	json_add_str(out, s ? s->name : NULL);
-	strbuf_addstr(out, ",\"subsystems\":[");
-	for (i = 0; i < c->nr_touched; i++) {
-		if (i)
-			strbuf_addch(out, ',');
-		json_add_str(out, c->touched[i]->name);
-	}
-	strbuf_addstr(out, "],\"policy\":");
-	json_add_str(out, s ? policy_name(s->policy) : NULL);
-	strbuf_addf(out, ",\"score\":%d,\"threshold\":%d,\"verdict\":",
-		    c->score, c->threshold);
-	json_add_str(out, verdict_name(c->verdict));
-	strbuf_addstr(out, ",\"why\":");
-	json_add_str(out, c->why);
-	strbuf_addch(out, ',');
-	json_reasons(out, c);
-	strbuf_addstr(out, ",\"veto\":");
-	if (c->veto) {
-		strbuf_addstr(out, "{\"rule\":");
-		json_add_str(out, c->veto->name);
-		strbuf_addstr(out, ",\"match\":");
-		json_add_str(out, c->veto_match);
-		strbuf_addch(out, '}');
-	} else {
-		strbuf_addstr(out, "null");
-	}
-	strbuf_addch(out, ',');
-	json_evidence(out, c);
-	strbuf_addch(out, ',');
-	json_tags(out, c);
-	strbuf_addstr(out, ",\"facts\":[");
-	for (i = 0; i < c->nr_facts; i++) {
-		if (i)
-			strbuf_addch(out, ',');
-		json_add_str(out, c->facts[i]);
-	}
-	strbuf_addstr(out, "],\"named_by\":[");
-	for (i = 0; i < c->nr_named_by; i++) {
-		if (i)
-			strbuf_addch(out, ',');
-		json_add_str(out, c->named_by[i]);
-	}
-	strbuf_addstr(out, "],\"prerequisites\":[");
-	for (i = 0; i < c->nr_prereqs; i++) {
-		char hex[GIT_OID_HEXSZ + 1];
-
-		git_oid_tostr(hex, sizeof(hex), &c->prereqs[i].id);
-		strbuf_addstr(out, i ? ",{\"commit\":" : "{\"commit\":");
-		json_add_str(out, hex);
-		strbuf_addstr(out, ",\"source\":");
-		json_add_str(out, c->prereqs[i].source);
-		strbuf_addstr(out, ",\"status\":");
-		json_add_str(out, target_status_name(c->prereqs[i].status));
-		strbuf_addch(out, '}');
-	}
-	strbuf_addstr(out, "],\"series\":");
-	if (c->series.id) {
-		strbuf_addstr(out, "{\"id\":");
-		json_add_str(out, c->series.id);
-		strbuf_addf(out, ",\"position\":%d}", c->series.position);
-	} else {
-		strbuf_addstr(out, "null");
-	}
-	json_posted(out, c);
-	strbuf_addstr(out, ",\"applies\":");
-	strbuf_addstr(out, !c->apply_checked ? "null" :
-			   c->apply.applies ? "true" : "false");
-	strbuf_addstr(out, ",\"conflicts\":[");
-	for (i = 0; i < c->apply.nr_conflicts; i++) {
-		if (i)
-			strbuf_addch(out, ',');
-		json_add_str(out, c->apply.conflicts[i]);
-	}
-	strbuf_addstr(out, "],\"reverted_by\":");
-	json_add_str(out, c->reverted_by);
-	strbuf_addstr(out, ",\"reverts\":");
-	json_add_str(out, c->reverts ? c->reverts->hex : NULL);
-	strbuf_addstr(out, ",\"warnings\":[");
-	for (i = 0; i < c->nr_warnings; i++) {
-		if (i)
-			strbuf_addch(out, ',');
-		json_add_str(out, c->warnings[i]);
-	}
-	strbuf_addstr(out, "]}\n");
-}
-
-void report_json(struct strbuf *out, const struct report *r,
-		 const struct candidate_list *l)
-{
-	size_t i;
-
-	(void)r;
-	for (i = 0; i < l->nr; i++)
-		if (!l->items[i]->listed_before)
-			json_candidate(out, l->items[i]);
 }
 
 /* The later commits of the run whose Fixes: names c. */
@@ -656,7 +381,7 @@ void report_explain(struct strbuf *out, const struct report *r,
 	strbuf_addf(out, "commit %s\n", c->hex);
 	strbuf_addf(out, "Subject:   %s\n", c->msg.subject ? c->msg.subject : "");
 	strbuf_addf(out, "Author:    %s\nDate:      ", c->author ? c->author : "");
-	add_date(out, c->time, c->tz_offset);
+	report_add_date(out, c->time, c->tz_offset);
 	strbuf_addch(out, '\n');
 	if (!s) {
 		strbuf_addstr(out, c->left_out ?
@@ -752,7 +477,7 @@ void report_explain(struct strbuf *out, const struct report *r,
 			strbuf_addf(out, "yes, onto the tip of %s (after the "
 				    "proposals before it)", r->branch->name);
 		else
-			add_conflicts(out, r, c);
+			report_add_conflicts(out, r, c);
 		strbuf_addch(out, '\n');
 	}
 	strbuf_addf(out, "\nVerdict:   %s: %s\n", verdict_name(c->verdict), c->why);
@@ -803,417 +528,4 @@ int report_write(FILE *f, const struct strbuf *out)
 		ret = error("cannot write the output: %s", strerror(errno));
 	strbuf_release(&safe);
 	return ret;
-}
-
-/* --- mail -------------------------------------------------------------- */
-
-static int in_series(const struct candidate *c)
-{
-	return c->verdict == VERDICT_PROPOSED && c->apply_checked &&
-	       c->apply.applies && !c->listed_before;
-}
-
-static int cmp_order(const void *a, const void *b)
-{
-	const struct candidate *x = *(const struct candidate *const *)a;
-	const struct candidate *y = *(const struct candidate *const *)b;
-
-	return x->order < y->order ? -1 : x->order > y->order;
-}
-
-/*
- * Mainline order is the order to apply: a prerequisite is older than
- * what needs it, a follow-up newer than what it fixes.
- */
-size_t report_series(const struct candidate_list *l, struct candidate ***out)
-{
-	size_t i, nr = 0;
-
-	*out = xcalloc(l->nr ? l->nr : 1, sizeof(**out));
-	for (i = 0; i < l->nr; i++)
-		if (in_series(l->items[i]))
-			(*out)[nr++] = l->items[i];
-	QSORT(*out, nr, cmp_order);
-	return nr;
-}
-
-/* "6.6" for a branch whose version is known, else its name. */
-static void add_branch_version(struct strbuf *out, const struct branch_index *b)
-{
-	if (b->major >= 0)
-		strbuf_addf(out, "%d.%d", b->major, b->minor);
-	else
-		strbuf_addstr(out, b->name);
-}
-
-enum mail_section {
-	SECTION_PROPOSED,
-	SECTION_MANUAL,
-	SECTION_NEEDS_ACK,
-	SECTION_WAITING,
-	SECTION_MAYBE,
-	SECTION_NOT_APPLICABLE,
-	SECTION__COUNT,
-	SECTION_NONE = SECTION__COUNT
-};
-
-static const char *const section_titles[SECTION__COUNT] = {
-	"Proposed (the patches follow in reply)",
-	"Needs a manual backport (does not apply as it is)",
-	"Needs the maintainers' ack (opt-in subsystem)",
-	"Waiting (not soaked in mainline yet)",
-	"Maybe already present (only the subject matches)",
-	"Not applicable",
-};
-
-static enum mail_section section_of(const struct candidate *c)
-{
-	if (c->listed_before)
-		return SECTION_NONE;
-	switch (c->verdict) {
-	case VERDICT_PROPOSED:
-		return in_series(c) ? SECTION_PROPOSED : SECTION_MANUAL;
-	case VERDICT_NEEDS_ACK: return SECTION_NEEDS_ACK;
-	case VERDICT_WAITING: return SECTION_WAITING;
-	case VERDICT_MAYBE_PRESENT: return SECTION_MAYBE;
-	case VERDICT_NOT_APPLICABLE: return SECTION_NOT_APPLICABLE;
-	default: return SECTION_NONE;
-	}
-}
-
-static int cmp_subsystem_name(const void *a, const void *b)
-{
-	const struct subsystem *x = *(const struct subsystem *const *)a;
-	const struct subsystem *y = *(const struct subsystem *const *)b;
-
-	return strcmp(x->name, y->name);
-}
-
-/* The subsystems with something to say, in name order, unique. */
-static size_t mail_subsystems(const struct candidate_list *l,
-			      const struct subsystem ***out)
-{
-	size_t i, j, nr = 0;
-
-	*out = xcalloc(l->nr ? l->nr : 1, sizeof(**out));
-	for (i = 0; i < l->nr; i++) {
-		const struct subsystem *s = candidate_subsystem(l->items[i]);
-
-		if (!s || section_of(l->items[i]) == SECTION_NONE)
-			continue;
-		for (j = 0; j < nr && (*out)[j] != s; j++)
-			;
-		if (j == nr)
-			(*out)[nr++] = s;
-	}
-	QSORT(*out, nr, cmp_subsystem_name);
-	return nr;
-}
-
-/* Whether sb, a ", "-separated list, holds addr as a whole item. */
-static int has_address(const struct strbuf *sb, const char *addr)
-{
-	size_t len = strlen(addr);
-	const char *p = sb->buf;
-
-	while ((p = strstr(p, addr))) {
-		if ((p == sb->buf || p[-1] == ' ') && (!p[len] || p[len] == ','))
-			return 1;
-		p++;
-	}
-	return 0;
-}
-
-/* Adds each address of list (comma-separated) once to sb. */
-static void add_addresses(struct strbuf *sb, const char *list)
-{
-	const char *p = list;
-
-	while (*p) {
-		size_t len = strcspn(p, ",");
-		struct strbuf one = STRBUF_INIT;
-
-		strbuf_add(&one, p, len);
-		strbuf_trim(&one);
-		if (one.len && !has_address(sb, one.buf)) {
-			if (sb->len)
-				strbuf_addstr(sb, ", ");
-			strbuf_addbuf(sb, &one);
-		}
-		strbuf_release(&one);
-		p += len;
-		if (*p)
-			p++;
-	}
-}
-
-/*
- * The first paragraph of a series' cover letter, quoted, the first
- * time the email names the series.
- */
-static void add_cover(struct strbuf *out, const struct candidate *c,
-		      const struct archive_msg ***quoted, size_t *nr)
-{
-	const struct posted *p = c->posted;
-	struct strbuf text = STRBUF_INIT;
-	size_t i;
-
-	if (!p || !p->cover || !p->cover_paragraph)
-		return;
-	for (i = 0; i < *nr; i++)
-		if ((*quoted)[i] == p->cover)
-			return;
-	*quoted = xrealloc(*quoted, (*nr + 1) * sizeof(**quoted));
-	(*quoted)[(*nr)++] = p->cover;
-	mail_wrap(&text, p->cover_paragraph, 0, 0, 64);
-	for (i = 0; i < text.len; ) {
-		size_t len = strcspn(text.buf + i, "\n");
-
-		strbuf_addstr(out, "      > ");
-		strbuf_add(out, text.buf + i, len);
-		strbuf_addch(out, '\n');
-		i += len + (i + len < text.len);
-	}
-	strbuf_release(&text);
-}
-
-static void add_candidate_lines(struct strbuf *out, const struct report *r,
-				const struct candidate *c, enum mail_section sec,
-				const struct archive_msg ***quoted, size_t *nr_quoted)
-{
-	struct strbuf line = STRBUF_INIT;
-	size_t i;
-
-	strbuf_addf(out, "  %.12s ", c->hex);
-	mail_wrap(out, c->msg.subject ? c->msg.subject : "", 15, 15, 72);
-	strbuf_addch(out, '\n');
-	strbuf_addf(&line, "score %d: ", c->score);
-	report_reasons(&line, c);
-	if (sec != SECTION_PROPOSED) {
-		strbuf_addstr(&line, "; ");
-		if (sec == SECTION_MANUAL)
-			add_conflicts(&line, r, c);
-		else
-			strbuf_addstr(&line, c->why);
-	}
-	for (i = 0; i < c->nr_warnings; i++)
-		strbuf_addf(&line, "; %s", c->warnings[i]);
-	strbuf_addchars(out, ' ', 6);
-	mail_wrap(out, line.buf, 6, 6, 72);
-	strbuf_addch(out, '\n');
-	strbuf_reset(&line);
-	if (add_posted_line(&line, c)) {
-		strbuf_addchars(out, ' ', 6);
-		mail_wrap(out, line.buf, 6, 6, 72);
-		strbuf_addch(out, '\n');
-		add_cover(out, c, quoted, nr_quoted);
-	}
-	strbuf_release(&line);
-}
-
-void report_email(struct strbuf *out, const struct report *r,
-		  const struct candidate_list *l)
-{
-	const struct subsystem **subs;
-	struct strbuf to = STRBUF_INIT, cc = STRBUF_INIT, subj = STRBUF_INIT;
-	struct strbuf text = STRBUF_INIT;
-	size_t nr_subs, i, j, k, shown_subjects = 0, nr_quoted = 0;
-	const struct archive_msg **quoted = NULL;
-	char week[16];
-	time_t now = r->now;
-	struct tm tm;
-
-	nr_subs = mail_subsystems(l, &subs);
-	for (i = 0; i < nr_subs; i++)
-		for (j = 0; j < subs[i]->nr_lists; j++)
-			add_addresses(&to, subs[i]->lists[j]);
-	if (r->to) {
-		strbuf_reset(&to);
-		add_addresses(&to, r->to);
-	}
-	if (r->cc)
-		add_addresses(&cc, r->cc);
-
-	for (i = 0; i < nr_subs; i++) {
-		for (k = 0; k < l->nr; k++) {
-			enum mail_section s = section_of(l->items[k]);
-
-			if (candidate_subsystem(l->items[k]) == subs[i] &&
-			    (s == SECTION_PROPOSED || s == SECTION_MANUAL ||
-			     s == SECTION_NEEDS_ACK))
-				break;
-		}
-		if (k == l->nr)
-			continue;
-		strbuf_addf(&subj, "%s%s", shown_subjects++ ? ", " : "", subs[i]->name);
-	}
-	gmtime_r(&now, &tm);
-	strftime(week, sizeof(week), "%V", &tm);
-	strbuf_addstr(&subj, shown_subjects ? ": candidates for " : "candidates for ");
-	add_branch_version(&subj, r->branch);
-	strbuf_addf(&subj, "%s, week %d", r->branch->major >= 0 ? ".y" : "",
-		    atoi(week));
-
-	mail_address_header(out, "From", r->from_name, r->from_email);
-	if (to.len)
-		mail_header(out, "To", to.buf);
-	if (cc.len)
-		mail_header(out, "Cc", cc.buf);
-	mail_header(out, "Subject", subj.buf);
-	strbuf_addstr(out, "Date: ");
-	mail_date(out, (git_time_t)now, 0);
-	strbuf_addch(out, '\n');
-	mail_id_header(out, "Message-ID", r->message_id);
-	strbuf_addstr(out, "MIME-Version: 1.0\n"
-		      "Content-Type: text/plain; charset=UTF-8\n"
-		      "Content-Transfer-Encoding: 8bit\n\n");
-
-	strbuf_addf(&text, "These mainline commits are candidates for %s", r->branch->name);
-	if (r->branch->base_name)
-		strbuf_addf(&text, " (base %s)", r->branch->base_name);
-	strbuf_addf(&text, ", from mainline %s.  The proposed patches that apply "
-		    "follow in reply to this message, as a series that git am "
-		    "takes in order.  Please answer with an ack, a nak, or a "
-		    "reason to wait.", r->scan->range);
-	mail_wrap(out, text.buf, 0, 0, 72);
-	strbuf_addstr(out, "\n");
-	if (!nr_subs)
-		strbuf_addstr(out, "\nNothing to propose this time.\n");
-
-	for (i = 0; i < nr_subs; i++) {
-		size_t head;
-
-		strbuf_addch(out, '\n');
-		head = out->len;
-		strbuf_addstr(out, subs[i]->name);
-		for (j = 0; j < subs[i]->nr_lists; j++)
-			strbuf_addf(out, "%s%s", j ? ", " : " (", subs[i]->lists[j]);
-		strbuf_addstr(out, subs[i]->nr_lists ? ")\n" : "\n");
-		strbuf_addchars(out, '=', out->len - head - 1);
-		strbuf_addch(out, '\n');
-		for (k = 0; k < SECTION__COUNT; k++) {
-			int any = 0;
-
-			for (j = 0; j < l->nr; j++) {
-				const struct candidate *c = l->items[j];
-
-				if (candidate_subsystem(c) != subs[i] ||
-				    section_of(c) != (enum mail_section)k)
-					continue;
-				if (!any++)
-					strbuf_addf(out, "\n%s:\n", section_titles[k]);
-				add_candidate_lines(out, r, c, (enum mail_section)k,
-						    &quoted, &nr_quoted);
-			}
-		}
-	}
-
-	strbuf_addstr(out, "\n-- \n");
-	strbuf_reset(&text);
-	strbuf_addf(&text, "Made by stablepick %s with the rules", PACKAGE_VERSION);
-	for (i = 0; i < r->rules->nr_files; i++) {
-		const char *p = strrchr(r->rules->files[i].path, '/');
-
-		strbuf_addf(&text, "%s %s", i ? "," : "", p ? p + 1 : r->rules->files[i].path);
-		if (r->rules->files[i].version)
-			strbuf_addf(&text, " (version %s)", r->rules->files[i].version);
-	}
-	strbuf_addf(&text, "; %zu mainline commits walked, %zu candidates.",
-		    r->scan->walked, l->nr);
-	mail_wrap(out, text.buf, 0, 0, 72);
-	strbuf_addch(out, '\n');
-
-	free(subs);
-	free(quoted);
-	strbuf_release(&text);
-	strbuf_release(&subj);
-	strbuf_release(&cc);
-	strbuf_release(&to);
-}
-
-/* Where git mailinfo ends a commit message and starts the patch. */
-static int patch_break(const char *line)
-{
-	return !strncmp(line, "diff -", 6) || !strncmp(line, "Index: ", 7) ||
-	       (!strncmp(line, "---", 3) &&
-		(!line[3] || line[3] == ' ' || line[3] == '\t'));
-}
-
-/* The body of a commit message, one clean line at a time. */
-static void add_body(struct strbuf *out, const char *body)
-{
-	const char *p = body ? body : "";
-
-	while (*p) {
-		size_t len = strcspn(p, "\n");
-		char *line = xstrndup(p, len);
-
-		/*
-		 * A line that git am would take for the start of a message
-		 * (git's mboxo quoting), or for the start of the patch: the
-		 * lines after it, a diff written into the commit message,
-		 * would be applied.  Indented, they stay text.
-		 */
-		if (!strncmp(line, "From ", 5))
-			strbuf_addch(out, '>');
-		else if (patch_break(line))
-			strbuf_addch(out, ' ');
-		mail_clean(out, line);
-		strbuf_addch(out, '\n');
-		free(line);
-		p += len;
-		if (*p)
-			p++;
-	}
-}
-
-void report_mbox(struct strbuf *out, const struct report *r,
-		 const struct candidate_list *l)
-{
-	struct candidate **series;
-	size_t nr = report_series(l, &series), i;
-
-	for (i = 0; i < nr; i++) {
-		const struct candidate *c = series[i];
-		const char *lt = c->author ? strrchr(c->author, '<') : NULL;
-		struct strbuf name = STRBUF_INIT, email = STRBUF_INIT;
-		struct strbuf subj = STRBUF_INIT, id = STRBUF_INIT;
-
-		if (lt) {
-			strbuf_add(&name, c->author, (size_t)(lt - c->author));
-			strbuf_trim(&name);
-			strbuf_addstr(&email, lt + 1);
-			if (email.len && email.buf[email.len - 1] == '>')
-				strbuf_setlen(&email, email.len - 1);
-		}
-		strbuf_addf(out, "From %s Mon Sep 17 00:00:00 2001\n", c->hex);
-		mail_address_header(out, "From", name.buf, email.buf);
-		strbuf_addstr(out, "Date: ");
-		mail_date(out, c->time, c->tz_offset);
-		strbuf_addstr(&subj, "[PATCH ");
-		add_branch_version(&subj, r->branch);
-		strbuf_addf(&subj, " %zu/%zu] %s", i + 1, nr,
-			    c->msg.subject ? c->msg.subject : "");
-		strbuf_addch(out, '\n');
-		mail_header(out, "Subject", subj.buf);
-		strbuf_reset(&id);
-		strbuf_addf(&id, "%zu-%zu.%s", i + 1, nr, r->message_id);
-		mail_id_header(out, "Message-ID", id.buf);
-		mail_id_header(out, "In-Reply-To", r->message_id);
-		mail_id_header(out, "References", r->message_id);
-		strbuf_addstr(out, "MIME-Version: 1.0\n"
-			      "Content-Type: text/plain; charset=UTF-8\n"
-			      "Content-Transfer-Encoding: 8bit\n\n");
-		strbuf_addf(out, "commit %s upstream.\n\n", c->hex);
-		add_body(out, c->msg.body);
-		strbuf_addstr(out, "---\n");
-		if (c->patch)
-			strbuf_addstr(out, c->patch);
-		strbuf_addf(out, "-- \nstablepick %s\n\n", PACKAGE_VERSION);
-		strbuf_release(&id);
-		strbuf_release(&subj);
-		strbuf_release(&email);
-		strbuf_release(&name);
-	}
-	free(series);
 }

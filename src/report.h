@@ -68,5 +68,19 @@ void report_reasons(struct strbuf *out, const struct candidate *c);
  */
 int report_write(FILE *f, const struct strbuf *out);
 
+/*
+ * For the writers (report.c: text and explain, report-json.c,
+ * report-mail.c: email and mbox):
+ *   report_add_date         2026-12-04T09:00:00+00:00
+ *   report_subsystem_name   the candidate's subsystem, or "-"
+ *   report_add_conflicts    "does not apply to B: conflicts in fs/a.c"
+ *   report_add_posted_line  "series: ..." or "posted: ..."; 0 for none
+ */
+void report_add_date(struct strbuf *out, git_time_t t, int offset);
+const char *report_subsystem_name(const struct candidate *c);
+void report_add_conflicts(struct strbuf *out, const struct report *r,
+			  const struct candidate *c);
+int report_add_posted_line(struct strbuf *out, const struct candidate *c);
+
 
 #endif

@@ -1,0 +1,421 @@
+#include <autoconf.h>
+
+#include "report.h"
+#include "error.h"
+#include "mail.h"
+#include "posted.h"
+#include "util.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static int in_series(const struct candidate *c)
+{
+	return c->verdict == VERDICT_PROPOSED && c->apply_checked &&
+	       c->apply.applies && !c->listed_before;
+}
+
+static int cmp_order(const void *a, const void *b)
+{
+	const struct candidate *x = *(const struct candidate *const *)a;
+	const struct candidate *y = *(const struct candidate *const *)b;
+
+	return x->order < y->order ? -1 : x->order > y->order;
+}
+
+/*
+ * Mainline order is the order to apply: a prerequisite is older than
+ * what needs it, a follow-up newer than what it fixes.
+ */
+size_t report_series(const struct candidate_list *l, struct candidate ***out)
+{
+	size_t i, nr = 0;
+
+	*out = xcalloc(l->nr ? l->nr : 1, sizeof(**out));
+	for (i = 0; i < l->nr; i++)
+		if (in_series(l->items[i]))
+			(*out)[nr++] = l->items[i];
+	QSORT(*out, nr, cmp_order);
+	return nr;
+}
+
+/* "6.6" for a branch whose version is known, else its name. */
+static void add_branch_version(struct strbuf *out, const struct branch_index *b)
+{
+	if (b->major >= 0)
+		strbuf_addf(out, "%d.%d", b->major, b->minor);
+	else
+		strbuf_addstr(out, b->name);
+}
+
+enum mail_section {
+	SECTION_PROPOSED,
+	SECTION_MANUAL,
+	SECTION_NEEDS_ACK,
+	SECTION_WAITING,
+	SECTION_MAYBE,
+	SECTION_NOT_APPLICABLE,
+	SECTION__COUNT,
+	SECTION_NONE = SECTION__COUNT
+};
+
+static const char *const section_titles[SECTION__COUNT] = {
+	"Proposed (the patches follow in reply)",
+	"Needs a manual backport (does not apply as it is)",
+	"Needs the maintainers' ack (opt-in subsystem)",
+	"Waiting (not soaked in mainline yet)",
+	"Maybe already present (only the subject matches)",
+	"Not applicable",
+};
+
+static enum mail_section section_of(const struct candidate *c)
+{
+	if (c->listed_before)
+		return SECTION_NONE;
+	switch (c->verdict) {
+	case VERDICT_PROPOSED:
+		return in_series(c) ? SECTION_PROPOSED : SECTION_MANUAL;
+	case VERDICT_NEEDS_ACK: return SECTION_NEEDS_ACK;
+	case VERDICT_WAITING: return SECTION_WAITING;
+	case VERDICT_MAYBE_PRESENT: return SECTION_MAYBE;
+	case VERDICT_NOT_APPLICABLE: return SECTION_NOT_APPLICABLE;
+	default: return SECTION_NONE;
+	}
+}
+
+static int cmp_subsystem_name(const void *a, const void *b)
+{
+	const struct subsystem *x = *(const struct subsystem *const *)a;
+	const struct subsystem *y = *(const struct subsystem *const *)b;
+
+	return strcmp(x->name, y->name);
+}
+
+/* The subsystems with something to say, in name order, unique. */
+static size_t mail_subsystems(const struct candidate_list *l,
+			      const struct subsystem ***out)
+{
+	size_t i, j, nr = 0;
+
+	*out = xcalloc(l->nr ? l->nr : 1, sizeof(**out));
+	for (i = 0; i < l->nr; i++) {
+		const struct subsystem *s = candidate_subsystem(l->items[i]);
+
+		if (!s || section_of(l->items[i]) == SECTION_NONE)
+			continue;
+		for (j = 0; j < nr && (*out)[j] != s; j++)
+			;
+		if (j == nr)
+			(*out)[nr++] = s;
+	}
+	QSORT(*out, nr, cmp_subsystem_name);
+	return nr;
+}
+
+/* Whether sb, a ", "-separated list, holds addr as a whole item. */
+static int has_address(const struct strbuf *sb, const char *addr)
+{
+	size_t len = strlen(addr);
+	const char *p = sb->buf;
+
+	while ((p = strstr(p, addr))) {
+		if ((p == sb->buf || p[-1] == ' ') && (!p[len] || p[len] == ','))
+			return 1;
+		p++;
+	}
+	return 0;
+}
+
+/* Adds each address of list (comma-separated) once to sb. */
+static void add_addresses(struct strbuf *sb, const char *list)
+{
+	const char *p = list;
+
+	while (*p) {
+		size_t len = strcspn(p, ",");
+		struct strbuf one = STRBUF_INIT;
+
+		strbuf_add(&one, p, len);
+		strbuf_trim(&one);
+		if (one.len && !has_address(sb, one.buf)) {
+			if (sb->len)
+				strbuf_addstr(sb, ", ");
+			strbuf_addbuf(sb, &one);
+		}
+		strbuf_release(&one);
+		p += len;
+		if (*p)
+			p++;
+	}
+}
+
+/*
+ * The first paragraph of a series' cover letter, quoted, the first
+ * time the email names the series.
+ */
+static void add_cover(struct strbuf *out, const struct candidate *c,
+		      const struct archive_msg ***quoted, size_t *nr)
+{
+	const struct posted *p = c->posted;
+	struct strbuf text = STRBUF_INIT;
+	size_t i;
+
+	if (!p || !p->cover || !p->cover_paragraph)
+		return;
+	for (i = 0; i < *nr; i++)
+		if ((*quoted)[i] == p->cover)
+			return;
+	*quoted = xrealloc(*quoted, (*nr + 1) * sizeof(**quoted));
+	(*quoted)[(*nr)++] = p->cover;
+	mail_wrap(&text, p->cover_paragraph, 0, 0, 64);
+	for (i = 0; i < text.len; ) {
+		size_t len = strcspn(text.buf + i, "\n");
+
+		strbuf_addstr(out, "      > ");
+		strbuf_add(out, text.buf + i, len);
+		strbuf_addch(out, '\n');
+		i += len + (i + len < text.len);
+	}
+	strbuf_release(&text);
+}
+
+static void add_candidate_lines(struct strbuf *out, const struct report *r,
+				const struct candidate *c, enum mail_section sec,
+				const struct archive_msg ***quoted, size_t *nr_quoted)
+{
+	struct strbuf line = STRBUF_INIT;
+	size_t i;
+
+	strbuf_addf(out, "  %.12s ", c->hex);
+	mail_wrap(out, c->msg.subject ? c->msg.subject : "", 15, 15, 72);
+	strbuf_addch(out, '\n');
+	strbuf_addf(&line, "score %d: ", c->score);
+	report_reasons(&line, c);
+	if (sec != SECTION_PROPOSED) {
+		strbuf_addstr(&line, "; ");
+		if (sec == SECTION_MANUAL)
+			report_add_conflicts(&line, r, c);
+		else
+			strbuf_addstr(&line, c->why);
+	}
+	for (i = 0; i < c->nr_warnings; i++)
+		strbuf_addf(&line, "; %s", c->warnings[i]);
+	strbuf_addchars(out, ' ', 6);
+	mail_wrap(out, line.buf, 6, 6, 72);
+	strbuf_addch(out, '\n');
+	strbuf_reset(&line);
+	if (report_add_posted_line(&line, c)) {
+		strbuf_addchars(out, ' ', 6);
+		mail_wrap(out, line.buf, 6, 6, 72);
+		strbuf_addch(out, '\n');
+		add_cover(out, c, quoted, nr_quoted);
+	}
+	strbuf_release(&line);
+}
+
+void report_email(struct strbuf *out, const struct report *r,
+		  const struct candidate_list *l)
+{
+	const struct subsystem **subs;
+	struct strbuf to = STRBUF_INIT, cc = STRBUF_INIT, subj = STRBUF_INIT;
+	struct strbuf text = STRBUF_INIT;
+	size_t nr_subs, i, j, k, shown_subjects = 0, nr_quoted = 0;
+	const struct archive_msg **quoted = NULL;
+	char week[16];
+	time_t now = r->now;
+	struct tm tm;
+
+	nr_subs = mail_subsystems(l, &subs);
+	for (i = 0; i < nr_subs; i++)
+		for (j = 0; j < subs[i]->nr_lists; j++)
+			add_addresses(&to, subs[i]->lists[j]);
+	if (r->to) {
+		strbuf_reset(&to);
+		add_addresses(&to, r->to);
+	}
+	if (r->cc)
+		add_addresses(&cc, r->cc);
+
+	for (i = 0; i < nr_subs; i++) {
+		for (k = 0; k < l->nr; k++) {
+			enum mail_section s = section_of(l->items[k]);
+
+			if (candidate_subsystem(l->items[k]) == subs[i] &&
+			    (s == SECTION_PROPOSED || s == SECTION_MANUAL ||
+			     s == SECTION_NEEDS_ACK))
+				break;
+		}
+		if (k == l->nr)
+			continue;
+		strbuf_addf(&subj, "%s%s", shown_subjects++ ? ", " : "", subs[i]->name);
+	}
+	gmtime_r(&now, &tm);
+	strftime(week, sizeof(week), "%V", &tm);
+	strbuf_addstr(&subj, shown_subjects ? ": candidates for " : "candidates for ");
+	add_branch_version(&subj, r->branch);
+	strbuf_addf(&subj, "%s, week %d", r->branch->major >= 0 ? ".y" : "",
+		    atoi(week));
+
+	mail_address_header(out, "From", r->from_name, r->from_email);
+	if (to.len)
+		mail_header(out, "To", to.buf);
+	if (cc.len)
+		mail_header(out, "Cc", cc.buf);
+	mail_header(out, "Subject", subj.buf);
+	strbuf_addstr(out, "Date: ");
+	mail_date(out, (git_time_t)now, 0);
+	strbuf_addch(out, '\n');
+	mail_id_header(out, "Message-ID", r->message_id);
+	strbuf_addstr(out, "MIME-Version: 1.0\n"
+		      "Content-Type: text/plain; charset=UTF-8\n"
+		      "Content-Transfer-Encoding: 8bit\n\n");
+
+	strbuf_addf(&text, "These mainline commits are candidates for %s", r->branch->name);
+	if (r->branch->base_name)
+		strbuf_addf(&text, " (base %s)", r->branch->base_name);
+	strbuf_addf(&text, ", from mainline %s.  The proposed patches that apply "
+		    "follow in reply to this message, as a series that git am "
+		    "takes in order.  Please answer with an ack, a nak, or a "
+		    "reason to wait.", r->scan->range);
+	mail_wrap(out, text.buf, 0, 0, 72);
+	strbuf_addstr(out, "\n");
+	if (!nr_subs)
+		strbuf_addstr(out, "\nNothing to propose this time.\n");
+
+	for (i = 0; i < nr_subs; i++) {
+		size_t head;
+
+		strbuf_addch(out, '\n');
+		head = out->len;
+		strbuf_addstr(out, subs[i]->name);
+		for (j = 0; j < subs[i]->nr_lists; j++)
+			strbuf_addf(out, "%s%s", j ? ", " : " (", subs[i]->lists[j]);
+		strbuf_addstr(out, subs[i]->nr_lists ? ")\n" : "\n");
+		strbuf_addchars(out, '=', out->len - head - 1);
+		strbuf_addch(out, '\n');
+		for (k = 0; k < SECTION__COUNT; k++) {
+			int any = 0;
+
+			for (j = 0; j < l->nr; j++) {
+				const struct candidate *c = l->items[j];
+
+				if (candidate_subsystem(c) != subs[i] ||
+				    section_of(c) != (enum mail_section)k)
+					continue;
+				if (!any++)
+					strbuf_addf(out, "\n%s:\n", section_titles[k]);
+				add_candidate_lines(out, r, c, (enum mail_section)k,
+						    &quoted, &nr_quoted);
+			}
+		}
+	}
+
+	strbuf_addstr(out, "\n-- \n");
+	strbuf_reset(&text);
+	strbuf_addf(&text, "Made by stablepick %s with the rules", PACKAGE_VERSION);
+	for (i = 0; i < r->rules->nr_files; i++) {
+		const char *p = strrchr(r->rules->files[i].path, '/');
+
+		strbuf_addf(&text, "%s %s", i ? "," : "", p ? p + 1 : r->rules->files[i].path);
+		if (r->rules->files[i].version)
+			strbuf_addf(&text, " (version %s)", r->rules->files[i].version);
+	}
+	strbuf_addf(&text, "; %zu mainline commits walked, %zu candidates.",
+		    r->scan->walked, l->nr);
+	mail_wrap(out, text.buf, 0, 0, 72);
+	strbuf_addch(out, '\n');
+
+	free(subs);
+	free(quoted);
+	strbuf_release(&text);
+	strbuf_release(&subj);
+	strbuf_release(&cc);
+	strbuf_release(&to);
+}
+
+/* Where git mailinfo ends a commit message and starts the patch. */
+static int patch_break(const char *line)
+{
+	return !strncmp(line, "diff -", 6) || !strncmp(line, "Index: ", 7) ||
+	       (!strncmp(line, "---", 3) &&
+		(!line[3] || line[3] == ' ' || line[3] == '\t'));
+}
+
+/* The body of a commit message, one clean line at a time. */
+static void add_body(struct strbuf *out, const char *body)
+{
+	const char *p = body ? body : "";
+
+	while (*p) {
+		size_t len = strcspn(p, "\n");
+		char *line = xstrndup(p, len);
+
+		/*
+		 * A line that git am would take for the start of a message
+		 * (git's mboxo quoting), or for the start of the patch: the
+		 * lines after it, a diff written into the commit message,
+		 * would be applied.  Indented, they stay text.
+		 */
+		if (!strncmp(line, "From ", 5))
+			strbuf_addch(out, '>');
+		else if (patch_break(line))
+			strbuf_addch(out, ' ');
+		mail_clean(out, line);
+		strbuf_addch(out, '\n');
+		free(line);
+		p += len;
+		if (*p)
+			p++;
+	}
+}
+
+void report_mbox(struct strbuf *out, const struct report *r,
+		 const struct candidate_list *l)
+{
+	struct candidate **series;
+	size_t nr = report_series(l, &series), i;
+
+	for (i = 0; i < nr; i++) {
+		const struct candidate *c = series[i];
+		const char *lt = c->author ? strrchr(c->author, '<') : NULL;
+		struct strbuf name = STRBUF_INIT, email = STRBUF_INIT;
+		struct strbuf subj = STRBUF_INIT, id = STRBUF_INIT;
+
+		if (lt) {
+			strbuf_add(&name, c->author, (size_t)(lt - c->author));
+			strbuf_trim(&name);
+			strbuf_addstr(&email, lt + 1);
+			if (email.len && email.buf[email.len - 1] == '>')
+				strbuf_setlen(&email, email.len - 1);
+		}
+		strbuf_addf(out, "From %s Mon Sep 17 00:00:00 2001\n", c->hex);
+		mail_address_header(out, "From", name.buf, email.buf);
+		strbuf_addstr(out, "Date: ");
+		mail_date(out, c->time, c->tz_offset);
+		strbuf_addstr(&subj, "[PATCH ");
+		add_branch_version(&subj, r->branch);
+		strbuf_addf(&subj, " %zu/%zu] %s", i + 1, nr,
+			    c->msg.subject ? c->msg.subject : "");
+		strbuf_addch(out, '\n');
+		mail_header(out, "Subject", subj.buf);
+		strbuf_reset(&id);
+		strbuf_addf(&id, "%zu-%zu.%s", i + 1, nr, r->message_id);
+		mail_id_header(out, "Message-ID", id.buf);
+		mail_id_header(out, "In-Reply-To", r->message_id);
+		mail_id_header(out, "References", r->message_id);
+		strbuf_addstr(out, "MIME-Version: 1.0\n"
+			      "Content-Type: text/plain; charset=UTF-8\n"
+			      "Content-Transfer-Encoding: 8bit\n\n");
+		strbuf_addf(out, "commit %s upstream.\n\n", c->hex);
+		add_body(out, c->msg.body);
+		strbuf_addstr(out, "---\n");
+		if (c->patch)
+			strbuf_addstr(out, c->patch);
+		strbuf_addf(out, "-- \nstablepick %s\n\n", PACKAGE_VERSION);
+		strbuf_release(&id);
+		strbuf_release(&subj);
+		strbuf_release(&email);
+		strbuf_release(&name);
+	}
+	free(series);
+}
