@@ -6,6 +6,7 @@
 #include "paths.h"
 #include "posted.h"
 #include "score.h"
+#include "state.h"
 #include "strbuf.h"
 #include "trace.h"
 #include "util.h"
@@ -544,5 +545,110 @@ int run_judge(struct run *run, git_repository *repo,
 	trace_stage("checks");
 	if (!ret && run->archive)
 		posted_mates(l, run_match(run, repo));
+	return ret;
+}
+
+/* The state file: beside the ledger. */
+static char *state_path(const struct run *run)
+{
+	const char *slash = strrchr(run->ledger.path, '/');
+
+	if (!slash)
+		return xstrdup("state");
+	return xstrfmt("%.*s/state", (int)(slash - run->ledger.path),
+		       run->ledger.path);
+}
+
+/*
+ * --since: the candidates an earlier run already listed (those up to
+ * the mainline tip it saw) are hidden from every format.  The judging
+ * still sees them, so that links (follow-ups, prerequisites, reverts)
+ * across weeks stay right: the result is the full run minus what was
+ * listed before.
+ */
+static int hide_listed(struct run *run, git_repository *repo,
+		       const git_oid *since)
+{
+	struct candidate_list *l = &run->scan.candidates;
+	git_revwalk *walk = NULL;
+	git_oid id;
+	int ret;
+
+	if (git_revwalk_new(&walk, repo) < 0 || git_revwalk_push(walk, since) < 0 ||
+	    git_revwalk_hide(walk, &run->scan.from) < 0) {
+		git_revwalk_free(walk);
+		return error_git("cannot walk to the last run's tip");
+	}
+	while (!(ret = git_revwalk_next(&id, walk))) {
+		struct candidate *c = candidate_list_find(l, &id);
+
+		if (c)
+			c->listed_before = 1;
+	}
+	git_revwalk_free(walk);
+	return ret == GIT_ITEROVER ? 0 : error_git("cannot walk to the last run's tip");
+}
+
+/*
+ * Where --since hides candidates up to.  For "last": the tip of the
+ * last --since last run for the branch; but when mainline has not moved
+ * since that run, what that run hid, so that running again (the mbox
+ * after the email) lists the same commits.  *st gets the new state.
+ */
+static int resolve_since(struct run *run, git_repository *repo,
+			 const char *since, git_oid *out, int *found,
+			 struct state *st)
+{
+	struct state old;
+	char *path;
+	int ret;
+
+	*found = 0;
+	if (strcmp(since, "last")) {
+		*found = 1;
+		return scan_resolve(repo, since, "--since", out);
+	}
+	path = state_path(run);
+	ret = state_get(path, run->branch.name, &old);
+	free(path);
+	if (ret < 0)
+		return -1;
+	memset(st, 0, sizeof(*st));
+	git_oid_cpy(&st->tip, &run->upstream);
+	if (!ret)
+		return 0;		/* the first run lists everything */
+	if (git_oid_equal(&old.tip, &run->upstream)) {
+		*st = old;
+	} else if (git_graph_descendant_of(repo, &run->upstream, &old.tip) > 0) {
+		st->has_from = 1;
+		git_oid_cpy(&st->from, &old.tip);
+	}
+	/* (A tip mainline no longer has, after a rebase: list everything.) */
+	git_error_clear();
+	if (st->has_from) {
+		*found = 1;
+		git_oid_cpy(out, &st->from);
+	}
+	return 0;
+}
+
+int run_since(struct run *run, git_repository *repo, const char *since,
+	      struct state *st)
+{
+	git_oid tip;
+	int found = 0;
+
+	memset(st, 0, sizeof(*st));
+	if (resolve_since(run, repo, since, &tip, &found, st) < 0)
+		return -1;
+	return found ? hide_listed(run, repo, &tip) : 0;
+}
+
+int run_since_save(struct run *run, const struct state *st)
+{
+	char *path = state_path(run);
+	int ret = state_set(path, run->branch.name, st);
+
+	free(path);
 	return ret;
 }

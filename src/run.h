@@ -12,6 +12,7 @@
 #include "rules.h"
 #include "scan.h"
 #include "scancache.h"
+#include "state.h"
 #include "strbuf.h"
 
 /*
@@ -164,5 +165,19 @@ int run_judge(struct run *run, git_repository *repo,
  */
 int run_judge_scores(struct run *run, git_repository *repo,
 		     struct candidate_list *l, const git_oid *range_from);
+
+/*
+ * propose --since REV|last: the candidates an earlier run already
+ * listed (those up to REV, or up to the mainline tip the last --since
+ * last run saw) are hidden from every format (listed_before); the
+ * judging still saw them, so that links across weeks stay right.  When
+ * mainline has not moved since that run, what that run hid is hidden
+ * again (the mbox after the email lists the same commits).  After
+ * run_judge(); *st gets the state to keep with run_since_save() for
+ * "last".  Returns 0 or -1 after an error message.
+ */
+int run_since(struct run *run, git_repository *repo, const char *since,
+	      struct state *st);
+int run_since_save(struct run *run, const struct state *st);
 
 #endif

@@ -1,21 +1,16 @@
 #include "cli.h"
 #include "error.h"
 #include "patchid.h"
+#include "patchid-pool.h"
 #include "strbuf.h"
 #include "trace.h"
 #include "util.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
-#include <git2/sys/repository.h>
-#include <pthread.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
-#include <unistd.h>
 
 /*
  * stablepick patch-id: what
@@ -31,57 +26,18 @@
  * git log's order and prints.
  */
 
-#define MAX_JOBS 64
-
-/*
- * Commits a worker takes at a time: neighbours in the walk often share
- * trees, which stay in the worker's object cache, and the counter's
- * lock is taken rarely.
- */
-#define BATCH 16
-
 struct patch_id_args {
 	int jobs;			/* 0: one per online CPU */
 	char **revs;
 	int nr_revs;
 };
 
-/* One commit of the walk, and what the workers found out about it. */
-struct pid_item {
-	git_oid commit;
-	git_oid id;			/* its patch-id, if has_id */
-	int has_id;			/* 0: a merge or no change, no line */
-	git_time_t time;		/* committer date, for the order */
-	git_oid *parents;
-	size_t nr_parents;
-};
-
 /* The commits to show and the revisions they were reached from. */
 struct pid_list {
-	struct pid_item *items;		/* in libgit2's walk order */
+	struct patchid_job *items;		/* in libgit2's walk order */
 	size_t nr, alloc;
 	git_oid *tips;			/* the positive revisions, as given */
 	size_t nr_tips, alloc_tips;
-};
-
-/* What the workers share. */
-struct pid_work {
-	struct pid_item *items;
-	size_t nr;
-	const char *gitdir;		/* each thread opens its own repository */
-	char *objdir;			/* the objects directory, no final '/' */
-	int private_packs;		/* ... and its own packs (see own_packs) */
-	pthread_mutex_t lock;
-	size_t next;			/* under lock: the first item not taken */
-	int failed;			/* under lock: a worker failed, stop */
-};
-
-struct pid_worker {
-	struct pid_work *work;
-	int nth;			/* 0: the main thread */
-	git_repository *repo;		/* the main thread's, or NULL */
-	pthread_t thread;
-	char *error;			/* the first error, for the main thread */
 };
 
 static void pid_list_release(struct pid_list *l)
@@ -117,9 +73,9 @@ static int parse_args(struct patch_id_args *a, int argc, char **argv)
 		case 'j':
 			errno = 0;
 			n = strtol(optarg, &end, 10);
-			if (errno || end == optarg || *end || n < 1 || n > MAX_JOBS) {
+			if (errno || end == optarg || *end || n < 1 || n > PATCHID_MAX_JOBS) {
 				error("--jobs takes a number from 1 to %d, not '%s'",
-				      MAX_JOBS, optarg);
+				      PATCHID_MAX_JOBS, optarg);
 				return cli_usage(&cmd_patch_id);
 			}
 			a->jobs = (int)n;
@@ -263,276 +219,6 @@ out:
 }
 
 /*
- * Records the worker's first error, with libgit2's message when there is
- * one (it is the thread's own), and tells the others to stop.  error()
- * is not called here: the main thread prints after the join.
- */
-__attribute__((format(printf, 2, 3)))
-static int worker_fail(struct pid_worker *wk, const char *fmt, ...)
-{
-	const git_error *e = git_error_last();
-	struct strbuf sb = STRBUF_INIT;
-	va_list ap;
-
-	va_start(ap, fmt);
-	strbuf_vaddf(&sb, fmt, ap);
-	va_end(ap);
-	if (e && e->message)
-		strbuf_addf(&sb, ": %s", e->message);
-	git_error_clear();
-	if (!wk->error)
-		wk->error = strbuf_detach(&sb, NULL);
-	strbuf_release(&sb);
-
-	pthread_mutex_lock(&wk->work->lock);
-	wk->work->failed = 1;
-	pthread_mutex_unlock(&wk->work->lock);
-	return -1;
-}
-
-/* The next batch, [*begin, *end); 0 when none is left or one failed. */
-static int take_batch(struct pid_work *w, size_t *begin, size_t *end)
-{
-	int ok;
-
-	pthread_mutex_lock(&w->lock);
-	ok = !w->failed && w->next < w->nr;
-	if (ok) {
-		*begin = w->next;
-		*end = w->nr - w->next > BATCH ? w->next + BATCH : w->nr;
-		w->next = *end;
-	}
-	pthread_mutex_unlock(&w->lock);
-	return ok;
-}
-
-static int compute_one(struct pid_worker *wk, git_repository *repo,
-		       struct pid_item *it)
-{
-	char hex[GIT_OID_HEXSZ + 1];
-	git_commit *commit = NULL;
-	size_t i;
-	int ret;
-
-	git_error_clear();
-	if (git_commit_lookup(&commit, repo, &it->commit) < 0) {
-		git_oid_tostr(hex, sizeof(hex), &it->commit);
-		return worker_fail(wk, "cannot read commit %s", hex);
-	}
-	it->time = git_commit_time(commit);
-	it->nr_parents = git_commit_parentcount(commit);
-	if (it->nr_parents)
-		it->parents = xcalloc(it->nr_parents, sizeof(*it->parents));
-	for (i = 0; i < it->nr_parents; i++)
-		git_oid_cpy(&it->parents[i],
-			    git_commit_parent_id(commit, (unsigned int)i));
-	/* git log -p shows no diff for a merge. */
-	if (it->nr_parents > 1) {
-		git_commit_free(commit);
-		return 0;
-	}
-	ret = patchid_commit(&it->id, repo, commit);
-	git_commit_free(commit);
-	if (!ret) {
-		it->has_id = 1;
-	} else if (ret != GIT_ENOTFOUND) {
-		/* -1: patchid_commit() has said why, libgit2's words included. */
-		if (ret == -1)
-			git_error_clear();
-		git_oid_tostr(hex, sizeof(hex), &it->commit);
-		return worker_fail(wk, "cannot compute the patch-id of %s", hex);
-	}
-	/* No change: git patch-id prints nothing for it. */
-	return 0;
-}
-
-/*
- * libgit2 opens each pack once per process, whatever the repository (the
- * pack cache of its mwindow.c, keyed by path), so the threads' own
- * repositories would still share every pack's locks and delta-base
- * cache and wait on each other at each object read: two threads ran
- * hardly faster than one.  A worker therefore reads objects through
- * its own spelling of the objects directory ("objects/.", "objects/./.",
- * ...), which libgit2 takes for other packs.  Should libgit2 ever see
- * through it, the packs are shared again: slower, still right.
- */
-static int own_packs(struct pid_worker *wk, git_repository *repo)
-{
-	struct strbuf dir = STRBUF_INIT;
-	git_odb *odb = NULL;
-	int i, ret;
-
-	strbuf_addstr(&dir, wk->work->objdir);
-	for (i = 0; i < wk->nth; i++)
-		strbuf_addstr(&dir, "/.");
-	ret = git_odb_open(&odb, dir.buf);
-	if (ret < 0)
-		ret = worker_fail(wk, "cannot open the object database '%s'",
-				  dir.buf);
-	else
-		ret = git_repository_set_odb(repo, odb);
-	git_odb_free(odb);
-	strbuf_release(&dir);
-	return ret;
-}
-
-static void worker_run(struct pid_worker *wk)
-{
-	struct pid_work *w = wk->work;
-	git_repository *repo = wk->repo;
-	size_t begin, end, i;
-
-	if (!repo && git_repository_open(&repo, w->gitdir) < 0) {
-		worker_fail(wk, "cannot open repository '%s'", w->gitdir);
-		return;
-	}
-	if (!wk->repo && w->private_packs && own_packs(wk, repo) < 0)
-		goto out;
-	while (take_batch(w, &begin, &end))
-		for (i = begin; i < end; i++)
-			if (compute_one(wk, repo, &w->items[i]) < 0)
-				goto out;
-out:
-	if (!wk->repo)
-		git_repository_free(repo);
-}
-
-static void *worker_thread(void *arg)
-{
-	worker_run(arg);
-	/* libgit2 keeps the last error per thread: leave none behind. */
-	git_error_clear();
-	return NULL;
-}
-
-/* Where the objects are: in the common directory of a worktree. */
-static char *objects_dir(git_repository *repo)
-{
-	const char *common = git_repository_commondir(repo);
-	size_t len = strlen(common);
-
-	return xstrfmt("%s%sobjects", common,
-		       len && common[len - 1] == '/' ? "" : "/");
-}
-
-static size_t count_packs(const char *objdir)
-{
-	char *path = xstrfmt("%s/pack", objdir);
-	DIR *dir = opendir(path);
-	struct dirent *de;
-	size_t nr = 0, len;
-
-	while (dir && (de = readdir(dir)) != NULL) {
-		len = strlen(de->d_name);
-		nr += len > 5 && !strcmp(de->d_name + len - 5, ".pack");
-	}
-	if (dir)
-		closedir(dir);
-	free(path);
-	return nr;
-}
-
-/*
- * Whether the workers can have packs of their own (see own_packs()):
- * each holds a descriptor per pack, and maps the packs again, so not
- * with more packs than a quarter of the descriptors allow, nor where
- * addresses are short.  Raises libgit2's limit on mapped memory to
- * match, as each worker maps what one thread would.
- */
-static int want_private_packs(const char *objdir, int jobs)
-{
-	size_t limit = 0, packs;
-	struct rlimit rl;
-
-	if (jobs < 2 || sizeof(void *) < 8 || getrlimit(RLIMIT_NOFILE, &rl) < 0)
-		return 0;
-	packs = count_packs(objdir) + 1;
-	if (rl.rlim_cur != RLIM_INFINITY &&
-	    packs * (size_t)jobs > (size_t)rl.rlim_cur / 4)
-		return 0;
-	if (git_libgit2_opts(GIT_OPT_GET_MWINDOW_MAPPED_LIMIT, &limit) < 0 ||
-	    git_libgit2_opts(GIT_OPT_SET_MWINDOW_MAPPED_LIMIT,
-			     limit * (size_t)jobs) < 0) {
-		git_error_clear();
-		return 0;
-	}
-	return 1;
-}
-
-static int default_jobs(void)
-{
-	long n = sysconf(_SC_NPROCESSORS_ONLN);
-
-	if (n < 1)
-		return 1;
-	return n > MAX_JOBS ? MAX_JOBS : (int)n;
-}
-
-/*
- * Fills in the items with jobs threads: the main thread, with repo, and
- * jobs - 1 more, each with a repository of its own.  Returns 0, or -1
- * after printing every worker's error.
- */
-static int compute_all(git_repository *repo, struct pid_item *items,
-		       size_t nr, int jobs)
-{
-	struct pid_worker *workers;
-	struct pid_work w;
-	int i, started, ret = 0;
-
-	if ((size_t)jobs > nr)
-		jobs = nr ? (int)nr : 1;
-	/* A libgit2 built without threads must stay in one. */
-	if (!(git_libgit2_features() & GIT_FEATURE_THREADS))
-		jobs = 1;
-
-	memset(&w, 0, sizeof(w));
-	w.items = items;
-	w.nr = nr;
-	w.gitdir = git_repository_path(repo);
-	w.objdir = objects_dir(repo);
-	w.private_packs = want_private_packs(w.objdir, jobs);
-	trace_printf("patch-id: %zu commits, %d threads, %s packs", nr, jobs,
-		     w.private_packs ? "private" : "shared");
-	pthread_mutex_init(&w.lock, NULL);
-	workers = xcalloc((size_t)jobs, sizeof(*workers));
-	for (i = 0; i < jobs; i++) {
-		workers[i].work = &w;
-		workers[i].nth = i;
-	}
-	workers[0].repo = repo;
-
-	/*
-	 * The workers share out the batches as they go, so a thread that
-	 * cannot start costs time, not results.
-	 */
-	for (started = 1; started < jobs; started++) {
-		int err = pthread_create(&workers[started].thread, NULL,
-					 worker_thread, &workers[started]);
-
-		if (err) {
-			warning("cannot start a thread: %s; going on with %d",
-				strerror(err), started);
-			break;
-		}
-	}
-	worker_run(&workers[0]);
-	for (i = 1; i < started; i++)
-		pthread_join(workers[i].thread, NULL);
-
-	for (i = 0; i < started; i++) {
-		if (!workers[i].error)
-			continue;
-		ret = error("%s", workers[i].error);
-		free(workers[i].error);
-	}
-	pthread_mutex_destroy(&w.lock);
-	free(w.objdir);
-	free(workers);
-	return ret;
-}
-
-/*
  * git log's order.  git keeps the commits to show in a list sorted by
  * commit date, newest first; a commit joins it behind those of the same
  * date (commit_list_insert_by_date) when the first of its children is
@@ -631,7 +317,7 @@ static size_t *log_order(const struct pid_list *l)
 	for (i = 0; i < l->nr_tips; i++)
 		join(heap, &nr_heap, &seq, l, by_oid, seen, &l->tips[i]);
 	while (nr_heap) {
-		const struct pid_item *it = &l->items[heap_pop(heap, &nr_heap).index];
+		const struct patchid_job *it = &l->items[heap_pop(heap, &nr_heap).index];
 
 		order[nr_order++] = (size_t)(it - l->items);
 		for (j = 0; j < it->nr_parents; j++)
@@ -653,7 +339,7 @@ static int print_ids(const struct pid_list *l, const size_t *order)
 	size_t i;
 
 	for (i = 0; i < l->nr; i++) {
-		const struct pid_item *it = &l->items[order[i]];
+		const struct patchid_job *it = &l->items[order[i]];
 
 		if (!it->has_id)
 			continue;
@@ -685,8 +371,8 @@ static int patch_id(struct run_context *ctx, int argc, char **argv)
 	ret = walk_revs(&l, ctx->repo, a.revs, a.nr_revs);
 	trace_stage("walk");
 	if (!ret)
-		ret = compute_all(ctx->repo, l.items, l.nr,
-				  a.jobs ? a.jobs : default_jobs());
+		ret = patchid_compute_all(ctx->repo, l.items, l.nr,
+					  a.jobs ? a.jobs : patchid_default_jobs());
 	trace_stage("patch-ids");
 	if (!ret) {
 		order = log_order(&l);

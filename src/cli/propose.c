@@ -1,7 +1,6 @@
 #include "cli.h"
 #include "error.h"
 #include "mail.h"
-#include "state.h"
 #include "report.h"
 #include "strbuf.h"
 #include "testrun.h"
@@ -31,90 +30,6 @@ static char *proposal_id(const struct run *run, const char *email)
 	id = mail_message_id(local, email);
 	free(local);
 	return id;
-}
-
-/* The state file: beside the ledger. */
-static char *state_path(const struct run *run)
-{
-	const char *slash = strrchr(run->ledger.path, '/');
-
-	if (!slash)
-		return xstrdup("state");
-	return xstrfmt("%.*s/state", (int)(slash - run->ledger.path),
-		       run->ledger.path);
-}
-
-/*
- * --since: the candidates an earlier run already listed (those up to
- * the mainline tip it saw) are hidden from every format.  The judging
- * still sees them, so that links (follow-ups, prerequisites, reverts)
- * across weeks stay right: the result is the full run minus what was
- * listed before.
- */
-static int hide_listed(struct run *run, git_repository *repo,
-		       const git_oid *since)
-{
-	struct candidate_list *l = &run->scan.candidates;
-	git_revwalk *walk = NULL;
-	git_oid id;
-	int ret;
-
-	if (git_revwalk_new(&walk, repo) < 0 || git_revwalk_push(walk, since) < 0 ||
-	    git_revwalk_hide(walk, &run->scan.from) < 0) {
-		git_revwalk_free(walk);
-		return error_git("cannot walk to the last run's tip");
-	}
-	while (!(ret = git_revwalk_next(&id, walk))) {
-		struct candidate *c = candidate_list_find(l, &id);
-
-		if (c)
-			c->listed_before = 1;
-	}
-	git_revwalk_free(walk);
-	return ret == GIT_ITEROVER ? 0 : error_git("cannot walk to the last run's tip");
-}
-
-/*
- * Where --since hides candidates up to.  For "last": the tip of the
- * last --since last run for the branch; but when mainline has not moved
- * since that run, what that run hid, so that running again (the mbox
- * after the email) lists the same commits.  *st gets the new state.
- */
-static int resolve_since(struct run *run, git_repository *repo,
-			 const char *since, git_oid *out, int *found,
-			 struct state *st)
-{
-	struct state old;
-	char *path;
-	int ret;
-
-	*found = 0;
-	if (strcmp(since, "last")) {
-		*found = 1;
-		return scan_resolve(repo, since, "--since", out);
-	}
-	path = state_path(run);
-	ret = state_get(path, run->branch.name, &old);
-	free(path);
-	if (ret < 0)
-		return -1;
-	memset(st, 0, sizeof(*st));
-	git_oid_cpy(&st->tip, &run->upstream);
-	if (!ret)
-		return 0;		/* the first run lists everything */
-	if (git_oid_equal(&old.tip, &run->upstream)) {
-		*st = old;
-	} else if (git_graph_descendant_of(repo, &run->upstream, &old.tip) > 0) {
-		st->has_from = 1;
-		git_oid_cpy(&st->from, &old.tip);
-	}
-	/* (A tip mainline no longer has, after a rebase: list everything.) */
-	git_error_clear();
-	if (st->has_from) {
-		*found = 1;
-		git_oid_cpy(out, &st->from);
-	}
-	return 0;
 }
 
 /* The patches of the series, in the branch's context. */
@@ -214,8 +129,6 @@ static int propose(struct run_context *ctx, int argc, char **argv)
 	size_t nr_tests_from = 0, alloc_tests_from = 0, i;
 	size_t nr_archives = 0, alloc_archives = 0;
 	struct state since_state;
-	git_oid since_tip;
-	int since_found = 0;
 	enum format format = FORMAT_TEXT;
 	struct strbuf out = STRBUF_INIT;
 	struct run run;
@@ -285,10 +198,7 @@ static int propose(struct run_context *ctx, int argc, char **argv)
 		ret = run_judge(&run, ctx->repo, &run.scan.candidates,
 				&run.scan.from);
 	if (!ret && since)
-		ret = resolve_since(&run, ctx->repo, since, &since_tip,
-				    &since_found, &since_state);
-	if (!ret && since_found)
-		ret = hide_listed(&run, ctx->repo, &since_tip);
+		ret = run_since(&run, ctx->repo, since, &since_state);
 	if (!ret)
 		candidate_list_sort(&run.scan.candidates);
 	if (!ret)
@@ -298,12 +208,8 @@ static int propose(struct run_context *ctx, int argc, char **argv)
 	trace_stage("report");
 	if (!ret)
 		ret = run_save(ctx, &run);
-	if (!ret && since && !strcmp(since, "last")) {
-		char *path = state_path(&run);
-
-		ret = state_set(path, run.branch.name, &since_state);
-		free(path);
-	}
+	if (!ret && since && !strcmp(since, "last"))
+		ret = run_since_save(&run, &since_state);
 	strbuf_release(&out);
 	free(tests_from);
 	free(archives);

@@ -1,0 +1,39 @@
+#ifndef PATCHID_POOL_H
+#define PATCHID_POOL_H
+
+#include <git2.h>
+#include <stddef.h>
+
+/*
+ * Patch-ids of many commits on several cores (git patch-id --stable's,
+ * see patchid.h).  The workers take the commits in batches from a
+ * shared counter, each with its own git_repository (libgit2 objects
+ * must not cross threads) and, where the descriptors allow, its own
+ * mapping of the packs, and write each result into its commit's job.
+ */
+
+#define PATCHID_MAX_JOBS 64
+
+/* One commit, and what the workers found out about it. */
+struct patchid_job {
+	git_oid commit;
+	git_oid id;			/* its patch-id, if has_id */
+	int has_id;			/* 0: a merge or no change, no line */
+	git_time_t time;		/* committer date, for the order */
+	git_oid *parents;
+	size_t nr_parents;
+};
+
+/* One per online CPU, at most PATCHID_MAX_JOBS. */
+int patchid_default_jobs(void);
+
+/*
+ * Fills in the jobs (nr) with threads threads: the main thread, with
+ * repo, and threads - 1 more, each with a repository of its own.  A
+ * merge gets its parents and no patch-id, nor does a commit with no
+ * change.  Returns 0, or -1 after printing every worker's error.
+ */
+int patchid_compute_all(git_repository *repo, struct patchid_job *jobs,
+			size_t nr, int threads);
+
+#endif

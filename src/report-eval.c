@@ -1,0 +1,284 @@
+#include "report-eval.h"
+#include "json.h"
+#include "report.h"
+#include "util.h"
+
+#include <limits.h>
+#include <string.h>
+
+static void add_ratio(struct strbuf *out, double v, int json)
+{
+	if (v < 0)
+		strbuf_addstr(out, json ? "null" : "      -");
+	else
+		strbuf_addf(out, json ? "%.4f" : "%7.3f", v);
+}
+
+static void text_counts(struct strbuf *out, const struct eval_counts *n)
+{
+	strbuf_addf(out, "%6zu %6zu %6zu %6zu  ", n->tp, n->fp, n->fn, n->tn);
+	add_ratio(out, eval_precision(n), 0);
+	strbuf_addstr(out, "  ");
+	add_ratio(out, eval_recall(n), 0);
+	strbuf_addstr(out, "  ");
+	add_ratio(out, eval_f1(n), 0);
+	strbuf_addch(out, '\n');
+}
+
+static void json_counts(struct strbuf *out, const struct eval_counts *n)
+{
+	strbuf_addf(out, "\"tp\":%zu,\"fp\":%zu,\"fn\":%zu,\"tn\":%zu,"
+		    "\"precision\":", n->tp, n->fp, n->fn, n->tn);
+	add_ratio(out, eval_precision(n), 1);
+	strbuf_addstr(out, ",\"recall\":");
+	add_ratio(out, eval_recall(n), 1);
+	strbuf_addstr(out, ",\"f1\":");
+	add_ratio(out, eval_f1(n), 1);
+}
+
+/* "6 positive, 9 negative, 4 excluded (2 bug-not-in-branch, ...)" */
+static void text_labels(struct strbuf *out, const struct eval *ev)
+{
+	const char *sep = " (";
+	size_t i;
+
+	strbuf_addf(out, "labels: %zu positive (the branch carries them), "
+		    "%zu negative, %zu excluded", ev->positives, ev->negatives,
+		    ev->excluded);
+	for (i = 0; i < EVAL__REASONS; i++) {
+		if (!ev->by_reason[i])
+			continue;
+		strbuf_addf(out, "%s%zu %s", sep, ev->by_reason[i],
+			    eval_reasons[i]);
+		sep = ", ";
+	}
+	strbuf_addstr(out, *sep == ',' ? ")\n" : "\n");
+}
+
+#define COUNTS_HEAD "    TP     FP     FN     TN  PRECISION  RECALL      F1\n"
+
+static void text_table(struct strbuf *out, const struct run *run,
+		       const struct eval *ev)
+{
+	size_t i, s;
+
+	strbuf_addf(out, "eval %s: %s, %zu commits in watched paths\n",
+		    run->branch.name, run->scan.range, ev->nr);
+	text_labels(out, ev);
+	strbuf_addstr(out, "\nSELECTOR     " COUNTS_HEAD);
+	for (s = 0; s < EVAL__SELECTORS; s++) {
+		strbuf_addf(out, "%-12s ", eval_selector_name(s));
+		text_counts(out, &ev->all[s]);
+	}
+	strbuf_addstr(out, "\nrules by subsystem:\nSUBSYSTEM       POS    NEG "
+		      COUNTS_HEAD);
+	for (i = 0; i < ev->nr_subsystems; i++) {
+		const struct eval_subsystem *sub = &ev->subsystems[i];
+
+		strbuf_addf(out, "%-12s %6zu %6zu ", sub->name, sub->positives,
+			    sub->negatives);
+		text_counts(out, &sub->sel[EVAL_RULES]);
+	}
+}
+
+static void json_table(struct strbuf *out, const struct run *run,
+		       const struct eval *ev)
+{
+	size_t i, s;
+
+	strbuf_addstr(out, "{\"type\":\"labels\",\"branch\":");
+	json_add_str(out, run->branch.name);
+	strbuf_addstr(out, ",\"range\":");
+	json_add_str(out, run->scan.range);
+	strbuf_addf(out, ",\"commits\":%zu,\"positives\":%zu,\"negatives\":%zu,"
+		    "\"excluded\":{", ev->nr, ev->positives, ev->negatives);
+	for (i = 0; i < EVAL__REASONS; i++)
+		strbuf_addf(out, "%s\"%s\":%zu", i ? "," : "", eval_reasons[i],
+			    ev->by_reason[i]);
+	strbuf_addstr(out, "}}\n");
+	for (s = 0; s < EVAL__SELECTORS; s++) {
+		strbuf_addf(out, "{\"type\":\"selector\",\"selector\":\"%s\",",
+			    eval_selector_name(s));
+		json_counts(out, &ev->all[s]);
+		strbuf_addstr(out, ",\"subsystems\":{");
+		for (i = 0; i < ev->nr_subsystems; i++) {
+			const struct eval_subsystem *sub = &ev->subsystems[i];
+
+			strbuf_addf(out, "%s", i ? "," : "");
+			json_add_str(out, sub->name);
+			strbuf_addf(out, ":{\"positives\":%zu,\"negatives\":%zu,",
+				    sub->positives, sub->negatives);
+			json_counts(out, &sub->sel[s]);
+			strbuf_addch(out, '}');
+		}
+		strbuf_addstr(out, "}}\n");
+	}
+}
+
+/* Why the rules do or do not pick it, in a few words. */
+static void add_why(struct strbuf *out, const struct candidate *c)
+{
+	const struct subsystem *s = candidate_subsystem(c);
+
+	if (c->veto)
+		strbuf_addf(out, "veto %s; ", c->veto->name);
+	else if (c->score >= c->threshold && s && s->policy == POLICY_OPT_IN)
+		strbuf_addf(out, "%s is opt-in, no Cc: stable; ", s->name);
+	report_reasons(out, c);
+}
+
+/* The misses (positives not picked) or the false picks. */
+void report_eval_items(struct strbuf *out, const struct eval *ev,
+		       enum eval_label label, int json)
+{
+	const char *name = label == EVAL_POSITIVE ? "miss" : "false-pick";
+	size_t i, n = 0;
+
+	for (i = 0; i < ev->nr; i++) {
+		const struct eval_item *it = &ev->items[i];
+		const struct candidate *c = it->c;
+		struct strbuf why = STRBUF_INIT;
+
+		if (it->label != label ||
+		    it->pick[EVAL_RULES] != (label == EVAL_NEGATIVE))
+			continue;
+		add_why(&why, c);
+		if (json) {
+			strbuf_addf(out, "{\"type\":\"%s\",\"commit\":\"%s\","
+				    "\"subsystem\":", name, c->hex);
+			json_add_str(out, it->subsystem);
+			strbuf_addstr(out, ",\"subject\":");
+			json_add_str(out, c->msg.subject);
+			strbuf_addf(out, ",\"score\":%d,\"threshold\":%d,"
+				    "\"why\":", c->score, c->threshold);
+			json_add_str(out, why.buf);
+			strbuf_addstr(out, "}\n");
+		} else {
+			if (!n)
+				strbuf_addstr(out, label == EVAL_POSITIVE ?
+					      "\nmisses (the branch took them, "
+					      "the rules do not pick them):\n" :
+					      "\nfalse picks (the rules pick them, "
+					      "the branch did not take them):\n");
+			strbuf_addf(out, "  %.12s %-10s %4d/%-3d %s\n%21s%s\n",
+				    c->hex, it->subsystem, c->score,
+				    c->threshold, c->msg.subject ?
+				    c->msg.subject : "", "", why.buf);
+		}
+		n++;
+		strbuf_release(&why);
+	}
+	if (!n && !json)
+		strbuf_addf(out, "\nno %s\n", label == EVAL_POSITIVE ?
+			    "misses" : "false picks");
+}
+
+static int cmp_int(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * Precision and recall of the rules at each threshold a labelled
+ * commit scores (the same threshold for every subsystem).
+ */
+void report_eval_sweep(struct strbuf *out, const struct eval *ev,
+		  int json)
+{
+	int *scores = xcalloc(ev->nr + 1, sizeof(*scores));
+	size_t nr = 0, i;
+
+	for (i = 0; i < ev->nr; i++)
+		if (ev->items[i].label != EVAL_EXCLUDED)
+			scores[nr++] = ev->items[i].c->score;
+	QSORT(scores, nr, cmp_int);
+	if (!json)
+		strbuf_addstr(out, "\nthreshold sweep (rules, one threshold "
+			      "for every subsystem):\nTHRESHOLD " COUNTS_HEAD);
+	for (i = 0; i < nr; i++) {
+		struct eval_counts n;
+
+		if (i && scores[i] == scores[i - 1])
+			continue;
+		eval_count_rules(ev, scores[i], NULL, &n);
+		if (json) {
+			strbuf_addf(out, "{\"type\":\"sweep\",\"threshold\":%d,",
+				    scores[i]);
+			json_counts(out, &n);
+			strbuf_addstr(out, "}\n");
+		} else {
+			strbuf_addf(out, "%9d ", scores[i]);
+			text_counts(out, &n);
+		}
+	}
+	free(scores);
+}
+
+static void ablate_one(struct strbuf *out, const struct eval *ev,
+		       const struct rule *r, int json)
+{
+	const struct eval_counts *all = &ev->all[EVAL_RULES];
+	struct eval_counts n;
+	double f1, before = eval_f1(all);
+
+	eval_count_rules(ev, INT_MIN, r, &n);
+	f1 = eval_f1(&n);
+	if (json) {
+		strbuf_addstr(out, "{\"type\":\"ablation\",\"rule\":");
+		json_add_str(out, r->name);
+		strbuf_addf(out, ",\"weight\":%d,\"veto\":%s,\"file\":", r->weight,
+			    r->veto ? "true" : "false");
+		json_add_str(out, r->file);
+		strbuf_addf(out, ",\"line\":%u,", r->lineno);
+		json_counts(out, &n);
+		strbuf_addstr(out, "}\n");
+		return;
+	}
+	strbuf_addf(out, "%-24s ", r->name);
+	if (r->veto)
+		strbuf_addstr(out, "  veto");
+	else
+		strbuf_addf(out, "%+6d", r->weight);
+	strbuf_addf(out, " %+6ld %+6ld  ", (long)n.tp - (long)all->tp,
+		    (long)n.fp - (long)all->fp);
+	add_ratio(out, f1, 0);
+	if (f1 >= 0 && before >= 0)
+		strbuf_addf(out, "  %+.3f", f1 - before);
+	else
+		strbuf_addstr(out, "       -");
+	strbuf_addf(out, "  %s:%u\n", r->file, r->lineno);
+}
+
+/* Each rule removed in turn: what the rules selector does without it. */
+void report_eval_ablation(struct strbuf *out, const struct eval *ev,
+		     const struct ruleset *rs, int json)
+{
+	size_t i, j;
+
+	if (!json)
+		strbuf_addstr(out, "\neach rule removed in turn (rules selector):\n"
+			      "RULE                     WEIGHT    TP     FP"
+			      "       F1  CHANGE  WHERE\n");
+	for (i = 0; i < rs->nr_rules; i++)
+		ablate_one(out, ev, &rs->rules[i], json);
+	for (i = 0; i < rs->nr_subsystems; i++) {
+		const struct subsystem *s = rs->subsystems[i];
+
+		/* A template's rules once, not once per directory. */
+		if (!s->file)
+			continue;
+		for (j = 0; j < s->nr_rules; j++)
+			ablate_one(out, ev, &s->rules[j], json);
+	}
+}
+
+void report_eval_table(struct strbuf *out, const struct run *run,
+		       const struct eval *ev, int json)
+{
+	if (json)
+		json_table(out, run, ev);
+	else
+		text_table(out, run, ev);
+}
