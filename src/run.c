@@ -652,3 +652,75 @@ int run_since_save(struct run *run, const struct state *st)
 	free(path);
 	return ret;
 }
+
+int run_load_rules_here(struct run_context *ctx, struct ruleset *rs)
+{
+	const char *dir = ctx->repo_dir ? ctx->repo_dir : ".";
+
+	if (!ctx->nr_rules_dirs && !ctx->repo &&
+	    !git_repository_open_ext(NULL, dir, 0, NULL) &&
+	    run_open_repo(ctx) < 0)
+		return -1;
+	git_error_clear();
+	return run_load_rules(ctx, rs);
+}
+
+int run_check_rule_paths(struct run_context *ctx, struct ruleset *rs)
+{
+	/* The mainline propose would take: the setting, else a default. */
+	const char *names[] = {
+		NULL, "master", "main", "origin/master", "origin/main"
+	};
+	const char *dir = ctx->repo_dir ? ctx->repo_dir : ".", *name = NULL;
+	git_object *obj = NULL, *peeled = NULL;
+	struct scan scan;
+	size_t i;
+	int ret = 0;
+
+	if (!ctx->repo && (git_repository_open_ext(NULL, dir, 0, NULL) ||
+			   run_open_repo(ctx) < 0)) {
+		git_error_clear();
+		return 0;
+	}
+	names[0] = ctx->config.upstream;
+	for (i = 0; !peeled && i < ARRAY_SIZE(names); i++) {
+		if (names[i] && !git_revparse_single(&obj, ctx->repo, names[i]) &&
+		    !git_object_peel(&peeled, obj, GIT_OBJECT_COMMIT))
+			name = names[i];
+		git_object_free(obj);
+		obj = NULL;
+		git_error_clear();
+	}
+	if (!peeled)
+		return 0;
+	scan_init(&scan, ctx->repo, rs);
+	scan_set_range_oids(&scan, git_object_id(peeled), git_object_id(peeled),
+			    name);
+	ret = scan_prepare(&scan);
+	scan_release(&scan);
+	git_object_free(peeled);
+	return ret;
+}
+
+int run_expand_templates(struct run_context *ctx, struct ruleset *rs,
+			 const char *upstream)
+{
+	const char *name;
+	struct scan scan;
+	git_oid tip;
+	int ret;
+
+	/* Outside a repository, the rules alone. */
+	if (!ctx->repo) {
+		if (upstream)
+			return error("--upstream needs a repository");
+		return 0;
+	}
+	if (run_resolve_upstream(ctx, upstream, &tip, &name) < 0)
+		return -1;
+	scan_init(&scan, ctx->repo, rs);
+	scan_set_range_oids(&scan, &tip, &tip, "upstream");
+	ret = scan_prepare(&scan);
+	scan_release(&scan);
+	return ret;
+}

@@ -180,4 +180,29 @@ int run_since(struct run *run, git_repository *repo, const char *since,
 	      struct state *st);
 int run_since_save(struct run *run, const struct state *st);
 
+/*
+ * The rules propose would load here: --rules DIR, else the
+ * stablepick.rules setting of the repository here (if there is one),
+ * else the shipped rules.
+ */
+int run_load_rules_here(struct run_context *ctx, struct ruleset *rs);
+
+/*
+ * In a repository with a mainline, the path specs are checked against
+ * its tree as a scan checks them: "fs/f2fs" names a directory there,
+ * and watches nothing without its slash.  Without a repository or a
+ * mainline, there is nothing to check them against.  0 or -1.
+ */
+int run_check_rule_paths(struct run_context *ctx, struct ruleset *rs);
+
+/*
+ * Adds the subsystems the templates stand for in upstream's tree, as
+ * a scan would (scan_prepare()).  In a repository without a mainline
+ * to take (no --upstream, no stablepick.upstream, no master or main)
+ * that is an error: the list would lack the directories.  Returns 0 or
+ * -1 after an error.
+ */
+int run_expand_templates(struct run_context *ctx, struct ruleset *rs,
+			 const char *upstream);
+
 #endif

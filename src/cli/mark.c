@@ -1,7 +1,8 @@
 #include "cli.h"
 #include "error.h"
-#include "report.h"
 #include "ledger.h"
+#include "report.h"
+#include "report-ledger.h"
 #include "strbuf.h"
 #include "util.h"
 
@@ -132,67 +133,6 @@ static char *default_who(git_repository *repo)
 	return who;
 }
 
-static char *ledger_path(struct run_context *ctx)
-{
-	if (ctx->config.ledger)
-		return xstrdup(ctx->config.ledger);
-	return xstrfmt("%sstablepick/ledger", git_repository_path(ctx->repo));
-}
-
-/* One line per decision, e.g. "rejected 1a2b3c4d5e6f for B: subject (why)". */
-static void describe(struct strbuf *out, git_repository *repo,
-		     const struct ledger_entry *e)
-{
-	char hex[GIT_OID_HEXSZ + 1], date[11];
-	git_commit *commit = NULL;
-	const char *subject = NULL;
-
-	git_oid_tostr(hex, 13, &e->commit);
-	strbuf_addf(out, "%s %s for %s", decision_name(e->decision), hex,
-		    e->branch);
-	if (e->decision == DECISION_DEFERRED) {
-		ledger_format_date(date, e->until);
-		strbuf_addf(out, " until %s", date);
-	}
-	if (git_commit_lookup(&commit, repo, &e->commit) < 0)
-		git_error_clear();
-	else
-		subject = git_commit_summary(commit);
-	strbuf_addf(out, ": %s", subject ? subject : "(not in this repository)");
-	if (*e->reason)
-		strbuf_addf(out, " (%s)", e->reason);
-	strbuf_addch(out, '\n');
-	git_commit_free(commit);
-}
-
-static int by_lineno(const void *a, const void *b)
-{
-	const struct ledger_entry *x = *(const struct ledger_entry *const *)a;
-	const struct ledger_entry *y = *(const struct ledger_entry *const *)b;
-
-	return x->lineno < y->lineno ? -1 : x->lineno > y->lineno;
-}
-
-static void list_in_force(struct strbuf *out, git_repository *repo,
-			  const struct ledger *l, const char *branch,
-			  git_time_t now)
-{
-	const struct ledger_entry **v = NULL;
-	struct ledger_entry *e, *tmp;
-	size_t nr = 0, alloc = 0, i;
-
-	HASH_ITER(hh, l->entries, e, tmp) {
-		if (strcmp(e->branch, branch) || !ledger_in_force(e, now))
-			continue;
-		ALLOC_GROW(v, nr, alloc);
-		v[nr++] = e;
-	}
-	QSORT(v, nr, by_lineno);
-	for (i = 0; i < nr; i++)
-		describe(out, repo, v[i]);
-	free(v);
-}
-
 static int record(struct strbuf *out, struct run_context *ctx,
 		  struct ledger *l, const struct mark_args *a, git_time_t now)
 {
@@ -220,7 +160,7 @@ static int record(struct strbuf *out, struct run_context *ctx,
 		entries[i].who = who;
 	ret = ledger_append(l, entries, (size_t)a->nr_revs);
 	for (i = 0; !ret && i < a->nr_revs; i++)
-		describe(out, ctx->repo, &entries[i]);
+		report_decision(out, ctx->repo, &entries[i]);
 out:
 	free(who);
 	free(entries);
@@ -254,13 +194,13 @@ static int mark(struct run_context *ctx, int argc, char **argv)
 	}
 	git_object_free(obj);
 
-	path = ledger_path(ctx);
+	path = run_ledger_path(ctx);
 	ledger_init(&l, path);
 	free(path);
 	if (a.list) {
 		ret = ledger_load(&l);
 		if (!ret)
-			list_in_force(&out, ctx->repo, &l, a.branch, now);
+			report_decisions_in_force(&out, ctx->repo, &l, a.branch, now);
 	} else {
 		ret = record(&out, ctx, &l, &a, now);
 	}

@@ -1,6 +1,7 @@
 #include "cli.h"
 #include "error.h"
 #include "report.h"
+#include "report-rules.h"
 #include "rules.h"
 #include "ruletest.h"
 #include "scan.h"
@@ -11,119 +12,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* What one file added to the ruleset, for its summary line. */
-struct file_counts {
-	size_t subsystems, rules, vetoes, links;
-};
-
-static void count_rules(struct file_counts *c, const struct rule *rules,
-			size_t nr, const char *path)
-{
-	size_t i;
-
-	for (i = 0; i < nr; i++) {
-		if (rules[i].file != path)
-			continue;
-		if (rules[i].veto)
-			c->vetoes++;
-		else
-			c->rules++;
-	}
-}
-
-/*
- * Prints "PATH: ok (N subsystems, N rules, N vetoes, N links, version
- * V)"; the rules and vetoes inside the file's subsystem blocks count
- * too, vetoes, links and version only when there are some.
- */
-static void print_summary(const struct ruleset *rs, const struct rule_file *f)
-{
-	struct file_counts c = { 0, 0, 0, 0 };
-	size_t i;
-
-	count_rules(&c, rs->rules, rs->nr_rules, f->path);
-	for (i = 0; i < rs->nr_links; i++)
-		c.links += rs->links[i].file == f->path;
-	for (i = 0; i < rs->nr_subsystems; i++) {
-		const struct subsystem *s = rs->subsystems[i];
-
-		if (s->file != f->path)
-			continue;
-		c.subsystems++;
-		count_rules(&c, s->rules, s->nr_rules, f->path);
-	}
-	printf("%s: ok (%zu subsystem%s, %zu rule%s", f->path,
-	       c.subsystems, c.subsystems == 1 ? "" : "s",
-	       c.rules, c.rules == 1 ? "" : "s");
-	if (c.vetoes)
-		printf(", %zu veto%s", c.vetoes, c.vetoes == 1 ? "" : "es");
-	if (c.links)
-		printf(", %zu link%s", c.links, c.links == 1 ? "" : "s");
-	if (f->version)
-		printf(", version %s", f->version);
-	printf(")\n");
-}
-
-/*
- * Without files, checks what propose would load: --rules DIR, else the
- * stablepick.rules setting of the repository here (if there is one),
- * else the shipped rules.
- */
-static int load_default(struct run_context *ctx, struct ruleset *rs)
-{
-	const char *dir = ctx->repo_dir ? ctx->repo_dir : ".";
-
-	if (!ctx->nr_rules_dirs && !ctx->repo &&
-	    !git_repository_open_ext(NULL, dir, 0, NULL) &&
-	    run_open_repo(ctx) < 0)
-		return -1;
-	git_error_clear();
-	return run_load_rules(ctx, rs);
-}
-
-/*
- * In a repository with a mainline, the path specs are checked against
- * its tree as a scan checks them: "fs/f2fs" names a directory there,
- * and watches nothing without its slash.  Without a repository or a
- * mainline, there is nothing to check them against.  0 or -1.
- */
-static int check_tree(struct run_context *ctx, struct ruleset *rs)
-{
-	/* The mainline propose would take: the setting, else a default. */
-	const char *names[] = {
-		NULL, "master", "main", "origin/master", "origin/main"
-	};
-	const char *dir = ctx->repo_dir ? ctx->repo_dir : ".", *name = NULL;
-	git_object *obj = NULL, *peeled = NULL;
-	struct scan scan;
-	size_t i;
-	int ret = 0;
-
-	if (!ctx->repo && (git_repository_open_ext(NULL, dir, 0, NULL) ||
-			   run_open_repo(ctx) < 0)) {
-		git_error_clear();
-		return 0;
-	}
-	names[0] = ctx->config.upstream;
-	for (i = 0; !peeled && i < ARRAY_SIZE(names); i++) {
-		if (names[i] && !git_revparse_single(&obj, ctx->repo, names[i]) &&
-		    !git_object_peel(&peeled, obj, GIT_OBJECT_COMMIT))
-			name = names[i];
-		git_object_free(obj);
-		obj = NULL;
-		git_error_clear();
-	}
-	if (!peeled)
-		return 0;
-	scan_init(&scan, ctx->repo, rs);
-	scan_set_range_oids(&scan, git_object_id(peeled), git_object_id(peeled),
-			    name);
-	ret = scan_prepare(&scan);
-	scan_release(&scan);
-	git_object_free(peeled);
-	return ret;
-}
 
 static int rules_check(struct run_context *ctx, int argc, char **argv)
 {
@@ -148,7 +36,7 @@ static int rules_check(struct run_context *ctx, int argc, char **argv)
 
 	ruleset_init(&rs);
 	if (optind == argc) {
-		ret = load_default(ctx, &rs);
+		ret = run_load_rules_here(ctx, &rs);
 	} else {
 		/* One ruleset, so that a name defined in two files is found. */
 		for (i = optind; i < argc; i++)
@@ -156,10 +44,15 @@ static int rules_check(struct run_context *ctx, int argc, char **argv)
 				ret = -1;
 	}
 	if (!ret)
-		ret = check_tree(ctx, &rs);
-	if (!ret)
+		ret = run_check_rule_paths(ctx, &rs);
+	if (!ret) {
+		struct strbuf out = STRBUF_INIT;
+
 		for (j = 0; j < rs.nr_files; j++)
-			print_summary(&rs, &rs.files[j]);
+			report_rule_file(&out, &rs, &rs.files[j]);
+		ret = report_write(stdout, &out);
+		strbuf_release(&out);
+	}
 	ruleset_release(&rs);
 	return ret < 0 ? 1 : 0;
 }
@@ -214,7 +107,7 @@ static int rules_test(struct run_context *ctx, int argc, char **argv)
 	}
 	ruleset_init(&rs);
 	ruletest_init(&t, &rs, label);
-	ret = load_default(ctx, &rs);
+	ret = run_load_rules_here(ctx, &rs);
 	if (!ret)
 		ret = ruletest_read(&t, argv[optind]);
 	if (!ret) {
@@ -229,65 +122,6 @@ static int rules_test(struct run_context *ctx, int argc, char **argv)
 	ruletest_release(&t);
 	ruleset_release(&rs);
 	return ret < 0 ? 1 : 0;
-}
-
-static int cmp_name(const void *a, const void *b)
-{
-	return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
-/*
- * Prints the names of the subsystems (not the templates), sorted;
- * through report_write(), as a derived name is a directory name of
- * the repository, which a terminal must not take for escapes.
- */
-static int print_subsystems(const struct ruleset *rs)
-{
-	const char **names = xcalloc(rs->nr_subsystems + 1, sizeof(*names));
-	struct strbuf out = STRBUF_INIT;
-	size_t i, nr = 0;
-	int ret;
-
-	for (i = 0; i < rs->nr_subsystems; i++)
-		if (!rs->subsystems[i]->is_template)
-			names[nr++] = rs->subsystems[i]->name;
-	qsort(names, nr, sizeof(*names), cmp_name);
-	for (i = 0; i < nr; i++)
-		strbuf_addf(&out, "%s\n", names[i]);
-	ret = report_write(stdout, &out);
-	strbuf_release(&out);
-	free(names);
-	return ret;
-}
-
-/*
- * Adds the subsystems the templates stand for in upstream's tree, as
- * a scan would (scan_prepare()).  In a repository without a mainline
- * to take (no --upstream, no stablepick.upstream, no master or main)
- * that is an error: the list would lack the directories.  Returns 0 or
- * -1 after an error.
- */
-static int expand_templates(struct run_context *ctx, struct ruleset *rs,
-			    const char *upstream)
-{
-	const char *name;
-	struct scan scan;
-	git_oid tip;
-	int ret;
-
-	/* Outside a repository, the rules alone. */
-	if (!ctx->repo) {
-		if (upstream)
-			return error("--upstream needs a repository");
-		return 0;
-	}
-	if (run_resolve_upstream(ctx, upstream, &tip, &name) < 0)
-		return -1;
-	scan_init(&scan, ctx->repo, rs);
-	scan_set_range_oids(&scan, &tip, &tip, "upstream");
-	ret = scan_prepare(&scan);
-	scan_release(&scan);
-	return ret;
 }
 
 /*
@@ -331,9 +165,14 @@ static int rules_list(struct run_context *ctx, int argc, char **argv)
 	if (!ret)
 		ret = run_load_rules(ctx, &rs);
 	if (!ret)
-		ret = expand_templates(ctx, &rs, upstream);
-	if (!ret)
-		ret = print_subsystems(&rs);
+		ret = run_expand_templates(ctx, &rs, upstream);
+	if (!ret) {
+		struct strbuf out = STRBUF_INIT;
+
+		report_subsystem_names(&out, &rs);
+		ret = report_write(stdout, &out);
+		strbuf_release(&out);
+	}
 	ruleset_release(&rs);
 	return ret < 0 ? 1 : 0;
 }

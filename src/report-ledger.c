@@ -1,0 +1,57 @@
+#include "report-ledger.h"
+#include "util.h"
+
+#include <string.h>
+
+void report_decision(struct strbuf *out, git_repository *repo,
+		     const struct ledger_entry *e)
+{
+	char hex[GIT_OID_HEXSZ + 1], date[11];
+	git_commit *commit = NULL;
+	const char *subject = NULL;
+
+	git_oid_tostr(hex, 13, &e->commit);
+	strbuf_addf(out, "%s %s for %s", decision_name(e->decision), hex,
+		    e->branch);
+	if (e->decision == DECISION_DEFERRED) {
+		ledger_format_date(date, e->until);
+		strbuf_addf(out, " until %s", date);
+	}
+	if (git_commit_lookup(&commit, repo, &e->commit) < 0)
+		git_error_clear();
+	else
+		subject = git_commit_summary(commit);
+	strbuf_addf(out, ": %s", subject ? subject : "(not in this repository)");
+	if (*e->reason)
+		strbuf_addf(out, " (%s)", e->reason);
+	strbuf_addch(out, '\n');
+	git_commit_free(commit);
+}
+
+static int by_lineno(const void *a, const void *b)
+{
+	const struct ledger_entry *x = *(const struct ledger_entry *const *)a;
+	const struct ledger_entry *y = *(const struct ledger_entry *const *)b;
+
+	return x->lineno < y->lineno ? -1 : x->lineno > y->lineno;
+}
+
+void report_decisions_in_force(struct strbuf *out, git_repository *repo,
+			       const struct ledger *l, const char *branch,
+			       git_time_t now)
+{
+	const struct ledger_entry **v = NULL;
+	struct ledger_entry *e, *tmp;
+	size_t nr = 0, alloc = 0, i;
+
+	HASH_ITER(hh, l->entries, e, tmp) {
+		if (strcmp(e->branch, branch) || !ledger_in_force(e, now))
+			continue;
+		ALLOC_GROW(v, nr, alloc);
+		v[nr++] = e;
+	}
+	QSORT(v, nr, by_lineno);
+	for (i = 0; i < nr; i++)
+		report_decision(out, repo, v[i]);
+	free(v);
+}

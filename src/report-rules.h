@@ -1,0 +1,20 @@
+#ifndef REPORT_RULES_H
+#define REPORT_RULES_H
+
+#include "rules.h"
+#include "strbuf.h"
+
+/*
+ * What rules check and rules list print.  report_rule_file(): "PATH:
+ * ok (N subsystems, N rules, N vetoes, N links, version V)", the rules
+ * and vetoes inside the file's subsystem blocks counted too, vetoes,
+ * links and version only when there are some.  report_subsystem_names():
+ * the names of the subsystems (not the templates), sorted, a line each
+ * (written through report_write(): a derived name is a directory name
+ * of the repository, which a terminal must not take for escapes).
+ */
+void report_rule_file(struct strbuf *out, const struct ruleset *rs,
+		      const struct rule_file *f);
+void report_subsystem_names(struct strbuf *out, const struct ruleset *rs);
+
+#endif
