@@ -765,13 +765,6 @@ static int open_repo(struct archive_source *s, const char *path,
 	return 0;
 }
 
-static int cmp_int(const void *x, const void *y)
-{
-	int a = *(const int *)x, b = *(const int *)y;
-
-	return a < b ? -1 : a > b;
-}
-
 /* The epochs of a v2 inbox: the N of git/N.git, ascending. */
 static int list_epochs(const char *dir, int **out, size_t *nr)
 {

@@ -114,14 +114,9 @@ int main(int argc, char **argv)
 				"--cache", "--config", "--help", "--no-cache",
 				"--rules", "--version",
 			};
-			char *word = xstrndup(arg, strcspn(arg, "="));
-			const char *hit = suggest_name(word, globals,
-						       ARRAY_SIZE(globals));
-
 			error("unknown option '%s'", arg);
-			if (hit)
-				fprintf(stderr, "hint: did you mean '%s'?\n", hit);
-			free(word);
+			hint_similar(arg, strcspn(arg, "="), globals,
+				     ARRAY_SIZE(globals), "");
 			print_help(stderr);
 			return 129;
 		}
@@ -138,12 +133,9 @@ int main(int argc, char **argv)
 	}
 	cmd = cli_find(argv[i]);
 	if (!cmd) {
-		const char *hit = cli_suggest_command(argv[i]);
-
 		error("'%s' is not a stablepick command (see 'stablepick --help')",
 		      argv[i]);
-		if (hit)
-			fprintf(stderr, "hint: did you mean '%s'?\n", hit);
+		cli_hint_command(argv[i]);
 		return 129;
 	}
 

@@ -173,13 +173,6 @@ void report_eval_items(struct strbuf *out, const struct eval *ev,
 			    "misses" : "false picks");
 }
 
-static int cmp_int(const void *a, const void *b)
-{
-	int x = *(const int *)a, y = *(const int *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 /*
  * Precision and recall of the rules at each threshold a labelled
  * commit scores (the same threshold for every subsystem).

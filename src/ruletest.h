@@ -27,7 +27,7 @@
  *     if (ruletest_read(&t, "messages.jsonl") < 0)
  *             ... every bad line was reported as file:line: message ...
  *     ruletest_score(&t);
- *     ruletest_text(&out, &t, RULETEST_MESSAGES | RULETEST_SWEEP);
+ *     report_ruletest_text(&out, &t, RULETEST_MESSAGES | RULETEST_SWEEP);
  *     ruletest_release(&t);
  *
  * A message is picked when its score reaches the threshold (its
@@ -79,13 +79,5 @@ int ruletest_read(struct ruletest *t, const char *path);
 
 /* Scores every message and counts what each rule did. */
 void ruletest_score(struct ruletest *t);
-
-#define RULETEST_MESSAGES 1	/* a line per message, with its reasons */
-#define RULETEST_SWEEP 2	/* the counts at every score as threshold */
-
-/* The summary, the rules, and what the flags ask for. */
-void ruletest_text(struct strbuf *out, const struct ruletest *t, int flags);
-/* The same as JSON Lines: "summary", "rule", "message", "sweep" objects. */
-void ruletest_json(struct strbuf *out, const struct ruletest *t, int flags);
 
 #endif

@@ -313,3 +313,21 @@ const char *suggest_name(const char *word, const char *const *names,
 		return prefixed;
 	return best;
 }
+
+void hint_similar(const char *word, size_t len, const char *const *names,
+		  size_t nr, const char *prefix)
+{
+	char *w = xstrndup(word, len);
+	const char *hit = suggest_name(w, names, nr);
+
+	if (hit)
+		fprintf(stderr, "hint: did you mean '%s%s'?\n", prefix, hit);
+	free(w);
+}
+
+int cmp_int(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+
+	return x < y ? -1 : x > y;
+}

@@ -100,6 +100,16 @@ int is_hex(const char *s, size_t n);
 const char *suggest_name(const char *word, const char *const *names,
 			 size_t nr);
 
+/*
+ * Prints "hint: did you mean 'PREFIXNAME'?" on stderr when the first
+ * len bytes of word most likely misspell NAME of names (suggest_name()).
+ */
+void hint_similar(const char *word, size_t len, const char *const *names,
+		  size_t nr, const char *prefix);
+
+/* For QSORT of ints, ascending. */
+int cmp_int(const void *a, const void *b);
+
 /* Whether dir/name is a directory (following symbolic links). */
 int is_dir_in(const char *dir, const char *name);
 

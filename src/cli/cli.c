@@ -35,8 +35,8 @@ int cli_getopt(int argc, char **argv, const char *shortopts,
 	       const struct option *longopts)
 {
 	int opt = getopt_long(argc, argv, shortopts, longopts, NULL);
-	const char **names, *bad, *hit;
-	size_t nr = 0, len, i;
+	const char **names, *bad;
+	size_t len, i;
 
 	if (opt != '?' || optind < 1 || optind > argc)
 		return opt;
@@ -51,20 +51,13 @@ int cli_getopt(int argc, char **argv, const char *shortopts,
 			return opt;	/* a known option, missing its value */
 	names = xcalloc(i + 1, sizeof(*names));
 	for (i = 0; longopts[i].name; i++)
-		names[nr++] = longopts[i].name;
-	{
-		char *word = xstrndup(bad, len);
-
-		hit = suggest_name(word, names, nr);
-		if (hit)
-			fprintf(stderr, "hint: did you mean '--%s'?\n", hit);
-		free(word);
-	}
+		names[i] = longopts[i].name;
+	hint_similar(bad, len, names, i, "--");
 	free(names);
 	return opt;
 }
 
-const char *cli_suggest_command(const char *word)
+void cli_hint_command(const char *word)
 {
 	const char *names[32];
 	size_t nr = 0, i;
@@ -72,7 +65,7 @@ const char *cli_suggest_command(const char *word)
 	for (i = 0; cli_commands[i] && nr + 1 < ARRAY_SIZE(names); i++)
 		names[nr++] = cli_commands[i]->name;
 	names[nr++] = "help";
-	return suggest_name(word, names, nr);
+	hint_similar(word, strlen(word), names, nr, "");
 }
 
 int cli_usage(const struct cli_command *cmd)

@@ -41,10 +41,10 @@ int cli_getopt(int argc, char **argv, const char *shortopts,
 	       const struct option *longopts);
 
 /*
- * The command name most likely misspelt as word (the commands of
- * cli_commands, "help"), or NULL.
+ * A "did you mean" for word, when it most likely misspells a command
+ * of cli_commands or "help".
  */
-const char *cli_suggest_command(const char *word);
+void cli_hint_command(const char *word);
 
 /* Prints "usage: stablepick NAME USAGE" to stderr; returns 129 like git. */
 int cli_usage(const struct cli_command *cmd);

@@ -2,6 +2,7 @@
 #include "error.h"
 #include "report.h"
 #include "report-rules.h"
+#include "report-ruletest.h"
 #include "rules.h"
 #include "ruletest.h"
 #include "scan.h"
@@ -113,9 +114,9 @@ static int rules_test(struct run_context *ctx, int argc, char **argv)
 	if (!ret) {
 		ruletest_score(&t);
 		if (json)
-			ruletest_json(&out, &t, flags);
+			report_ruletest_json(&out, &t, flags);
 		else
-			ruletest_text(&out, &t, flags);
+			report_ruletest_text(&out, &t, flags);
 		ret = report_write(stdout, &out);
 	}
 	strbuf_release(&out);
@@ -205,13 +206,11 @@ static int rules(struct run_context *ctx, int argc, char **argv)
 		return rules_test(ctx, argc - optind, argv + optind);
 	if (strcmp(argv[optind], "check")) {
 		static const char *const subs[] = { "check", "list", "test" };
-		const char *hit = suggest_name(argv[optind], subs,
-					       ARRAY_SIZE(subs));
 
 		error("unknown rules subcommand '%s' (expected check, list or "
 		      "test)", argv[optind]);
-		if (hit)
-			fprintf(stderr, "hint: did you mean '%s'?\n", hit);
+		hint_similar(argv[optind], strlen(argv[optind]), subs,
+			     ARRAY_SIZE(subs), "");
 		return cli_usage(&cmd_rules);
 	}
 	return rules_check(ctx, argc - optind, argv + optind);
