@@ -3,12 +3,12 @@
 #include "error.h"
 #include "ledger.h"
 #include "mail.h"
+#include "options.h"
 #include "picks.h"
 #include "report.h"
 #include "strbuf.h"
 #include "util.h"
 
-#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -19,7 +19,7 @@
 #define EXIT_REJECTED 2
 
 enum format { FORMAT_TEXT, FORMAT_JSON, FORMAT_EMAIL };
-static const char *const format_names[] = { "text", "json", "email" };
+static const char *const format_names[] = { "text", "json", "email", NULL };
 
 /*
  * The reply to the pick thread: In-Reply-To its first message (the
@@ -76,66 +76,42 @@ static int reply(struct run_context *ctx, struct run *run,
 
 static int audit(struct run_context *ctx, int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "archive", required_argument, NULL, 'A' },
-		{ "branch", required_argument, NULL, 'b' },
-		{ "format", required_argument, NULL, 'f' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "in-reply-to", required_argument, NULL, 'i' },
-		{ "mbox", required_argument, NULL, 'm' },
-		{ "picks", required_argument, NULL, 'p' },
-		{ "queue", required_argument, NULL, 'q' },
-		{ "range", required_argument, NULL, 'r' },
-		{ "upstream", required_argument, NULL, 'u' },
-		{ NULL, 0, NULL, 0 }
+	struct cli_args o = { 0 };
+	const char *picks = NULL, *mbox = NULL, *queue = NULL;
+	const struct cli_option opts[] = {
+		OPT_BRANCH(&o, "the branch the picks are for (required)"),
+		OPT_STRING(0, "picks", &picks, "FILE|-",
+			   "the picks, one revision a line"),
+		OPT_STRING(0, "mbox", &mbox, "FILE|-",
+			   "the pick mails, as an mbox or one message"),
+		OPT_STRING(0, "queue", &queue, "DIR",
+			   "a stable-queue directory (its series file)"),
+		OPT_RANGE(&o, "the commits applied to the branch after A"),
+		OPT_ARCHIVE(&o),
+		OPT_FORMAT(&o, format_names),
+		OPT_IN_REPLY_TO(&o, "the message the email replies to "
+				"(default: the first pick mail)"),
+		OPT_UPSTREAM(&o),
+		OPT_END()
 	};
-	const char *branch = NULL, *upstream = NULL, *picks = NULL;
-	const char *mbox = NULL, *queue = NULL, *in_reply_to = NULL;
-	const char *applied = NULL, **archives = NULL;
-	size_t nr_archives = 0, alloc_archives = 0;
+	const char *applied;
 	char *start = NULL;
 	struct picks_thread thread = { NULL, NULL, NULL };
 	size_t skipped = 0;
-	enum format format = FORMAT_TEXT;
 	struct candidate_list extra;
 	struct strbuf out = STRBUF_INIT;
 	struct run run;
 	struct audit a;
-	int opt, f, ret;
+	int n, ret;
 
-	optind = 0;
-	while ((opt = cli_getopt(argc, argv, "+h", longopts)) != -1) {
-		switch (opt) {
-		case 'A':
-			ALLOC_GROW(archives, nr_archives, alloc_archives);
-			archives[nr_archives++] = optarg;
-			break;
-		case 'b': branch = optarg; break;
-		case 'f':
-			if ((f = cli_format(optarg, format_names,
-					      ARRAY_SIZE(format_names))) < 0)
-				goto usage;
-			format = (enum format)f;
-			break;
-		case 'h':
-			printf("usage: stablepick audit %s\n", cmd_audit.usage);
-			free(archives);
-			return 0;
-		case 'i': in_reply_to = optarg; break;
-		case 'm': mbox = optarg; break;
-		case 'p': picks = optarg; break;
-		case 'q': queue = optarg; break;
-		case 'r': applied = optarg; break;
-		case 'u': upstream = optarg; break;
-		default:
-			goto usage;
-		}
-	}
-	if (optind != argc) {
-		error("unexpected argument '%s'", argv[optind]);
+	if ((n = cli_parse(&cmd_audit, opts, argc, argv, 0)) < 0)
+		return cli_parse_status(n);
+	applied = o.range;
+	if (n != argc) {
+		error("unexpected argument '%s'", argv[n]);
 		goto usage;
 	}
-	if (!branch || !!picks + !!mbox + !!queue + !!applied != 1) {
+	if (!o.branch || !!picks + !!mbox + !!queue + !!applied != 1) {
 		error("audit needs --branch, and one of --picks, --mbox, --queue, "
 		      "--range");
 		goto usage;
@@ -155,17 +131,18 @@ static int audit(struct run_context *ctx, int argc, char **argv)
 	audit_init(&a);
 	candidate_list_init(&extra);
 	/* An applied range is judged against the branch as it was before. */
-	ret = run_setup(ctx, &run, start ? start : branch, upstream);
+	ret = run_setup(ctx, &run, start ? start : o.branch, o.upstream);
 	if (!ret && start) {
 		free(run.branch.name);
-		run.branch.name = xstrdup(branch);
+		run.branch.name = xstrdup(o.branch);
 	}
 	if (!ret && picks)
 		ret = picks_read_list(ctx->repo, picks, &a);
 	if (!ret)
 		ret = run_scan(ctx, &run);
 	if (!ret)
-		ret = run_open_archives(ctx, &run, archives, nr_archives);
+		ret = run_open_archives(ctx, &run, o.archives.v,
+						o.archives.nr);
 	if (!ret)
 		ret = run_judge(&run, ctx->repo, &run.scan.candidates,
 				&run.scan.from);
@@ -182,10 +159,10 @@ static int audit(struct run_context *ctx, int argc, char **argv)
 		ret = audit_run(&a, ctx->repo, &run.rules, &run.branch,
 				&run.scan.candidates, &extra);
 	if (!ret) {
-		if (format == FORMAT_JSON)
+		if (o.format == FORMAT_JSON)
 			audit_json(&out, &a);
-		else if (format == FORMAT_EMAIL)
-			ret = reply(ctx, &run, &a, &thread, in_reply_to, &out);
+		else if (o.format == FORMAT_EMAIL)
+			ret = reply(ctx, &run, &a, &thread, o.in_reply_to, &out);
 		else
 			audit_text(&out, &a);
 	}
@@ -203,10 +180,10 @@ static int audit(struct run_context *ctx, int argc, char **argv)
 	candidate_list_release(&extra);
 	audit_release(&a);
 	run_release(&run);
-	free(archives);
+	cli_args_release(&o);
 	return ret < 0 ? 1 : ret;
 usage:
-	free(archives);
+	cli_args_release(&o);
 	return cli_usage(&cmd_audit);
 }
 

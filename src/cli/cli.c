@@ -1,9 +1,10 @@
 #include "cli.h"
 #include "error.h"
+#include "options.h"
 #include "strbuf.h"
+#include "trace.h"
 #include "util.h"
 
-#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -31,32 +32,6 @@ const struct cli_command *cli_find(const char *name)
 	return NULL;
 }
 
-int cli_getopt(int argc, char **argv, const char *shortopts,
-	       const struct option *longopts)
-{
-	int opt = getopt_long(argc, argv, shortopts, longopts, NULL);
-	const char **names, *bad;
-	size_t len, i;
-
-	if (opt != '?' || optind < 1 || optind > argc)
-		return opt;
-	bad = argv[optind - 1];
-	if (strncmp(bad, "--", 2))
-		return opt;
-	bad += 2;
-	len = strcspn(bad, "=");
-	for (i = 0; longopts[i].name; i++)
-		if (strlen(longopts[i].name) == len &&
-		    !strncmp(longopts[i].name, bad, len))
-			return opt;	/* a known option, missing its value */
-	names = xcalloc(i + 1, sizeof(*names));
-	for (i = 0; longopts[i].name; i++)
-		names[i] = longopts[i].name;
-	hint_similar(bad, len, names, i, "--");
-	free(names);
-	return opt;
-}
-
 void cli_hint_command(const char *word)
 {
 	const char *names[32];
@@ -74,18 +49,17 @@ int cli_usage(const struct cli_command *cmd)
 	return 129;
 }
 
-int cli_format(const char *arg, const char *const *names, size_t nr)
+int cli_run_scan(struct run_context *ctx, struct run *run,
+		 const struct cli_args *a)
 {
-	struct strbuf list = STRBUF_INIT;
-	size_t i;
+	int ret = run_setup(ctx, run, a->branch, a->upstream);
 
-	for (i = 0; i < nr; i++)
-		if (!strcmp(arg, names[i]))
-			return (int)i;
-	for (i = 0; i < nr; i++)
-		strbuf_addf(&list, "%s%s", names[i],
-			    i + 2 < nr ? ", " : i + 1 < nr ? " or " : "");
-	error("unknown format '%s' (expected %s)", arg, list.buf);
-	strbuf_release(&list);
-	return -1;
+	if (!ret && a->range)
+		ret = scan_set_range(&run->scan, a->range);
+	if (!ret && a->subsystems)
+		scan_set_only(&run->scan, a->subsystems);
+	if (!ret)
+		ret = run_scan(ctx, run);
+	trace_stage("scan");
+	return ret;
 }

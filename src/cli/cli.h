@@ -30,16 +30,6 @@ extern const struct cli_command *const cli_commands[];
 
 const struct cli_command *cli_find(const char *name);
 
-struct option;
-
-/*
- * getopt_long() for a command, which adds to its message for an
- * unknown long option a "did you mean" naming the option of longopts
- * it most likely misspells.
- */
-int cli_getopt(int argc, char **argv, const char *shortopts,
-	       const struct option *longopts);
-
 /*
  * A "did you mean" for word, when it most likely misspells a command
  * of cli_commands or "help".
@@ -49,10 +39,13 @@ void cli_hint_command(const char *word);
 /* Prints "usage: stablepick NAME USAGE" to stderr; returns 129 like git. */
 int cli_usage(const struct cli_command *cmd);
 
+struct cli_args;
+
 /*
- * The index of arg in names (nr of them), the values of --format; -1
- * after "unknown format 'x' (expected a, b or c)".
+ * The run's set-up and mainline walk as the options a ask: the branch
+ * and upstream, --range, --subsystem.  0 or -1 after an error message.
  */
-int cli_format(const char *arg, const char *const *names, size_t nr);
+int cli_run_scan(struct run_context *ctx, struct run *run,
+		 const struct cli_args *a);
 
 #endif

@@ -1,74 +1,58 @@
 #include "cli.h"
 #include "error.h"
+#include "options.h"
 #include "report.h"
 #include "report-diff.h"
 #include "strbuf.h"
 #include "util.h"
 #include "vendordiff.h"
 
-#include <getopt.h>
 #include <stdio.h>
 
 /* stablepick diff: see vendordiff.h. */
 
 enum format { FORMAT_TEXT, FORMAT_JSON, FORMAT_HTML };
-static const char *const format_names[] = { "text", "json", "html" };
+static const char *const format_names[] = { "text", "json", "html", NULL };
 
 static int diff(struct run_context *ctx, int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "against", required_argument, NULL, 'a' },
-		{ "branch", required_argument, NULL, 'b' },
-		{ "format", required_argument, NULL, 'f' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "subsystem", required_argument, NULL, 's' },
-		{ "upstream", required_argument, NULL, 'u' },
-		{ NULL, 0, NULL, 0 }
+	struct cli_args a = { 0 };
+	const char *against = NULL;
+	const struct cli_option opts[] = {
+		OPT_STRING(0, "branch", &a.branch, "VENDOR",
+			   "the vendor branch (required)"),
+		OPT_STRING(0, "against", &against, "STABLE",
+			   "the stable branch it follows (required)"),
+		OPT_FORMAT(&a, format_names),
+		OPT_SUBSYSTEM(&a),
+		OPT_STRING(0, "upstream", &a.upstream, "REF",
+			   "mainline, where missing follow-up fixes are looked "
+			   "for"),
+		OPT_END()
 	};
-	const char *branch = NULL, *against = NULL, *subsystems = NULL;
-	const char *upstream = NULL;
-	enum format format = FORMAT_TEXT;
 	struct strbuf out = STRBUF_INIT;
 	struct vendordiff d;
-	int opt, f, ret;
+	int n, ret;
 
-	optind = 0;
-	while ((opt = cli_getopt(argc, argv, "+h", longopts)) != -1) {
-		switch (opt) {
-		case 'a': against = optarg; break;
-		case 'b': branch = optarg; break;
-		case 'f':
-			if ((f = cli_format(optarg, format_names,
-					      ARRAY_SIZE(format_names))) < 0)
-				return cli_usage(&cmd_diff);
-			format = (enum format)f;
-			break;
-		case 'h':
-			printf("usage: stablepick diff %s\n", cmd_diff.usage);
-			return 0;
-		case 's': subsystems = optarg; break;
-		case 'u': upstream = optarg; break;
-		default:
-			return cli_usage(&cmd_diff);
-		}
-	}
-	if (optind != argc) {
-		error("unexpected argument '%s'", argv[optind]);
+	if ((n = cli_parse(&cmd_diff, opts, argc, argv, 0)) < 0)
+		return cli_parse_status(n);
+	if (n != argc) {
+		error("unexpected argument '%s'", argv[n]);
 		return cli_usage(&cmd_diff);
 	}
-	if (!branch || !against) {
+	if (!a.branch || !against) {
 		error("diff needs --branch and --against");
 		return cli_usage(&cmd_diff);
 	}
 
 	vendordiff_init(&d);
-	ret = vendordiff_run(ctx, &d, branch, against, subsystems, upstream,
-			     format != FORMAT_JSON);
+	ret = vendordiff_run(ctx, &d, a.branch, against, a.subsystems,
+			     a.upstream, a.format != FORMAT_JSON);
 	if (!ret) {
-		if (format == FORMAT_JSON)
+		if (a.format == FORMAT_JSON)
 			report_diff_json(&out, &d.rows);
-		else if (format == FORMAT_HTML)
-			report_diff_html(&out, ctx->repo, &d.rows, &d.rel, branch,
+		else if (a.format == FORMAT_HTML)
+			report_diff_html(&out, ctx->repo, &d.rows, &d.rel, a.branch,
 					 against, d.range, &d.stable);
 		else
 			report_diff_text(&out, &d.rows, &d.rel);

@@ -1,13 +1,12 @@
 #include "cli.h"
 #include "error.h"
 #include "eval.h"
+#include "options.h"
 #include "report.h"
 #include "report-eval.h"
 #include "strbuf.h"
-#include "trace.h"
 #include "util.h"
 
-#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -19,83 +18,56 @@
  */
 
 enum format { FORMAT_TEXT, FORMAT_JSON };
-static const char *const format_names[] = { "text", "json" };
+static const char *const format_names[] = { "text", "json", NULL };
 
 struct opts {
 	int misses, false_picks, sweep, ablation;
-	enum format format;
 };
 
 static int eval(struct run_context *ctx, int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "ablation", no_argument, NULL, 'A' },
-		{ "branch", required_argument, NULL, 'b' },
-		{ "false-picks", no_argument, NULL, 'P' },
-		{ "format", required_argument, NULL, 'f' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "misses", no_argument, NULL, 'M' },
-		{ "range", required_argument, NULL, 'r' },
-		{ "subsystem", required_argument, NULL, 's' },
-		{ "threshold-sweep", no_argument, NULL, 'S' },
-		{ "upstream", required_argument, NULL, 'u' },
-		{ NULL, 0, NULL, 0 }
+	struct cli_args a = { 0 };
+	struct opts o = { 0, 0, 0, 0 };
+	const struct cli_option opts[] = {
+		OPT_BRANCH(&a, "the stable branch whose backports are the "
+			   "labels (required)"),
+		OPT_FORMAT(&a, format_names),
+		OPT_BOOL("misses", &o.misses,
+			 "the positives the rules do not pick"),
+		OPT_BOOL("false-picks", &o.false_picks,
+			 "the negatives the rules pick"),
+		OPT_BOOL("threshold-sweep", &o.sweep,
+			 "precision and recall at each score"),
+		OPT_BOOL("ablation", &o.ablation,
+			 "the counts without each rule in turn"),
+		OPT_RANGE(&a, "the mainline range whose commits are labelled"),
+		OPT_SUBSYSTEM(&a),
+		OPT_UPSTREAM(&a),
+		OPT_END()
 	};
-	const char *branch = NULL, *upstream = NULL, *range = NULL;
-	const char *subsystems = NULL;
-	struct opts o = { 0, 0, 0, 0, FORMAT_TEXT };
 	struct strbuf out = STRBUF_INIT;
 	struct run run;
 	struct eval ev;
-	int opt, f, ret;
+	int n, ret;
 
-	optind = 0;
-	while ((opt = cli_getopt(argc, argv, "+h", longopts)) != -1) {
-		switch (opt) {
-		case 'A': o.ablation = 1; break;
-		case 'b': branch = optarg; break;
-		case 'f':
-			if ((f = cli_format(optarg, format_names,
-					      ARRAY_SIZE(format_names))) < 0)
-				return cli_usage(&cmd_eval);
-			o.format = (enum format)f;
-			break;
-		case 'h':
-			printf("usage: stablepick eval %s\n", cmd_eval.usage);
-			return 0;
-		case 'M': o.misses = 1; break;
-		case 'P': o.false_picks = 1; break;
-		case 'r': range = optarg; break;
-		case 's': subsystems = optarg; break;
-		case 'S': o.sweep = 1; break;
-		case 'u': upstream = optarg; break;
-		default:
-			return cli_usage(&cmd_eval);
-		}
-	}
-	if (optind != argc) {
-		error("unexpected argument '%s'", argv[optind]);
+	if ((n = cli_parse(&cmd_eval, opts, argc, argv, 0)) < 0)
+		return cli_parse_status(n);
+	if (n != argc) {
+		error("unexpected argument '%s'", argv[n]);
 		return cli_usage(&cmd_eval);
 	}
-	if (!branch) {
+	if (!a.branch) {
 		error("eval needs --branch");
 		return cli_usage(&cmd_eval);
 	}
 
 	eval_init(&ev);
-	ret = run_setup(ctx, &run, branch, upstream);
-	if (!ret && range)
-		ret = scan_set_range(&run.scan, range);
-	if (!ret && subsystems)
-		scan_set_only(&run.scan, subsystems);
-	if (!ret)
-		ret = run_scan(ctx, &run);
-	trace_stage("scan");
+	ret = cli_run_scan(ctx, &run, &a);
 	if (!ret)
 		ret = run_judge_scores(&run, ctx->repo, &run.scan.candidates,
 				       &run.scan.from);
 	if (!ret) {
-		int json = o.format == FORMAT_JSON;
+		int json = a.format == FORMAT_JSON;
 
 		eval_run(&ev, &run.scan.candidates);
 		report_eval_table(&out, &run, &ev, json);

@@ -1,10 +1,10 @@
 #include "cli.h"
 #include "error.h"
+#include "options.h"
 #include "report.h"
 #include "strbuf.h"
 #include "util.h"
 
-#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -64,58 +64,42 @@ static int explain_one(struct run_context *ctx, struct run *run,
 
 static int explain(struct run_context *ctx, int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "archive", required_argument, NULL, 'A' },
-		{ "branch", required_argument, NULL, 'b' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "upstream", required_argument, NULL, 'u' },
-		{ NULL, 0, NULL, 0 }
+	struct cli_args a = { 0 };
+	const struct cli_option opts[] = {
+		OPT_BRANCH(&a, "the branch the commits are judged for "
+			   "(required)"),
+		OPT_ARCHIVE(&a),
+		OPT_UPSTREAM(&a),
+		OPT_END()
 	};
-	const char *branch = NULL, *upstream = NULL, **archives = NULL;
-	size_t nr_archives = 0, alloc_archives = 0;
 	struct strbuf out = STRBUF_INIT;
 	struct run run;
-	int opt, ret, failed = 0;
+	int n, ret, failed = 0;
 
-	optind = 0;
-	while ((opt = cli_getopt(argc, argv, "+h", longopts)) != -1) {
-		switch (opt) {
-		case 'A':
-			ALLOC_GROW(archives, nr_archives, alloc_archives);
-			archives[nr_archives++] = optarg;
-			break;
-		case 'b': branch = optarg; break;
-		case 'h':
-			printf("usage: stablepick explain %s\n", cmd_explain.usage);
-			free(archives);
-			return 0;
-		case 'u': upstream = optarg; break;
-		default:
-			free(archives);
-			return cli_usage(&cmd_explain);
-		}
-	}
-	if (!branch || optind == argc) {
-		if (!branch)
+	if ((n = cli_parse(&cmd_explain, opts, argc, argv, 0)) < 0)
+		return cli_parse_status(n);
+	if (!a.branch || n == argc) {
+		if (!a.branch)
 			error("explain needs --branch");
 		else
 			error("explain needs at least one commit");
-		free(archives);
+		cli_args_release(&a);
 		return cli_usage(&cmd_explain);
 	}
 
 	/* Judge the whole range, so that links between commits count. */
-	ret = run_setup(ctx, &run, branch, upstream);
+	ret = run_setup(ctx, &run, a.branch, a.upstream);
 	if (!ret)
 		ret = run_scan(ctx, &run);
 	if (!ret)
-		ret = run_open_archives(ctx, &run, archives, nr_archives);
+		ret = run_open_archives(ctx, &run, a.archives.v,
+						a.archives.nr);
 	if (!ret)
 		ret = run_judge(&run, ctx->repo, &run.scan.candidates,
 				&run.scan.from);
-	for (; !ret && optind < argc; optind++) {
+	for (; !ret && n < argc; n++) {
 		/* A bad commit is reported; the others are still explained. */
-		if (explain_one(ctx, &run, argv[optind], &out) < 0)
+		if (explain_one(ctx, &run, argv[n], &out) < 0)
 			failed = 1;
 	}
 	if (!ret)
@@ -124,7 +108,7 @@ static int explain(struct run_context *ctx, int argc, char **argv)
 		ret = run_save(ctx, &run);
 	strbuf_release(&out);
 	run_release(&run);
-	free(archives);
+	cli_args_release(&a);
 	return ret < 0 || failed ? 1 : 0;
 }
 

@@ -1,13 +1,12 @@
 #include "cli.h"
 #include "error.h"
 #include "ledger.h"
+#include "options.h"
 #include "report.h"
 #include "report-ledger.h"
 #include "strbuf.h"
 #include "util.h"
 
-#include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -38,33 +37,25 @@ static int has_control(const char *s)
 /* 0 to go on, 1 after --help, else the exit status of a usage error. */
 static int parse_args(struct mark_args *a, int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "branch", required_argument, NULL, 'b' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "list", no_argument, NULL, 'l' },
-		{ "message", required_argument, NULL, 'm' },
-		{ "until", required_argument, NULL, 'u' },
-		{ NULL, 0, NULL, 0 }
+	const struct cli_option opts[] = {
+		OPT_STRING(0, "branch", &a->branch, "BRANCH",
+			   "the branch the decision is for (required)"),
+		OPT_STRING('m', "message", &a->reason, "REASON",
+			   "why, one line without tabs"),
+		OPT_STRING(0, "until", &a->until, "DATE",
+			   "for deferred: the day (YYYY-MM-DD) the commits come "
+			   "back (default: in a week)"),
+		OPT_BOOL("list", &a->list,
+			 "print the decisions in force for the branch"),
+		OPT_END()
 	};
-	int opt;
+	int n;
 
 	memset(a, 0, sizeof(*a));
-	optind = 0;
-	while ((opt = cli_getopt(argc, argv, "hm:", longopts)) != -1) {
-		switch (opt) {
-		case 'b': a->branch = optarg; break;
-		case 'h':
-			printf("usage: stablepick mark %s\n", cmd_mark.usage);
-			return 1;
-		case 'l': a->list = 1; break;
-		case 'm': a->reason = optarg; break;
-		case 'u': a->until = optarg; break;
-		default:
-			return cli_usage(&cmd_mark);
-		}
-	}
-	a->revs = argv + optind;
-	a->nr_revs = argc - optind;
+	if ((n = cli_parse(&cmd_mark, opts, argc, argv, CLI_PERMUTE)) < 0)
+		return n == CLI_HELP ? 1 : 129;
+	a->revs = argv + n;
+	a->nr_revs = argc - n;
 	if (!a->branch) {
 		error("mark needs --branch");
 		return cli_usage(&cmd_mark);

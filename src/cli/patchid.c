@@ -1,5 +1,6 @@
 #include "cli.h"
 #include "error.h"
+#include "options.h"
 #include "patchid.h"
 #include "patchid-pool.h"
 #include "revlist.h"
@@ -8,7 +9,6 @@
 #include "util.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,38 +36,18 @@ struct patch_id_args {
 /* 0 to go on, 1 after --help, else the exit status of a usage error. */
 static int parse_args(struct patch_id_args *a, int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "help", no_argument, NULL, 'h' },
-		{ "jobs", required_argument, NULL, 'j' },
-		{ NULL, 0, NULL, 0 }
+	const struct cli_option opts[] = {
+		OPT_INT("jobs", &a->jobs, "N", PATCHID_MAX_JOBS,
+			"how many threads compute diffs (default: one a CPU)"),
+		OPT_END()
 	};
-	char *end;
-	long n;
-	int opt;
+	int n;
 
 	memset(a, 0, sizeof(*a));
-	optind = 0;
-	while ((opt = cli_getopt(argc, argv, "+h", longopts)) != -1) {
-		switch (opt) {
-		case 'h':
-			printf("usage: stablepick patch-id %s\n", cmd_patch_id.usage);
-			return 1;
-		case 'j':
-			errno = 0;
-			n = strtol(optarg, &end, 10);
-			if (errno || end == optarg || *end || n < 1 || n > PATCHID_MAX_JOBS) {
-				error("--jobs takes a number from 1 to %d, not '%s'",
-				      PATCHID_MAX_JOBS, optarg);
-				return cli_usage(&cmd_patch_id);
-			}
-			a->jobs = (int)n;
-			break;
-		default:
-			return cli_usage(&cmd_patch_id);
-		}
-	}
-	a->revs = argv + optind;
-	a->nr_revs = argc - optind;
+	if ((n = cli_parse(&cmd_patch_id, opts, argc, argv, 0)) < 0)
+		return n == CLI_HELP ? 1 : 129;
+	a->revs = argv + n;
+	a->nr_revs = argc - n;
 	if (!a->nr_revs) {
 		error("patch-id needs a revision range");
 		return cli_usage(&cmd_patch_id);

@@ -1,19 +1,21 @@
 #include "cli.h"
 #include "error.h"
 #include "mail.h"
+#include "options.h"
 #include "report.h"
 #include "strbuf.h"
 #include "testrun.h"
 #include "trace.h"
 #include "util.h"
 
-#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
 enum format { FORMAT_TEXT, FORMAT_JSON, FORMAT_EMAIL, FORMAT_MBOX };
 
-static const char *const format_names[] = { "text", "json", "email", "mbox" };
+static const char *const format_names[] = {
+	"text", "json", "email", "mbox", NULL
+};
 
 /*
  * The Message-ID of the proposal email, derived from the branch and the
@@ -109,91 +111,52 @@ static int render(struct run_context *ctx, struct run *run,
 
 static int propose(struct run_context *ctx, int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "all", no_argument, NULL, 'a' },
-		{ "archive", required_argument, NULL, 'A' },
-		{ "branch", required_argument, NULL, 'b' },
-		{ "format", required_argument, NULL, 'f' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "in-reply-to", required_argument, NULL, 'i' },
-		{ "range", required_argument, NULL, 'r' },
-		{ "since", required_argument, NULL, 'S' },
-		{ "subsystem", required_argument, NULL, 's' },
-		{ "tests-from", required_argument, NULL, 'T' },
-		{ "upstream", required_argument, NULL, 'u' },
-		{ NULL, 0, NULL, 0 }
+	struct cli_args a = { 0 };
+	struct cli_list tests_from = { 0 };
+	const char *since = NULL;
+	int all = 0;
+	const struct cli_option opts[] = {
+		OPT_BRANCH(&a, "the stable or vendor branch (required)"),
+		OPT_BOOL("all", &all, "also list present and below-threshold "
+			 "commits"),
+		OPT_ARCHIVE(&a),
+		OPT_FORMAT(&a, format_names),
+		OPT_IN_REPLY_TO(&a, "thread the mbox to this message instead "
+				"of the proposal email"),
+		OPT_RANGE(&a, "the mainline range to walk (default: from the "
+			  "merge base)"),
+		OPT_STRING(0, "since", &since, "last|REV",
+			   "hide what the last run, or one up to REV, listed"),
+		OPT_SUBSYSTEM(&a),
+		OPT_LIST("tests-from", &tests_from, "DIR",
+			 "the fixes an fstests or LTP checkout names are "
+			 "candidates; may be repeated"),
+		OPT_UPSTREAM(&a),
+		OPT_END()
 	};
-	const char *branch = NULL, *upstream = NULL, *range = NULL;
-	const char *subsystems = NULL, *in_reply_to = NULL, *since = NULL;
-	const char **tests_from = NULL, **archives = NULL;
-	size_t nr_tests_from = 0, alloc_tests_from = 0, i;
-	size_t nr_archives = 0, alloc_archives = 0;
 	struct state since_state;
-	enum format format = FORMAT_TEXT;
 	struct strbuf out = STRBUF_INIT;
 	struct run run;
-	int opt, f, all = 0, ret;
+	size_t i;
+	int n, ret;
 
-	optind = 0;
-	while ((opt = cli_getopt(argc, argv, "+h", longopts)) != -1) {
-		switch (opt) {
-		case 'a': all = 1; break;
-		case 'A':
-			ALLOC_GROW(archives, nr_archives, alloc_archives);
-			archives[nr_archives++] = optarg;
-			break;
-		case 'b': branch = optarg; break;
-		case 'f':
-			if ((f = cli_format(optarg, format_names,
-					      ARRAY_SIZE(format_names))) < 0) {
-				free(tests_from);
-				free(archives);
-				return 129;
-			}
-			format = (enum format)f;
-			break;
-		case 'h':
-			printf("usage: stablepick propose %s\n", cmd_propose.usage);
-			free(tests_from);
-			free(archives);
-			return 0;
-		case 'i': in_reply_to = optarg; break;
-		case 'r': range = optarg; break;
-		case 'S': since = optarg; break;
-		case 's': subsystems = optarg; break;
-		case 'T':
-			ALLOC_GROW(tests_from, nr_tests_from, alloc_tests_from);
-			tests_from[nr_tests_from++] = optarg;
-			break;
-		case 'u': upstream = optarg; break;
-		default:
-			free(tests_from);
-			free(archives);
-			return cli_usage(&cmd_propose);
-		}
-	}
-	if (optind != argc || !branch) {
-		if (optind != argc)
-			error("unexpected argument '%s'", argv[optind]);
+	if ((n = cli_parse(&cmd_propose, opts, argc, argv, 0)) < 0)
+		return cli_parse_status(n);
+	if (n != argc || !a.branch) {
+		if (n != argc)
+			error("unexpected argument '%s'", argv[n]);
 		else
 			error("propose needs --branch");
-		free(tests_from);
-		free(archives);
+		cli_args_release(&a);
+		cli_list_release(&tests_from);
 		return cli_usage(&cmd_propose);
 	}
 
-	ret = run_setup(ctx, &run, branch, upstream);
-	if (!ret && range)
-		ret = scan_set_range(&run.scan, range);
-	if (!ret && subsystems)
-		scan_set_only(&run.scan, subsystems);
+	ret = cli_run_scan(ctx, &run, &a);
+	for (i = 0; !ret && i < tests_from.nr; i++)
+		ret = tests_named_by(ctx, &run, tests_from.v[i]);
 	if (!ret)
-		ret = run_scan(ctx, &run);
-	trace_stage("scan");
-	for (i = 0; !ret && i < nr_tests_from; i++)
-		ret = tests_named_by(ctx, &run, tests_from[i]);
-	if (!ret)
-		ret = run_open_archives(ctx, &run, archives, nr_archives);
+		ret = run_open_archives(ctx, &run, a.archives.v, a.archives.nr);
 	if (!ret)
 		ret = run_judge(&run, ctx->repo, &run.scan.candidates,
 				&run.scan.from);
@@ -202,7 +165,8 @@ static int propose(struct run_context *ctx, int argc, char **argv)
 	if (!ret)
 		candidate_list_sort(&run.scan.candidates);
 	if (!ret)
-		ret = render(ctx, &run, format, all, in_reply_to, &out);
+		ret = render(ctx, &run, (enum format)a.format, all,
+			     a.in_reply_to, &out);
 	if (!ret)
 		ret = report_write(stdout, &out);
 	trace_stage("report");
@@ -211,8 +175,8 @@ static int propose(struct run_context *ctx, int argc, char **argv)
 	if (!ret && since && !strcmp(since, "last"))
 		ret = run_since_save(&run, &since_state);
 	strbuf_release(&out);
-	free(tests_from);
-	free(archives);
+	cli_args_release(&a);
+	cli_list_release(&tests_from);
 	run_release(&run);
 	return ret < 0 ? 1 : 0;
 }

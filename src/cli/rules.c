@@ -1,5 +1,6 @@
 #include "cli.h"
 #include "error.h"
+#include "options.h"
 #include "report.h"
 #include "report-rules.h"
 #include "report-ruletest.h"
@@ -9,38 +10,25 @@
 #include "strbuf.h"
 #include "util.h"
 
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 static int rules_check(struct run_context *ctx, int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
-	};
+	const struct cli_option opts[] = { OPT_END() };
 	struct ruleset rs;
-	int opt, i, ret = 0;
+	int n, i, ret = 0;
 	size_t j;
 
-	optind = 0;
-	while ((opt = cli_getopt(argc, argv, "+h", longopts)) != -1) {
-		switch (opt) {
-		case 'h':
-			printf("usage: stablepick rules %s\n", cmd_rules.usage);
-			return 0;
-		default:
-			return cli_usage(&cmd_rules);
-		}
-	}
-
+	if ((n = cli_parse(&cmd_rules, opts, argc, argv, 0)) < 0)
+		return cli_parse_status(n);
 	ruleset_init(&rs);
-	if (optind == argc) {
+	if (n == argc) {
 		ret = run_load_rules_here(ctx, &rs);
 	} else {
 		/* One ruleset, so that a name defined in two files is found. */
-		for (i = optind; i < argc; i++)
+		for (i = n; i < argc; i++)
 			if (ruleset_load_file(&rs, argv[i]) < 0)
 				ret = -1;
 	}
@@ -65,39 +53,27 @@ static int rules_check(struct run_context *ctx, int argc, char **argv)
  */
 static int rules_test(struct run_context *ctx, int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "format", required_argument, NULL, 'f' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "label", required_argument, NULL, 'l' },
-		{ "messages", no_argument, NULL, 'm' },
-		{ "threshold-sweep", no_argument, NULL, 's' },
-		{ NULL, 0, NULL, 0 }
-	};
-	static const char *const formats[] = { "text", "json" };
+	static const char *const formats[] = { "text", "json", NULL };
 	const char *label = NULL;
+	int flags = 0, json = 0;
+	const struct cli_option opts[] = {
+		OPT_CHOICE("format", &json, formats, "the output format"),
+		OPT_STRING(0, "label", &label, "FIELD",
+			   "the member of each message that labels it"),
+		OPT_BIT("messages", &flags, RULETEST_MESSAGES,
+			"a line per message: score, label, reasons"),
+		OPT_BIT("threshold-sweep", &flags, RULETEST_SWEEP,
+			"precision and recall at each score (needs --label)"),
+		OPT_END()
+	};
 	struct strbuf out = STRBUF_INIT;
 	struct ruletest t;
 	struct ruleset rs;
-	int opt, flags = 0, json = 0, ret;
+	int n, ret;
 
-	optind = 0;
-	while ((opt = cli_getopt(argc, argv, "+h", longopts)) != -1) {
-		switch (opt) {
-		case 'f':
-			if ((json = cli_format(optarg, formats, ARRAY_SIZE(formats))) < 0)
-				return cli_usage(&cmd_rules);
-			break;
-		case 'h':
-			printf("usage: stablepick rules %s\n", cmd_rules.usage);
-			return 0;
-		case 'l': label = optarg; break;
-		case 'm': flags |= RULETEST_MESSAGES; break;
-		case 's': flags |= RULETEST_SWEEP; break;
-		default:
-			return cli_usage(&cmd_rules);
-		}
-	}
-	if (optind + 1 != argc) {
+	if ((n = cli_parse(&cmd_rules, opts, argc, argv, 0)) < 0)
+		return cli_parse_status(n);
+	if (n + 1 != argc) {
 		error("rules test needs one file of messages (JSON Lines, or - "
 		      "for standard input)");
 		return cli_usage(&cmd_rules);
@@ -110,7 +86,7 @@ static int rules_test(struct run_context *ctx, int argc, char **argv)
 	ruletest_init(&t, &rs, label);
 	ret = run_load_rules_here(ctx, &rs);
 	if (!ret)
-		ret = ruletest_read(&t, argv[optind]);
+		ret = ruletest_read(&t, argv[n]);
 	if (!ret) {
 		ruletest_score(&t);
 		if (json)
@@ -132,28 +108,19 @@ static int rules_test(struct run_context *ctx, int argc, char **argv)
  */
 static int rules_list(struct run_context *ctx, int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "help", no_argument, NULL, 'h' },
-		{ "upstream", required_argument, NULL, 'u' },
-		{ NULL, 0, NULL, 0 }
-	};
 	const char *dir = ctx->repo_dir ? ctx->repo_dir : ".";
 	const char *upstream = NULL;
+	const struct cli_option opts[] = {
+		OPT_STRING(0, "upstream", &upstream, "REF",
+			   "the tree whose directories the templates stand for"),
+		OPT_END()
+	};
 	struct ruleset rs;
-	int opt, ret = 0;
+	int n, ret = 0;
 
-	optind = 0;
-	while ((opt = cli_getopt(argc, argv, "+h", longopts)) != -1) {
-		switch (opt) {
-		case 'h':
-			printf("usage: stablepick rules %s\n", cmd_rules.usage);
-			return 0;
-		case 'u': upstream = optarg; break;
-		default:
-			return cli_usage(&cmd_rules);
-		}
-	}
-	if (optind < argc) {
+	if ((n = cli_parse(&cmd_rules, opts, argc, argv, 0)) < 0)
+		return cli_parse_status(n);
+	if (n < argc) {
 		error("rules list takes no arguments");
 		return cli_usage(&cmd_rules);
 	}
@@ -180,40 +147,29 @@ static int rules_list(struct run_context *ctx, int argc, char **argv)
 
 static int rules(struct run_context *ctx, int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
-	};
-	int opt;
+	const struct cli_option opts[] = { OPT_END() };
+	int n;
 
-	optind = 0;
-	while ((opt = cli_getopt(argc, argv, "+h", longopts)) != -1) {
-		switch (opt) {
-		case 'h':
-			printf("usage: stablepick rules %s\n", cmd_rules.usage);
-			return 0;
-		default:
-			return cli_usage(&cmd_rules);
-		}
-	}
-	if (optind == argc) {
+	if ((n = cli_parse(&cmd_rules, opts, argc, argv, 0)) < 0)
+		return cli_parse_status(n);
+	if (n == argc) {
 		error("rules needs a subcommand (check, list or test)");
 		return cli_usage(&cmd_rules);
 	}
-	if (!strcmp(argv[optind], "list"))
-		return rules_list(ctx, argc - optind, argv + optind);
-	if (!strcmp(argv[optind], "test"))
-		return rules_test(ctx, argc - optind, argv + optind);
-	if (strcmp(argv[optind], "check")) {
+	if (!strcmp(argv[n], "list"))
+		return rules_list(ctx, argc - n, argv + n);
+	if (!strcmp(argv[n], "test"))
+		return rules_test(ctx, argc - n, argv + n);
+	if (strcmp(argv[n], "check")) {
 		static const char *const subs[] = { "check", "list", "test" };
 
 		error("unknown rules subcommand '%s' (expected check, list or "
-		      "test)", argv[optind]);
-		hint_similar(argv[optind], strlen(argv[optind]), subs,
+		      "test)", argv[n]);
+		hint_similar(argv[n], strlen(argv[n]), subs,
 			     ARRAY_SIZE(subs), "");
 		return cli_usage(&cmd_rules);
 	}
-	return rules_check(ctx, argc - optind, argv + optind);
+	return rules_check(ctx, argc - n, argv + n);
 }
 
 const struct cli_command cmd_rules = {

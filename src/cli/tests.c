@@ -1,5 +1,6 @@
 #include "cli.h"
 #include "error.h"
+#include "options.h"
 #include "report.h"
 #include "report-tests.h"
 #include "strbuf.h"
@@ -7,14 +8,13 @@
 #include "trace.h"
 #include "util.h"
 
-#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
 /* stablepick tests: see testrun.h. */
 
 enum format { FORMAT_TEXT, FORMAT_JSON, FORMAT_EXCLUDE };
-static const char *const format_names[] = { "text", "json", "exclude" };
+static const char *const format_names[] = { "text", "json", "exclude", NULL };
 
 /* --status LIST: a bit per test status. */
 static int parse_status(const char *list, unsigned *mask)
@@ -42,75 +42,63 @@ static int parse_status(const char *list, unsigned *mask)
 
 static int tests(struct run_context *ctx, int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "branch", required_argument, NULL, 'b' },
-		{ "format", required_argument, NULL, 'f' },
-		{ "fstests", required_argument, NULL, 'F' },
-		{ "fstyp", required_argument, NULL, 't' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "ltp", required_argument, NULL, 'l' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "status", required_argument, NULL, 's' },
-		{ "upstream", required_argument, NULL, 'u' },
-		{ NULL, 0, NULL, 0 }
+	struct cli_args a = { 0 };
+	struct cli_list fstests = { 0 }, ltp = { 0 };
+	const char *output = NULL, *status = NULL;
+	struct tests_run t;
+	const struct cli_option opts[] = {
+		OPT_BRANCH(&a, "the branch the tests would run on (required)"),
+		OPT_LIST("fstests", &fstests, "DIR",
+			 "an fstests checkout; may be repeated"),
+		OPT_LIST("ltp", &ltp, "DIR", "an LTP checkout; may be repeated"),
+		OPT_FORMAT(&a, format_names),
+		OPT_STRING(0, "fstyp", &t.fstyp, "TYPE",
+			   "the filesystem under test"),
+		OPT_STRING(0, "output", &output, "FILE",
+			   "write the report to FILE, whole or not at all"),
+		OPT_STRING(0, "status", &status, "LIST",
+			   "only tests of these statuses (comma-separated)"),
+		OPT_STRING(0, "upstream", &a.upstream, "REF",
+			   "mainline, where the commits tests name are looked "
+			   "for"),
+		OPT_END()
 	};
-	const char *branch = NULL, *upstream = NULL, *fstests = NULL;
-	const char *ltp = NULL, *output = NULL, *status = NULL;
-	enum format format = FORMAT_TEXT;
 	struct strbuf out = STRBUF_INIT;
 	struct test *list = NULL;
 	size_t nr = 0, i;
 	unsigned mask = 7;
-	struct tests_run t;
 	struct run run;
-	int opt, f, ret;
+	int n, ret;
 
 	tests_run_init(&t);
-	optind = 0;
-	while ((opt = cli_getopt(argc, argv, "+h", longopts)) != -1) {
-		switch (opt) {
-		case 'b': branch = optarg; break;
-		case 'f':
-			if ((f = cli_format(optarg, format_names,
-					      ARRAY_SIZE(format_names))) < 0)
-				return cli_usage(&cmd_tests);
-			format = (enum format)f;
-			break;
-		case 'F': fstests = optarg; break;
-		case 'h':
-			printf("usage: stablepick tests %s\n", cmd_tests.usage);
-			return 0;
-		case 'l': ltp = optarg; break;
-		case 'o': output = optarg; break;
-		case 's': status = optarg; break;
-		case 't': t.fstyp = optarg; break;
-		case 'u': upstream = optarg; break;
-		default:
-			return cli_usage(&cmd_tests);
-		}
+	if ((n = cli_parse(&cmd_tests, opts, argc, argv, 0)) < 0)
+		return cli_parse_status(n);
+	if (n != argc) {
+		error("unexpected argument '%s'", argv[n]);
+		goto usage;
 	}
-	if (optind != argc) {
-		error("unexpected argument '%s'", argv[optind]);
-		return cli_usage(&cmd_tests);
-	}
-	if (!branch || (!fstests && !ltp)) {
+	if (!a.branch || (!fstests.nr && !ltp.nr)) {
 		error("tests needs --branch, and --fstests or --ltp");
-		return cli_usage(&cmd_tests);
+		goto usage;
 	}
 	if (status && parse_status(status, &mask) < 0)
-		return cli_usage(&cmd_tests);
-	if (format == FORMAT_EXCLUDE && !status)
+		goto usage;
+	if (a.format == FORMAT_EXCLUDE && !status)
 		mask = 1u << TEST_FAIL;
 
 	/* The sources first: a bad checkout needs no repository. */
-	ret = fstests ? tests_read_suite(&t.set, fstests, "fstests") : 0;
-	if (!ret && ltp)
-		ret = tests_read_suite(&t.set, ltp, "ltp");
+	ret = 0;
+	for (i = 0; !ret && i < fstests.nr; i++)
+		ret = tests_read_suite(&t.set, fstests.v[i], "fstests");
+	for (i = 0; !ret && i < ltp.nr; i++)
+		ret = tests_read_suite(&t.set, ltp.v[i], "ltp");
+	cli_list_release(&fstests);
+	cli_list_release(&ltp);
 	if (ret) {
 		tests_run_release(&t);
 		return 1;
 	}
-	ret = run_setup(ctx, &run, branch, upstream);
+	ret = run_setup(ctx, &run, a.branch, a.upstream);
 	if (!ret)
 		ret = run_scan(ctx, &run);
 	trace_stage("scan");
@@ -123,12 +111,12 @@ static int tests(struct run_context *ctx, int argc, char **argv)
 	if (!ret) {
 		tests_settle(&t);
 		tests_group(&t, &list, &nr);
-		if (format == FORMAT_TEXT)
+		if (a.format == FORMAT_TEXT)
 			report_tests_text(&out, &run, &t, list, nr, mask);
-		for (i = 0; format != FORMAT_TEXT && i < nr; i++) {
+		for (i = 0; a.format != FORMAT_TEXT && i < nr; i++) {
 			if (!list[i].shown || !(mask & 1u << list[i].status))
 				continue;
-			if (format == FORMAT_JSON)
+			if (a.format == FORMAT_JSON)
 				report_tests_json(&out, &t, &list[i]);
 			else
 				report_tests_exclude(&out, &t, &list[i]);
@@ -145,6 +133,11 @@ static int tests(struct run_context *ctx, int argc, char **argv)
 	tests_run_release(&t);
 	run_release(&run);
 	return ret < 0 ? 1 : 0;
+usage:
+	cli_list_release(&fstests);
+	cli_list_release(&ltp);
+	tests_run_release(&t);
+	return cli_usage(&cmd_tests);
 }
 
 const struct cli_command cmd_tests = {

@@ -69,7 +69,8 @@ sed -n '/^Options:/,/^$/p' "$tmp/help" |
 
 # Each command's long options (and --help), and its formats, from its usage.
 for cmd in $(cat "$tmp/commands"); do
-	"$STABLEPICK" "$cmd" --help >"$tmp/usage-$cmd"
+	# The synopsis: up to the blank line before the options' help.
+	"$STABLEPICK" "$cmd" --help | sed '/^$/q' >"$tmp/usage-$cmd"
 	{ grep -oE -- '--[a-z][a-z-]*' "$tmp/usage-$cmd"; echo --help; } |
 		LC_ALL=C sort -u | tr '\n' ' ' | sed 's/ $//' >"$tmp/opts-$cmd"
 	grep -oE -- '--format [a-z|]+' "$tmp/usage-$cmd" | cut -d' ' -f2 |

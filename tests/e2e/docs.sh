@@ -82,17 +82,22 @@ has_entry() {
 commands=$(sed -n '/^Commands:/,/^$/p' "$tmp/help" | awk 'NR > 1 && NF { print $1 }')
 [ -n "$commands" ] || fail "no commands in --help"
 for cmd in $commands; do
-	"$STABLEPICK" "$cmd" --help >"$tmp/usage"
+	"$STABLEPICK" "$cmd" --help >"$tmp/help-$cmd"
+	# The synopsis (up to the blank line), then a line per option.
+	sed '/^$/q' "$tmp/help-$cmd" >"$tmp/usage"
+	# rules: the options are its subcommands'.
+	[ "$cmd" != rules ] || for sub in check list test; do
+		"$STABLEPICK" rules "$sub" --help
+	done >>"$tmp/help-$cmd"
 	grep -oE -- '--[a-z][a-z-]*' "$tmp/usage" | LC_ALL=C sort -u >"$tmp/usage-opts"
-
-	# The option table(s) of src/cli/<file>.c, whose cmd_ struct names cmd.
-	file=$(grep -l "^	\"$cmd\",\$" "$src"/src/cli/*.c)
-	[ -n "$file" ] || { bad "no source file for '$cmd'"; continue; }
-	sed -n 's/^[	 ]*{ "\([a-z-]*\)", \(no\|required\|optional\)_argument.*/--\1/p' \
-		"$file" | grep -v '^--help$' | LC_ALL=C sort -u >"$tmp/table-opts"
+	sed -n 's/^    \(-[a-z], \)\{0,1\}\(--[a-z][a-z-]*\).*/\2/p' "$tmp/help-$cmd" |
+		grep -v '^--help$' | LC_ALL=C sort -u >"$tmp/table-opts"
+	grep -q -- '^    -h, --help  *show this help$' "$tmp/help-$cmd" ||
+		bad "$cmd --help does not list -h, --help"
 	missing=$(LC_ALL=C comm -23 "$tmp/table-opts" "$tmp/usage-opts")
-	[ -z "$missing" ] ||
-		bad "$cmd: the usage string lacks" $missing "(in $(basename "$file"))"
+	[ -z "$missing" ] || bad "$cmd: the usage string lacks" $missing
+	unlisted=$(LC_ALL=C comm -13 "$tmp/table-opts" "$tmp/usage-opts")
+	[ -z "$unlisted" ] || bad "$cmd: --help has no line for" $unlisted
 
 	case $cmd in
 	rules) heads=".SS rules check

@@ -171,21 +171,23 @@ expect_error 1 "error: bad revision 'nope'" nope
 expect_error 1 "error: bad revision 'base..nope'" base..nope
 expect_error 1 "error: bad revision '^nope'" master ^nope
 expect_error 1 "error: bad revision 'master^{tree}': not a commit" 'master^{tree}'
-expect_error 129 "error: --jobs takes a number from 1 to 64, not '0'
-$usage" --jobs 0 master
-expect_error 129 "error: --jobs takes a number from 1 to 64, not 'x'
-$usage" --jobs x master
-expect_error 129 "error: --jobs takes a number from 1 to 64, not '65'
-$usage" --jobs=65 master
+expect_error 129 "error: --jobs takes a number from 1 to 64, not '0'" --jobs 0 master
+expect_error 129 "error: --jobs takes a number from 1 to 64, not 'x'" --jobs x master
+expect_error 129 "error: --jobs takes a number from 1 to 64, not '65'" --jobs=65 master
 expect_error 129 "error: patch-id needs a revision range
 $usage" --jobs 2
 expect_error 129 "patch-id: unrecognized option '--nope'
 $usage" --nope master
 
 "$STABLEPICK" patch-id --help >"$tmp/actual"
-printf '%s\n' "$usage" >"$tmp/expect"
+cat >"$tmp/expect" <<EOF
+$usage
+
+    --jobs N              how many threads compute diffs (default: one a CPU)
+    -h, --help            show this help
+EOF
 test_cmp "$tmp/expect" "$tmp/actual"
-ok "--help prints the usage on stdout"
+ok "--help prints the usage and the options on stdout"
 
 # A blob gone from the object store: the worker that meets it fails, the
 # others stop, and the main thread says which commit; nothing on stdout.

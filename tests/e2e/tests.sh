@@ -375,6 +375,22 @@ grep -q "^error: unknown status 'failing' (expected expected-fail, expected-pass
 	"$tmp/err" || fail "$(cat "$tmp/err")"
 ok "errors"
 
+# --fstests and --ltp may be repeated: every checkout is read.
+fst2=$tmp/fstests2
+mkdir -p "$fst2/common" "$fst2/tests/ext4"
+cp "$fst/common/rc" "$fst2/common/rc"
+cat >"$fst2/tests/ext4/900" <<EOF
+_fixed_by_kernel_commit $(short "$J") "fs: fix a race in rename"
+EOF
+"$STABLEPICK" tests --branch linux-6.6.y --fstests "$fst" --fstests "$fst2" \
+	--format json >"$tmp/two.json"
+"$STABLEPICK" tests --branch linux-6.6.y --fstests "$fst" --format json \
+	>"$tmp/one.json"
+grep -q '"test":"ext4/900"' "$tmp/two.json" || fail "the second --fstests was not read"
+[ "$(grep -c . "$tmp/two.json")" -eq "$(($(grep -c . "$tmp/one.json") + 1))" ] ||
+	fail "two checkouts: $(grep -c . "$tmp/two.json") tests, one: $(grep -c . "$tmp/one.json")"
+ok "--fstests repeated reads every checkout"
+
 # propose --tests-from: the fixes named become candidates, with the
 # tests that name them; those outside fs/ too, found present by patch-id
 # when they are.

@@ -1,0 +1,265 @@
+/*
+ * The options of a command as data: parsing (through getopt_long()) and
+ * the help listing each option.  See options.h.
+ */
+#include "cli.h"
+#include "options.h"
+#include "error.h"
+#include "report.h"
+#include "strbuf.h"
+#include "util.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Where the help of an option starts, as in git's "-h" listings. */
+#define HELP_COLUMN 26
+
+void cli_list_release(struct cli_list *l)
+{
+	free(l->v);
+	l->v = NULL;
+	l->nr = l->alloc = 0;
+}
+
+void cli_args_release(struct cli_args *a)
+{
+	cli_list_release(&a->archives);
+}
+
+static int takes_value(const struct cli_option *o)
+{
+	return o->type != CLI_OPT_BOOL && o->type != CLI_OPT_BIT;
+}
+
+/* "a|b|c" for a choice, the value's name otherwise. */
+static void add_value_name(struct strbuf *sb, const struct cli_option *o)
+{
+	size_t i;
+
+	if (o->type != CLI_OPT_CHOICE) {
+		strbuf_addstr(sb, o->argh);
+		return;
+	}
+	for (i = 0; o->choices[i]; i++)
+		strbuf_addf(sb, "%s%s", i ? "|" : "", o->choices[i]);
+}
+
+static void add_help_line(struct strbuf *out, int short_name,
+			  const char *long_name, const struct cli_option *o,
+			  const char *help)
+{
+	size_t start = out->len;
+
+	strbuf_addstr(out, "    ");
+	if (short_name)
+		strbuf_addf(out, "-%c, ", short_name);
+	strbuf_addf(out, "--%s", long_name);
+	if (o && takes_value(o)) {
+		strbuf_addch(out, ' ');
+		add_value_name(out, o);
+	}
+	if (out->len - start + 1 >= HELP_COLUMN) {
+		strbuf_addch(out, '\n');
+		start = out->len;
+	}
+	while (out->len - start < HELP_COLUMN)
+		strbuf_addch(out, ' ');
+	/* The help in words, wrapped before column 80. */
+	while (*help) {
+		size_t word = strcspn(help, " ");
+
+		if (out->len - start > HELP_COLUMN &&
+		    out->len - start + 1 + word >= 80) {
+			strbuf_addch(out, '\n');
+			start = out->len;
+			strbuf_addchars(out, ' ', HELP_COLUMN);
+		} else if (out->len - start > HELP_COLUMN) {
+			strbuf_addch(out, ' ');
+		}
+		strbuf_add(out, help, word);
+		help += word;
+		help += strspn(help, " ");
+	}
+	strbuf_addch(out, '\n');
+}
+
+static void print_help(const struct cli_command *cmd,
+		       const struct cli_option *opts)
+{
+	struct strbuf out = STRBUF_INIT;
+	size_t i;
+
+	strbuf_addf(&out, "usage: stablepick %s %s\n\n", cmd->name, cmd->usage);
+	for (i = 0; opts[i].type != CLI_OPT_END; i++)
+		add_help_line(&out, opts[i].short_name, opts[i].long_name,
+			      &opts[i], opts[i].help);
+	add_help_line(&out, 'h', "help", NULL, "show this help");
+	report_write(stdout, &out);
+	strbuf_release(&out);
+}
+
+/* The value of a CHOICE option: its index, or -1 after an error. */
+static int parse_choice(const struct cli_option *o, const char *arg)
+{
+	struct strbuf list = STRBUF_INIT;
+	size_t nr, i;
+
+	for (nr = 0; o->choices[nr]; nr++)
+		if (!strcmp(arg, o->choices[nr]))
+			return (int)nr;
+	for (i = 0; i < nr; i++)
+		strbuf_addf(&list, "%s%s", o->choices[i],
+			    i + 2 < nr ? ", " : i + 1 < nr ? " or " : "");
+	error("unknown %s '%s' (expected %s)", o->long_name, arg, list.buf);
+	strbuf_release(&list);
+	return -1;
+}
+
+static int set_value(const struct cli_option *o, const char *arg)
+{
+	struct cli_list *l;
+	char *end;
+	long n;
+	int i;
+
+	switch (o->type) {
+	case CLI_OPT_END:
+		break;
+	case CLI_OPT_BOOL:
+		*(int *)o->value = 1;
+		break;
+	case CLI_OPT_BIT:
+		*(int *)o->value |= o->defval;
+		break;
+	case CLI_OPT_STRING:
+		*(const char **)o->value = arg;
+		break;
+	case CLI_OPT_LIST:
+		l = o->value;
+		ALLOC_GROW(l->v, l->nr, l->alloc);
+		l->v[l->nr++] = arg;
+		break;
+	case CLI_OPT_CHOICE:
+		if ((i = parse_choice(o, arg)) < 0)
+			return -1;
+		*(int *)o->value = i;
+		break;
+	case CLI_OPT_INT:
+		errno = 0;
+		n = strtol(arg, &end, 10);
+		if (errno || end == arg || *end || n < 1 || n > o->defval)
+			return error("--%s takes a number from 1 to %d, not '%s'",
+				     o->long_name, o->defval, arg);
+		*(int *)o->value = (int)n;
+		break;
+	}
+	return 0;
+}
+
+static void release_lists(const struct cli_option *opts)
+{
+	size_t i;
+
+	for (i = 0; opts[i].type != CLI_OPT_END; i++)
+		if (opts[i].type == CLI_OPT_LIST)
+			cli_list_release(opts[i].value);
+}
+
+/*
+ * getopt_long(), adding to its message for an unknown long option a
+ * "did you mean" naming the option of longopts it most likely misspells.
+ */
+static int cli_getopt(int argc, char **argv, const char *shortopts,
+		      const struct option *longopts)
+{
+	int opt = getopt_long(argc, argv, shortopts, longopts, NULL);
+	const char **names, *bad;
+	size_t len, i;
+
+	if (opt != '?' || optind < 1 || optind > argc)
+		return opt;
+	bad = argv[optind - 1];
+	if (strncmp(bad, "--", 2))
+		return opt;
+	bad += 2;
+	len = strcspn(bad, "=");
+	for (i = 0; longopts[i].name; i++)
+		if (strlen(longopts[i].name) == len &&
+		    !strncmp(longopts[i].name, bad, len))
+			return opt;	/* a known option, missing its value */
+	names = xcalloc(i + 1, sizeof(*names));
+	for (i = 0; longopts[i].name; i++)
+		names[i] = longopts[i].name;
+	hint_similar(bad, len, names, i, "--");
+	free(names);
+	return opt;
+}
+
+static int cmp_longopt(const void *a, const void *b)
+{
+	return strcmp(((const struct option *)a)->name,
+		      ((const struct option *)b)->name);
+}
+
+/* An option's getopt value: its short name, else 256 + its index. */
+static const struct cli_option *find_option(const struct cli_option *opts,
+					    int val)
+{
+	size_t i;
+
+	for (i = 0; opts[i].type != CLI_OPT_END; i++)
+		if (val == 256 + (int)i || (val < 256 && val == opts[i].short_name))
+			return &opts[i];
+	return NULL;
+}
+
+int cli_parse(const struct cli_command *cmd, const struct cli_option *opts,
+	      int argc, char **argv, unsigned flags)
+{
+	struct strbuf shorts = STRBUF_INIT;
+	const struct cli_option *o;
+	struct option *longopts;
+	size_t nr, i;
+	int opt, ret = 0;
+
+	for (nr = 0; opts[nr].type != CLI_OPT_END; nr++)
+		;
+	longopts = xcalloc(nr + 2, sizeof(*longopts));
+	strbuf_addstr(&shorts, flags & CLI_PERMUTE ? "h" : "+h");
+	for (i = 0; i < nr; i++) {
+		longopts[i].name = opts[i].long_name;
+		longopts[i].has_arg = takes_value(&opts[i]) ? required_argument
+							    : no_argument;
+		longopts[i].val = 256 + (int)i;
+		if (opts[i].short_name)
+			strbuf_addf(&shorts, "%c%s", opts[i].short_name,
+				    takes_value(&opts[i]) ? ":" : "");
+	}
+	longopts[nr].name = "help";
+	longopts[nr].val = 'h';
+	/* In name order, as getopt_long() lists an ambiguous prefix's. */
+	qsort(longopts, nr + 1, sizeof(*longopts), cmp_longopt);
+
+	optind = 0;
+	while (!ret && (opt = cli_getopt(argc, argv, shorts.buf, longopts)) != -1) {
+		if (opt == 'h') {
+			print_help(cmd, opts);
+			ret = CLI_HELP;
+		} else if (!(o = find_option(opts, opt))) {
+			cli_usage(cmd);
+			ret = CLI_ERROR;
+		} else if (set_value(o, optarg) < 0) {
+			/* The error says what the option takes. */
+			ret = CLI_ERROR;
+		}
+	}
+	free(longopts);
+	strbuf_release(&shorts);
+	if (ret)
+		release_lists(opts);
+	return ret ? ret : optind;
+}
