@@ -19,7 +19,7 @@
  *     audit_add(&a, &id, "picks:3");           ... for each pick
  *     ... judge the range (run_judge), then:
  *     audit_run(&a, repo, &rules, &branch, &judged, NULL);
- *     audit_text(&out, &a); or audit_json(&out, &a);
+ *     audit_text(&out, &a); or audit_json(&out, &a);   (report-audit.h)
  *     audit_release(&a);
  *
  * The flags, and the verdict each forces at least:
@@ -113,26 +113,8 @@ int audit_run(struct audit *a, git_repository *repo,
 	      const struct candidate_list *judged,
 	      const struct candidate_list *extra);
 
-/* One block per pick, worst first; JSON Lines, one object per pick. */
-void audit_text(struct strbuf *out, const struct audit *a);
-void audit_json(struct strbuf *out, const struct audit *a);
-
-/*
- * A reply to the pick thread (RFC 5322, text/plain UTF-8): the picks to
- * drop and why, those to check, and those that are fine.
- */
-struct audit_reply {
-	const char *from_name, *from_email;
-	const char *to;			/* the thread's sender, or NULL */
-	const char *cc;			/* NULL: stable@vger.kernel.org */
-	const char *subject;		/* the thread's, "Re: " is added */
-	const char *in_reply_to;	/* the thread's Message-ID */
-	const char *message_id;
-	git_time_t now;
-	const char *branch, *range;
-};
-void audit_email(struct strbuf *out, const struct audit *a,
-		 const struct audit_reply *r);
+/* "ok", "questionable" or "reject". */
+const char *audit_verdict_name(enum audit_verdict v);
 
 /* The worst verdict of all the picks (AUDIT_OK when there is none). */
 enum audit_verdict audit_worst(const struct audit *a);

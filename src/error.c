@@ -4,6 +4,7 @@
 #include <git2.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 const char *error_progname = "stablepick";
 
@@ -41,6 +42,18 @@ void warning(const char *fmt, ...)
 	va_start(ap, fmt);
 	report("warning: ", fmt, ap, NULL);
 	va_end(ap);
+}
+
+void bug_fl(const char *file, int line, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "BUG: %s:%d: ", file, line);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	abort();
 }
 
 int error_git(const char *fmt, ...)

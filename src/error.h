@@ -18,6 +18,14 @@ __attribute__((format(printf, 1, 2))) int error(const char *fmt, ...);
 __attribute__((format(printf, 1, 2))) void warning(const char *fmt, ...);
 __attribute__((format(printf, 1, 2))) int error_git(const char *fmt, ...);
 
+/*
+ * BUG("...") for what cannot happen unless the code is wrong: prints
+ * "BUG: file:line: message" and aborts.
+ */
+#define BUG(...) bug_fl(__FILE__, __LINE__, __VA_ARGS__)
+__attribute__((format(printf, 3, 4), noreturn))
+void bug_fl(const char *file, int line, const char *fmt, ...);
+
 /* The program name printed before messages; "stablepick" by default. */
 extern const char *error_progname;
 

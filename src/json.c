@@ -1,4 +1,5 @@
 #include "json.h"
+#include "error.h"
 #include "util.h"
 
 #include <string.h>
@@ -43,6 +44,135 @@ void json_add_str(struct strbuf *sb, const char *s)
 		strbuf_addstr(sb, "null");
 	else
 		json_add_string(sb, s, strlen(s));
+}
+
+void jw_init(struct json_writer *jw, struct strbuf *out)
+{
+	memset(jw, 0, sizeof(*jw));
+	jw->out = out;
+}
+
+/* The comma before a member or an element, but the first. */
+static void jw_next(struct json_writer *jw)
+{
+	if (!jw->depth)
+		return;
+	if (!jw->first[jw->depth - 1])
+		strbuf_addch(jw->out, ',');
+	jw->first[jw->depth - 1] = 0;
+}
+
+static void jw_open(struct json_writer *jw, char open, char close)
+{
+	if (jw->depth >= JSON_WRITER_MAX_DEPTH)
+		BUG("JSON nested deeper than %d", JSON_WRITER_MAX_DEPTH);
+	strbuf_addch(jw->out, open);
+	jw->first[jw->depth] = 1;
+	jw->close[jw->depth] = close;
+	jw->depth++;
+}
+
+void jw_object_begin(struct json_writer *jw)
+{
+	jw_next(jw);
+	jw_open(jw, '{', '}');
+}
+
+void jw_array_begin(struct json_writer *jw)
+{
+	jw_next(jw);
+	jw_open(jw, '[', ']');
+}
+
+void jw_end(struct json_writer *jw)
+{
+	if (!jw->depth)
+		BUG("jw_end() with nothing open");
+	jw->depth--;
+	strbuf_addch(jw->out, jw->close[jw->depth]);
+}
+
+void jw_object_key(struct json_writer *jw, const char *key)
+{
+	jw_next(jw);
+	json_add_str(jw->out, key);
+	strbuf_addch(jw->out, ':');
+}
+
+void jw_object_string(struct json_writer *jw, const char *key, const char *s)
+{
+	jw_object_key(jw, key);
+	json_add_str(jw->out, s);
+}
+
+void jw_object_int(struct json_writer *jw, const char *key, long long n)
+{
+	jw_object_key(jw, key);
+	strbuf_addf(jw->out, "%lld", n);
+}
+
+void jw_object_double(struct json_writer *jw, const char *key,
+		      int precision, double d)
+{
+	jw_object_key(jw, key);
+	strbuf_addf(jw->out, "%.*f", precision, d);
+}
+
+void jw_object_bool(struct json_writer *jw, const char *key, int b)
+{
+	jw_object_key(jw, key);
+	strbuf_addstr(jw->out, b ? "true" : "false");
+}
+
+void jw_object_null(struct json_writer *jw, const char *key)
+{
+	jw_object_key(jw, key);
+	strbuf_addstr(jw->out, "null");
+}
+
+void jw_object_object(struct json_writer *jw, const char *key)
+{
+	jw_object_key(jw, key);
+	jw_open(jw, '{', '}');
+}
+
+void jw_object_array(struct json_writer *jw, const char *key)
+{
+	jw_object_key(jw, key);
+	jw_open(jw, '[', ']');
+}
+
+void jw_object_strings(struct json_writer *jw, const char *key,
+		       const char *const *v, size_t nr)
+{
+	size_t i;
+
+	jw_object_array(jw, key);
+	for (i = 0; i < nr; i++)
+		jw_array_string(jw, v[i]);
+	jw_end(jw);
+}
+
+void jw_array_string(struct json_writer *jw, const char *s)
+{
+	jw_next(jw);
+	json_add_str(jw->out, s);
+}
+
+void jw_array_int(struct json_writer *jw, long long n)
+{
+	jw_next(jw);
+	strbuf_addf(jw->out, "%lld", n);
+}
+
+void jw_array_object(struct json_writer *jw)
+{
+	jw_object_begin(jw);
+}
+
+void jw_array_array(struct json_writer *jw)
+{
+	jw_array_begin(jw);
 }
 
 void json_object_init(struct json_object *o)

@@ -14,6 +14,59 @@ void json_add_string(struct strbuf *sb, const char *s, size_t len);
 void json_add_str(struct strbuf *sb, const char *s);	/* NULL -> null */
 
 /*
+ * Writing JSON (after git's json-writer.h): objects and arrays nested
+ * to any depth, written compact into a strbuf, commas and quoting
+ * done here, so that a printer names its keys and values and nothing
+ * else.  JSON Lines: one jw_object_begin() ... jw_end() and a newline
+ * per record.
+ *
+ *     struct json_writer jw;
+ *     jw_init(&jw, out);
+ *     jw_object_begin(&jw);
+ *     jw_object_string(&jw, "commit", hex);
+ *     jw_object_array(&jw, "facts");
+ *     for (...) jw_array_string(&jw, fact);
+ *     jw_end(&jw);
+ *     jw_end(&jw);
+ *     strbuf_addch(out, '\n');
+ */
+#define JSON_WRITER_MAX_DEPTH 16
+
+struct json_writer {
+	struct strbuf *out;
+	int depth;
+	char first[JSON_WRITER_MAX_DEPTH];	/* nothing written yet */
+	char close[JSON_WRITER_MAX_DEPTH];	/* '}' or ']' */
+};
+
+void jw_init(struct json_writer *jw, struct strbuf *out);
+void jw_object_begin(struct json_writer *jw);
+void jw_array_begin(struct json_writer *jw);
+void jw_end(struct json_writer *jw);
+
+/* Members of the object being written; a NULL string is null. */
+void jw_object_string(struct json_writer *jw, const char *key, const char *s);
+void jw_object_int(struct json_writer *jw, const char *key, long long n);
+/* d with precision digits after the point. */
+void jw_object_double(struct json_writer *jw, const char *key,
+		      int precision, double d);
+void jw_object_bool(struct json_writer *jw, const char *key, int b);
+void jw_object_null(struct json_writer *jw, const char *key);
+/* A member whose value is written next: an object, an array, raw text. */
+void jw_object_object(struct json_writer *jw, const char *key);
+void jw_object_array(struct json_writer *jw, const char *key);
+void jw_object_key(struct json_writer *jw, const char *key);
+/* A member whose value is an array of the nr strings of v. */
+void jw_object_strings(struct json_writer *jw, const char *key,
+		       const char *const *v, size_t nr);
+
+/* Elements of the array being written. */
+void jw_array_string(struct json_writer *jw, const char *s);
+void jw_array_int(struct json_writer *jw, long long n);
+void jw_array_object(struct json_writer *jw);
+void jw_array_array(struct json_writer *jw);
+
+/*
  * Reading one JSON object, as a line of JSON Lines holds it, into its
  * members: those whose value is a string, a number, true, false or
  * null, and those whose value is an array of strings.  Nested objects

@@ -261,25 +261,23 @@ void report_diff_html(struct strbuf *out, git_repository *repo,
 
 void report_diff_json(struct strbuf *out, const struct diff_rows *r)
 {
+	struct json_writer jw;
 	size_t i;
 
 	for (i = 0; i < r->nr; i++) {
 		const struct diff_row *w = &r->v[i];
 		char hex[GIT_OID_HEXSZ + 1];
 
-		git_oid_tostr(hex, sizeof(hex), &w->commit);
-		strbuf_addstr(out, "{\"section\":");
-		json_add_str(out, w->section);
-		strbuf_addstr(out, ",\"commit\":");
-		json_add_str(out, hex);
-		strbuf_addstr(out, ",\"upstream\":");
-		json_add_str(out, w->upstream);
-		strbuf_addstr(out, ",\"subsystem\":");
-		json_add_str(out, w->subsystem);
-		strbuf_addstr(out, ",\"subject\":");
-		json_add_str(out, w->subject);
-		strbuf_addstr(out, ",\"detail\":");
-		json_add_str(out, w->detail);
-		strbuf_addstr(out, "}\n");
+		jw_init(&jw, out);
+		jw_object_begin(&jw);
+		jw_object_string(&jw, "section", w->section);
+		jw_object_string(&jw, "commit",
+				 git_oid_tostr(hex, sizeof(hex), &w->commit));
+		jw_object_string(&jw, "upstream", w->upstream);
+		jw_object_string(&jw, "subsystem", w->subsystem);
+		jw_object_string(&jw, "subject", w->subject);
+		jw_object_string(&jw, "detail", w->detail);
+		jw_end(&jw);
+		strbuf_addch(out, '\n');
 	}
 }

@@ -6,34 +6,43 @@
 #include <limits.h>
 #include <string.h>
 
-static void add_ratio(struct strbuf *out, double v, int json)
+static void add_ratio(struct strbuf *out, double v)
 {
 	if (v < 0)
-		strbuf_addstr(out, json ? "null" : "      -");
+		strbuf_addstr(out, "      -");
 	else
-		strbuf_addf(out, json ? "%.4f" : "%7.3f", v);
+		strbuf_addf(out, "%7.3f", v);
 }
 
 static void text_counts(struct strbuf *out, const struct eval_counts *n)
 {
 	strbuf_addf(out, "%6zu %6zu %6zu %6zu  ", n->tp, n->fp, n->fn, n->tn);
-	add_ratio(out, eval_precision(n), 0);
+	add_ratio(out, eval_precision(n));
 	strbuf_addstr(out, "  ");
-	add_ratio(out, eval_recall(n), 0);
+	add_ratio(out, eval_recall(n));
 	strbuf_addstr(out, "  ");
-	add_ratio(out, eval_f1(n), 0);
+	add_ratio(out, eval_f1(n));
 	strbuf_addch(out, '\n');
 }
 
-static void json_counts(struct strbuf *out, const struct eval_counts *n)
+/* A ratio, null where it is undefined (a zero denominator). */
+static void jw_ratio(struct json_writer *jw, const char *key, double v)
 {
-	strbuf_addf(out, "\"tp\":%zu,\"fp\":%zu,\"fn\":%zu,\"tn\":%zu,"
-		    "\"precision\":", n->tp, n->fp, n->fn, n->tn);
-	add_ratio(out, eval_precision(n), 1);
-	strbuf_addstr(out, ",\"recall\":");
-	add_ratio(out, eval_recall(n), 1);
-	strbuf_addstr(out, ",\"f1\":");
-	add_ratio(out, eval_f1(n), 1);
+	if (v < 0)
+		jw_object_null(jw, key);
+	else
+		jw_object_double(jw, key, 4, v);
+}
+
+static void json_counts(struct json_writer *jw, const struct eval_counts *n)
+{
+	jw_object_int(jw, "tp", (long long)n->tp);
+	jw_object_int(jw, "fp", (long long)n->fp);
+	jw_object_int(jw, "fn", (long long)n->fn);
+	jw_object_int(jw, "tn", (long long)n->tn);
+	jw_ratio(jw, "precision", eval_precision(n));
+	jw_ratio(jw, "recall", eval_recall(n));
+	jw_ratio(jw, "f1", eval_f1(n));
 }
 
 /* "6 positive, 9 negative, 4 excluded (2 bug-not-in-branch, ...)" */
@@ -84,34 +93,41 @@ static void text_table(struct strbuf *out, const struct run *run,
 static void json_table(struct strbuf *out, const struct run *run,
 		       const struct eval *ev)
 {
+	struct json_writer jw;
 	size_t i, s;
 
-	strbuf_addstr(out, "{\"type\":\"labels\",\"branch\":");
-	json_add_str(out, run->branch.name);
-	strbuf_addstr(out, ",\"range\":");
-	json_add_str(out, run->scan.range);
-	strbuf_addf(out, ",\"commits\":%zu,\"positives\":%zu,\"negatives\":%zu,"
-		    "\"excluded\":{", ev->nr, ev->positives, ev->negatives);
+	jw_init(&jw, out);
+	jw_object_begin(&jw);
+	jw_object_string(&jw, "type", "labels");
+	jw_object_string(&jw, "branch", run->branch.name);
+	jw_object_string(&jw, "range", run->scan.range);
+	jw_object_int(&jw, "commits", (long long)ev->nr);
+	jw_object_int(&jw, "positives", (long long)ev->positives);
+	jw_object_int(&jw, "negatives", (long long)ev->negatives);
+	jw_object_object(&jw, "excluded");
 	for (i = 0; i < EVAL__REASONS; i++)
-		strbuf_addf(out, "%s\"%s\":%zu", i ? "," : "", eval_reasons[i],
-			    ev->by_reason[i]);
-	strbuf_addstr(out, "}}\n");
+		jw_object_int(&jw, eval_reasons[i], (long long)ev->by_reason[i]);
+	jw_end(&jw);
+	jw_end(&jw);
+	strbuf_addch(out, '\n');
 	for (s = 0; s < EVAL__SELECTORS; s++) {
-		strbuf_addf(out, "{\"type\":\"selector\",\"selector\":\"%s\",",
-			    eval_selector_name(s));
-		json_counts(out, &ev->all[s]);
-		strbuf_addstr(out, ",\"subsystems\":{");
+		jw_object_begin(&jw);
+		jw_object_string(&jw, "type", "selector");
+		jw_object_string(&jw, "selector", eval_selector_name(s));
+		json_counts(&jw, &ev->all[s]);
+		jw_object_object(&jw, "subsystems");
 		for (i = 0; i < ev->nr_subsystems; i++) {
 			const struct eval_subsystem *sub = &ev->subsystems[i];
 
-			strbuf_addf(out, "%s", i ? "," : "");
-			json_add_str(out, sub->name);
-			strbuf_addf(out, ":{\"positives\":%zu,\"negatives\":%zu,",
-				    sub->positives, sub->negatives);
-			json_counts(out, &sub->sel[s]);
-			strbuf_addch(out, '}');
+			jw_object_object(&jw, sub->name);
+			jw_object_int(&jw, "positives", (long long)sub->positives);
+			jw_object_int(&jw, "negatives", (long long)sub->negatives);
+			json_counts(&jw, &sub->sel[s]);
+			jw_end(&jw);
 		}
-		strbuf_addstr(out, "}}\n");
+		jw_end(&jw);
+		jw_end(&jw);
+		strbuf_addch(out, '\n');
 	}
 }
 
@@ -144,15 +160,19 @@ void report_eval_items(struct strbuf *out, const struct eval *ev,
 			continue;
 		add_why(&why, c);
 		if (json) {
-			strbuf_addf(out, "{\"type\":\"%s\",\"commit\":\"%s\","
-				    "\"subsystem\":", name, c->hex);
-			json_add_str(out, it->subsystem);
-			strbuf_addstr(out, ",\"subject\":");
-			json_add_str(out, c->msg.subject);
-			strbuf_addf(out, ",\"score\":%d,\"threshold\":%d,"
-				    "\"why\":", c->score, c->threshold);
-			json_add_str(out, why.buf);
-			strbuf_addstr(out, "}\n");
+			struct json_writer jw;
+
+			jw_init(&jw, out);
+			jw_object_begin(&jw);
+			jw_object_string(&jw, "type", name);
+			jw_object_string(&jw, "commit", c->hex);
+			jw_object_string(&jw, "subsystem", it->subsystem);
+			jw_object_string(&jw, "subject", c->msg.subject);
+			jw_object_int(&jw, "score", c->score);
+			jw_object_int(&jw, "threshold", c->threshold);
+			jw_object_string(&jw, "why", why.buf);
+			jw_end(&jw);
+			strbuf_addch(out, '\n');
 		} else {
 			if (!n)
 				strbuf_addstr(out, label == EVAL_POSITIVE ?
@@ -197,10 +217,15 @@ void report_eval_sweep(struct strbuf *out, const struct eval *ev,
 			continue;
 		eval_count_rules(ev, scores[i], NULL, &n);
 		if (json) {
-			strbuf_addf(out, "{\"type\":\"sweep\",\"threshold\":%d,",
-				    scores[i]);
-			json_counts(out, &n);
-			strbuf_addstr(out, "}\n");
+			struct json_writer jw;
+
+			jw_init(&jw, out);
+			jw_object_begin(&jw);
+			jw_object_string(&jw, "type", "sweep");
+			jw_object_int(&jw, "threshold", scores[i]);
+			json_counts(&jw, &n);
+			jw_end(&jw);
+			strbuf_addch(out, '\n');
 		} else {
 			strbuf_addf(out, "%9d ", scores[i]);
 			text_counts(out, &n);
@@ -219,14 +244,19 @@ static void ablate_one(struct strbuf *out, const struct eval *ev,
 	eval_count_rules(ev, INT_MIN, r, &n);
 	f1 = eval_f1(&n);
 	if (json) {
-		strbuf_addstr(out, "{\"type\":\"ablation\",\"rule\":");
-		json_add_str(out, r->name);
-		strbuf_addf(out, ",\"weight\":%d,\"veto\":%s,\"file\":", r->weight,
-			    r->veto ? "true" : "false");
-		json_add_str(out, r->file);
-		strbuf_addf(out, ",\"line\":%u,", r->lineno);
-		json_counts(out, &n);
-		strbuf_addstr(out, "}\n");
+		struct json_writer jw;
+
+		jw_init(&jw, out);
+		jw_object_begin(&jw);
+		jw_object_string(&jw, "type", "ablation");
+		jw_object_string(&jw, "rule", r->name);
+		jw_object_int(&jw, "weight", r->weight);
+		jw_object_bool(&jw, "veto", r->veto);
+		jw_object_string(&jw, "file", r->file);
+		jw_object_int(&jw, "line", r->lineno);
+		json_counts(&jw, &n);
+		jw_end(&jw);
+		strbuf_addch(out, '\n');
 		return;
 	}
 	strbuf_addf(out, "%-24s ", r->name);
@@ -236,7 +266,7 @@ static void ablate_one(struct strbuf *out, const struct eval *ev,
 		strbuf_addf(out, "%+6d", r->weight);
 	strbuf_addf(out, " %+6ld %+6ld  ", (long)n.tp - (long)all->tp,
 		    (long)n.fp - (long)all->fp);
-	add_ratio(out, f1, 0);
+	add_ratio(out, f1);
 	if (f1 >= 0 && before >= 0)
 		strbuf_addf(out, "  %+.3f", f1 - before);
 	else

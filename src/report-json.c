@@ -6,264 +6,232 @@
 
 #include <string.h>
 
-static void json_posted(struct strbuf *out, const struct candidate *c)
+/* An id as JSON: the hex, or null. */
+static void jw_oid(struct json_writer *jw, const char *key, const git_oid *id)
+{
+	char hex[GIT_OID_HEXSZ + 1];
+
+	jw_object_string(jw, key, id ? git_oid_tostr(hex, sizeof(hex), id) : NULL);
+}
+
+static void json_series(struct json_writer *jw, const struct posted *p)
+{
+	char *link = posted_link(p->first->message_id);
+	size_t i;
+
+	jw_object_object(jw, "series");
+	jw_object_string(jw, "subject", p->series_subject);
+	jw_object_string(jw, "cover", p->cover ? p->cover->message_id : NULL);
+	jw_object_string(jw, "link", link);
+	free(link);
+	jw_object_int(jw, "position", p->position);
+	jw_object_int(jw, "total", p->total);
+	jw_object_array(jw, "mates");
+	for (i = 0; i < p->nr_mates; i++) {
+		const struct posted_mate *m = &p->mates[i];
+
+		jw_array_object(jw);
+		jw_object_int(jw, "position", m->msg->number);
+		jw_object_string(jw, "message_id", m->msg->message_id);
+		jw_object_string(jw, "subject", m->msg->title);
+		jw_object_string(jw, "commit", m->cand ? m->cand->hex : NULL);
+		jw_object_string(jw, "status", m->status);
+		jw_end(jw);
+	}
+	jw_end(jw);
+	jw_end(jw);
+}
+
+static void json_posted(struct json_writer *jw, const struct candidate *c)
 {
 	const struct posted *p = c->posted;
 	size_t i;
 
-	strbuf_addstr(out, ",\"posted\":");
 	if (!p) {
-		strbuf_addstr(out, "null");
+		jw_object_null(jw, "posted");
 		return;
 	}
-	strbuf_addstr(out, "{\"message_id\":");
-	json_add_str(out, p->msg->message_id);
-	strbuf_addstr(out, ",\"found_by\":");
-	json_add_str(out, p->how);
-	strbuf_addstr(out, ",\"subject\":");
-	json_add_str(out, p->msg->subject);
-	strbuf_addstr(out, ",\"from\":");
-	json_add_str(out, p->msg->from);
-	strbuf_addf(out, ",\"revision\":%d,\"latest_revision\":%d,\"latest\":",
-		    p->revision, p->latest_revision);
-	json_add_str(out, p->latest ? p->latest->message_id : NULL);
-	strbuf_addstr(out, ",\"series\":");
-	if (!p->total) {
-		strbuf_addstr(out, "null");
-	} else {
-		char *link = posted_link(p->first->message_id);
-
-		strbuf_addstr(out, "{\"subject\":");
-		json_add_str(out, p->series_subject);
-		strbuf_addstr(out, ",\"cover\":");
-		json_add_str(out, p->cover ? p->cover->message_id : NULL);
-		strbuf_addstr(out, ",\"link\":");
-		json_add_str(out, link);
-		free(link);
-		strbuf_addf(out, ",\"position\":%d,\"total\":%d,\"mates\":[",
-			    p->position, p->total);
-		for (i = 0; i < p->nr_mates; i++) {
-			const struct posted_mate *m = &p->mates[i];
-
-			strbuf_addf(out, "%s{\"position\":%d,\"message_id\":",
-				    i ? "," : "", m->msg->number);
-			json_add_str(out, m->msg->message_id);
-			strbuf_addstr(out, ",\"subject\":");
-			json_add_str(out, m->msg->title);
-			strbuf_addstr(out, ",\"commit\":");
-			json_add_str(out, m->cand ? m->cand->hex : NULL);
-			strbuf_addstr(out, ",\"status\":");
-			json_add_str(out, m->status);
-			strbuf_addch(out, '}');
-		}
-		strbuf_addstr(out, "]}");
-	}
-	strbuf_addstr(out, ",\"replies\":[");
+	jw_object_object(jw, "posted");
+	jw_object_string(jw, "message_id", p->msg->message_id);
+	jw_object_string(jw, "found_by", p->how);
+	jw_object_string(jw, "subject", p->msg->subject);
+	jw_object_string(jw, "from", p->msg->from);
+	jw_object_int(jw, "revision", p->revision);
+	jw_object_int(jw, "latest_revision", p->latest_revision);
+	jw_object_string(jw, "latest", p->latest ? p->latest->message_id : NULL);
+	if (p->total)
+		json_series(jw, p);
+	else
+		jw_object_null(jw, "series");
+	jw_object_array(jw, "replies");
 	for (i = 0; i < p->nr_replies; i++) {
 		const struct posted_reply *re = &p->replies[i];
 
-		strbuf_addstr(out, i ? ",{\"message_id\":" : "{\"message_id\":");
-		json_add_str(out, re->msg->message_id);
-		strbuf_addstr(out, ",\"from\":");
-		json_add_str(out, re->msg->from);
-		strbuf_addstr(out, ",\"subject\":");
-		json_add_str(out, re->msg->subject);
-		strbuf_addf(out, ",\"to_cover\":%s}", re->to_cover ? "true" : "false");
+		jw_array_object(jw);
+		jw_object_string(jw, "message_id", re->msg->message_id);
+		jw_object_string(jw, "from", re->msg->from);
+		jw_object_string(jw, "subject", re->msg->subject);
+		jw_object_bool(jw, "to_cover", re->to_cover);
+		jw_end(jw);
 	}
-	strbuf_addstr(out, "]}");
+	jw_end(jw);
+	jw_end(jw);
 }
 
-static void json_reasons(struct strbuf *out, const struct candidate *c)
+static void json_reasons(struct json_writer *jw, const struct candidate *c)
 {
 	size_t i;
 
-	strbuf_addstr(out, "\"reasons\":[");
+	jw_object_array(jw, "reasons");
 	for (i = 0; i < c->nr_reasons; i++) {
 		const struct reason *re = &c->reasons[i];
 
-		strbuf_addf(out, "%s{\"rule\":", i ? "," : "");
-		json_add_str(out, re->rule->name);
-		strbuf_addf(out, ",\"weight\":%d,\"field\":", re->rule->weight);
+		jw_array_object(jw);
+		jw_object_string(jw, "rule", re->rule->name);
+		jw_object_int(jw, "weight", re->rule->weight);
 		if (re->rule->field == FIELD_TRAILER) {
-			struct strbuf f = STRBUF_INIT;
+			char *f = xstrfmt("trailer:%s", re->rule->trailer);
 
-			strbuf_addf(&f, "trailer:%s", re->rule->trailer);
-			json_add_str(out, f.buf);
-			strbuf_release(&f);
+			jw_object_string(jw, "field", f);
+			free(f);
 		} else {
-			json_add_str(out, rule_field_name(re->rule->field));
+			jw_object_string(jw, "field",
+					 rule_field_name(re->rule->field));
 		}
-		strbuf_addstr(out, ",\"match\":");
-		json_add_str(out, re->match);
-		strbuf_addch(out, '}');
+		jw_object_string(jw, "match", re->match);
+		jw_end(jw);
 	}
-	strbuf_addch(out, ']');
+	jw_end(jw);
 }
 
-static void json_evidence(struct strbuf *out, const struct candidate *c)
+static void json_evidence(struct json_writer *jw, const struct candidate *c)
 {
-	char hex[GIT_OID_HEXSZ + 1];
 	size_t i;
 
-	strbuf_addstr(out, "\"evidence\":[");
+	jw_object_array(jw, "evidence");
 	for (i = 0; i < c->nr_evidence; i++) {
 		const struct evidence *e = &c->evidence[i];
 
-		strbuf_addf(out, "%s{\"kind\":", i ? "," : "");
-		json_add_str(out, evidence_kind_name(e->kind));
-		strbuf_addstr(out, ",\"commit\":");
-		if (e->has_commit) {
-			git_oid_tostr(hex, sizeof(hex), &e->commit);
-			json_add_str(out, hex);
-		} else {
-			strbuf_addstr(out, "null");
-		}
-		strbuf_addstr(out, ",\"detail\":");
-		json_add_str(out, e->detail);
-		strbuf_addch(out, '}');
+		jw_array_object(jw);
+		jw_object_string(jw, "kind", evidence_kind_name(e->kind));
+		jw_oid(jw, "commit", e->has_commit ? &e->commit : NULL);
+		jw_object_string(jw, "detail", e->detail);
+		jw_end(jw);
 	}
-	strbuf_addch(out, ']');
+	jw_end(jw);
 }
 
-static void json_tags(struct strbuf *out, const struct candidate *c)
+static void json_tags(struct json_writer *jw, const struct candidate *c)
 {
-	char hex[GIT_OID_HEXSZ + 1];
 	size_t i;
 
-	strbuf_addstr(out, "\"fixes\":[");
+	jw_object_array(jw, "fixes");
 	for (i = 0; i < c->msg.nr_fixes; i++) {
-		strbuf_addf(out, "%s{\"id\":", i ? "," : "");
-		json_add_str(out, c->msg.fixes[i].id);
-		strbuf_addstr(out, ",\"subject\":");
-		json_add_str(out, c->msg.fixes[i].subject);
-		strbuf_addstr(out, ",\"commit\":");
-		if (c->fixes && c->fixes[i].resolved) {
-			git_oid_tostr(hex, sizeof(hex), &c->fixes[i].id);
-			json_add_str(out, hex);
-		} else {
-			strbuf_addstr(out, "null");
-		}
-		strbuf_addstr(out, ",\"status\":");
-		json_add_str(out, target_status_name(c->fixes ? c->fixes[i].status
-							      : TARGET_UNKNOWN));
-		strbuf_addch(out, '}');
+		int resolved = c->fixes && c->fixes[i].resolved;
+
+		jw_array_object(jw);
+		jw_object_string(jw, "id", c->msg.fixes[i].id);
+		jw_object_string(jw, "subject", c->msg.fixes[i].subject);
+		jw_oid(jw, "commit", resolved ? &c->fixes[i].id : NULL);
+		jw_object_string(jw, "status",
+				 target_status_name(c->fixes ? c->fixes[i].status
+							     : TARGET_UNKNOWN));
+		jw_end(jw);
 	}
-	strbuf_addstr(out, "],\"stable\":[");
+	jw_end(jw);
+	jw_object_array(jw, "stable");
 	for (i = 0; i < c->msg.nr_stable; i++) {
 		const struct stable_tag *t = &c->msg.stable[i];
 
-		strbuf_addf(out, "%s{\"address\":", i ? "," : "");
-		json_add_str(out, t->addr);
-		strbuf_addstr(out, ",\"comment\":");
-		json_add_str(out, t->comment);
-		if (t->hint_major >= 0)
-			strbuf_addf(out, ",\"since\":\"%d.%d\"", t->hint_major,
-				    t->hint_minor);
-		else
-			strbuf_addstr(out, ",\"since\":null");
-		strbuf_addf(out, ",\"noautosel\":%s}", t->noautosel ? "true" : "false");
+		jw_array_object(jw);
+		jw_object_string(jw, "address", t->addr);
+		jw_object_string(jw, "comment", t->comment);
+		if (t->hint_major >= 0) {
+			char *since = xstrfmt("%d.%d", t->hint_major,
+					      t->hint_minor);
+
+			jw_object_string(jw, "since", since);
+			free(since);
+		} else {
+			jw_object_null(jw, "since");
+		}
+		jw_object_bool(jw, "noautosel", t->noautosel);
+		jw_end(jw);
 	}
-	strbuf_addch(out, ']');
+	jw_end(jw);
 }
 
 static void json_candidate(struct strbuf *out, const struct candidate *c)
 {
 	const struct subsystem *s = candidate_subsystem(c);
+	struct strbuf date = STRBUF_INIT;
+	struct json_writer jw;
 	size_t i;
 
-	strbuf_addstr(out, "{\"commit\":");
-	json_add_str(out, c->hex);
-	strbuf_addstr(out, ",\"subject\":");
-	json_add_str(out, c->msg.subject);
-	strbuf_addstr(out, ",\"author\":");
-	json_add_str(out, c->author);
-	strbuf_addstr(out, ",\"date\":\"");
-	report_add_date(out, c->time, c->tz_offset);
-	strbuf_addstr(out, "\",\"subsystem\":");
-	json_add_str(out, s ? s->name : NULL);
-	strbuf_addstr(out, ",\"subsystems\":[");
-	for (i = 0; i < c->nr_touched; i++) {
-		if (i)
-			strbuf_addch(out, ',');
-		json_add_str(out, c->touched[i]->name);
-	}
-	strbuf_addstr(out, "],\"policy\":");
-	json_add_str(out, s ? policy_name(s->policy) : NULL);
-	strbuf_addf(out, ",\"score\":%d,\"threshold\":%d,\"verdict\":",
-		    c->score, c->threshold);
-	json_add_str(out, verdict_name(c->verdict));
-	strbuf_addstr(out, ",\"why\":");
-	json_add_str(out, c->why);
-	strbuf_addch(out, ',');
-	json_reasons(out, c);
-	strbuf_addstr(out, ",\"veto\":");
+	jw_init(&jw, out);
+	jw_object_begin(&jw);
+	jw_object_string(&jw, "commit", c->hex);
+	jw_object_string(&jw, "subject", c->msg.subject);
+	jw_object_string(&jw, "author", c->author);
+	report_add_date(&date, c->time, c->tz_offset);
+	jw_object_string(&jw, "date", date.buf);
+	strbuf_release(&date);
+	jw_object_string(&jw, "subsystem", s ? s->name : NULL);
+	jw_object_array(&jw, "subsystems");
+	for (i = 0; i < c->nr_touched; i++)
+		jw_array_string(&jw, c->touched[i]->name);
+	jw_end(&jw);
+	jw_object_string(&jw, "policy", s ? policy_name(s->policy) : NULL);
+	jw_object_int(&jw, "score", c->score);
+	jw_object_int(&jw, "threshold", c->threshold);
+	jw_object_string(&jw, "verdict", verdict_name(c->verdict));
+	jw_object_string(&jw, "why", c->why);
+	json_reasons(&jw, c);
 	if (c->veto) {
-		strbuf_addstr(out, "{\"rule\":");
-		json_add_str(out, c->veto->name);
-		strbuf_addstr(out, ",\"match\":");
-		json_add_str(out, c->veto_match);
-		strbuf_addch(out, '}');
+		jw_object_object(&jw, "veto");
+		jw_object_string(&jw, "rule", c->veto->name);
+		jw_object_string(&jw, "match", c->veto_match);
+		jw_end(&jw);
 	} else {
-		strbuf_addstr(out, "null");
+		jw_object_null(&jw, "veto");
 	}
-	strbuf_addch(out, ',');
-	json_evidence(out, c);
-	strbuf_addch(out, ',');
-	json_tags(out, c);
-	strbuf_addstr(out, ",\"facts\":[");
-	for (i = 0; i < c->nr_facts; i++) {
-		if (i)
-			strbuf_addch(out, ',');
-		json_add_str(out, c->facts[i]);
-	}
-	strbuf_addstr(out, "],\"named_by\":[");
-	for (i = 0; i < c->nr_named_by; i++) {
-		if (i)
-			strbuf_addch(out, ',');
-		json_add_str(out, c->named_by[i]);
-	}
-	strbuf_addstr(out, "],\"prerequisites\":[");
+	json_evidence(&jw, c);
+	json_tags(&jw, c);
+	jw_object_strings(&jw, "facts", c->facts, c->nr_facts);
+	jw_object_strings(&jw, "named_by", (const char *const *)c->named_by,
+			  c->nr_named_by);
+	jw_object_array(&jw, "prerequisites");
 	for (i = 0; i < c->nr_prereqs; i++) {
-		char hex[GIT_OID_HEXSZ + 1];
-
-		git_oid_tostr(hex, sizeof(hex), &c->prereqs[i].id);
-		strbuf_addstr(out, i ? ",{\"commit\":" : "{\"commit\":");
-		json_add_str(out, hex);
-		strbuf_addstr(out, ",\"source\":");
-		json_add_str(out, c->prereqs[i].source);
-		strbuf_addstr(out, ",\"status\":");
-		json_add_str(out, target_status_name(c->prereqs[i].status));
-		strbuf_addch(out, '}');
+		jw_array_object(&jw);
+		jw_oid(&jw, "commit", &c->prereqs[i].id);
+		jw_object_string(&jw, "source", c->prereqs[i].source);
+		jw_object_string(&jw, "status",
+				 target_status_name(c->prereqs[i].status));
+		jw_end(&jw);
 	}
-	strbuf_addstr(out, "],\"series\":");
+	jw_end(&jw);
 	if (c->series.id) {
-		strbuf_addstr(out, "{\"id\":");
-		json_add_str(out, c->series.id);
-		strbuf_addf(out, ",\"position\":%d}", c->series.position);
+		jw_object_object(&jw, "series");
+		jw_object_string(&jw, "id", c->series.id);
+		jw_object_int(&jw, "position", c->series.position);
+		jw_end(&jw);
 	} else {
-		strbuf_addstr(out, "null");
+		jw_object_null(&jw, "series");
 	}
-	json_posted(out, c);
-	strbuf_addstr(out, ",\"applies\":");
-	strbuf_addstr(out, !c->apply_checked ? "null" :
-			   c->apply.applies ? "true" : "false");
-	strbuf_addstr(out, ",\"conflicts\":[");
-	for (i = 0; i < c->apply.nr_conflicts; i++) {
-		if (i)
-			strbuf_addch(out, ',');
-		json_add_str(out, c->apply.conflicts[i]);
-	}
-	strbuf_addstr(out, "],\"reverted_by\":");
-	json_add_str(out, c->reverted_by);
-	strbuf_addstr(out, ",\"reverts\":");
-	json_add_str(out, c->reverts ? c->reverts->hex : NULL);
-	strbuf_addstr(out, ",\"warnings\":[");
-	for (i = 0; i < c->nr_warnings; i++) {
-		if (i)
-			strbuf_addch(out, ',');
-		json_add_str(out, c->warnings[i]);
-	}
-	strbuf_addstr(out, "]}\n");
+	json_posted(&jw, c);
+	if (c->apply_checked)
+		jw_object_bool(&jw, "applies", c->apply.applies);
+	else
+		jw_object_null(&jw, "applies");
+	jw_object_strings(&jw, "conflicts",
+			  (const char *const *)c->apply.conflicts,
+			  c->apply.nr_conflicts);
+	jw_object_string(&jw, "reverted_by", c->reverted_by);
+	jw_object_string(&jw, "reverts", c->reverts ? c->reverts->hex : NULL);
+	jw_object_strings(&jw, "warnings", (const char *const *)c->warnings,
+			  c->nr_warnings);
+	jw_end(&jw);
+	strbuf_addch(out, '\n');
 }
 
 void report_json(struct strbuf *out, const struct report *r,

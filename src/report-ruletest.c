@@ -189,59 +189,105 @@ void report_ruletest_text(struct strbuf *out, const struct ruletest *t,
 	}
 }
 
-static void json_ratio(struct strbuf *out, const char *key, size_t a, size_t b)
+static void json_ratio(struct json_writer *jw, const char *key, size_t a,
+		       size_t b)
 {
-	strbuf_addf(out, ",\"%s\":", key);
 	if (b)
-		strbuf_addf(out, "%.4f", ratio(a, b));
+		jw_object_double(jw, key, 4, ratio(a, b));
 	else
-		strbuf_addstr(out, "null");
+		jw_object_null(jw, key);
+}
+
+/* The counts of a tally: tp, fp, fn, tn. */
+static void json_tally(struct json_writer *jw, const struct tally *y)
+{
+	jw_object_int(jw, "tp", (long long)y->tp);
+	jw_object_int(jw, "fp", (long long)y->fp);
+	jw_object_int(jw, "fn", (long long)y->fn);
+	jw_object_int(jw, "tn", (long long)y->tn);
+}
+
+static void json_rule(struct json_writer *jw, const struct ruletest *t,
+		      const struct ruletest_rule *s)
+{
+	jw_object_begin(jw);
+	jw_object_string(jw, "type", "rule");
+	jw_object_string(jw, "rule", s->rule->name);
+	jw_object_string(jw, "subsystem", s->scope);
+	jw_object_bool(jw, "veto", s->rule->veto);
+	if (s->rule->veto)
+		jw_object_null(jw, "weight");
+	else
+		jw_object_int(jw, "weight", s->rule->weight);
+	jw_object_string(jw, "file", s->rule->file);
+	jw_object_int(jw, "line", s->rule->lineno);
+	jw_object_int(jw, "hits", (long long)s->hits);
+	if (t->label) {
+		jw_object_int(jw, "positive", (long long)s->positive);
+		jw_object_int(jw, "negative", (long long)s->negative);
+		json_ratio(jw, "precision", s->positive,
+			   s->positive + s->negative);
+		json_ratio(jw, "recall", s->positive, t->positives);
+	}
+	jw_end(jw);
+}
+
+static void json_message(struct json_writer *jw,
+			 const struct ruletest_item *it)
+{
+	const struct candidate *c = it->c;
+	size_t j;
+
+	jw_object_begin(jw);
+	jw_object_string(jw, "type", "message");
+	jw_object_int(jw, "line", (long long)it->lineno);
+	jw_object_string(jw, "subject", c->msg.subject);
+	jw_object_int(jw, "score", c->score);
+	jw_object_int(jw, "threshold", c->threshold);
+	jw_object_bool(jw, "picked", it->picked);
+	jw_object_string(jw, "label", it->label == LABEL_NONE ? NULL
+						 : label_name(it->label));
+	jw_object_array(jw, "reasons");
+	for (j = 0; j < c->nr_reasons; j++) {
+		jw_array_object(jw);
+		jw_object_string(jw, "rule", c->reasons[j].rule->name);
+		jw_object_int(jw, "weight", c->reasons[j].rule->weight);
+		jw_object_string(jw, "match", c->reasons[j].match);
+		jw_end(jw);
+	}
+	jw_end(jw);
+	jw_object_string(jw, "veto", c->veto ? c->veto->name : NULL);
+	jw_end(jw);
 }
 
 void report_ruletest_json(struct strbuf *out, const struct ruletest *t,
 			  int flags)
 {
 	struct tally y = tally_at(t, 1, 0);
-	size_t i, j;
+	struct json_writer jw;
+	size_t i;
 
-	strbuf_addstr(out, "{\"type\":\"summary\",\"file\":");
-	json_add_str(out, t->path);
-	strbuf_addf(out, ",\"messages\":%zu,\"threshold\":%d,\"picked\":%zu",
-		    t->nr, t->rules->threshold, y.picked);
-	strbuf_addstr(out, ",\"label\":");
-	json_add_str(out, t->label);
+	jw_init(&jw, out);
+	jw_object_begin(&jw);
+	jw_object_string(&jw, "type", "summary");
+	jw_object_string(&jw, "file", t->path);
+	jw_object_int(&jw, "messages", (long long)t->nr);
+	jw_object_int(&jw, "threshold", t->rules->threshold);
+	jw_object_int(&jw, "picked", (long long)y.picked);
+	jw_object_string(&jw, "label", t->label);
 	if (t->label) {
-		strbuf_addf(out, ",\"positives\":%zu,\"negatives\":%zu,\"tp\":%zu,"
-			    "\"fp\":%zu,\"fn\":%zu,\"tn\":%zu", t->positives,
-			    t->negatives, y.tp, y.fp, y.fn, y.tn);
-		json_ratio(out, "precision", y.tp, y.tp + y.fp);
-		json_ratio(out, "recall", y.tp, t->positives);
-		json_ratio(out, "negatives_picked", y.fp, t->negatives);
+		jw_object_int(&jw, "positives", (long long)t->positives);
+		jw_object_int(&jw, "negatives", (long long)t->negatives);
+		json_tally(&jw, &y);
+		json_ratio(&jw, "precision", y.tp, y.tp + y.fp);
+		json_ratio(&jw, "recall", y.tp, t->positives);
+		json_ratio(&jw, "negatives_picked", y.fp, t->negatives);
 	}
-	strbuf_addstr(out, "}\n");
+	jw_end(&jw);
+	strbuf_addch(out, '\n');
 	for (i = 0; i < t->nr_stats; i++) {
-		const struct ruletest_rule *s = &t->stats[i];
-
-		strbuf_addstr(out, "{\"type\":\"rule\",\"rule\":");
-		json_add_str(out, s->rule->name);
-		strbuf_addstr(out, ",\"subsystem\":");
-		json_add_str(out, s->scope);
-		if (s->rule->veto)
-			strbuf_addstr(out, ",\"veto\":true,\"weight\":null");
-		else
-			strbuf_addf(out, ",\"veto\":false,\"weight\":%d",
-				    s->rule->weight);
-		strbuf_addstr(out, ",\"file\":");
-		json_add_str(out, s->rule->file);
-		strbuf_addf(out, ",\"line\":%u,\"hits\":%zu", s->rule->lineno, s->hits);
-		if (t->label) {
-			strbuf_addf(out, ",\"positive\":%zu,\"negative\":%zu",
-				    s->positive, s->negative);
-			json_ratio(out, "precision", s->positive,
-				   s->positive + s->negative);
-			json_ratio(out, "recall", s->positive, t->positives);
-		}
-		strbuf_addstr(out, "}\n");
+		json_rule(&jw, t, &t->stats[i]);
+		strbuf_addch(out, '\n');
 	}
 	if (flags & RULETEST_SWEEP && t->label) {
 		int *v;
@@ -250,40 +296,19 @@ void report_ruletest_json(struct strbuf *out, const struct ruletest *t,
 		for (i = 0; i < nr; i++) {
 			struct tally at = tally_at(t, 0, v[i]);
 
-			strbuf_addf(out, "{\"type\":\"sweep\",\"threshold\":%d,"
-				    "\"tp\":%zu,\"fp\":%zu,\"fn\":%zu,\"tn\":%zu",
-				    v[i], at.tp, at.fp, at.fn, at.tn);
-			json_ratio(out, "precision", at.tp, at.tp + at.fp);
-			json_ratio(out, "recall", at.tp, t->positives);
-			strbuf_addstr(out, "}\n");
+			jw_object_begin(&jw);
+			jw_object_string(&jw, "type", "sweep");
+			jw_object_int(&jw, "threshold", v[i]);
+			json_tally(&jw, &at);
+			json_ratio(&jw, "precision", at.tp, at.tp + at.fp);
+			json_ratio(&jw, "recall", at.tp, t->positives);
+			jw_end(&jw);
+			strbuf_addch(out, '\n');
 		}
 		free(v);
 	}
 	for (i = 0; flags & RULETEST_MESSAGES && i < t->nr; i++) {
-		const struct ruletest_item *it = &t->items[i];
-		const struct candidate *c = it->c;
-
-		strbuf_addf(out, "{\"type\":\"message\",\"line\":%zu,\"subject\":",
-			    it->lineno);
-		json_add_str(out, c->msg.subject);
-		strbuf_addf(out, ",\"score\":%d,\"threshold\":%d,\"picked\":%s,"
-			    "\"label\":", c->score, c->threshold,
-			    it->picked ? "true" : "false");
-		if (it->label == LABEL_NONE)
-			strbuf_addstr(out, "null");
-		else
-			json_add_str(out, label_name(it->label));
-		strbuf_addstr(out, ",\"reasons\":[");
-		for (j = 0; j < c->nr_reasons; j++) {
-			strbuf_addf(out, "%s{\"rule\":", j ? "," : "");
-			json_add_str(out, c->reasons[j].rule->name);
-			strbuf_addf(out, ",\"weight\":%d,\"match\":",
-				    c->reasons[j].rule->weight);
-			json_add_str(out, c->reasons[j].match);
-			strbuf_addch(out, '}');
-		}
-		strbuf_addstr(out, "],\"veto\":");
-		json_add_str(out, c->veto ? c->veto->name : NULL);
-		strbuf_addstr(out, "}\n");
+		json_message(&jw, &t->items[i]);
+		strbuf_addch(out, '\n');
 	}
 }

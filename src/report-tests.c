@@ -116,15 +116,15 @@ void report_tests_json(struct strbuf *out, const struct tests_run *t,
 {
 	const struct testannot *first = &t->set.items[x->first];
 	struct strbuf id = STRBUF_INIT;
-	const char *sep = "";
+	struct json_writer jw;
 	size_t i;
 
-	strbuf_addstr(out, "{\"test\":");
-	json_add_str(out, first->test);
-	strbuf_addstr(out, ",\"suite\":");
-	json_add_str(out, first->suite);
-	strbuf_addf(out, ",\"status\":\"%s\",\"missing\":[",
-		    test_status_name(x->status));
+	jw_init(&jw, out);
+	jw_object_begin(&jw);
+	jw_object_string(&jw, "test", first->test);
+	jw_object_string(&jw, "suite", first->suite);
+	jw_object_string(&jw, "status", test_status_name(x->status));
+	jw_object_array(&jw, "missing");
 	for (i = x->first; i < x->first + x->nr; i++) {
 		const struct named *n = &t->named[i];
 		size_t k;
@@ -135,42 +135,36 @@ void report_tests_json(struct strbuf *out, const struct tests_run *t,
 			if (t->named[k].state == FIX_MISSING &&
 			    git_oid_equal(&t->named[k].id, &n->id))
 				break;
-		if (k < i)
-			continue;
-		strbuf_addf(out, "%s\"%s\"", sep, git_oid_tostr_s(&n->id));
-		sep = ",";
+		if (k == i)
+			jw_array_string(&jw, git_oid_tostr_s(&n->id));
 	}
-	strbuf_addstr(out, "],\"annotations\":[");
+	jw_end(&jw);
+	jw_object_array(&jw, "annotations");
 	for (i = x->first; i < x->first + x->nr; i++) {
 		const struct named *n = &t->named[i];
 		const struct testannot *a = n->a;
 
-		strbuf_addf(out, "%s{\"kind\":\"%s\",\"how\":",
-			    i > x->first ? "," : "", testannot_kind_name(a->kind));
-		json_add_str(out, a->how);
-		strbuf_addstr(out, ",\"sha\":");
-		json_add_str(out, a->sha);
-		strbuf_addstr(out, ",\"subject\":");
-		json_add_str(out, a->subject);
-		strbuf_addstr(out, ",\"fstyp\":");
-		json_add_str(out, a->fstyp);
-		strbuf_addstr(out, ",\"via\":");
-		json_add_str(out, a->via);
-		strbuf_addstr(out, ",\"file\":");
-		json_add_str(out, a->file);
-		strbuf_addf(out, ",\"line\":%u,\"commit\":", a->line);
+		jw_array_object(&jw);
+		jw_object_string(&jw, "kind", testannot_kind_name(a->kind));
+		jw_object_string(&jw, "how", a->how);
+		jw_object_string(&jw, "sha", a->sha);
+		jw_object_string(&jw, "subject", a->subject);
+		jw_object_string(&jw, "fstyp", a->fstyp);
+		jw_object_string(&jw, "via", a->via);
+		jw_object_string(&jw, "file", a->file);
+		jw_object_int(&jw, "line", a->line);
 		strbuf_reset(&id);
 		if (n->resolved)
 			add_id(&id, n, 1);
-		json_add_str(out, n->resolved ? id.buf : NULL);
-		strbuf_addf(out, ",\"state\":\"%s\",\"detail\":",
-			    fix_state_name(n->state));
-		json_add_str(out, n->detail);
-		strbuf_addstr(out, ",\"resolved_by\":");
-		json_add_str(out, n->how);
-		strbuf_addch(out, '}');
+		jw_object_string(&jw, "commit", n->resolved ? id.buf : NULL);
+		jw_object_string(&jw, "state", fix_state_name(n->state));
+		jw_object_string(&jw, "detail", n->detail);
+		jw_object_string(&jw, "resolved_by", n->how);
+		jw_end(&jw);
 	}
-	strbuf_addstr(out, "]}\n");
+	jw_end(&jw);
+	jw_end(&jw);
+	strbuf_addch(out, '\n');
 	strbuf_release(&id);
 }
 

@@ -6,6 +6,7 @@
 #include "options.h"
 #include "picks.h"
 #include "report.h"
+#include "report-audit.h"
 #include "strbuf.h"
 #include "util.h"
 

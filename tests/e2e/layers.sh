@@ -10,7 +10,7 @@ cat >"$tmp/layers" <<'LAYERS'
 2 candidate   candidate
 3 stages      audit branch checks deps eval match posted revlist ruletest scan score
 4 run         picks run testrun vendordiff
-5 report      report report-diff report-eval report-json report-ledger report-mail report-rules report-ruletest report-tests
+5 report      report report-audit report-diff report-eval report-json report-ledger report-mail report-rules report-ruletest report-tests
 6 cli         cli/* main
 LAYERS
 

@@ -130,12 +130,71 @@ static void test_errors(void **state)
 	strbuf_release(&deep);
 }
 
+/* The writer: commas, nesting, null, numbers, and what it writes reads back. */
+static void test_writer(void **state)
+{
+	static const char *const facts[] = { "follow-up", "cve" };
+	struct strbuf out = STRBUF_INIT;
+	struct json_object o;
+	struct json_writer jw;
+	const char *why = NULL;
+	size_t at = 0;
+
+	(void)state;
+	jw_init(&jw, &out);
+	jw_object_begin(&jw);
+	jw_object_string(&jw, "subject", "xfs: \"quoted\"\n\x01");
+	jw_object_string(&jw, "none", NULL);
+	jw_object_int(&jw, "score", -12);
+	jw_object_double(&jw, "recall", 4, 2.0 / 3);
+	jw_object_bool(&jw, "applies", 0);
+	jw_object_strings(&jw, "facts", facts, 2);
+	jw_object_strings(&jw, "empty", NULL, 0);
+	jw_object_array(&jw, "nested");
+	jw_array_object(&jw);
+	jw_object_null(&jw, "x");
+	jw_end(&jw);
+	jw_array_int(&jw, 7);
+	jw_array_array(&jw);
+	jw_end(&jw);
+	jw_end(&jw);
+	jw_object_object(&jw, "series");
+	jw_end(&jw);
+	jw_end(&jw);
+	assert_int_equal(jw.depth, 0);
+	assert_string_equal(out.buf,
+		"{\"subject\":\"xfs: \\\"quoted\\\"\\n\\u0001\",\"none\":null,"
+		"\"score\":-12,\"recall\":0.6667,\"applies\":false,"
+		"\"facts\":[\"follow-up\",\"cve\"],\"empty\":[],"
+		"\"nested\":[{\"x\":null},7,[]],\"series\":{}}");
+
+	/* The reader takes what the writer wrote. */
+	json_object_init(&o);
+	assert_int_equal(json_object_parse(&o, out.buf, out.len, &why, &at), 0);
+	assert_string_equal(json_object_get(&o, "subject")->value,
+			    "xfs: \"quoted\"\n\x01");
+	assert_int_equal(json_object_get(&o, "none")->type, JSON_NULL);
+	assert_int_equal(json_object_get(&o, "facts")->nr_items, 2);
+	json_object_release(&o);
+
+	/* A second record after the first: no comma between them. */
+	strbuf_reset(&out);
+	jw_object_begin(&jw);
+	jw_end(&jw);
+	jw_object_begin(&jw);
+	jw_object_int(&jw, "n", 1);
+	jw_end(&jw);
+	assert_string_equal(out.buf, "{}{\"n\":1}");
+	strbuf_release(&out);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_members),
 		cmocka_unit_test(test_escapes),
 		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_writer),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
