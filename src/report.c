@@ -1,4 +1,5 @@
 #include "report.h"
+#include "revlist.h"
 #include "deps.h"
 #include "error.h"
 #include "posted.h"
@@ -527,5 +528,32 @@ int report_write(FILE *f, const struct strbuf *out)
 	    ferror(f))
 		ret = error("cannot write the output: %s", strerror(errno));
 	strbuf_release(&safe);
+	return ret;
+}
+
+int report_patch_ids(FILE *f, const struct revlist *l, const size_t *order)
+{
+	struct strbuf out = STRBUF_INIT;
+	char hex[GIT_OID_HEXSZ + 1];
+	size_t i;
+	int ret = 0;
+
+	for (i = 0; !ret && i < l->nr; i++) {
+		const struct patchid_job *it = &l->items[order[i]];
+
+		if (!it->has_id)
+			continue;
+		strbuf_addstr(&out, git_oid_tostr(hex, sizeof(hex), &it->id));
+		strbuf_addch(&out, ' ');
+		strbuf_addstr(&out, git_oid_tostr(hex, sizeof(hex), &it->commit));
+		strbuf_addch(&out, '\n');
+		if (out.len >= 65536) {
+			ret = report_write(f, &out);
+			strbuf_reset(&out);
+		}
+	}
+	if (!ret)
+		ret = report_write(f, &out);
+	strbuf_release(&out);
 	return ret;
 }

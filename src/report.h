@@ -68,6 +68,16 @@ void report_reasons(struct strbuf *out, const struct candidate *c);
  */
 int report_write(FILE *f, const struct strbuf *out);
 
+struct revlist;
+
+/*
+ * patch-id's output: "<patch-id> <commit>" a line, for the commits of l
+ * that have one, in the order of order (indexes into l), as git
+ * patch-id --stable prints them; written to f as it goes, in blocks.
+ * Returns 0 or -1 after an error message.
+ */
+int report_patch_ids(FILE *f, const struct revlist *l, const size_t *order);
+
 /*
  * For the writers (report.c: text and explain, report-json.c,
  * report-mail.c: email and mbox):

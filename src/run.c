@@ -231,6 +231,16 @@ static int no_history(git_repository *repo)
 	return ret;
 }
 
+void run_open_patchids(struct run_context *ctx, struct patchid_cache *pc)
+{
+	char *path = run_cache_path(ctx, "patchid-cache");
+
+	patchid_cache_init(pc, path ? path : "");
+	if (path)
+		patchid_cache_load(pc);
+	free(path);
+}
+
 int run_setup(struct run_context *ctx, struct run *run,
 		  const char *branch, const char *upstream)
 {
@@ -242,11 +252,7 @@ int run_setup(struct run_context *ctx, struct run *run,
 	if (run_open_repo(ctx) < 0 || apply_in_memory(ctx->repo) < 0 ||
 	    no_history(ctx->repo) < 0)
 		return -1;
-	path = run_cache_path(ctx, "patchid-cache");
-	patchid_cache_init(&run->patchids, path ? path : "");
-	if (path)
-		patchid_cache_load(&run->patchids);
-	free(path);
+	run_open_patchids(ctx, &run->patchids);
 	scan_init(&run->scan, ctx->repo, &run->rules);
 	path = run_cache_path(ctx, "scan-cache");
 	scancache_init(&run->scans, path ? path : "");

@@ -114,6 +114,12 @@ char *run_cache_path(struct run_context *ctx, const char *name);
 int run_scan(struct run_context *ctx, struct run *run);
 
 /*
+ * The patch-id cache of the run's cache directory, loaded (empty with
+ * --no-cache); for run_setup() and the commands with runs of their own.
+ */
+void run_open_patchids(struct run_context *ctx, struct patchid_cache *pc);
+
+/*
  * Opens the repository, loads the rules, resolves upstream (the option,
  * else stablepick.upstream, else the first of master, main,
  * origin/master and origin/main) and indexes the branch.  Returns 0 or

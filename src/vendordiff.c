@@ -280,16 +280,11 @@ int vendordiff_run(struct run_context *ctx, struct vendordiff *d,
 		   const char *branch, const char *against,
 		   const char *subsystems, const char *upstream, int releases)
 {
-	char *path;
 	int ret;
 
 	if (run_open_repo(ctx) < 0)
 		return -1;
-	path = run_cache_path(ctx, "patchid-cache");
-	patchid_cache_init(&d->patchids, path ? path : "");
-	if (path)
-		patchid_cache_load(&d->patchids);
-	free(path);
+	run_open_patchids(ctx, &d->patchids);
 	scan_init(&d->scan, ctx->repo, &d->rules);
 	d->opened = 1;
 	ret = run_load_rules(ctx, &d->rules);

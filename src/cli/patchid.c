@@ -3,12 +3,12 @@
 #include "options.h"
 #include "patchid.h"
 #include "patchid-pool.h"
+#include "report.h"
 #include "revlist.h"
 #include "strbuf.h"
 #include "trace.h"
 #include "util.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,27 +55,6 @@ static int parse_args(struct patch_id_args *a, int argc, char **argv)
 	return 0;
 }
 
-static int print_ids(const struct revlist *l, const size_t *order)
-{
-	char line[2 * GIT_OID_HEXSZ + 2];
-	size_t i;
-
-	for (i = 0; i < l->nr; i++) {
-		const struct patchid_job *it = &l->items[order[i]];
-
-		if (!it->has_id)
-			continue;
-		git_oid_fmt(line, &it->id);
-		line[GIT_OID_HEXSZ] = ' ';
-		git_oid_fmt(line + GIT_OID_HEXSZ + 1, &it->commit);
-		line[2 * GIT_OID_HEXSZ + 1] = '\n';
-		fwrite(line, 1, sizeof(line), stdout);
-	}
-	if (fflush(stdout) || ferror(stdout))
-		return error("cannot write the output: %s", strerror(errno));
-	return 0;
-}
-
 static int patch_id(struct run_context *ctx, int argc, char **argv)
 {
 	struct patch_id_args a;
@@ -98,7 +77,7 @@ static int patch_id(struct run_context *ctx, int argc, char **argv)
 	trace_stage("patch-ids");
 	if (!ret) {
 		order = revlist_log_order(&l);
-		ret = print_ids(&l, order);
+		ret = report_patch_ids(stdout, &l, order);
 		free(order);
 	}
 	trace_stage("output");
