@@ -1,341 +1,20 @@
+/*
+ * The scanner (scan.h): the walk of a range, the candidates filled from
+ * their commits, and the replay of what the cache holds of a range.
+ * The watched paths are in scan-paths.c, what a candidate fixes in
+ * scan-fixes.c, revisions and shallow clones in scan-refs.c.
+ */
 #include "scan.h"
+#include "scan-internal.h"
 #include "error.h"
 #include "trace.h"
 #include "treediff.h"
 #include "strbuf.h"
 #include "util.h"
 
-#include <errno.h>
 #include <fnmatch.h>
 #include <stdio.h>
 #include <string.h>
-
-/*
- * The watched paths as a tree of path components.  A node ends a
- * directory spec ("fs/xfs/") when it has owners; file globs ("fs/\*.c")
- * hang off the node of their directory; a template ("fs/\*\/") hangs
- * off the node of the directory whose directories it stands for.
- *
- * Every subsystem's specs are in the tree, wanted or not, ignored or
- * not: a spec covers its paths, so that a template does not take them
- * for a directory of its own (see watch_diff()).  touch() decides what
- * counts.
- */
-struct watch_glob {
-	char *pattern;
-	const struct subsystem *owner;
-};
-
-struct watch_node {
-	char *name;
-	char *path;			/* "fs/" up to here, with templates */
-	struct watch_node **kids;
-	size_t nr_kids, alloc_kids;
-	const struct subsystem **owners;
-	size_t nr_owners, alloc_owners;
-	struct watch_glob *globs;
-	size_t nr_globs, alloc_globs;
-	const struct subsystem **templates;
-	size_t nr_templates, alloc_templates;
-};
-
-static struct watch_node *watch_new(const char *name, size_t len)
-{
-	struct watch_node *n = xcalloc(1, sizeof(*n));
-
-	n->name = xstrndup(name, len);
-	return n;
-}
-
-static void watch_free(struct watch_node *n)
-{
-	size_t i;
-
-	if (!n)
-		return;
-	for (i = 0; i < n->nr_kids; i++)
-		watch_free(n->kids[i]);
-	for (i = 0; i < n->nr_globs; i++)
-		free(n->globs[i].pattern);
-	free(n->kids);
-	free(n->owners);
-	free(n->globs);
-	free(n->templates);
-	free(n->path);
-	free(n->name);
-	free(n);
-}
-
-static struct watch_node *watch_kid(const struct watch_node *n,
-				    const char *name, size_t len)
-{
-	size_t i;
-
-	for (i = 0; i < n->nr_kids; i++)
-		if (strlen(n->kids[i]->name) == len &&
-		    !memcmp(n->kids[i]->name, name, len))
-			return n->kids[i];
-	return NULL;
-}
-
-static struct watch_node *watch_child(struct watch_node *n, const char *name,
-				      size_t len)
-{
-	struct watch_node *k = watch_kid(n, name, len);
-
-	if (k)
-		return k;
-	ALLOC_GROW(n->kids, n->nr_kids, n->alloc_kids);
-	n->kids[n->nr_kids] = watch_new(name, len);
-	return n->kids[n->nr_kids++];
-}
-
-/*
- * Adds "a/b/" (a directory), "a/glob" (files in a) or, for a template,
- * "a/\*\/" (every directory in a) for subsystem s.
- */
-static void watch_add(struct watch_node *root, const char *spec,
-		      const struct subsystem *s)
-{
-	struct watch_node *n = root;
-	const char *p = spec, *slash;
-
-	while ((slash = strchr(p, '/'))) {
-		if (s->is_template && !strcmp(p, "*/"))
-			break;
-		n = watch_child(n, p, (size_t)(slash - p));
-		p = slash + 1;
-	}
-	if (s->is_template) {
-		if (!n->path)
-			n->path = xstrndup(spec, (size_t)(p - spec));
-		ALLOC_GROW(n->templates, n->nr_templates, n->alloc_templates);
-		n->templates[n->nr_templates++] = s;
-		return;
-	}
-	if (!*p) {
-		ALLOC_GROW(n->owners, n->nr_owners, n->alloc_owners);
-		n->owners[n->nr_owners++] = s;
-		return;
-	}
-	ALLOC_GROW(n->globs, n->nr_globs, n->alloc_globs);
-	n->globs[n->nr_globs].pattern = xstrdup(p);
-	n->globs[n->nr_globs].owner = s;
-	n->nr_globs++;
-}
-
-static int wanted(const struct scan *s, const struct subsystem *sub)
-{
-	size_t i;
-
-	if (!s->nr_only)
-		return 1;
-	for (i = 0; i < s->nr_only; i++)
-		if (!strcmp(s->only[i], sub->name))
-			return 1;
-	return 0;
-}
-
-/*
- * Counts subsystem sub as changed by c, unless it is ignored (policy
- * ignore) or not asked for (--subsystem): then c->left_out says that a
- * watched path changed all the same.
- */
-static void touch(const struct scan *s, struct candidate *c,
-		  const struct subsystem *sub)
-{
-	size_t i;
-
-	if (sub->policy == POLICY_IGNORE || !wanted(s, sub)) {
-		c->left_out = 1;
-		return;
-	}
-	for (i = 0; i < c->nr_touched; i++)
-		if (c->touched[i] == sub)
-			return;
-	ALLOC_GROW(c->touched, c->nr_touched, c->alloc_touched);
-	c->touched[c->nr_touched++] = sub;
-}
-
-/* The subsystems templates of n derive for its directory `dir`. */
-static void touch_derived(struct scan *s, const struct watch_node *n,
-			  const char *dir, struct candidate *c)
-{
-	struct strbuf path = STRBUF_INIT;
-	size_t i;
-
-	strbuf_addf(&path, "%s%s/", n->path, dir);
-	for (i = 0; i < n->nr_templates; i++)
-		touch(s, c, ruleset_add_derived(s->rules, n->templates[i], dir,
-						path.buf));
-	strbuf_release(&path);
-}
-
-static int same_entry(const git_tree_entry *a, const git_tree_entry *b)
-{
-	if (!a || !b)
-		return !a && !b;
-	return git_oid_equal(git_tree_entry_id(a), git_tree_entry_id(b)) &&
-	       git_tree_entry_filemode(a) == git_tree_entry_filemode(b);
-}
-
-static int glob_changed(const struct watch_glob *g, const git_tree *a,
-			const git_tree *b)
-{
-	size_t i, n;
-
-	/* Entries added or changed in b, then entries gone from a. */
-	n = b ? git_tree_entrycount(b) : 0;
-	for (i = 0; i < n; i++) {
-		const git_tree_entry *e = git_tree_entry_byindex(b, i);
-		const char *name = git_tree_entry_name(e);
-
-		if (git_tree_entry_type(e) == GIT_OBJECT_TREE ||
-		    fnmatch(g->pattern, name, 0))
-			continue;
-		if (!same_entry(e, a ? git_tree_entry_byname(a, name) : NULL))
-			return 1;
-	}
-	n = a ? git_tree_entrycount(a) : 0;
-	for (i = 0; i < n; i++) {
-		const git_tree_entry *e = git_tree_entry_byindex(a, i);
-		const char *name = git_tree_entry_name(e);
-
-		if (git_tree_entry_type(e) == GIT_OBJECT_TREE ||
-		    fnmatch(g->pattern, name, 0))
-			continue;
-		if (!b || !git_tree_entry_byname(b, name))
-			return 1;
-	}
-	return 0;
-}
-
-static int subtree(git_repository *repo, const git_tree_entry *e,
-		   git_tree **out)
-{
-	*out = NULL;
-	if (!e || git_tree_entry_type(e) != GIT_OBJECT_TREE)
-		return 0;
-	return git_tree_lookup(out, repo, git_tree_entry_id(e));
-}
-
-static int is_tree(const git_tree_entry *e)
-{
-	return e && git_tree_entry_type(e) == GIT_OBJECT_TREE;
-}
-
-static int watch_diff(struct scan *s, const struct watch_node *n,
-		      const git_tree *a, const git_tree *b,
-		      struct candidate *c, int *uncovered);
-
-/* Goes down into kid k, for entries ea and eb that differ. */
-static int watch_kid_diff(struct scan *s, const struct watch_node *k,
-			  const git_tree_entry *ea, const git_tree_entry *eb,
-			  struct candidate *c, int *uncovered)
-{
-	git_tree *ta = NULL, *tb = NULL;
-	int ret;
-
-	if (subtree(s->repo, ea, &ta) < 0 || subtree(s->repo, eb, &tb) < 0)
-		ret = error_git("cannot read tree '%s' of commit %s",
-				k->name, c->hex);
-	else
-		ret = watch_diff(s, k, ta, tb, c, uncovered);
-	git_tree_free(ta);
-	git_tree_free(tb);
-	return ret;
-}
-
-/*
- * An entry of n's directory that differs: the kid of its name (if
- * any) takes it; what no spec covers is a directory of n's templates,
- * if it has some, else uncovered.
- */
-static int watch_entry(struct scan *s, const struct watch_node *n,
-		       const char *name, const git_tree_entry *ea,
-		       const git_tree_entry *eb, struct candidate *c,
-		       int *uncovered)
-{
-	const struct watch_node *k = watch_kid(n, name, strlen(name));
-	int dir = is_tree(ea) || is_tree(eb), covered = 0, below = 0;
-	int track = uncovered || n->nr_templates;
-	size_t i;
-
-	if (k) {
-		for (i = 0; i < k->nr_owners; i++)
-			touch(s, c, k->owners[i]);
-		if (dir && (k->nr_kids || k->nr_globs || k->nr_templates) &&
-		    watch_kid_diff(s, k, ea, eb, c,
-				   track && !k->nr_owners ? &below : NULL) < 0)
-			return -1;
-		covered = k->nr_owners || (dir && !below);
-	}
-	for (i = 0; !covered && !dir && i < n->nr_globs; i++)
-		covered = !fnmatch(n->globs[i].pattern, name, 0);
-	if (!covered && dir && n->nr_templates) {
-		touch_derived(s, n, name, c);
-		covered = 1;
-	}
-	if (!covered && uncovered)
-		*uncovered = 1;
-	return 0;
-}
-
-/*
- * Marks the subsystems whose paths differ between trees a (the parent,
- * may be NULL) and b (the commit), below node n.  Only subtrees whose
- * ids differ are opened.  A template's directories are those of the
- * commit, so that a directory renamed or removed since still counts
- * for the commits that changed it.  With uncovered, sets *uncovered
- * when a change is under no spec: a template above derives a subsystem
- * for what specs leave of its directory (fs/smb/common/ when fs/smb/
- * client/ and fs/smb/server/ have subsystems of their own).
- */
-static int watch_diff(struct scan *s, const struct watch_node *n,
-		      const git_tree *a, const git_tree *b,
-		      struct candidate *c, int *uncovered)
-{
-	size_t i, nr;
-
-	for (i = 0; i < n->nr_globs; i++)
-		if (glob_changed(&n->globs[i], a, b))
-			touch(s, c, n->globs[i].owner);
-
-	if (!n->nr_templates && !uncovered) {
-		for (i = 0; i < n->nr_kids; i++) {
-			const struct watch_node *k = n->kids[i];
-			const git_tree_entry *ea, *eb;
-
-			ea = a ? git_tree_entry_byname(a, k->name) : NULL;
-			eb = b ? git_tree_entry_byname(b, k->name) : NULL;
-			if (!same_entry(ea, eb) &&
-			    watch_entry(s, n, k->name, ea, eb, c, NULL) < 0)
-				return -1;
-		}
-		return 0;
-	}
-	/* Every entry that differs: those of b, then those gone from a. */
-	nr = b ? git_tree_entrycount(b) : 0;
-	for (i = 0; i < nr; i++) {
-		const git_tree_entry *eb = git_tree_entry_byindex(b, i);
-		const char *name = git_tree_entry_name(eb);
-		const git_tree_entry *ea = a ? git_tree_entry_byname(a, name) : NULL;
-
-		if (!same_entry(ea, eb) &&
-		    watch_entry(s, n, name, ea, eb, c, uncovered) < 0)
-			return -1;
-	}
-	nr = a ? git_tree_entrycount(a) : 0;
-	for (i = 0; i < nr; i++) {
-		const git_tree_entry *ea = git_tree_entry_byindex(a, i);
-		const char *name = git_tree_entry_name(ea);
-
-		if ((!b || !git_tree_entry_byname(b, name)) &&
-		    watch_entry(s, n, name, ea, NULL, c, uncovered) < 0)
-			return -1;
-	}
-	return 0;
-}
 
 void scan_init(struct scan *s, git_repository *repo, struct ruleset *rules)
 {
@@ -347,13 +26,9 @@ void scan_init(struct scan *s, git_repository *repo, struct ruleset *rules)
 
 void scan_release(struct scan *s)
 {
-	size_t i;
-
-	for (i = 0; i < s->nr_only; i++)
-		free(s->only[i]);
-	free(s->only);
+	free_string_array(s->only, s->nr_only);
 	free(s->range);
-	watch_free(s->watch);
+	scan_watch_free(s->watch);
 	candidate_list_release(&s->candidates);
 	soak_tags_release(&s->soak_tags);
 	scan_memo_free(s->own_memo);
@@ -368,85 +43,6 @@ void scan_reset(struct scan *s)
 	s->own_memo = NULL;
 	s->memo = NULL;
 	s->walked = s->merges = s->replayed = s->left_out = 0;
-}
-
-/* The unborn branch HEAD is on, as "refs/heads/NAME", or NULL. */
-static char *unborn_head(git_repository *repo)
-{
-	git_reference *head = NULL;
-	char *name = NULL;
-
-	if (git_repository_head_unborn(repo) == 1 &&
-	    !git_reference_lookup(&head, repo, "HEAD") &&
-	    git_reference_type(head) == GIT_REFERENCE_SYMBOLIC)
-		name = xstrdup(git_reference_symbolic_target(head));
-	git_reference_free(head);
-	git_error_clear();
-	return name;
-}
-
-int scan_ref_error(git_repository *repo, const char *rev, const char *name,
-		   int unborn)
-{
-	git_reference *ref = NULL, *resolved = NULL;
-	char hex[GIT_OID_HEXSZ + 1];
-	git_odb *odb = NULL;
-	char *head;
-	int ret = 0;
-
-	if (!git_reference_dwim(&ref, repo, rev) &&
-	    !git_reference_resolve(&resolved, ref) &&
-	    git_reference_target(resolved) &&
-	    !git_repository_odb(&odb, repo) &&
-	    !git_odb_exists(odb, git_reference_target(resolved))) {
-		git_oid_tostr(hex, sizeof(hex), git_reference_target(resolved));
-		ret = error("%s points at %s, which is not in the repository",
-			    name, hex);
-	}
-	git_odb_free(odb);
-	git_reference_free(resolved);
-	git_reference_free(ref);
-	git_error_clear();
-	if (ret || !unborn || !(head = unborn_head(repo)))
-		return ret;
-	if (!strcmp(rev, head) || !strcmp(rev, "HEAD") ||
-	    (!strncmp(head, "refs/heads/", 11) && !strcmp(rev, head + 11)))
-		ret = error("%s has no commits yet", name);
-	free(head);
-	return ret;
-}
-
-int scan_resolve(git_repository *repo, const char *rev, const char *what,
-		 git_oid *out)
-{
-	git_object *obj = NULL, *peeled = NULL;
-	int ret;
-
-	ret = git_revparse_single(&obj, repo, rev);
-	/* libgit2 calls every hex name shorter than 4 digits ambiguous. */
-	if (ret == GIT_EAMBIGUOUS && strlen(rev) < GIT_OID_MINPREFIXLEN)
-		ret = GIT_ENOTFOUND;
-	if (ret == GIT_ENOTFOUND) {
-		struct strbuf name = STRBUF_INIT;
-
-		strbuf_addf(&name, "'%s' for %s", rev, what);
-		ret = scan_ref_error(repo, rev, name.buf, 1);
-		strbuf_release(&name);
-		if (ret)
-			return ret;
-		return error("unknown revision '%s' for %s", rev, what);
-	}
-	if (ret == GIT_EAMBIGUOUS)
-		return error("ambiguous revision '%s' for %s", rev, what);
-	if (ret < 0)
-		return error_git("cannot resolve '%s' for %s", rev, what);
-	ret = git_object_peel(&peeled, obj, GIT_OBJECT_COMMIT);
-	git_object_free(obj);
-	if (ret < 0)
-		return error("'%s' (%s) is not a commit", rev, what);
-	git_oid_cpy(out, git_object_id(peeled));
-	git_object_free(peeled);
-	return 0;
 }
 
 int scan_set_range(struct scan *s, const char *range)
@@ -497,173 +93,6 @@ void scan_set_only(struct scan *s, const char *list)
 		p += len;
 		p += strspn(p, ", ");
 	}
-}
-
-/*
- * Creates one subsystem per directory that template t's specs name in
- * root's tree, so that --subsystem and `rules list` know them before a
- * walk meets them (a walk derives the others as it meets them).
- */
-static int expand_template(struct scan *s, const struct subsystem *t,
-			   const git_tree *root)
-{
-	size_t i, j;
-
-	for (i = 0; i < t->nr_paths; i++) {
-		const char *spec = t->paths[i];
-		size_t len = strlen(spec);
-		char *dir;
-		git_tree_entry *e = NULL;
-		git_tree *tree = NULL;
-		int ret;
-
-		/* A template spec is "dir/\*\/" (validated by the loader). */
-		if (len < 3 || strcmp(spec + len - 3, "/*/"))
-			continue;
-		dir = xstrndup(spec, len - 3);
-		ret = git_tree_entry_bypath(&e, root, dir);
-		if (!ret && git_tree_entry_type(e) == GIT_OBJECT_TREE)
-			ret = git_tree_lookup(&tree, s->repo, git_tree_entry_id(e));
-		git_tree_entry_free(e);
-		if (ret == GIT_ENOTFOUND || (!ret && !tree)) {
-			git_error_clear();
-			free(dir);
-			continue;
-		}
-		if (ret < 0) {
-			free(dir);
-			return error_git("cannot read tree '%s'", spec);
-		}
-		for (j = 0; j < git_tree_entrycount(tree); j++) {
-			const git_tree_entry *k = git_tree_entry_byindex(tree, j);
-			struct strbuf path = STRBUF_INIT;
-
-			if (git_tree_entry_type(k) != GIT_OBJECT_TREE)
-				continue;
-			strbuf_addf(&path, "%s/%s/", dir, git_tree_entry_name(k));
-			ruleset_add_derived(s->rules, t, git_tree_entry_name(k),
-					    path.buf);
-			strbuf_release(&path);
-		}
-		git_tree_free(tree);
-		free(dir);
-	}
-	return 0;
-}
-
-static int rules_use_paths(const struct rule *r, size_t nr)
-{
-	size_t i;
-
-	for (i = 0; i < nr; i++)
-		if (r[i].field == FIELD_PATHS)
-			return 1;
-	return 0;
-}
-
-/*
- * A spec without a glob that names a directory of the tree, such as
- * "fs/f2fs" for "fs/f2fs/", watches a file of that name, and so
- * nothing: an error naming the rule file.
- */
-static int check_specs(struct scan *s, const git_tree *root)
-{
-	size_t i, j;
-	int ret = 0;
-
-	for (i = 0; i < s->rules->nr_subsystems; i++) {
-		const struct subsystem *sub = s->rules->subsystems[i];
-
-		for (j = 0; sub->file && !sub->is_template && j < sub->nr_paths; j++) {
-			const char *spec = sub->paths[j];
-			git_tree_entry *e = NULL;
-
-			if (spec[strcspn(spec, "*?[")] || spec[strlen(spec) - 1] == '/' ||
-			    git_tree_entry_bypath(&e, root, spec) < 0) {
-				git_error_clear();
-				continue;
-			}
-			if (git_tree_entry_type(e) == GIT_OBJECT_TREE)
-				ret = error("%s:%u: paths '%s' of subsystem '%s' is "
-					    "a directory in %s: write '%s/' to "
-					    "watch what is in it", sub->file,
-					    sub->paths_lineno, spec, sub->name,
-					    s->range, spec);
-			git_tree_entry_free(e);
-		}
-	}
-	return ret;
-}
-
-/* The tree of commit id, or NULL after an error message. */
-static git_tree *tree_of(git_repository *repo, const git_oid *id,
-			 const char *what)
-{
-	git_commit *commit = NULL;
-	git_tree *tree = NULL;
-
-	if (git_commit_lookup(&commit, repo, id) < 0 ||
-	    git_commit_tree(&tree, commit) < 0)
-		error_git("cannot read the tree of %s", what);
-	git_commit_free(commit);
-	return tree;
-}
-
-int scan_prepare(struct scan *s)
-{
-	git_tree *root = NULL, *start = NULL;
-	size_t i, j, nr;
-	int ret = 0;
-
-	if (s->watch)
-		return 0;
-	if (!(root = tree_of(s->repo, &s->to, s->range)) ||
-	    (s->has_from && !(start = tree_of(s->repo, &s->from, s->range)))) {
-		ret = -1;
-		goto out;
-	}
-	if ((ret = check_specs(s, root)) < 0)
-		goto out;
-	/* Expanding adds subsystems: count the others first. */
-	nr = s->rules->nr_subsystems;
-	for (i = 0; i < nr && !ret; i++) {
-		const struct subsystem *t = s->rules->subsystems[i];
-
-		if (!t->is_template)
-			continue;
-		ret = expand_template(s, t, root);
-		if (!ret && start)
-			ret = expand_template(s, t, start);
-	}
-	if (ret)
-		goto out;
-
-	for (i = 0; i < s->nr_only; i++) {
-		const struct subsystem *sub = ruleset_subsystem(s->rules, s->only[i]);
-
-		if (!sub || sub->is_template) {
-			ret = error("unknown subsystem '%s' for --subsystem", s->only[i]);
-			goto out;
-		}
-	}
-
-	s->watch = watch_new("", 0);
-	s->need_paths = rules_use_paths(s->rules->rules, s->rules->nr_rules);
-	for (i = 0; i < s->rules->nr_subsystems; i++) {
-		const struct subsystem *sub = s->rules->subsystems[i];
-
-		/* Derived ones are their templates' business. */
-		if (!sub->file)
-			continue;
-		for (j = 0; j < sub->nr_paths; j++)
-			watch_add(s->watch, sub->paths[j], sub);
-		if (rules_use_paths(sub->rules, sub->nr_rules))
-			s->need_paths = 1;
-	}
-out:
-	git_tree_free(start);
-	git_tree_free(root);
-	return ret;
 }
 
 static int policy_rank(enum policy p)
@@ -751,166 +180,6 @@ static int fill_paths(struct scan *s, struct candidate *c, git_tree *a,
 }
 
 /*
- * Why a Fixes: id that the repository has does not name a commit, as a
- * warning: a blob, a tree or a tag (a pasted "git hash-object" or
- * "ls-tree" id), or a prefix of several objects.  An id the repository
- * lacks needs none: the reports say it is not found.
- */
-static void warn_unresolved(struct candidate *c, const struct fixes_ref *ref,
-			    int ret, const git_object *obj)
-{
-	struct strbuf sb = STRBUF_INIT;
-
-	strbuf_addf(&sb, "Fixes: %s", ref->id);
-	if (ref->subject)
-		strbuf_addf(&sb, " (\"%s\")", ref->subject);
-	if (ret == GIT_EAMBIGUOUS)
-		candidate_add_warning(c, "%s is ambiguous: several objects of "
-				      "the repository start with it", sb.buf);
-	else if (obj)
-		candidate_add_warning(c, "%s names a %s, not a commit", sb.buf,
-				      git_object_type2string(git_object_type(obj)));
-	strbuf_release(&sb);
-}
-
-/* Adds a link to c's list, unless it names that id already. */
-static void add_link(struct fixes_ref **v, size_t *nr, size_t *alloc,
-		     const char *id, size_t len, char *subject)
-{
-	size_t i;
-	char *hex;
-
-	if (len < 4 || len > GIT_OID_HEXSZ || !is_hex(id, len)) {
-		free(subject);
-		return;
-	}
-	hex = xstrndup(id, len);
-	for (i = 0; i < len; i++)
-		if (hex[i] >= 'A' && hex[i] <= 'F')
-			hex[i] = (char)(hex[i] - 'A' + 'a');
-	for (i = 0; i < *nr; i++)
-		if (!strcmp((*v)[i].id, hex)) {
-			free(hex);
-			free(subject);
-			return;
-		}
-	ALLOC_GROW(*v, *nr, *alloc);
-	memset(&(*v)[*nr], 0, sizeof(**v));
-	(*v)[*nr].id = hex;
-	(*v)[(*nr)++].subject = subject;
-}
-
-/* Every match of link r in text, a trailer's value when in_trailer. */
-static void links_in(const struct ruleset *rs, const struct rule *r,
-		     const char *text, int in_trailer, struct fixes_ref **v,
-		     size_t *nr, size_t *alloc)
-{
-	size_t len = strlen(text), start = 0, id_len, subject_len, end;
-	const char *id, *subject;
-
-	while (rule_match_link(rs, r, text, len, start, &id, &id_len, &subject,
-			       &subject_len, &end) == 1) {
-		char *quoted;
-
-		if (subject) {
-			quoted = xstrndup(subject, subject_len);
-		} else {
-			/* What follows on the line, as a Fixes: tag quotes it. */
-			size_t eol = strcspn(text + end, "\n");
-			char *rest = xstrndup(text + end, eol);
-
-			quoted = message_fixes_subject(rest, !in_trailer);
-			free(rest);
-			if (quoted && !*quoted) {
-				free(quoted);
-				quoted = NULL;
-			}
-		}
-		add_link(v, nr, alloc, id, id_len, quoted);
-		start = end;
-	}
-}
-
-/*
- * The commits c names as those whose bugs it fixes, by the links of the
- * rules ("link fixes trailer:Fixes /^([0-9a-f]{7,40})\b/i", "Follow-up
- * for <id>" in a body): c->msg.fixes, in place of what the message
- * parser read, so that a project's own forms count and what is not a
- * commit id ("Fixes: #1234", an issue) does not.
- */
-static void read_links(const struct ruleset *rs, struct candidate *c)
-{
-	struct fixes_ref *v = NULL;
-	size_t nr = 0, alloc = 0, i, pos;
-	const struct trailer *t;
-
-	for (i = 0; i < rs->nr_links; i++) {
-		const struct rule *r = &rs->links[i];
-
-		switch (r->field) {
-		case FIELD_TRAILER:
-			pos = 0;
-			while ((t = message_trailer_next(&c->msg, r->trailer, &pos)))
-				links_in(rs, r, t->val, 1, &v, &nr, &alloc);
-			break;
-		case FIELD_SUBJECT:
-			links_in(rs, r, c->msg.subject ? c->msg.subject : "", 0,
-				 &v, &nr, &alloc);
-			break;
-		case FIELD_BODY:
-			links_in(rs, r, c->msg.text ? c->msg.text : "", 0, &v,
-				 &nr, &alloc);
-			break;
-		case FIELD_MESSAGE:
-			links_in(rs, r, c->raw ? c->raw : "", 0, &v, &nr, &alloc);
-			break;
-		default:
-			break;
-		}
-	}
-	for (i = 0; i < c->msg.nr_fixes; i++) {
-		free(c->msg.fixes[i].id);
-		free(c->msg.fixes[i].subject);
-	}
-	free(c->msg.fixes);
-	c->msg.fixes = v;
-	c->msg.nr_fixes = nr;
-	c->msg.alloc_fixes = alloc;
-}
-
-static void resolve_fixes(git_repository *repo, struct candidate *c)
-{
-	size_t i;
-
-	if (!c->msg.nr_fixes)
-		return;
-	c->fixes = xcalloc(c->msg.nr_fixes, sizeof(*c->fixes));
-	for (i = 0; i < c->msg.nr_fixes; i++) {
-		const struct fixes_ref *ref = &c->msg.fixes[i];
-		struct fixes_target *t = &c->fixes[i];
-		size_t len = strlen(ref->id);
-		git_object *obj = NULL;
-		git_oid prefix;
-		int ret;
-
-		t->ref = ref;
-		if (len < 4 || git_oid_fromstrn(&prefix, ref->id, len) < 0)
-			continue;
-		ret = git_object_lookup_prefix(&obj, repo, &prefix, len,
-					       GIT_OBJECT_ANY);
-		git_error_clear();
-		if (ret < 0 || git_object_type(obj) != GIT_OBJECT_COMMIT) {
-			warn_unresolved(c, ref, ret, ret < 0 ? NULL : obj);
-			git_object_free(obj);
-			continue;
-		}
-		git_oid_cpy(&t->id, git_object_id(obj));
-		t->resolved = 1;
-		git_object_free(obj);
-	}
-}
-
-/*
  * The trees of a commit and of its first parent (NULL for a root).  An
  * object that cannot be read (missing, or a damaged pack) is named by
  * its id: libgit2 names it only when it is missing.
@@ -954,7 +223,7 @@ int scan_fill(struct scan *s, struct candidate *c, const git_commit *commit)
 	c->tz_offset = author->when.offset;
 	c->raw = xstrdup(raw ? raw : "");
 	message_parse(&c->msg, c->raw, strlen(c->raw));
-	read_links(s->rules, c);
+	scan_read_links(s->rules, c);
 
 	/* The trees only when the cache did not say what they tell. */
 	if ((!c->nr_touched || !c->has_pathkey ||
@@ -962,7 +231,7 @@ int scan_fill(struct scan *s, struct candidate *c, const git_commit *commit)
 	    (ret = commit_trees(commit, c->hex, &tree, &ptree)) < 0)
 		goto out;
 	if (!c->nr_touched)
-		ret = watch_diff(s, s->watch, ptree, tree, c, NULL);
+		ret = scan_watch_diff(s, ptree, tree, c);
 	if (ret)
 		goto out;
 	/* A commit from outside the watch (audit, tests) still fixes. */
@@ -972,7 +241,7 @@ int scan_fill(struct scan *s, struct candidate *c, const git_commit *commit)
 		    (ret = fill_paths(s, c, ptree, tree)) < 0)
 			goto out;
 	}
-	resolve_fixes(s->repo, c);
+	scan_resolve_fixes(s->repo, c);
 out:
 	git_tree_free(ptree);
 	git_tree_free(tree);
@@ -992,7 +261,7 @@ static int scan_touches(struct scan *s, const git_commit *commit,
 	git_oid_tostr(probe->hex, sizeof(probe->hex), git_commit_id(commit));
 	ret = commit_trees(commit, probe->hex, &tree, &ptree);
 	if (!ret)
-		ret = watch_diff(s, s->watch, ptree, tree, probe, NULL);
+		ret = scan_watch_diff(s, ptree, tree, probe);
 	git_tree_free(ptree);
 	git_tree_free(tree);
 	return ret;
@@ -1007,86 +276,6 @@ int scan_commit_touches(struct scan *s, const git_commit *commit)
 	ret = scan_touches(s, commit, &probe);
 	free(probe.touched);
 	return ret < 0 ? ret : probe.nr_touched > 0;
-}
-
-/* The commits a shallow clone lacks the parents of, from .git/shallow. */
-static int read_shallow(git_repository *repo, git_oid **out, size_t *nr)
-{
-	struct strbuf path = STRBUF_INIT, buf = STRBUF_INIT;
-	size_t alloc = 0;
-	char *line, *save = NULL;
-
-	*out = NULL;
-	*nr = 0;
-	if (!git_repository_is_shallow(repo))
-		return 0;
-	strbuf_addf(&path, "%sshallow", git_repository_path(repo));
-	if (strbuf_read_file(&buf, path.buf) < 0) {
-		int ret = error("cannot read '%s': %s", path.buf, strerror(errno));
-
-		strbuf_release(&path);
-		return ret;
-	}
-	for (line = strtok_r(buf.buf, "\n", &save); line;
-	     line = strtok_r(NULL, "\n", &save)) {
-		ALLOC_GROW(*out, *nr, alloc);
-		if (!git_oid_fromstr(&(*out)[*nr], line))
-			(*nr)++;
-	}
-	strbuf_release(&path);
-	strbuf_release(&buf);
-	return 0;
-}
-
-static int is_shallow(const git_oid *shallow, size_t nr, const git_oid *id)
-{
-	size_t i;
-
-	for (i = 0; i < nr; i++)
-		if (git_oid_equal(&shallow[i], id))
-			return 1;
-	return 0;
-}
-
-/*
- * Whether history stops at a commit that .git/shallow lists: not when
- * the repository has every parent it names (fetched through another
- * ref, deeper; the parents are checked in turn when the walk gets to
- * them), as when a clone's depth ends exactly at the start of a range.
- */
-static int history_cut(git_repository *repo, const git_commit *commit)
-{
-	unsigned int i, n = git_commit_parentcount(commit);
-	git_odb *odb = NULL;
-	int cut = 0;
-
-	if (git_repository_odb(&odb, repo) < 0) {
-		git_error_clear();
-		return 1;
-	}
-	for (i = 0; i < n && !cut; i++)
-		cut = !git_odb_exists(odb, git_commit_parent_id(commit, i));
-	git_odb_free(odb);
-	return cut;
-}
-
-int scan_shallow_error(git_repository *repo, const char *what)
-{
-	char hex[GIT_OID_HEXSZ + 1];
-	git_oid *shallow;
-	size_t nr;
-	int ret;
-
-	if (read_shallow(repo, &shallow, &nr) < 0)
-		return -1;
-	if (!nr)
-		return error("shallow clone: the history of %s is incomplete "
-			     "(run 'git fetch --unshallow')", what);
-	git_oid_tostr(hex, sizeof(hex), &shallow[0]);
-	ret = error("shallow clone: the history of %s stops at %.12s "
-		    "(run 'git fetch --unshallow')", what, hex);
-	free(shallow);
-	return ret;
 }
 
 static int has_parent(const git_commit *commit, const git_oid *id)
@@ -1124,7 +313,8 @@ static int wants_soak(const struct scan *s)
 		const struct subsystem *sub = s->rules->subsystems[i];
 
 		/* A template's derived ones may be made by the walk. */
-		if (sub->soak_release && (sub->is_template || wanted(s, sub)))
+		if (sub->soak_release &&
+		    (sub->is_template || scan_wanted(s, sub)))
 			return 1;
 	}
 	return 0;
@@ -1153,7 +343,7 @@ static void watch_key(const struct scan *s, unsigned char *key)
 			continue;
 		sha1_update(&ctx, sub->name, strlen(sub->name) + 1);
 		snprintf(buf, sizeof(buf), "%d %d", (int)sub->policy,
-			 sub->is_template || wanted(s, sub));
+			 sub->is_template || scan_wanted(s, sub));
 		sha1_update(&ctx, buf, strlen(buf) + 1);
 		for (j = 0; j < sub->nr_paths; j++)
 			sha1_update(&ctx, sub->paths[j], strlen(sub->paths[j]) + 1);
@@ -1334,7 +524,7 @@ static int replay(struct scan *s, const struct scan_memo *m,
 		}
 		c = candidate_list_add(&s->candidates, &h->id);
 		for (j = 0; j < h->nr_touched; j++)
-			touch(s, c, subs[h->touched[j]]);
+			scan_touch(s, c, subs[h->touched[j]]);
 		c->has_pathkey = h->has_pathkey;
 		memcpy(c->pathkey, h->pathkey, sizeof(c->pathkey));
 		if (h->paths_known) {
@@ -1385,7 +575,7 @@ static int walk(struct scan *s, const git_oid *stop, struct scan_memo *memo,
 	size_t nr_shallow = 0;
 	int ret;
 
-	if ((ret = read_shallow(s->repo, &shallow, &nr_shallow)) < 0)
+	if ((ret = scan_read_shallow(s->repo, &shallow, &nr_shallow)) < 0)
 		return ret;
 	soak_paint_init(&paint, &s->soak_tags);
 	mark.release = mark.rc = -1;
@@ -1415,8 +605,8 @@ static int walk(struct scan *s, const git_oid *stop, struct scan_memo *memo,
 					git_oid_tostr_s(&id), s->range);
 			goto out;
 		}
-		if (nr_shallow && is_shallow(shallow, nr_shallow, &id) &&
-		    history_cut(s->repo, commit)) {
+		if (nr_shallow && scan_is_shallow(shallow, nr_shallow, &id) &&
+		    scan_history_cut(s->repo, commit)) {
 			git_commit_free(commit);
 			ret = scan_shallow_error(s->repo, s->range);
 			goto out;

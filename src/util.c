@@ -331,3 +331,12 @@ int cmp_int(const void *a, const void *b)
 
 	return x < y ? -1 : x > y;
 }
+
+void free_string_array(char **v, size_t nr)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++)
+		free(v[i]);
+	free(v);
+}

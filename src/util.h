@@ -113,4 +113,7 @@ int cmp_int(const void *a, const void *b);
 /* Whether dir/name is a directory (following symbolic links). */
 int is_dir_in(const char *dir, const char *name);
 
+/* Frees the nr strings of v, then v. */
+void free_string_array(char **v, size_t nr);
+
 #endif

@@ -1,0 +1,235 @@
+/*
+ * The LTP reader: a C lexer that knows comments, string literals and
+ * character constants, enough to find the {"tag", "value"} pairs of
+ * struct tst_test's .tags (and of arrays of struct tst_tag).
+ */
+#include "testannot-internal.h"
+#include "ascii.h"
+
+static const char ltp_suite[] = "ltp";
+
+enum c_tok { C_EOF, C_LBRACE, C_COMMA, C_STRING, C_OTHER };
+
+struct c_lexer {
+	const char *buf;
+	size_t len, pos;
+	unsigned line;
+	struct testannot_set *set;
+	const char *file;
+	struct strbuf str;	/* the string literals last read, joined */
+};
+
+static int c_at(const struct c_lexer *lx, size_t off)
+{
+	return lx->pos + off < lx->len ?
+		(unsigned char)lx->buf[lx->pos + off] : -1;
+}
+
+/* Skips white space, comments and backslash-newlines. */
+static void c_skip_space(struct c_lexer *lx)
+{
+	for (;;) {
+		int c = c_at(lx, 0);
+
+		if (c == '\n') {
+			lx->pos++;
+			lx->line++;
+		} else if (is_space(c)) {
+			lx->pos++;
+		} else if (c == '\\' && c_at(lx, 1) == '\n') {
+			lx->pos += 2;
+			lx->line++;
+		} else if (c == '/' && c_at(lx, 1) == '*') {
+			unsigned line = lx->line;
+			int closed = 0;
+
+			for (lx->pos += 2; lx->pos < lx->len; lx->pos++) {
+				if (lx->buf[lx->pos] == '\n')
+					lx->line++;
+				if (lx->buf[lx->pos] == '*' &&
+				    c_at(lx, 1) == '/') {
+					lx->pos += 2;
+					closed = 1;
+					break;
+				}
+			}
+			if (!closed)
+				testannot_add_problem(lx->set, lx->file, line,
+						      "", NULL,
+						      "comment is not closed");
+		} else if (c == '/' && c_at(lx, 1) == '/') {
+			for (; lx->pos < lx->len; lx->pos++) {
+				if (lx->buf[lx->pos] != '\n')
+					continue;
+				if (lx->buf[lx->pos - 1] != '\\')
+					break;
+				lx->line++;
+			}
+		} else {
+			return;
+		}
+	}
+}
+
+/* At '"': one string literal, and those that follow it. */
+static void c_read_strings(struct c_lexer *lx)
+{
+	strbuf_reset(&lx->str);
+	while (c_at(lx, 0) == '"') {
+		unsigned line = lx->line;
+		int closed = 0;
+
+		lx->pos++;
+		while (lx->pos < lx->len) {
+			int c = c_at(lx, 0), n = c_at(lx, 1);
+
+			if (c == '"') {
+				lx->pos++;
+				closed = 1;
+				break;
+			}
+			if (c == '\n')
+				break;
+			if (!c) {
+				/* Ignored, as C compilers do: no NUL in str. */
+				lx->pos++;
+			} else if (c == '\\' && n == '\n') {
+				lx->pos += 2;
+				lx->line++;
+			} else if (c == '\\' && n > 0) {
+				if (!is_one_of(n, "\"\\'?"))
+					strbuf_addch(&lx->str, c);
+				strbuf_addch(&lx->str, n);
+				lx->pos += 2;
+			} else {
+				strbuf_addch(&lx->str, c);
+				lx->pos++;
+			}
+		}
+		if (!closed) {
+			testannot_add_problem(lx->set, lx->file, line, "",
+					      NULL, "quote is not closed");
+			return;
+		}
+		c_skip_space(lx);
+	}
+}
+
+static enum c_tok c_next(struct c_lexer *lx, unsigned *line)
+{
+	int c;
+
+	c_skip_space(lx);
+	*line = lx->line;
+	c = c_at(lx, 0);
+	switch (c) {
+	case -1:
+		return C_EOF;
+	case '{':
+		lx->pos++;
+		return C_LBRACE;
+	case ',':
+		lx->pos++;
+		return C_COMMA;
+	case '"':
+		c_read_strings(lx);
+		return C_STRING;
+	case '\'':
+		/* A character constant; one left open ends with its line. */
+		for (lx->pos++; lx->pos < lx->len; lx->pos++) {
+			c = (unsigned char)lx->buf[lx->pos];
+			if (c == '\\' && c_at(lx, 1) >= 0 &&
+			    c_at(lx, 1) != '\n') {
+				lx->pos++;
+			} else if (c == '\'') {
+				lx->pos++;
+				break;
+			} else if (c == '\n') {
+				break;
+			}
+		}
+		return C_OTHER;
+	}
+	if (is_alpha(c) || is_digit(c) || c == '_') {
+		while ((c = c_at(lx, 0)) >= 0 &&
+		       (is_alpha(c) || is_digit(c) || c == '_'))
+			lx->pos++;
+		return C_OTHER;
+	}
+	lx->pos++;
+	return C_OTHER;
+}
+
+static const struct {
+	const char *tag;
+	enum testannot_kind kind;
+} ltp_tags[] = {
+	{ "linux-git", TESTANNOT_FIXED_BY },
+	{ "linux-stable-git", TESTANNOT_STABLE },
+	{ "CVE", TESTANNOT_CVE },
+};
+
+static int find_tag(const struct strbuf *s)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(ltp_tags); i++)
+		if (s->len == strlen(ltp_tags[i].tag) &&
+		    !memcmp(s->buf, ltp_tags[i].tag, s->len))
+			return (int)i;
+	return -1;
+}
+
+void testannot_parse_ltp(struct testannot_set *set, const char *test,
+			 const char *file, const char *buf, size_t len)
+{
+	struct c_lexer lx;
+	enum { IDLE, BRACE, TAG, COMMA } state = IDLE;
+	unsigned line, brace_line = 0;
+	enum c_tok t;
+	int tag = -1;
+
+	memset(&lx, 0, sizeof(lx));
+	lx.buf = buf;
+	lx.len = buf ? len : 0;
+	lx.line = 1;
+	lx.set = set;
+	lx.file = file;
+	strbuf_init(&lx.str, 0);
+	do {
+		t = c_next(&lx, &line);
+		if (state == TAG && t == C_COMMA) {
+			state = COMMA;
+			continue;
+		}
+		if (state == COMMA && t == C_STRING) {
+			struct testannot a;
+
+			memset(&a, 0, sizeof(a));
+			a.test = (char *)test;
+			a.suite = (char *)ltp_suite;
+			a.kind = ltp_tags[tag].kind;
+			a.how = (char *)ltp_tags[tag].tag;
+			a.sha = lx.str.buf;
+			a.file = (char *)file;
+			a.line = brace_line;
+			testannot_add_item(set, &a);
+			state = IDLE;
+			continue;
+		}
+		if (state == TAG || state == COMMA)
+			testannot_add_problem(set, file, brace_line, "tag ",
+					      ltp_tags[tag].tag,
+					      " without a value");
+		if (t == C_LBRACE) {
+			state = BRACE;
+			brace_line = line;
+		} else if (state == BRACE && t == C_STRING &&
+			   (tag = find_tag(&lx.str)) >= 0) {
+			state = TAG;
+		} else {
+			state = IDLE;
+		}
+	} while (t != C_EOF);
+	strbuf_release(&lx.str);
+}
