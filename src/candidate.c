@@ -56,20 +56,14 @@ static void candidate_free(struct candidate *c)
 	free(c->raw);
 	message_release(&c->msg);
 	free(c->touched);
-	for (i = 0; i < c->nr_paths; i++)
-		free(c->paths[i]);
-	free(c->paths);
-	for (i = 0; i < c->nr_old_paths; i++)
-		free(c->old_paths[i]);
-	free(c->old_paths);
+	free_string_array(c->paths, c->nr_paths);
+	free_string_array(c->old_paths, c->nr_old_paths);
 	free(c->fixes);
 	for (i = 0; i < c->nr_reasons; i++)
 		free(c->reasons[i].match);
 	free(c->reasons);
 	free(c->veto_match);
-	for (i = 0; i < c->nr_warnings; i++)
-		free(c->warnings[i]);
-	free(c->warnings);
+	free_string_array(c->warnings, c->nr_warnings);
 	for (i = 0; i < c->nr_evidence; i++)
 		free(c->evidence[i].detail);
 	free(c->evidence);
@@ -84,9 +78,7 @@ static void candidate_free(struct candidate *c)
 	free(c->reverted_by);
 	free(c->reverted_by_subject);
 	free(c->facts);
-	for (i = 0; i < c->nr_named_by; i++)
-		free(c->named_by[i]);
-	free(c->named_by);
+	free_string_array(c->named_by, c->nr_named_by);
 	free(c->not_applicable);
 	free(c->lacks);
 	free(c->why);

@@ -14,18 +14,12 @@ void config_init(struct config *c)
 
 void config_release(struct config *c)
 {
-	size_t i;
-
 	free(c->upstream);
-	for (i = 0; i < c->nr_rules; i++)
-		free(c->rules[i]);
-	free(c->rules);
+	free_string_array(c->rules, c->nr_rules);
 	free(c->ledger);
 	free(c->to);
 	free(c->cc);
-	for (i = 0; i < c->nr_archives; i++)
-		free(c->archives[i]);
-	free(c->archives);
+	free_string_array(c->archives, c->nr_archives);
 	git_config_free(c->snapshot);
 	config_init(c);
 }

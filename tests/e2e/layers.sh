@@ -33,7 +33,7 @@ for file in *.c *.h cli/*.c cli/*.h; do
 		bad=1
 		continue
 	fi
-	for inc in $(sed -n 's/^#include "\([a-z0-9_/]*\)\.h".*/\1/p' "$file"); do
+	for inc in $(sed -n 's/^#include "\([a-z0-9_/-]*\)\.h".*/\1/p' "$file"); do
 		case $file in cli/*) [ -f "cli/$inc.h" ] && inc=cli/$inc ;; esac
 		theirs=$(layer "$inc")
 		if [ -z "$theirs" ]; then
