@@ -17,7 +17,7 @@ void audit_json(struct strbuf *out, const struct audit *a);
 struct audit_reply {
 	const char *from_name, *from_email;
 	const char *to;			/* the thread's sender, or NULL */
-	const char *cc;			/* NULL: stable@vger.kernel.org */
+	const char *cc;			/* NULL or "": no Cc: */
 	const char *subject;		/* the thread's, "Re: " is added */
 	const char *in_reply_to;	/* the thread's Message-ID */
 	const char *message_id;

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "audit.h"
+#include "report-audit.h"
 #include "deps.h"
 #include "match.h"
 #include "rules.h"
