@@ -1,4 +1,5 @@
 #include "archive.h"
+#include "cachefile.h"
 #include "error.h"
 #include "patchid.h"
 #include "sha1.h"
@@ -19,7 +20,8 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#define CACHE_MAGIC "stablepick archive cache 2"
+#define CACHE_MAGIC "stablepick archive cache"
+#define CACHE_VERSION 2
 /* A cache file appended to this often is written whole again. */
 #define MAX_APPENDS 32
 
@@ -347,93 +349,14 @@ static void cache_line_msg(struct strbuf *sb, const struct archive_msg *m)
 		    hex, m->from, m->subject);
 }
 
-/*
- * A 64-bit hash in 16 hex digits: it tells a cache that was damaged, or
- * an mbox that changed, from one that did not, as SHA-1 would, at a
- * tenth of the cost; nobody gains by forging a cache.  The bytes are
- * read as little-endian words, so that the value is the same on every
- * machine, and can be fed in pieces (a large mbox is read a piece at a
- * time).
- */
-#define hash64 archive_hash
-
-static void hash_init(struct hash64 *x)
-{
-	memset(x, 0, sizeof(*x));
-	x->h = 0x9e3779b97f4a7c15ULL;
-}
-
-static void hash_word(struct hash64 *x, const unsigned char *p, size_t n)
-{
-	uint64_t k = 0;
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		k |= (uint64_t)p[i] << (8 * i);
-	k *= 0xff51afd7ed558ccdULL;
-	k ^= k >> 33;
-	x->h = (x->h ^ k) * 0xc4ceb9fe1a85ec53ULL;
-	x->h ^= x->h >> 29;
-}
-
-static void hash_update(struct hash64 *x, const void *buf, size_t len)
-{
-	const unsigned char *p = buf;
-
-	x->len += len;
-	while (len) {
-		size_t n = 8 - x->ntail < len ? 8 - x->ntail : len;
-
-		if (!x->ntail && len >= 8) {
-			hash_word(x, p, 8);
-			p += 8;
-			len -= 8;
-			continue;
-		}
-		memcpy(x->tail + x->ntail, p, n);
-		x->ntail += n;
-		p += n;
-		len -= n;
-		if (x->ntail == 8) {
-			hash_word(x, x->tail, 8);
-			x->ntail = 0;
-		}
-	}
-}
-
-/* The hash so far, in hex (17 bytes); x is left as it was. */
-static void hash_final(const struct hash64 *x, char *hex)
-{
-	struct hash64 y = *x;
-
-	hash_word(&y, y.tail, y.ntail);
-	y.h ^= y.len;
-	y.h ^= y.h >> 33;
-	y.h *= 0xff51afd7ed558ccdULL;
-	y.h ^= y.h >> 33;
-	snprintf(hex, 17, "%016llx", (unsigned long long)y.h);
-}
-
-static void hash_hex(char *hex, const void *buf, size_t len)
-{
-	struct hash64 x;
-
-	hash_init(&x);
-	hash_update(&x, buf, len);
-	hash_final(&x, hex);
-}
-
+/* 40 hex digits of the SHA-1 of buf. */
 static void sha1_hex(char *hex, const void *buf, size_t len)
 {
-	unsigned char digest[20];
-	struct sha1 ctx;
-	size_t i;
+	struct cachefile_sum sum;
 
-	sha1_init(&ctx);
-	sha1_update(&ctx, buf, len);
-	sha1_final(digest, &ctx);
-	for (i = 0; i < 20; i++)
-		sprintf(hex + 2 * i, "%02x", digest[i]);
+	cachefile_sum_init(&sum, CACHEFILE_SHA1);
+	cachefile_sum_update(&sum, buf, len);
+	cachefile_sum_hex(&sum, hex);
 }
 
 /*
@@ -445,9 +368,9 @@ static void cache_load(struct archive *a, size_t src)
 {
 	struct archive_source *s = &a->sources[src];
 	struct strbuf sb = STRBUF_INIT;
-	char *line, *next, *sum, hex[41];
-	size_t first = a->nr, lineno = 0, i, appends = 0;
-	struct hash64 h;
+	char *line, *next;
+	size_t first = a->nr, lineno = 0, i, appends = 0, body = 0;
+	struct cachefile_sum h;
 	const char *why = NULL;
 
 	s->rewrite = 1;
@@ -455,31 +378,26 @@ static void cache_load(struct archive *a, size_t src)
 		strbuf_release(&sb);
 		return;
 	}
-	/* The checksum line is the last one. */
-	for (sum = sb.len > 1 ? sb.buf + sb.len - 2 : NULL; sum && sum > sb.buf &&
-	     *sum != '\n'; sum--)
-		;
-	if (!sum || sum == sb.buf || strncmp(sum + 1, "checksum ", 9) ||
-	    sb.buf[sb.len - 1] != '\n') {
+	switch (cachefile_verify(sb.buf, sb.len, CACHEFILE_HASH64, &body, &h)) {
+	case CACHEFILE_OK:
+		break;
+	case CACHEFILE_CUT:
 		why = "it is cut short";
 		goto out;
-	}
-	hash_init(&h);
-	hash_update(&h, sb.buf, (size_t)(sum + 1 - sb.buf));
-	hash_final(&h, hex);
-	if (strncmp(sum + 10, hex, 16) || sum[26] != '\n') {
+	default:
 		why = "its checksum does not match";
 		goto out;
 	}
 	/* What an append continues from: every byte of the file. */
-	hash_update(&h, sum + 1, sb.len - (size_t)(sum + 1 - sb.buf));
-	sum[1] = '\0';
+	cachefile_sum_update(&h, sb.buf + body, sb.len - body);
+	sb.buf[body] = '\0';
 	for (line = sb.buf; *line; line = next) {
 		next = strchr(line, '\n');
 		*next++ = '\0';
 		lineno++;
 		if (lineno == 1) {
-			if (strcmp(line, CACHE_MAGIC))
+			if (cachefile_check_header(line, strlen(line), CACHE_MAGIC,
+						   CACHE_VERSION))
 				why = "it is of another version";
 		} else if (lineno == 2) {
 			char *expect = xstrfmt("source %s %s",
@@ -531,9 +449,8 @@ static int cache_append(struct archive *a, size_t src)
 {
 	struct archive_source *s = &a->sources[src];
 	struct strbuf sb = STRBUF_INIT;
-	struct hash64 h = s->loaded_hash;
+	struct cachefile_sum h = s->loaded_hash;
 	struct stat st;
-	char hex[41];
 	size_t i;
 	int fd, ret = -1;
 
@@ -542,9 +459,8 @@ static int cache_append(struct archive *a, size_t src)
 	for (i = s->loaded_end; i < a->nr; i++)
 		if (a->msgs[i]->source == src && !a->msgs[i]->removed)
 			cache_line_msg(&sb, a->msgs[i]);
-	hash_update(&h, sb.buf, sb.len);
-	hash_final(&h, hex);
-	strbuf_addf(&sb, "checksum %s\n", hex);
+	cachefile_sum_update(&h, sb.buf, sb.len);
+	cachefile_add_sum(&sb, &h);
 	fd = open(s->cache_path, O_WRONLY | O_APPEND);
 	if (fd < 0)
 		goto out;
@@ -561,7 +477,6 @@ static int cache_save(struct archive *a, size_t src)
 {
 	struct archive_source *s = &a->sources[src];
 	struct strbuf sb = STRBUF_INIT;
-	char hex[41];
 	size_t i;
 	int ret;
 
@@ -572,16 +487,15 @@ static int cache_save(struct archive *a, size_t src)
 		trace_printf("archive: appended to the cache of '%s'", s->path);
 		return 0;
 	}
-	strbuf_addf(&sb, "%s\nsource %s %s\n", CACHE_MAGIC, kind_names[s->kind],
-		    s->abs);
+	cachefile_add_header(&sb, CACHE_MAGIC, CACHE_VERSION);
+	strbuf_addf(&sb, "source %s %s\n", kind_names[s->kind], s->abs);
 	for (i = 0; i < s->nr_state; i++)
 		strbuf_addf(&sb, "%s\n", s->state[i]);
 	for (i = 0; i < a->nr; i++)
 		if (a->msgs[i]->source == src && !a->msgs[i]->removed)
 			cache_line_msg(&sb, a->msgs[i]);
-	hash_hex(hex, sb.buf, sb.len);
-	strbuf_addf(&sb, "checksum %s\n", hex);
-	ret = write_file_atomic(s->cache_path, sb.buf, sb.len, "archive cache");
+	cachefile_seal(&sb, CACHEFILE_HASH64, NULL);
+	ret = cachefile_write(s->cache_path, &sb, "archive cache");
 	if (!ret)
 		s->dirty = 0;
 	strbuf_release(&sb);
@@ -1068,7 +982,7 @@ static int read_mbox(struct archive *a, size_t src)
 	unsigned long long old_sec = 0, old_nsec = 0;
 	char hex[41], old_hex[41] = "", prefix[41] = "", *state;
 	struct mbox_text t;
-	struct hash64 h;
+	struct cachefile_sum h;
 	struct stat st;
 	size_t from = 0, at;
 	int have;
@@ -1086,23 +1000,24 @@ static int read_mbox(struct archive *a, size_t src)
 		mbox_text_close(&t);
 		return -1;
 	}
-	hash_init(&h);
+	cachefile_sum_init(&h, CACHEFILE_HASH64);
 	for (at = 0; at < t.len; at += MBOX_PIECE) {
 		size_t n = t.len - at < MBOX_PIECE ? t.len - at : MBOX_PIECE;
 
 		if (have && old_len >= at && old_len <= at + n) {
-			hash_update(&h, t.buf + at, (size_t)old_len - at);
-			hash_final(&h, prefix);
-			hash_update(&h, t.buf + (size_t)old_len, at + n - (size_t)old_len);
+			cachefile_sum_update(&h, t.buf + at, (size_t)old_len - at);
+			cachefile_sum_hex(&h, prefix);
+			cachefile_sum_update(&h, t.buf + (size_t)old_len,
+					     at + n - (size_t)old_len);
 		} else {
-			hash_update(&h, t.buf + at, n);
+			cachefile_sum_update(&h, t.buf + at, n);
 		}
 		if (t.map)
 			drop_pages(t.buf, at, at + n);
 	}
 	if (have && !t.len && !old_len)
-		hash_final(&h, prefix);
-	hash_final(&h, hex);
+		cachefile_sum_hex(&h, prefix);
+	cachefile_sum_hex(&h, hex);
 	if (have && old_len <= t.len && !strcmp(prefix, old_hex))
 		from = (size_t)old_len;
 	if (seen && !from)

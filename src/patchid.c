@@ -1,4 +1,5 @@
 #include "patchid.h"
+#include "cachefile.h"
 #include "treediff.h"
 #include "error.h"
 #include "sha1.h"
@@ -1241,9 +1242,10 @@ int patchid_text(git_oid *out, const char *text)
  * The cache.
  */
 
-#define CACHE_HEADER "stablepick patchid cache 3"
-#define CACHE_HEADER_2 "stablepick patchid cache 2"
-#define CACHE_CHECKSUM "checksum "
+#define CACHE_MAGIC "stablepick patchid cache"
+#define CACHE_VERSION 3
+/* Version 2 lines are version 3 lines without path keys: read too. */
+#define CACHE_VERSION_2 2
 
 void patchid_cache_init(struct patchid_cache *cache, const char *path)
 {
@@ -1356,39 +1358,26 @@ bad:
 }
 
 /*
- * Whether the last line is "checksum <hex>" with the SHA-1 of all that
- * comes before it; if so, sb is cut before that line.
+ * Whether the file begins with the first line of this cache (either
+ * version): only then is its checksum checked, so that a foreign file
+ * is named as such.
  */
-static int checksum_holds(struct strbuf *sb)
+static int is_ours(const char *buf, size_t len)
 {
-	unsigned char digest[SHA1_RAWSZ];
-	char hex[2 * SHA1_RAWSZ + 1];
-	size_t len = strlen(CACHE_CHECKSUM) + 2 * SHA1_RAWSZ + 1, i;
-	const char *last;
-	struct sha1 ctx;
+	const char *nl = memchr(buf, '\n', len);
+	size_t first = nl ? (size_t)(nl - buf) : len;
 
-	if (sb->len < len || sb->buf[sb->len - 1] != '\n')
-		return 0;
-	last = sb->buf + sb->len - len;
-	if ((last > sb->buf && last[-1] != '\n') ||
-	    memcmp(last, CACHE_CHECKSUM, strlen(CACHE_CHECKSUM)))
-		return 0;
-	sha1_init(&ctx);
-	sha1_update(&ctx, sb->buf, (size_t)(last - sb->buf));
-	sha1_final(digest, &ctx);
-	for (i = 0; i < SHA1_RAWSZ; i++)
-		snprintf(hex + 2 * i, 3, "%02x", digest[i]);
-	if (memcmp(hex, last + strlen(CACHE_CHECKSUM), 2 * SHA1_RAWSZ))
-		return 0;
-	strbuf_setlen(sb, (size_t)(last - sb->buf));
-	return 1;
+	return nl && (cachefile_check_header(buf, first, CACHE_MAGIC,
+					     CACHE_VERSION) == CACHEFILE_OK ||
+		      cachefile_check_header(buf, first, CACHE_MAGIC,
+					     CACHE_VERSION_2) == CACHEFILE_OK);
 }
 
 int patchid_cache_load(struct patchid_cache *cache)
 {
 	struct strbuf sb = STRBUF_INIT;
 	const char *line, *end;
-	size_t lineno = 0;
+	size_t lineno = 0, body = 0;
 	int nr = 0;
 
 	if (strbuf_read_file(&sb, cache->path) < 0) {
@@ -1404,16 +1393,17 @@ int patchid_cache_load(struct patchid_cache *cache)
 		strbuf_release(&sb);
 		return 0;
 	}
-	if (sb.len > strlen(CACHE_HEADER) &&
-	    (!memcmp(sb.buf, CACHE_HEADER, strlen(CACHE_HEADER)) ||
-	     !memcmp(sb.buf, CACHE_HEADER_2, strlen(CACHE_HEADER_2))) &&
-	    sb.buf[strlen(CACHE_HEADER)] == '\n' && !checksum_holds(&sb)) {
-		warning("ignoring patch-id cache '%s': checksum mismatch "
-			"(corrupt); it will be rebuilt", cache->path);
+	if (is_ours(sb.buf, sb.len) &&
+	    cachefile_verify(sb.buf, sb.len, CACHEFILE_SHA1, &body,
+			     NULL) != CACHEFILE_OK) {
+		cachefile_ignore("patch-id cache", cache->path,
+				 cachefile_why(CACHEFILE_MISMATCH, NULL));
 		cache->dirty = 1;
 		strbuf_release(&sb);
 		return 0;
 	}
+	if (is_ours(sb.buf, sb.len))
+		strbuf_setlen(&sb, body);
 	for (line = sb.buf; line < sb.buf + sb.len; line = end + 1) {
 		end = memchr(line, '\n', sb.buf + sb.len - line);
 		lineno++;
@@ -1424,28 +1414,29 @@ int patchid_cache_load(struct patchid_cache *cache)
 			break;
 		}
 		if (lineno == 1) {
-			/* Version 2 lines are version 3 lines without keys. */
-			if ((size_t)(end - line) == strlen(CACHE_HEADER_2) &&
-			    !memcmp(line, CACHE_HEADER_2, strlen(CACHE_HEADER_2))) {
+			size_t len = (size_t)(end - line);
+
+			if (cachefile_check_header(line, len, CACHE_MAGIC,
+						   CACHE_VERSION_2) == CACHEFILE_OK) {
 				cache->dirty = 1;
 				continue;
 			}
-			if ((size_t)(end - line) != strlen(CACHE_HEADER) ||
-			    memcmp(line, CACHE_HEADER, strlen(CACHE_HEADER))) {
-				size_t stem = strlen(CACHE_HEADER) - 1;
-
-				if ((size_t)(end - line) > stem &&
-				    !memcmp(line, CACHE_HEADER, stem))
-					warning("%s:1: written by another version "
-						"of stablepick, ignored; it will be "
-						"rebuilt", cache->path);
-				else
-					warning("%s:1: not a stablepick patch-id "
-						"cache, ignored", cache->path);
-				cache->dirty = 1;
+			switch (cachefile_check_header(line, len, CACHE_MAGIC,
+						       CACHE_VERSION)) {
+			case CACHEFILE_OK:
+				continue;
+			case CACHEFILE_OTHER_VERSION:
+				warning("%s:1: written by another version "
+					"of stablepick, ignored; it will be "
+					"rebuilt", cache->path);
+				break;
+			default:
+				warning("%s:1: not a stablepick patch-id "
+					"cache, ignored", cache->path);
 				break;
 			}
-			continue;
+			cache->dirty = 1;
+			break;
 		}
 		if (cache_parse(cache, line, (size_t)(end - line), lineno) < 0)
 			cache->dirty = 1;
@@ -1520,21 +1511,6 @@ static int entry_cmp(const void *a_, const void *b_)
 }
 
 /* The file's text: the header, then the entries sorted by commit. */
-static void checksum_add(struct strbuf *sb)
-{
-	unsigned char digest[SHA1_RAWSZ];
-	struct sha1 ctx;
-	size_t i;
-
-	sha1_init(&ctx);
-	sha1_update(&ctx, sb->buf, sb->len);
-	sha1_final(digest, &ctx);
-	strbuf_addstr(sb, CACHE_CHECKSUM);
-	for (i = 0; i < SHA1_RAWSZ; i++)
-		strbuf_addf(sb, "%02x", digest[i]);
-	strbuf_addch(sb, '\n');
-}
-
 static void cache_format(struct patchid_cache *cache, struct strbuf *sb)
 {
 	struct patchid_cache_entry **v, *e, *tmp;
@@ -1546,7 +1522,7 @@ static void cache_format(struct patchid_cache *cache, struct strbuf *sb)
 		v[nr++] = e;
 	QSORT(v, nr, entry_cmp);
 	strbuf_grow(sb, (nr + 1) * (3 * GIT_OID_HEXSZ + 3));
-	strbuf_addstr(sb, CACHE_HEADER "\n");
+	cachefile_add_header(sb, CACHE_MAGIC, CACHE_VERSION);
 	for (i = 0; i < nr; i++) {
 		git_oid_tostr(hex, sizeof(hex), &v[i]->commit);
 		strbuf_addstr(sb, hex);
@@ -1569,7 +1545,7 @@ static void cache_format(struct patchid_cache *cache, struct strbuf *sb)
 		strbuf_addch(sb, '\n');
 	}
 	free(v);
-	checksum_add(sb);
+	cachefile_seal(sb, CACHEFILE_SHA1, NULL);
 }
 
 /* Writes and syncs a file; -1 with errno set on failure. */
@@ -1581,7 +1557,7 @@ int patchid_cache_save(struct patchid_cache *cache)
 	if (!cache->dirty)
 		return 0;
 	cache_format(cache, &text);
-	ret = write_file_atomic(cache->path, text.buf, text.len, "patch-id cache");
+	ret = cachefile_write(cache->path, &text, "patch-id cache");
 	if (!ret)
 		cache->dirty = 0;
 	strbuf_release(&text);
