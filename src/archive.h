@@ -108,10 +108,13 @@ struct archive_bucket {
 	UT_hash_handle hh;
 };
 
+struct archive_ops;
+
 struct archive_source {
 	char *path;			/* as given */
 	char *abs;			/* absolute */
 	enum archive_kind kind;
+	const struct archive_ops *ops;	/* its backend (archive-ops.h) */
 	char *cache_path;		/* NULL: no cache */
 	char **state;			/* the state lines of the cache */
 	size_t nr_state, alloc_state;
