@@ -227,6 +227,13 @@ int patchid_cache_load(struct patchid_cache *cache)
 	return nr;
 }
 
+void patchid_cache_open(struct patchid_cache *cache, const char *path)
+{
+	patchid_cache_init(cache, path ? path : "");
+	if (path)
+		patchid_cache_load(cache);
+}
+
 int patchid_cache_has(const struct patchid_cache *cache, const git_oid *commit)
 {
 	struct patchid_cache_entry *e;

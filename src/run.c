@@ -243,9 +243,7 @@ int run_setup(struct run_context *ctx, struct run *run,
 	    no_history(ctx->repo) < 0)
 		return -1;
 	path = run_cache_path(ctx, "patchid-cache");
-	patchid_cache_init(&run->patchids, path ? path : "");
-	if (path)
-		patchid_cache_load(&run->patchids);
+	patchid_cache_open(&run->patchids, path);
 	free(path);
 	scan_init(&run->scan, ctx->repo, &run->rules);
 	path = run_cache_path(ctx, "scan-cache");

@@ -286,9 +286,7 @@ int vendordiff_run(struct run_context *ctx, struct vendordiff *d,
 	if (run_open_repo(ctx) < 0)
 		return -1;
 	path = run_cache_path(ctx, "patchid-cache");
-	patchid_cache_init(&d->patchids, path ? path : "");
-	if (path)
-		patchid_cache_load(&d->patchids);
+	patchid_cache_open(&d->patchids, path);
 	free(path);
 	scan_init(&d->scan, ctx->repo, &d->rules);
 	d->opened = 1;
