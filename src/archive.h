@@ -5,6 +5,7 @@
 #include <stdint.h>
 #include <uthash.h>
 
+#include "cachefile.h"
 #include "mbox.h"
 #include "strbuf.h"
 
@@ -107,17 +108,13 @@ struct archive_bucket {
 	UT_hash_handle hh;
 };
 
-/* A hash fed in pieces (archive.c); here for what a source keeps. */
-struct archive_hash {
-	uint64_t h, len;
-	unsigned char tail[8];
-	size_t ntail;
-};
+struct archive_ops;
 
 struct archive_source {
 	char *path;			/* as given */
 	char *abs;			/* absolute */
 	enum archive_kind kind;
+	const struct archive_ops *ops;	/* its backend (archive-ops.h) */
 	char *cache_path;		/* NULL: no cache */
 	char **state;			/* the state lines of the cache */
 	size_t nr_state, alloc_state;
@@ -130,7 +127,7 @@ struct archive_source {
 	 * was removed, no valid file, many appends), by writing it whole.
 	 */
 	size_t loaded_len, loaded_end;
-	struct archive_hash loaded_hash;
+	struct cachefile_sum loaded_hash;
 	int rewrite;
 	size_t nr_read;			/* messages read this run (not cached) */
 	size_t nr_skipped;		/* ... and skipped: no Message-ID, not a mail */

@@ -374,6 +374,23 @@ static int read_ledger(struct strbuf *text, const char *path)
 	return 0;
 }
 
+/*
+ * The end of a load or an append: what was read (head, lines) replaces
+ * l's entries if it all went well (ret 0), else it is dropped and l is
+ * left as it was.
+ */
+static void keep_entries(struct ledger *l, struct ledger_entry **head,
+			 unsigned lines, int ret)
+{
+	if (ret) {
+		entries_free(head);
+		return;
+	}
+	entries_free(&l->entries);
+	l->entries = *head;
+	l->lines = lines;
+}
+
 int ledger_load(struct ledger *l)
 {
 	struct strbuf text = STRBUF_INIT;
@@ -384,13 +401,7 @@ int ledger_load(struct ledger *l)
 	ret = read_ledger(&text, l->path);
 	if (!ret)
 		ret = load_text(&head, &lines, &text, l->path);
-	if (ret) {
-		entries_free(&head);
-	} else {
-		entries_free(&l->entries);
-		l->entries = head;
-		l->lines = lines;
-	}
+	keep_entries(l, &head, lines, ret);
 	strbuf_release(&text);
 	return ret;
 }
@@ -472,13 +483,7 @@ int ledger_append(struct ledger *l, const struct ledger_entry *entries,
 	}
 	ret = lockfile_commit(&lk, text.buf, text.len);
 out:
-	if (ret) {
-		entries_free(&head);
-	} else {
-		entries_free(&l->entries);
-		l->entries = head;
-		l->lines = lines;
-	}
+	keep_entries(l, &head, lines, ret);
 	strbuf_release(&text);
 	return ret;
 }

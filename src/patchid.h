@@ -113,6 +113,12 @@ void patchid_cache_release(struct patchid_cache *cache);
 int patchid_cache_load(struct patchid_cache *cache);
 
 /*
+ * patchid_cache_init() and patchid_cache_load() of path; NULL: no
+ * file, the cache starts empty (its path is "").
+ */
+void patchid_cache_open(struct patchid_cache *cache, const char *path);
+
+/*
  * The patch-id of commit, from the cache or computed (and remembered,
  * "no diff" included).  Returns like patchid_commit().
  */

@@ -235,9 +235,7 @@ void run_open_patchids(struct run_context *ctx, struct patchid_cache *pc)
 {
 	char *path = run_cache_path(ctx, "patchid-cache");
 
-	patchid_cache_init(pc, path ? path : "");
-	if (path)
-		patchid_cache_load(pc);
+	patchid_cache_open(pc, path);
 	free(path);
 }
 

@@ -1,4 +1,5 @@
 #include "scancache.h"
+#include "cachefile.h"
 #include "error.h"
 #include "strbuf.h"
 #include "util.h"
@@ -239,14 +240,12 @@ int scancache_save(struct scancache *c)
 {
 	struct strbuf sb = STRBUF_INIT;
 	unsigned char digest[SHA1_RAWSZ];
-	struct sha1 ctx;
 	size_t i;
 	int ret;
 
 	if (!c->dirty)
 		return 0;
-	strbuf_add(&sb, magic, sizeof(magic));
-	put_u32(&sb, SCANCACHE_VERSION);
+	cachefile_add_binary_header(&sb, magic, SCANCACHE_VERSION);
 	put_u32(&sb, (uint32_t)c->nr);
 	for (i = 0; i < c->nr; i++)
 		format_memo(&sb, c->memos[i]);
@@ -256,16 +255,13 @@ int scancache_save(struct scancache *c)
 		strbuf_add(&sb, c->bases[i].base.id, GIT_OID_RAWSZ);
 		put_u32(&sb, (uint32_t)c->bases[i].nr_commits);
 	}
-	sha1_init(&ctx);
-	sha1_update(&ctx, sb.buf, sb.len);
-	sha1_final(digest, &ctx);
+	cachefile_seal(&sb, CACHEFILE_SHA1_RAW, digest);
 	if (c->has_loaded && !memcmp(digest, c->loaded, SHA1_RAWSZ)) {
 		c->dirty = 0;
 		strbuf_release(&sb);
 		return 0;
 	}
-	strbuf_add(&sb, digest, SHA1_RAWSZ);
-	ret = write_file_atomic(c->path, sb.buf, sb.len, "scan cache");
+	ret = cachefile_write(c->path, &sb, "scan cache");
 	if (!ret)
 		c->dirty = 0;
 	strbuf_release(&sb);
@@ -404,11 +400,11 @@ static struct scan_memo *parse_memo(struct reader *r)
 void scancache_load(struct scancache *c)
 {
 	struct strbuf sb = STRBUF_INIT;
-	unsigned char digest[SHA1_RAWSZ];
+	struct cachefile_sum sum;
 	struct reader r;
-	struct sha1 ctx;
 	const char *why = NULL;
-	size_t i, n;
+	size_t i, n, body;
+	int status;
 
 	if (strbuf_read_file(&sb, c->path) < 0) {
 		if (errno != ENOENT)
@@ -417,25 +413,18 @@ void scancache_load(struct scancache *c)
 		strbuf_release(&sb);
 		return;
 	}
-	if (sb.len < sizeof(magic) + 8 + SHA1_RAWSZ ||
-	    memcmp(sb.buf, magic, sizeof(magic))) {
-		why = "not a stablepick scan cache";
+	status = cachefile_check_binary_header(sb.buf, sb.len, magic,
+					       SCANCACHE_VERSION);
+	if (!status)
+		status = cachefile_verify(sb.buf, sb.len, CACHEFILE_SHA1_RAW,
+					  &body, &sum);
+	if (status) {
+		why = cachefile_why(status, "not a stablepick scan cache");
 		goto out;
 	}
-	r.p = (const unsigned char *)sb.buf + sizeof(magic);
-	r.end = (const unsigned char *)sb.buf + sb.len - SHA1_RAWSZ;
+	r.p = (const unsigned char *)sb.buf + sizeof(magic) + 4;
+	r.end = (const unsigned char *)sb.buf + body;
 	r.bad = 0;
-	if (get_u32(&r) != SCANCACHE_VERSION) {
-		why = "written by another version of stablepick";
-		goto out;
-	}
-	sha1_init(&ctx);
-	sha1_update(&ctx, sb.buf, sb.len - SHA1_RAWSZ);
-	sha1_final(digest, &ctx);
-	if (memcmp(digest, r.end, SHA1_RAWSZ)) {
-		why = "checksum mismatch (corrupt)";
-		goto out;
-	}
 	n = get_count(&r, SHA1_RAWSZ + 1 + 2 * GIT_OID_RAWSZ + 25);
 	for (i = 0; i < n && !r.bad; i++) {
 		struct scan_memo *m = parse_memo(&r);
@@ -464,7 +453,7 @@ void scancache_load(struct scancache *c)
 	if (r.bad || r.p != r.end)
 		why = "malformed records";
 	else {
-		memcpy(c->loaded, digest, SHA1_RAWSZ);
+		cachefile_sum_raw(&sum, c->loaded);
 		c->has_loaded = 1;
 	}
 out:
@@ -476,8 +465,7 @@ out:
 			free(c->bases[i].branch);
 		c->nr_bases = 0;
 		c->dirty = 1;	/* the next save replaces it */
-		warning("ignoring scan cache '%s': %s; it will be rebuilt",
-			c->path, why);
+		cachefile_ignore("scan cache", c->path, why);
 	}
 	strbuf_release(&sb);
 }

@@ -5,8 +5,8 @@
 . "$TEST_SRCDIR/tests/lib.sh"
 
 cat >"$tmp/layers" <<'LAYERS'
-0 base        ascii error json lockfile paths progress sha1 strbuf trace util
-1 readers     apply archive config ledger mail mbox message message-internal message-tags patchid patchid-pool rules scancache soak state testannot testannot-fstests testannot-internal testannot-ltp testannot-shlex treediff
+0 base        ascii cachefile error json lockfile paths progress sha1 strbuf trace util
+1 readers     apply archive archive-mbox archive-ops archive-pi config ledger mail mbox message message-internal message-tags patchid patchid-cache patchid-diff patchid-pool patchid-rename rules scancache soak state testannot testannot-fstests testannot-internal testannot-ltp testannot-shlex treediff
 2 candidate   candidate
 3 stages      audit branch checks deps eval match posted revlist ruletest scan scan-fixes scan-internal scan-paths scan-refs score
 4 run         picks run testrun vendordiff

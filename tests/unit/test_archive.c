@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "archive.h"
+#include "cachefile.h"
 #include "capture.h"
 #include "strbuf.h"
 #include "util.h"
@@ -240,6 +241,33 @@ static void test_cache(void **state)
 	assert_int_equal(read_with_cache(fx, &err), 4);
 	assert_non_null(strstr(err, "warning: ignoring the archive cache '"));
 	assert_non_null(strstr(err, "': its checksum does not match\n"));
+	free(err);
+	assert_int_equal(read_with_cache(fx, &err), 0);
+	free(err);
+
+	/* Another version (its checksum right): a warning, all read again. */
+	strbuf_reset(&sb);
+	assert_int_equal(strbuf_read_file(&sb, path), 0);
+	assert_int_equal(strncmp(sb.buf, "stablepick archive cache 2\n", 27), 0);
+	sb.buf[25] = '9';
+	strbuf_setlen(&sb, (size_t)(strstr(sb.buf, "\nchecksum ") + 1 - sb.buf));
+	cachefile_seal(&sb, CACHEFILE_HASH64, NULL);
+	write_file(path, sb.buf, "w");
+	assert_int_equal(read_with_cache(fx, &err), 4);
+	assert_non_null(strstr(err, "warning: ignoring the archive cache '"));
+	assert_non_null(strstr(err, "': it is of another version\n"));
+	free(err);
+	assert_int_equal(read_with_cache(fx, &err), 0);
+	free(err);
+
+	/* Cut short (a crash while appending): the same. */
+	strbuf_reset(&sb);
+	assert_int_equal(strbuf_read_file(&sb, path), 0);
+	strbuf_setlen(&sb, sb.len - 5);
+	write_file(path, sb.buf, "w");
+	assert_int_equal(read_with_cache(fx, &err), 4);
+	assert_non_null(strstr(err, "warning: ignoring the archive cache '"));
+	assert_non_null(strstr(err, "': it is cut short\n"));
 	free(err);
 	assert_int_equal(read_with_cache(fx, &err), 0);
 	free(err);

@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "capture.h"
 #include "scancache.h"
 #include "strbuf.h"
 #include "util.h"
@@ -142,16 +143,30 @@ static void test_round_trip(void **state)
 	free(path);
 }
 
+/*
+ * A file cut short, with a flipped byte, a foreign magic or another
+ * version: the one warning of the cache files, an empty cache, and a
+ * save that rebuilds it.
+ */
 static void test_bad_files(void **state)
 {
-	static const char *const damage[] = { "truncated", "flipped", "magic" };
+	static const char *const damage[] = {
+		"truncated", "flipped", "magic", "version",
+	};
+	static const char *const why[] = {
+		"checksum mismatch (corrupt)", "checksum mismatch (corrupt)",
+		"not a stablepick scan cache",
+		"written by another version of stablepick",
+	};
 	char *path = cache_path("bad");
 	struct strbuf sb = STRBUF_INIT;
 	struct scancache c;
+	struct capture cap;
 	size_t i;
 
 	(void)state;
 	for (i = 0; i < ARRAY_SIZE(damage); i++) {
+		char *err, *expect;
 		FILE *f;
 
 		scancache_init(&c, path);
@@ -164,8 +179,10 @@ static void test_bad_files(void **state)
 			sb.len -= 30;
 		else if (!strcmp(damage[i], "flipped"))
 			sb.buf[sb.len / 2] ^= 1;
-		else
+		else if (!strcmp(damage[i], "magic"))
 			sb.buf[0] = 'X';
+		else
+			sb.buf[16 + 3] = SCANCACHE_VERSION + 1;
 		f = fopen(path, "wb");
 		assert_non_null(f);
 		assert_int_equal(fwrite(sb.buf, 1, sb.len, f), sb.len);
@@ -173,9 +190,28 @@ static void test_bad_files(void **state)
 
 		/* Not trusted: a warning, and an empty cache. */
 		scancache_init(&c, path);
+		capture_begin(&cap);
 		scancache_load(&c);
+		err = capture_end(&cap);
+		expect = xstrfmt("warning: ignoring scan cache '%s': %s; it "
+				 "will be rebuilt\n", path, why[i]);
+		assert_string_equal(err, expect);
+		free(expect);
+		free(err);
 		assert_int_equal(c.nr, 0);
 		assert_int_equal(c.nr_bases, 0);
+
+		/* Rebuilt: the next save writes a file that loads. */
+		scancache_put(&c, memo(9));
+		assert_int_equal(scancache_save(&c), 0);
+		scancache_release(&c);
+		scancache_init(&c, path);
+		capture_begin(&cap);
+		scancache_load(&c);
+		err = capture_end(&cap);
+		assert_string_equal(err, "");
+		free(err);
+		assert_int_equal(c.nr, 1);
 		scancache_release(&c);
 	}
 	strbuf_release(&sb);

@@ -1,0 +1,236 @@
+/*
+ * The cache files' header, checksum, atomic write and "ignoring"
+ * warning (see cachefile.h).
+ */
+#include "cachefile.h"
+#include "error.h"
+#include "util.h"
+
+#include <arpa/inet.h>
+#include <stdlib.h>
+#include <stdio.h>
+#include <string.h>
+
+#define CHECKSUM "checksum "
+#define MAGIC_LEN 16
+
+static void hash_word(struct cachefile_sum *s, const unsigned char *p, size_t n)
+{
+	uint64_t k = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		k |= (uint64_t)p[i] << (8 * i);
+	k *= 0xff51afd7ed558ccdULL;
+	k ^= k >> 33;
+	s->h = (s->h ^ k) * 0xc4ceb9fe1a85ec53ULL;
+	s->h ^= s->h >> 29;
+}
+
+void cachefile_sum_init(struct cachefile_sum *s, enum cachefile_sum_kind kind)
+{
+	memset(s, 0, sizeof(*s));
+	s->kind = kind;
+	s->h = 0x9e3779b97f4a7c15ULL;
+	sha1_init(&s->sha1);
+}
+
+void cachefile_sum_update(struct cachefile_sum *s, const void *buf, size_t len)
+{
+	const unsigned char *p = buf;
+
+	if (s->kind != CACHEFILE_HASH64) {
+		sha1_update(&s->sha1, buf, len);
+		return;
+	}
+	s->len += len;
+	while (len) {
+		size_t n = 8 - s->ntail < len ? 8 - s->ntail : len;
+
+		if (!s->ntail && len >= 8) {
+			hash_word(s, p, 8);
+			p += 8;
+			len -= 8;
+			continue;
+		}
+		memcpy(s->tail + s->ntail, p, n);
+		s->ntail += n;
+		p += n;
+		len -= n;
+		if (s->ntail == 8) {
+			hash_word(s, s->tail, 8);
+			s->ntail = 0;
+		}
+	}
+}
+
+void cachefile_sum_raw(const struct cachefile_sum *s, unsigned char *raw)
+{
+	struct sha1 ctx = s->sha1;
+
+	sha1_final(raw, &ctx);
+}
+
+void cachefile_sum_hex(const struct cachefile_sum *s, char *hex)
+{
+	unsigned char raw[SHA1_RAWSZ];
+	struct cachefile_sum y = *s;
+	size_t i;
+
+	if (s->kind != CACHEFILE_HASH64) {
+		cachefile_sum_raw(s, raw);
+		for (i = 0; i < SHA1_RAWSZ; i++)
+			snprintf(hex + 2 * i, 3, "%02x", raw[i]);
+		return;
+	}
+	hash_word(&y, y.tail, y.ntail);
+	y.h ^= y.len;
+	y.h ^= y.h >> 33;
+	y.h *= 0xff51afd7ed558ccdULL;
+	y.h ^= y.h >> 33;
+	snprintf(hex, 17, "%016llx", (unsigned long long)y.h);
+}
+
+/* The digits of a checksum line of the kind. */
+static size_t hex_len(enum cachefile_sum_kind kind)
+{
+	return kind == CACHEFILE_HASH64 ? 16 : 2 * SHA1_RAWSZ;
+}
+
+void cachefile_add_header(struct strbuf *sb, const char *magic, int version)
+{
+	strbuf_addf(sb, "%s %d\n", magic, version);
+}
+
+int cachefile_check_header(const char *line, size_t len, const char *magic,
+			   int version)
+{
+	size_t stem = strlen(magic);
+	char *want = xstrfmt("%s %d", magic, version);
+	int ret;
+
+	if (len == strlen(want) && !memcmp(line, want, len))
+		ret = CACHEFILE_OK;
+	else if (len > stem + 1 && !memcmp(line, magic, stem) && line[stem] == ' ')
+		ret = CACHEFILE_OTHER_VERSION;
+	else
+		ret = CACHEFILE_FOREIGN;
+	free(want);
+	return ret;
+}
+
+void cachefile_add_binary_header(struct strbuf *sb, const char *magic,
+				 uint32_t version)
+{
+	uint32_t v = htonl(version);
+
+	strbuf_add(sb, magic, MAGIC_LEN);
+	strbuf_add(sb, &v, 4);
+}
+
+int cachefile_check_binary_header(const char *buf, size_t len,
+				  const char *magic, uint32_t version)
+{
+	uint32_t v;
+
+	if (len < MAGIC_LEN + 8 + SHA1_RAWSZ || memcmp(buf, magic, MAGIC_LEN))
+		return CACHEFILE_FOREIGN;
+	memcpy(&v, buf + MAGIC_LEN, 4);
+	return ntohl(v) == version ? CACHEFILE_OK : CACHEFILE_OTHER_VERSION;
+}
+
+void cachefile_add_sum(struct strbuf *sb, const struct cachefile_sum *s)
+{
+	char hex[2 * SHA1_RAWSZ + 1];
+
+	cachefile_sum_hex(s, hex);
+	strbuf_addf(sb, CHECKSUM "%s\n", hex);
+}
+
+void cachefile_seal(struct strbuf *sb, enum cachefile_sum_kind kind,
+		    unsigned char *digest)
+{
+	struct cachefile_sum s;
+
+	cachefile_sum_init(&s, kind);
+	cachefile_sum_update(&s, sb->buf, sb->len);
+	if (kind == CACHEFILE_SHA1_RAW) {
+		unsigned char raw[SHA1_RAWSZ];
+
+		cachefile_sum_raw(&s, raw);
+		if (digest)
+			memcpy(digest, raw, SHA1_RAWSZ);
+		strbuf_add(sb, raw, SHA1_RAWSZ);
+		return;
+	}
+	cachefile_add_sum(sb, &s);
+}
+
+static int verify_raw(const char *buf, size_t len, size_t *body,
+		      struct cachefile_sum *s)
+{
+	unsigned char raw[SHA1_RAWSZ];
+
+	if (len < SHA1_RAWSZ)
+		return CACHEFILE_CUT;
+	*body = len - SHA1_RAWSZ;
+	cachefile_sum_update(s, buf, *body);
+	cachefile_sum_raw(s, raw);
+	return memcmp(raw, buf + *body, SHA1_RAWSZ) ? CACHEFILE_MISMATCH :
+						      CACHEFILE_OK;
+}
+
+int cachefile_verify(const char *buf, size_t len, enum cachefile_sum_kind kind,
+		     size_t *body, struct cachefile_sum *state)
+{
+	struct cachefile_sum s;
+	const char *last;
+	char hex[2 * SHA1_RAWSZ + 1];
+	size_t digits = hex_len(kind);
+	int ret;
+
+	cachefile_sum_init(&s, kind);
+	if (kind == CACHEFILE_SHA1_RAW) {
+		ret = verify_raw(buf, len, body, &s);
+	} else {
+		/* The last line, not the first, "checksum ..." with its newline. */
+		for (last = len > 1 ? buf + len - 2 : NULL;
+		     last && last > buf && *last != '\n'; last--)
+			;
+		if (!last || last == buf || buf[len - 1] != '\n' ||
+		    strncmp(last + 1, CHECKSUM, strlen(CHECKSUM)))
+			return CACHEFILE_CUT;
+		last++;
+		*body = (size_t)(last - buf);
+		cachefile_sum_update(&s, buf, *body);
+		cachefile_sum_hex(&s, hex);
+		last += strlen(CHECKSUM);
+		ret = strncmp(last, hex, digits) || last[digits] != '\n' ?
+		      CACHEFILE_MISMATCH : CACHEFILE_OK;
+	}
+	if (state)
+		*state = s;
+	return ret;
+}
+
+int cachefile_write(const char *path, const struct strbuf *sb, const char *what)
+{
+	return write_file_atomic(path, sb->buf, sb->len, what);
+}
+
+void cachefile_ignore(const char *what, const char *path, const char *why)
+{
+	warning("ignoring %s '%s': %s; it will be rebuilt", what, path, why);
+}
+
+const char *cachefile_why(int status, const char *foreign)
+{
+	switch (status) {
+	case CACHEFILE_FOREIGN:
+		return foreign;
+	case CACHEFILE_OTHER_VERSION:
+		return "written by another version of stablepick";
+	default:
+		return "checksum mismatch (corrupt)";
+	}
+}

@@ -1,0 +1,348 @@
+/*
+ * The patch-id cache (patchid.h): commit ids to patch-ids and path
+ * keys, kept in a text file through cachefile.h.
+ */
+#include "patchid.h"
+#include "cachefile.h"
+#include "error.h"
+#include "sha1.h"
+#include "strbuf.h"
+#include "treediff.h"
+#include "util.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+/*
+ * The cache.
+ */
+
+#define CACHE_MAGIC "stablepick patchid cache"
+#define CACHE_VERSION 3
+/* Version 2 lines are version 3 lines without path keys: read too. */
+#define CACHE_VERSION_2 2
+
+void patchid_cache_init(struct patchid_cache *cache, const char *path)
+{
+	memset(cache, 0, sizeof(*cache));
+	cache->path = xstrdup(path);
+}
+
+void patchid_cache_release(struct patchid_cache *cache)
+{
+	struct patchid_cache_entry *e, *tmp;
+
+	HASH_ITER(hh, cache->entries, e, tmp) {
+		HASH_DEL(cache->entries, e);
+		free(e);
+	}
+	free(cache->path);
+	memset(cache, 0, sizeof(*cache));
+}
+
+/* A new entry for commit, its patch-id not known yet. */
+static struct patchid_cache_entry *cache_add(struct patchid_cache *cache,
+					     const git_oid *commit)
+{
+	struct patchid_cache_entry *e = xcalloc(1, sizeof(*e));
+
+	git_oid_cpy(&e->commit, commit);
+	HASH_ADD(hh, cache->entries, commit, sizeof(git_oid), e);
+	cache->nr++;
+	return e;
+}
+
+/* Its patch-id: id, or NULL for a commit with no diff. */
+static void set_id(struct patchid_cache_entry *e, const git_oid *id)
+{
+	e->known = 1;
+	e->has_diff = id != NULL;
+	if (id)
+		git_oid_cpy(&e->id, id);
+}
+
+/* 40 hex digits into 20 bytes. */
+static int parse_key(unsigned char *key, const char *hex)
+{
+	size_t i;
+
+	if (!is_hex(hex, 2 * SHA1_RAWSZ))
+		return -1;
+	for (i = 0; i < SHA1_RAWSZ; i++) {
+		char two[3] = { hex[2 * i], hex[2 * i + 1], 0 };
+
+		key[i] = (unsigned char)strtoul(two, NULL, 16);
+	}
+	return 0;
+}
+
+/*
+ * "<commit> <patch-id, - or ?>[ <path key>]"; 0, or -1 after a
+ * warning.
+ */
+static int cache_parse(struct patchid_cache *cache, const char *line,
+		       size_t len, size_t lineno)
+{
+	struct patchid_cache_entry *e;
+	unsigned char key[SHA1_RAWSZ];
+	const char *p = line + GIT_OID_HEXSZ + 1;
+	size_t rest;
+	git_oid commit, id;
+	int has_diff = 0, known = 1, has_key;
+
+	if (len < GIT_OID_HEXSZ + 2 || line[GIT_OID_HEXSZ] != ' ' ||
+	    !is_hex(line, GIT_OID_HEXSZ))
+		goto bad;
+	rest = len - GIT_OID_HEXSZ - 1;
+	if (*p == '-' || *p == '?') {
+		known = *p == '-';
+		p++;
+		rest--;
+	} else if (rest >= GIT_OID_HEXSZ && is_hex(p, GIT_OID_HEXSZ) &&
+		   !git_oid_fromstrn(&id, p, GIT_OID_HEXSZ)) {
+		has_diff = 1;
+		p += GIT_OID_HEXSZ;
+		rest -= GIT_OID_HEXSZ;
+	} else {
+		goto bad;
+	}
+	has_key = rest == 2 * SHA1_RAWSZ + 1;
+	if ((rest && !has_key) || (has_key && (*p != ' ' || parse_key(key, p + 1))))
+		goto bad;
+	if (git_oid_fromstrn(&commit, line, GIT_OID_HEXSZ) < 0) {
+		git_error_clear();
+		goto bad;
+	}
+	HASH_FIND(hh, cache->entries, &commit, sizeof(commit), e);
+	if (e) {
+		warning("%s:%zu: commit %.*s listed again, ignored",
+			cache->path, lineno, GIT_OID_HEXSZ, line);
+		return -1;
+	}
+	e = cache_add(cache, &commit);
+	if (known)
+		set_id(e, has_diff ? &id : NULL);
+	if (has_key) {
+		memcpy(e->pathkey, key, sizeof(key));
+		e->has_pathkey = 1;
+	}
+	return 0;
+bad:
+	warning("%s:%zu: malformed line, ignored", cache->path, lineno);
+	return -1;
+}
+
+/*
+ * Whether the file begins with the first line of this cache (either
+ * version): only then is its checksum checked, so that a foreign file
+ * is named as such.
+ */
+static int is_ours(const char *buf, size_t len)
+{
+	const char *nl = memchr(buf, '\n', len);
+	size_t first = nl ? (size_t)(nl - buf) : len;
+
+	return nl && (cachefile_check_header(buf, first, CACHE_MAGIC,
+					     CACHE_VERSION) == CACHEFILE_OK ||
+		      cachefile_check_header(buf, first, CACHE_MAGIC,
+					     CACHE_VERSION_2) == CACHEFILE_OK);
+}
+
+int patchid_cache_load(struct patchid_cache *cache)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const char *line, *end;
+	size_t lineno = 0, body = 0;
+	int nr = 0;
+
+	if (strbuf_read_file(&sb, cache->path) < 0) {
+		if (errno != ENOENT)
+			warning("cannot read patch-id cache '%s': %s",
+				cache->path, strerror(errno));
+		strbuf_release(&sb);
+		return 0;
+	}
+	if (!sb.len) {
+		warning("%s: empty file, ignored", cache->path);
+		cache->dirty = 1;
+		strbuf_release(&sb);
+		return 0;
+	}
+	if (is_ours(sb.buf, sb.len) &&
+	    cachefile_verify(sb.buf, sb.len, CACHEFILE_SHA1, &body,
+			     NULL) != CACHEFILE_OK) {
+		cachefile_ignore("patch-id cache", cache->path,
+				 cachefile_why(CACHEFILE_MISMATCH, NULL));
+		cache->dirty = 1;
+		strbuf_release(&sb);
+		return 0;
+	}
+	if (is_ours(sb.buf, sb.len))
+		strbuf_setlen(&sb, body);
+	for (line = sb.buf; line < sb.buf + sb.len; line = end + 1) {
+		end = memchr(line, '\n', sb.buf + sb.len - line);
+		lineno++;
+		if (!end) {
+			warning("%s:%zu: truncated line, ignored",
+				cache->path, lineno);
+			cache->dirty = 1;
+			break;
+		}
+		if (lineno == 1) {
+			size_t len = (size_t)(end - line);
+
+			if (cachefile_check_header(line, len, CACHE_MAGIC,
+						   CACHE_VERSION_2) == CACHEFILE_OK) {
+				cache->dirty = 1;
+				continue;
+			}
+			switch (cachefile_check_header(line, len, CACHE_MAGIC,
+						       CACHE_VERSION)) {
+			case CACHEFILE_OK:
+				continue;
+			case CACHEFILE_OTHER_VERSION:
+				warning("%s:1: written by another version "
+					"of stablepick, ignored; it will be "
+					"rebuilt", cache->path);
+				break;
+			default:
+				warning("%s:1: not a stablepick patch-id "
+					"cache, ignored", cache->path);
+				break;
+			}
+			cache->dirty = 1;
+			break;
+		}
+		if (cache_parse(cache, line, (size_t)(end - line), lineno) < 0)
+			cache->dirty = 1;
+		else
+			nr++;
+	}
+	if (!lineno) {
+		warning("%s: empty file, ignored", cache->path);
+		cache->dirty = 1;
+	}
+	strbuf_release(&sb);
+	return nr;
+}
+
+void patchid_cache_open(struct patchid_cache *cache, const char *path)
+{
+	patchid_cache_init(cache, path ? path : "");
+	if (path)
+		patchid_cache_load(cache);
+}
+
+int patchid_cache_has(const struct patchid_cache *cache, const git_oid *commit)
+{
+	struct patchid_cache_entry *e;
+
+	HASH_FIND(hh, cache->entries, commit, sizeof(*commit), e);
+	return e && e->known;
+}
+
+int patchid_cache_pathkey(struct patchid_cache *cache, git_repository *repo,
+			  const git_commit *commit, unsigned char *key)
+{
+	const git_oid *cid = git_commit_id(commit);
+	struct patchid_cache_entry *e;
+
+	HASH_FIND(hh, cache->entries, cid, sizeof(*cid), e);
+	if (!e)
+		e = cache_add(cache, cid);
+	if (!e->has_pathkey) {
+		if (treediff_pathkey(e->pathkey, repo, commit) < 0)
+			return -1;
+		e->has_pathkey = 1;
+		cache->dirty = 1;
+	}
+	memcpy(key, e->pathkey, SHA1_RAWSZ);
+	return 0;
+}
+
+int patchid_cache_get(struct patchid_cache *cache, git_repository *repo,
+		      const git_commit *commit, git_oid *out)
+{
+	const git_oid *cid = git_commit_id(commit);
+	struct patchid_cache_entry *e;
+
+	HASH_FIND(hh, cache->entries, cid, sizeof(*cid), e);
+	if (!e || !e->known) {
+		git_oid id;
+		int ret = patchid_commit(&id, repo, commit);
+
+		if (ret < 0 && ret != GIT_ENOTFOUND)
+			return ret;
+		if (!e)
+			e = cache_add(cache, cid);
+		set_id(e, ret ? NULL : &id);
+		cache->computed++;
+		cache->dirty = 1;
+	}
+	if (!e->has_diff)
+		return GIT_ENOTFOUND;
+	git_oid_cpy(out, &e->id);
+	return 0;
+}
+
+static int entry_cmp(const void *a_, const void *b_)
+{
+	const struct patchid_cache_entry *const *a = a_, *const *b = b_;
+
+	return git_oid_cmp(&(*a)->commit, &(*b)->commit);
+}
+
+/* The file's text: the header, then the entries sorted by commit. */
+static void cache_format(struct patchid_cache *cache, struct strbuf *sb)
+{
+	struct patchid_cache_entry **v, *e, *tmp;
+	char hex[GIT_OID_HEXSZ + 1];
+	size_t nr = 0, i;
+
+	v = xcalloc(cache->nr, sizeof(*v));
+	HASH_ITER(hh, cache->entries, e, tmp)
+		v[nr++] = e;
+	QSORT(v, nr, entry_cmp);
+	strbuf_grow(sb, (nr + 1) * (3 * GIT_OID_HEXSZ + 3));
+	cachefile_add_header(sb, CACHE_MAGIC, CACHE_VERSION);
+	for (i = 0; i < nr; i++) {
+		git_oid_tostr(hex, sizeof(hex), &v[i]->commit);
+		strbuf_addstr(sb, hex);
+		strbuf_addch(sb, ' ');
+		if (!v[i]->known) {
+			strbuf_addch(sb, '?');
+		} else if (v[i]->has_diff) {
+			git_oid_tostr(hex, sizeof(hex), &v[i]->id);
+			strbuf_addstr(sb, hex);
+		} else {
+			strbuf_addch(sb, '-');
+		}
+		if (v[i]->has_pathkey) {
+			size_t k;
+
+			strbuf_addch(sb, ' ');
+			for (k = 0; k < SHA1_RAWSZ; k++)
+				strbuf_addf(sb, "%02x", v[i]->pathkey[k]);
+		}
+		strbuf_addch(sb, '\n');
+	}
+	free(v);
+	cachefile_seal(sb, CACHEFILE_SHA1, NULL);
+}
+
+/* Writes and syncs a file; -1 with errno set on failure. */
+int patchid_cache_save(struct patchid_cache *cache)
+{
+	struct strbuf text = STRBUF_INIT;
+	int ret;
+
+	if (!cache->dirty)
+		return 0;
+	cache_format(cache, &text);
+	ret = cachefile_write(cache->path, &text, "patch-id cache");
+	if (!ret)
+		cache->dirty = 0;
+	strbuf_release(&text);
+	return ret;
+}
