@@ -484,13 +484,9 @@ int mbox_read_file(struct mbox *out, const char *path)
 
 static void msg_release(struct mbox_msg *m)
 {
-	size_t i;
-
 	free(m->message_id);
 	free(m->in_reply_to);
-	for (i = 0; i < m->nr_references; i++)
-		free(m->references[i]);
-	free(m->references);
+	free_string_array(m->references, m->nr_references);
 	free(m->subject);
 	free(m->from);
 	free(m->date);

@@ -65,6 +65,13 @@ char *xstrndup(const char *s, size_t n)
 	return p;
 }
 
+void free_string_array(char **v, size_t nr)
+{
+	while (nr)
+		free(v[--nr]);
+	free(v);
+}
+
 static int lower(int c)
 {
 	return (c >= 'A' && c <= 'Z') ? c - 'A' + 'a' : c;

@@ -15,6 +15,9 @@ void *xrealloc(void *ptr, size_t size);
 char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
 
+/* Frees the nr strings of v, then v itself. */
+void free_string_array(char **v, size_t nr);
+
 /* Grows *arr (of *alloc elements) so that it holds at least nr + 1. */
 #define ALLOC_GROW(arr, nr, alloc) \
 	do { \

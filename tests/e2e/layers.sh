@@ -6,7 +6,7 @@
 
 cat >"$tmp/layers" <<'LAYERS'
 0 base        ascii error json lockfile paths progress sha1 strbuf trace util
-1 readers     apply archive config ledger mail mbox mbox-internal mbox-mime message patchid patchid-pool rules scancache soak state testannot treediff
+1 readers     apply archive config ledger mail mbox mbox-internal mbox-mime message patchid patchid-pool rules rules-internal rules-parse scancache soak state testannot treediff
 2 candidate   candidate
 3 stages      audit branch checks deps eval match posted revlist ruletest scan score
 4 run         picks run testrun vendordiff
