@@ -37,6 +37,22 @@ void free_string_array(char **v, size_t nr);
 		(nr) += (n); \
 	} while (0)
 
+/*
+ * Empties the uthash table head (handle hh) and frees each entry with
+ * free_entry: free, or a function that frees what an entry owns, then
+ * the entry.  el and tmp are two pointers of the entry's type:
+ *
+ *     struct entry *e, *tmp;
+ *     HASH_FREE_ALL(table, e, tmp, free);
+ */
+#define HASH_FREE_ALL(head, el, tmp, free_entry) \
+	do { \
+		HASH_ITER(hh, head, el, tmp) { \
+			HASH_DEL(head, el); \
+			free_entry(el); \
+		} \
+	} while (0)
+
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 /*

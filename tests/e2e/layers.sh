@@ -8,7 +8,7 @@ cat >"$tmp/layers" <<'LAYERS'
 0 base        ascii error json lockfile paths progress sha1 strbuf trace util
 1 readers     apply archive config ledger mail mbox mbox-internal mbox-mime message patchid patchid-pool rules rules-internal rules-parse scancache soak state testannot treediff
 2 candidate   candidate
-3 stages      audit branch checks deps eval match posted revlist ruletest scan score
+3 stages      audit branch checks deps eval match match-files match-internal match-mainline posted revlist ruletest scan score
 4 run         picks run testrun vendordiff
 5 report      report report-diff report-eval report-json report-ledger report-mail report-rules report-ruletest report-tests
 6 cli         cli/* main
