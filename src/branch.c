@@ -19,27 +19,28 @@ void branch_index_init(struct branch_index *bi)
 	bi->major = bi->minor = -1;
 }
 
+static void backport_free(struct branch_backport *b)
+{
+	free(b->all);
+	free(b);
+}
+
+static void subject_free(struct branch_subject *s)
+{
+	free(s->subject);
+	free(s->commits);
+	free(s);
+}
+
 void branch_index_release(struct branch_index *bi)
 {
 	struct branch_backport *b, *tmp;
 	struct branch_revert *r, *rtmp;
 	struct branch_subject *s, *stmp;
 
-	HASH_ITER(hh, bi->by_upstream, b, tmp) {
-		HASH_DEL(bi->by_upstream, b);
-		free(b->all);
-		free(b);
-	}
-	HASH_ITER(hh, bi->reverts, r, rtmp) {
-		HASH_DEL(bi->reverts, r);
-		free(r);
-	}
-	HASH_ITER(hh, bi->subjects, s, stmp) {
-		HASH_DEL(bi->subjects, s);
-		free(s->subject);
-		free(s->commits);
-		free(s);
-	}
+	HASH_FREE_ALL(bi->by_upstream, b, tmp, backport_free);
+	HASH_FREE_ALL(bi->reverts, r, rtmp, free);
+	HASH_FREE_ALL(bi->subjects, s, stmp, subject_free);
 	free(bi->name);
 	free(bi->base_name);
 	free(bi->commits);

@@ -37,20 +37,19 @@ void deps_set_range(struct deps *d, const struct scan *range)
 	d->range = range;
 }
 
+static void subject_entry_free(struct subject_entry *e)
+{
+	free(e->subject);
+	free(e);
+}
+
 void deps_release(struct deps *d)
 {
 	struct subject_entry *e, *tmp;
 	struct ancestry_entry *a, *atmp;
 
-	HASH_ITER(hh, d->ancestry, a, atmp) {
-		HASH_DEL(d->ancestry, a);
-		free(a);
-	}
-	HASH_ITER(hh, d->subjects, e, tmp) {
-		HASH_DEL(d->subjects, e);
-		free(e->subject);
-		free(e);
-	}
+	HASH_FREE_ALL(d->ancestry, a, atmp, free);
+	HASH_FREE_ALL(d->subjects, e, tmp, subject_entry_free);
 	memset(d, 0, sizeof(*d));
 }
 

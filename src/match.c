@@ -1,4 +1,5 @@
 #include "match.h"
+#include "match-internal.h"
 #include "error.h"
 #include "message.h"
 #include "progress.h"
@@ -10,25 +11,14 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
-#include <uthash.h>
 
-/* The candidates of the scanned range by subject. */
-struct match_subject {
-	const char *subject;		/* borrowed from the first's message */
-	struct candidate *first;
-	size_t count;
-	UT_hash_handle hh;
-};
-
-/* What a branch commit is known to stand for. */
-struct match_tie {
-	git_oid commit;
-	git_oid named;			/* the first id its upstream lines name */
-	int has_named;
-	struct candidate *cand;		/* the candidate it was found to be */
-	UT_hash_handle hh;
-};
+/*
+ * The presence engine's methods: ancestry, upstream lines, patch-ids
+ * (the branch's commits by the paths they change) and subjects, asked
+ * in order for every candidate, and match_commit_in_branch().  The
+ * other way (match_mainline()) is match-mainline.c's; the files a
+ * change touches and the branch has, match-files.c's.
+ */
 
 /*
  * The branch commits that change one set of paths (treediff_pathkey()):
@@ -42,31 +32,8 @@ struct match_pathkey {
 	UT_hash_handle hh;
 };
 
-/* The names of the files a commit changes, sorted, for subjects. */
-struct match_files {
-	git_oid id;
-	char **names;
-	size_t nr;
-	UT_hash_handle hh;
-};
-
-/* A candidate of the range by an upstream id it names itself. */
-struct match_upstream {
-	git_oid id;
-	struct candidate *cand;
-	UT_hash_handle hh;
-};
-
 struct oid_entry {
 	git_oid id;
-	UT_hash_handle hh;
-};
-
-/* The names of the files under a subsystem's directories in the branch. */
-struct match_names {
-	const struct subsystem *sub;
-	char **names;			/* sorted */
-	size_t nr, alloc;
 	UT_hash_handle hh;
 };
 
@@ -81,13 +48,22 @@ void match_init(struct match *m, git_repository *repo,
 	m->patchids = patchids;
 }
 
-static void free_names(char **names, size_t nr)
+static void pathkey_free(struct match_pathkey *k)
 {
-	size_t i;
+	free(k->commits);
+	free(k);
+}
 
-	for (i = 0; i < nr; i++)
-		free(names[i]);
-	free(names);
+static void files_free(struct match_files *f)
+{
+	free_string_array(f->names, f->nr);
+	free(f);
+}
+
+static void names_free(struct match_names *n)
+{
+	free_string_array(n->names, n->nr);
+	free(n);
 }
 
 void match_release(struct match *m)
@@ -99,40 +75,19 @@ void match_release(struct match *m)
 	struct match_upstream *u, *utmp;
 	struct match_names *n, *ntmp;
 
-	HASH_ITER(hh, m->subjects, s, stmp) {
-		HASH_DEL(m->subjects, s);
-		free(s);
-	}
-	HASH_ITER(hh, m->ties, t, ttmp) {
-		HASH_DEL(m->ties, t);
-		free(t);
-	}
-	HASH_ITER(hh, m->by_pathkey, k, ktmp) {
-		HASH_DEL(m->by_pathkey, k);
-		free(k->commits);
-		free(k);
-	}
-	HASH_ITER(hh, m->files, f, ftmp) {
-		HASH_DEL(m->files, f);
-		free_names(f->names, f->nr);
-		free(f);
-	}
-	HASH_ITER(hh, m->named, u, utmp) {
-		HASH_DEL(m->named, u);
-		free(u);
-	}
-	HASH_ITER(hh, m->names, n, ntmp) {
-		HASH_DEL(m->names, n);
-		free_names(n->names, n->nr);
-		free(n);
-	}
+	HASH_FREE_ALL(m->subjects, s, stmp, free);
+	HASH_FREE_ALL(m->ties, t, ttmp, free);
+	HASH_FREE_ALL(m->by_pathkey, k, ktmp, pathkey_free);
+	HASH_FREE_ALL(m->files, f, ftmp, files_free);
+	HASH_FREE_ALL(m->named, u, utmp, free);
+	HASH_FREE_ALL(m->names, n, ntmp, names_free);
 	git_tree_free(m->tip_tree);
 	memset(m, 0, sizeof(*m));
 }
 
 /* --- indexes ---------------------------------------------------------- */
 
-static void build_subjects(struct match *m)
+void match_build_subjects(struct match *m)
 {
 	const struct candidate_list *l = &m->scan->candidates;
 	size_t i;
@@ -163,7 +118,7 @@ static size_t others_with_subject(struct match *m, const struct candidate *c,
 	struct match_subject *s;
 
 	if (!m->subjects_built)
-		build_subjects(m);
+		match_build_subjects(m);
 	HASH_FIND_STR(m->subjects, subject, s);
 	if (!s)
 		return 0;
@@ -197,7 +152,7 @@ static void take(struct match *m, const git_oid *commit, struct candidate *c)
 }
 
 /* Every branch commit that names an upstream commit, once. */
-static void tie_named(struct match *m)
+void match_tie_named(struct match *m)
 {
 	const struct branch_backport *b, *tmp;
 	size_t i;
@@ -229,7 +184,7 @@ static int taken_by_other(struct match *m, const git_oid *commit,
 	size_t i;
 	git_oid up;
 
-	tie_named(m);
+	match_tie_named(m);
 	HASH_FIND(hh, m->ties, commit, sizeof(*commit), t);
 	if (!t)
 		return 0;
@@ -250,119 +205,6 @@ struct candidate *match_taken_by(const struct match *m, const git_oid *id)
 
 	HASH_FIND(hh, m->ties, id, sizeof(*id), t);
 	return t ? t->cand : NULL;
-}
-
-/* --- the files a change touches ---------------------------------------- */
-
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-static void add_name(char ***names, size_t *nr, size_t *alloc, const char *path,
-		     size_t len)
-{
-	const char *base;
-	size_t i;
-
-	for (base = path + len; base > path && base[-1] != '/'; base--)
-		;
-	len -= (size_t)(base - path);
-	if (!len)
-		return;
-	for (i = 0; i < *nr; i++)
-		if (strlen((*names)[i]) == len && !memcmp((*names)[i], base, len))
-			return;
-	ALLOC_GROW(*names, *nr, *alloc);
-	(*names)[(*nr)++] = xstrndup(base, len);
-}
-
-/*
- * The names of the files a commit changes (a rename moves a file, it
- * keeps its name), sorted; NULL for a merge.
- */
-static const struct match_files *files_of(struct match *m, const git_oid *id)
-{
-	struct match_files *f;
-	struct treediff d = TREEDIFF_INIT;
-	git_commit *commit = NULL;
-	size_t i, alloc = 0;
-
-	HASH_FIND(hh, m->files, id, sizeof(*id), f);
-	if (f)
-		return f;
-	f = xcalloc(1, sizeof(*f));
-	git_oid_cpy(&f->id, id);
-	HASH_ADD(hh, m->files, id, sizeof(git_oid), f);
-	if (git_commit_lookup(&commit, m->repo, id) < 0) {
-		git_error_clear();
-		return f;
-	}
-	if (git_commit_parentcount(commit) <= 1 &&
-	    !treediff_commit(&d, m->repo, commit))
-		for (i = 0; i < d.nr; i++)
-			add_name(&f->names, &f->nr, &alloc, d.items[i].path,
-				 strlen(d.items[i].path));
-	treediff_release(&d);
-	git_commit_free(commit);
-	QSORT(f->names, f->nr, cmp_str);
-	return f;
-}
-
-/* The paths of a mail's diff: its "--- a/X" and "+++ b/Y" lines. */
-static void diff_paths(const char *diff, char ***paths, size_t *nr)
-{
-	const char *line, *end;
-	size_t alloc = 0;
-
-	*paths = NULL;
-	*nr = 0;
-	for (line = diff; line && *line; line = end) {
-		size_t len;
-
-		end = strchr(line, '\n');
-		end = end ? end + 1 : line + strlen(line);
-		if (strncmp(line, "--- a/", 6) && strncmp(line, "+++ b/", 6))
-			continue;
-		len = (size_t)(end - line) - 6;
-		while (len && (line[6 + len - 1] == '\n' ||
-			       line[6 + len - 1] == '\r'))
-			len--;
-		ALLOC_GROW(*paths, *nr, alloc);
-		(*paths)[(*nr)++] = xstrndup(line + 6, len);
-	}
-}
-
-/* The names of the files a mail's diff changes, sorted. */
-static void files_of_diff(const char *diff, char ***names, size_t *nr)
-{
-	char **paths;
-	size_t nr_paths, alloc = 0, i;
-
-	diff_paths(diff, &paths, &nr_paths);
-	*names = NULL;
-	*nr = 0;
-	for (i = 0; i < nr_paths; i++)
-		add_name(names, nr, &alloc, paths[i], strlen(paths[i]));
-	free_names(paths, nr_paths);
-	QSORT(*names, *nr, cmp_str);
-}
-
-static int share_a_name(char *const *a, size_t na, char *const *b, size_t nb)
-{
-	size_t i = 0, j = 0;
-
-	while (i < na && j < nb) {
-		int cmp = strcmp(a[i], b[j]);
-
-		if (!cmp)
-			return 1;
-		if (cmp < 0)
-			i++;
-		else
-			j++;
-	}
-	return 0;
 }
 
 /* --- ancestry ------------------------------------------------------------ */
@@ -488,10 +330,7 @@ static int below_base_of(struct match *m, const struct candidate_list *l,
 	}
 out:
 	git_revwalk_free(walk);
-	HASH_ITER(hh, pending, e, tmp) {
-		HASH_DEL(pending, e);
-		free(e);
-	}
+	HASH_FREE_ALL(pending, e, tmp, free);
 	return ret < 0 ? -1 : 0;
 }
 
@@ -514,11 +353,7 @@ static int build_pathkeys(struct match *m, int every)
 	git_oid id;
 	int ret;
 
-	HASH_ITER(hh, m->by_pathkey, k, ktmp) {
-		HASH_DEL(m->by_pathkey, k);
-		free(k->commits);
-		free(k);
-	}
+	HASH_FREE_ALL(m->by_pathkey, k, ktmp, pathkey_free);
 	m->pathkeys_built = every ? 2 : 1;
 	if (git_revwalk_new(&walk, m->repo) < 0 ||
 	    git_revwalk_push(walk, &bi->tip) < 0 ||
@@ -786,10 +621,10 @@ static int by_subject(struct match *m, struct question *q)
 		if (taken_by_other(m, b, c))
 			continue;
 		if (!mine)
-			mine = files_of(m, &c->id);
-		theirs = files_of(m, b);
-		if (!share_a_name(mine->names, mine->nr, theirs->names,
-				  theirs->nr))
+			mine = match_files_of(m, &c->id);
+		theirs = match_files_of(m, b);
+		if (!match_share_a_name(mine->names, mine->nr, theirs->names,
+					theirs->nr))
 			continue;
 		take(m, b, c);
 		git_oid_tostr(hex, sizeof(hex), b);
@@ -889,10 +724,7 @@ int match_candidates(struct match *m, struct candidate_list *l,
 					       "no commit of %s after %s names it",
 					       m->branch->name, base_name(m));
 	progress_stop(&progress);
-	HASH_ITER(hh, below, e, tmp) {
-		HASH_DEL(below, e);
-		free(e);
-	}
+	HASH_FREE_ALL(below, e, tmp, free);
 	free(decided);
 	return ret;
 }
@@ -926,450 +758,4 @@ int match_commit_in_branch(struct match *m, const git_oid *id, int ask_graph)
 	if (ret <= 0)
 		return ret;
 	return !branch_index_reverted(m->branch, &b);
-}
-
-/* --- the other way: which mainline commit is this? ------------------------ */
-
-static void build_named(struct match *m)
-{
-	const struct candidate_list *l = &m->scan->candidates;
-	size_t i, j;
-
-	m->named_built = 1;
-	for (i = 0; m->scan->memo && i < l->nr; i++) {
-		struct candidate *c = l->items[i];
-
-		for (j = 0; j < c->msg.nr_upstream; j++) {
-			struct match_upstream *u;
-			git_oid id;
-
-			if (git_oid_fromstr(&id, c->msg.upstream[j]) < 0)
-				continue;
-			HASH_FIND(hh, m->named, &id, sizeof(id), u);
-			if (u)
-				continue;
-			u = xcalloc(1, sizeof(*u));
-			git_oid_cpy(&u->id, &id);
-			u->cand = c;
-			HASH_ADD(hh, m->named, id, sizeof(git_oid), u);
-		}
-	}
-}
-
-static struct candidate *range_candidate(struct match *m, const git_oid *id)
-{
-	return m->scan->memo ? candidate_list_find(&m->scan->candidates, id)
-			     : NULL;
-}
-
-/* A commit its upstream lines name: of the range, else of the repository. */
-static int rev_upstream_line(struct match *m, const struct match_pick *p,
-			     struct match_found *out)
-{
-	git_commit *commit = NULL;
-	size_t i;
-	git_oid id;
-
-	for (i = 0; p->msg && i < p->msg->nr_upstream; i++) {
-		struct match_upstream *u;
-		struct candidate *c;
-
-		if (git_oid_fromstr(&id, p->msg->upstream[i]) < 0)
-			continue;
-		if ((c = range_candidate(m, &id))) {
-			git_oid_cpy(&out->id, &id);
-			out->cand = c;
-			return 1;
-		}
-		/* A range of stable commits: one that backports it. */
-		if (!m->named_built)
-			build_named(m);
-		HASH_FIND(hh, m->named, &id, sizeof(id), u);
-		if (u) {
-			git_oid_cpy(&out->id, &u->cand->id);
-			out->cand = u->cand;
-			return 1;
-		}
-		if (!git_commit_lookup(&commit, m->repo, &id)) {
-			git_commit_free(commit);
-			git_oid_cpy(&out->id, &id);
-			out->cand = NULL;
-			return 1;
-		}
-		git_error_clear();
-	}
-	return 0;
-}
-
-/* The candidate of the range with the pick's change: paths and patch-id. */
-static int rev_patch_id(struct match *m, const struct match_pick *p,
-			struct match_found *out)
-{
-	const struct candidate_list *l = &m->scan->candidates;
-	unsigned char key[SHA1_RAWSZ];
-	git_commit *commit = NULL;
-	git_oid want;
-	size_t i;
-	int ret;
-
-	if (!m->patchids || !m->scan->memo)
-		return 0;
-	if (p->commit) {
-		if (git_commit_lookup(&commit, m->repo, p->commit) < 0)
-			return error_git("cannot read commit %s",
-					 git_oid_tostr_s(p->commit));
-		ret = git_commit_parentcount(commit) == 1 ?
-		      patchid_cache_get(m->patchids, m->repo, commit, &want) :
-		      GIT_ENOTFOUND;
-		if (!ret)
-			ret = treediff_pathkey(key, m->repo, commit);
-		git_commit_free(commit);
-		if (ret == GIT_ENOTFOUND)
-			return 0;
-		if (ret < 0)
-			return -1;
-	} else if (p->diff && !patchid_text(&want, p->diff)) {
-		char **paths;
-		size_t nr;
-
-		diff_paths(p->diff, &paths, &nr);
-		treediff_key_of(key, paths, nr);
-		free_names(paths, nr);
-	} else {
-		git_error_clear();
-		return 0;
-	}
-	for (i = 0; i < l->nr; i++) {
-		struct candidate *c = l->items[i];
-		git_oid pid;
-
-		if (!c->has_pathkey || memcmp(c->pathkey, key, sizeof(key)))
-			continue;
-		if (git_commit_lookup(&commit, m->repo, &c->id) < 0)
-			return error_git("cannot read commit %s", c->hex);
-		ret = patchid_cache_get(m->patchids, m->repo, commit, &pid);
-		git_commit_free(commit);
-		if (ret == GIT_ENOTFOUND)
-			continue;
-		if (ret < 0)
-			return -1;
-		if (git_oid_equal(&pid, &want)) {
-			git_oid_cpy(&out->id, &c->id);
-			out->cand = c;
-			return 1;
-		}
-	}
-	return 0;
-}
-
-/*
- * The one candidate of the range with the pick's subject (and, with
- * by_author, its author), changing a file of a name the pick changes.
- */
-static int rev_subject(struct match *m, const struct match_pick *p,
-		       struct match_found *out)
-{
-	struct match_subject *s;
-	const struct match_files *theirs;
-	char **names = NULL;
-	size_t nr = 0;
-	int ret;
-
-	if (!p->subject || !*p->subject || !m->scan->memo)
-		return 0;
-	if (!m->subjects_built)
-		build_subjects(m);
-	HASH_FIND_STR(m->subjects, p->subject, s);
-	if (!s || s->count != 1)
-		return 0;
-	if (p->by_author) {
-		const char *lt = strrchr(s->first->author, '<');
-		size_t len = p->author_email ? strlen(p->author_email) : 0;
-
-		if (!lt || strncasecmp(lt + 1, p->author_email ? p->author_email : "",
-				       len) || lt[1 + len] != '>')
-			return 0;
-	}
-	theirs = files_of(m, &s->first->id);
-	if (p->commit) {
-		const struct match_files *mine = files_of(m, p->commit);
-
-		ret = share_a_name(mine->names, mine->nr, theirs->names,
-				   theirs->nr);
-	} else if (p->diff) {
-		files_of_diff(p->diff, &names, &nr);
-		ret = share_a_name(names, nr, theirs->names, theirs->nr);
-		free_names(names, nr);
-	} else {
-		/* Nothing to compare the files with: the subject alone. */
-		ret = 1;
-	}
-	if (!ret)
-		return 0;
-	git_oid_cpy(&out->id, &s->first->id);
-	out->cand = s->first;
-	return 1;
-}
-
-static const struct {
-	enum evidence_kind how;
-	int (*find)(struct match *m, const struct match_pick *p,
-		    struct match_found *out);
-} rev_methods[] = {
-	{ EVIDENCE_UPSTREAM_LINE, rev_upstream_line },
-	{ EVIDENCE_PATCH_ID, rev_patch_id },
-	{ EVIDENCE_SUBJECT, rev_subject },
-};
-
-int match_mainline(struct match *m, const struct match_pick *p,
-		   struct match_found *out, const char **why)
-{
-	size_t i;
-	int ret;
-
-	memset(out, 0, sizeof(*out));
-	for (i = 0; i < ARRAY_SIZE(rev_methods); i++) {
-		ret = rev_methods[i].find(m, p, out);
-		if (ret < 0)
-			return -1;
-		if (ret) {
-			out->how = rev_methods[i].how;
-			return 1;
-		}
-	}
-	if (why)
-		*why = p->msg && p->msg->nr_upstream ?
-		       "its upstream line names no commit here" :
-		       "no upstream line";
-	return 0;
-}
-
-const git_oid *match_branch_subject(struct match *m, const char *subject)
-{
-	const struct branch_subject *s;
-	size_t i;
-
-	if (!subject || !(s = branch_index_subject(m->branch, subject)))
-		return NULL;
-	tie_named(m);
-	for (i = s->nr; i-- > 0;) {
-		struct match_tie *t;
-
-		if (branch_index_reverted(m->branch, &s->commits[i]))
-			continue;
-		HASH_FIND(hh, m->ties, &s->commits[i], sizeof(git_oid), t);
-		if (t && (t->cand || t->has_named))
-			continue;
-		return &s->commits[i];
-	}
-	return NULL;
-}
-
-int match_range_subjects(struct match *m, struct match_wanted *w, size_t nr)
-{
-	struct idx {
-		const char *subject;
-		struct match_wanted *w;
-		UT_hash_handle hh;
-	} *index = NULL, *e, *tmp;
-	const struct scan *s = m->scan;
-	git_revwalk *walk = NULL;
-	git_oid id;
-	size_t i;
-	int ret;
-
-	for (i = 0; i < nr; i++) {
-		HASH_FIND_STR(index, w[i].subject, e);
-		if (e)
-			continue;
-		e = xcalloc(1, sizeof(*e));
-		e->subject = w[i].subject;
-		e->w = &w[i];
-		HASH_ADD_KEYPTR(hh, index, e->subject, strlen(e->subject), e);
-	}
-	if (git_revwalk_new(&walk, m->repo) < 0 ||
-	    git_revwalk_push(walk, &s->to) < 0 ||
-	    (s->has_from && git_revwalk_hide(walk, &s->from) < 0)) {
-		ret = error_git("cannot walk %s", s->range);
-		goto out;
-	}
-	while (!(ret = git_revwalk_next(&id, walk))) {
-		git_commit *commit = NULL;
-		const char *summary;
-
-		if (git_commit_lookup(&commit, m->repo, &id) < 0) {
-			ret = error_git("cannot read a commit of %s", s->range);
-			goto out;
-		}
-		summary = git_commit_summary(commit);
-		e = NULL;
-		if (summary)
-			HASH_FIND_STR(index, summary, e);
-		if (e && !e->w->found)
-			git_oid_cpy(&e->w->id, &id);
-		if (e && e->w->found < 2)
-			e->w->found++;
-		git_commit_free(commit);
-	}
-	if (ret != GIT_ITEROVER) {
-		ret = error_git("cannot walk %s", s->range);
-		goto out;
-	}
-	ret = 0;
-out:
-	git_revwalk_free(walk);
-	HASH_ITER(hh, index, e, tmp) {
-		HASH_DEL(index, e);
-		free(e);
-	}
-	/* Several asked for the same subject: the first one was filled. */
-	for (i = 0; !ret && i < nr; i++) {
-		size_t j;
-
-		for (j = 0; j < i; j++)
-			if (!strcmp(w[j].subject, w[i].subject)) {
-				w[i] = w[j];
-				break;
-			}
-	}
-	return ret;
-}
-
-/* --- files the branch has ---------------------------------------------- */
-
-static int tip_tree(struct match *m)
-{
-	git_commit *tip = NULL;
-
-	if (m->tip_tree)
-		return 0;
-	if (git_commit_lookup(&tip, m->repo, &m->branch->tip) < 0 ||
-	    git_commit_tree(&m->tip_tree, tip) < 0) {
-		git_commit_free(tip);
-		return error_git("cannot read the tree of '%s'", m->branch->name);
-	}
-	git_commit_free(tip);
-	return 0;
-}
-
-static int has_path(struct match *m, const char *path)
-{
-	git_tree_entry *e = NULL;
-	int ret = git_tree_entry_bypath(&e, m->tip_tree, path);
-
-	git_tree_entry_free(e);
-	git_error_clear();
-	return !ret;
-}
-
-static int collect_name(const char *root, const git_tree_entry *e, void *data)
-{
-	struct match_names *n = data;
-
-	(void)root;
-	if (git_tree_entry_type(e) == GIT_OBJECT_BLOB) {
-		ALLOC_GROW(n->names, n->nr, n->alloc);
-		n->names[n->nr++] = xstrdup(git_tree_entry_name(e));
-	}
-	return 0;
-}
-
-/* The names of the files under sub's directories in the branch. */
-static const struct match_names *names_of(struct match *m,
-					  const struct subsystem *sub)
-{
-	struct match_names *n;
-	size_t i, j;
-
-	HASH_FIND_PTR(m->names, &sub, n);
-	if (n)
-		return n;
-	n = xcalloc(1, sizeof(*n));
-	n->sub = sub;
-	HASH_ADD_PTR(m->names, sub, n);
-	for (i = 0; i < sub->nr_paths; i++) {
-		const char *spec = sub->paths[i];
-		size_t len = strlen(spec);
-		git_tree_entry *e = NULL;
-		git_tree *tree = NULL;
-		char *dir;
-
-		if (!len || spec[len - 1] != '/')
-			continue;
-		dir = xstrndup(spec, len - 1);
-		if (!git_tree_entry_bypath(&e, m->tip_tree, dir) &&
-		    git_tree_entry_type(e) == GIT_OBJECT_TREE &&
-		    !git_tree_lookup(&tree, m->repo, git_tree_entry_id(e)))
-			git_tree_walk(tree, GIT_TREEWALK_PRE, collect_name, n);
-		git_error_clear();
-		git_tree_free(tree);
-		git_tree_entry_free(e);
-		free(dir);
-	}
-	QSORT(n->names, n->nr, cmp_str);
-	for (i = j = 0; i < n->nr; i++) {
-		if (j && !strcmp(n->names[j - 1], n->names[i]))
-			free(n->names[i]);
-		else
-			n->names[j++] = n->names[i];
-	}
-	n->nr = j;
-	return n;
-}
-
-/*
- * Whether the branch has path, or its file under another name its
- * subsystems give: a former directory of theirs, or a file of the same
- * name in their directories (moved within them).
- */
-static int branch_has_file(struct match *m, const struct candidate *c,
-			   const char *path)
-{
-	const char *base = strrchr(path, '/');
-	size_t i, j, k;
-
-	if (has_path(m, path))
-		return 1;
-	base = base ? base + 1 : path;
-	for (i = 0; i < c->nr_touched; i++) {
-		const struct subsystem *sub = c->touched[i];
-		const struct match_names *n;
-		int under = 0;
-
-		for (j = 0; j < sub->nr_paths; j++) {
-			const char *d = sub->paths[j];
-			size_t len = strlen(d);
-
-			if (!len || d[len - 1] != '/' || strncmp(path, d, len))
-				continue;
-			under = 1;
-			for (k = 0; k < sub->nr_paths; k++) {
-				struct strbuf sb = STRBUF_INIT;
-				const char *o = sub->paths[k];
-				int found;
-
-				if (k == j || !*o || o[strlen(o) - 1] != '/')
-					continue;
-				strbuf_addf(&sb, "%s%s", o, path + len);
-				found = has_path(m, sb.buf);
-				strbuf_release(&sb);
-				if (found)
-					return 1;
-			}
-		}
-		if (!under)
-			continue;
-		n = names_of(m, sub);
-		if (bsearch(&base, n->names, n->nr, sizeof(*n->names), cmp_str))
-			return 1;
-	}
-	return 0;
-}
-
-int match_branch_has_file(struct match *m, const struct candidate *c,
-			  const char *path)
-{
-	if (tip_tree(m) < 0)
-		return -1;
-	return branch_has_file(m, c, path);
 }

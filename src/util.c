@@ -65,6 +65,13 @@ char *xstrndup(const char *s, size_t n)
 	return p;
 }
 
+void free_string_array(char **v, size_t nr)
+{
+	while (nr)
+		free(v[--nr]);
+	free(v);
+}
+
 static int lower(int c)
 {
 	return (c >= 'A' && c <= 'Z') ? c - 'A' + 'a' : c;
@@ -330,13 +337,4 @@ int cmp_int(const void *a, const void *b)
 	int x = *(const int *)a, y = *(const int *)b;
 
 	return x < y ? -1 : x > y;
-}
-
-void free_string_array(char **v, size_t nr)
-{
-	size_t i;
-
-	for (i = 0; i < nr; i++)
-		free(v[i]);
-	free(v);
 }

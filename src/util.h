@@ -15,6 +15,9 @@ void *xrealloc(void *ptr, size_t size);
 char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
 
+/* Frees the nr strings of v, then v itself. */
+void free_string_array(char **v, size_t nr);
+
 /* Grows *arr (of *alloc elements) so that it holds at least nr + 1. */
 #define ALLOC_GROW(arr, nr, alloc) \
 	do { \
@@ -32,6 +35,22 @@ char *xstrndup(const char *s, size_t n);
 			(arr) = xrealloc((arr), ((alloc) ? (alloc) : 1) * sizeof(*(arr))); \
 		} \
 		(nr) += (n); \
+	} while (0)
+
+/*
+ * Empties the uthash table head (handle hh) and frees each entry with
+ * free_entry: free, or a function that frees what an entry owns, then
+ * the entry.  el and tmp are two pointers of the entry's type:
+ *
+ *     struct entry *e, *tmp;
+ *     HASH_FREE_ALL(table, e, tmp, free);
+ */
+#define HASH_FREE_ALL(head, el, tmp, free_entry) \
+	do { \
+		HASH_ITER(hh, head, el, tmp) { \
+			HASH_DEL(head, el); \
+			free_entry(el); \
+		} \
 	} while (0)
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
@@ -112,8 +131,5 @@ int cmp_int(const void *a, const void *b);
 
 /* Whether dir/name is a directory (following symbolic links). */
 int is_dir_in(const char *dir, const char *name);
-
-/* Frees the nr strings of v, then v. */
-void free_string_array(char **v, size_t nr);
 
 #endif

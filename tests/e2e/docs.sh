@@ -146,16 +146,16 @@ passed "every configuration key and environment variable is described"
 
 # --- the rule language --------------------------------------------------------
 awk '/^\.SH DIRECTIVES/ { on = 1; next } on && /^\.SH / { exit } on' "$man5" >"$tmp/directives"
-words=$(sed -n '/directives\[\] = {/,/};/s/^[	 ]*{ "\([a-z]*\)", parse_.*/\1/p' "$src/src/rules.c")
-[ -n "$words" ] || bad "no directive table in src/rules.c"
+words=$(sed -n '/directives\[\] = {/,/};/s/^[	 ]*{ "\([a-z]*\)", parse_.*/\1/p' "$src/src/rules-parse.c")
+[ -n "$words" ] || bad "no directive table in src/rules-parse.c"
 for d in rule veto $words; do
 	awk 'prev == ".TP" { print } { prev = $0 }' "$tmp/directives" |
 		grep -qE "^\\.(B|BI|BR) $d( |\$)" ||
 		bad "stablepick-rules(5): directive '$d' has no entry"
 done
 awk '/^\.SH FIELDS/ { on = 1; next } on && /^\.SH / { exit } on' "$man5" >"$tmp/fields"
-fields=$(sed -n '/fields\[\] = {/,/};/s/^[	 ]*{ "\([a-z]*\)", FIELD_.*/\1/p' "$src/src/rules.c")
-[ -n "$fields" ] || bad "no field table in src/rules.c"
+fields=$(sed -n '/fields\[\] = {/,/};/s/^[	 ]*{ "\([a-z]*\)", FIELD_.*/\1/p' "$src/src/rules-parse.c")
+[ -n "$fields" ] || bad "no field table in src/rules-parse.c"
 for f in $fields; do
 	grep -q "^\\.B $f\$" "$tmp/fields" || bad "stablepick-rules(5): field '$f' has no entry"
 done
@@ -167,6 +167,6 @@ for fact in $facts; do
 	grep -q "^\\.B $roff\$" "$tmp/fields" ||
 		bad "stablepick-rules(5): fact '$fact' has no entry"
 done
-passed "every directive, field and fact of src/rules.c is in stablepick-rules(5)"
+passed "every directive, field and fact of src/rules-parse.c and src/rules.c is in stablepick-rules(5)"
 
 [ "$nfail" -eq 0 ] || exit 1

@@ -1,0 +1,78 @@
+#ifndef MATCH_INTERNAL_H
+#define MATCH_INTERNAL_H
+
+#include <uthash.h>
+
+#include "match.h"
+
+/*
+ * Between the files of the presence engine: match.c (the methods that
+ * look for a commit in the branch), match-mainline.c (the other way:
+ * which mainline commit a pick stands for) and match-files.c (the
+ * names of the files a change touches, the files the branch has).
+ * The indexes that struct match keeps, and the functions more than one
+ * of them calls.  Not an API: the rest of stablepick uses match.h.
+ */
+
+/* The candidates of the scanned range by subject. */
+struct match_subject {
+	const char *subject;		/* borrowed from the first's message */
+	struct candidate *first;
+	size_t count;
+	UT_hash_handle hh;
+};
+
+/* What a branch commit is known to stand for. */
+struct match_tie {
+	git_oid commit;
+	git_oid named;			/* the first id its upstream lines name */
+	int has_named;
+	struct candidate *cand;		/* the candidate it was found to be */
+	UT_hash_handle hh;
+};
+
+/* The names of the files a commit changes, sorted, for subjects. */
+struct match_files {
+	git_oid id;
+	char **names;
+	size_t nr;
+	UT_hash_handle hh;
+};
+
+/* A candidate of the range by an upstream id it names itself. */
+struct match_upstream {
+	git_oid id;
+	struct candidate *cand;
+	UT_hash_handle hh;
+};
+
+/* The names of the files under a subsystem's directories in the branch. */
+struct match_names {
+	const struct subsystem *sub;
+	char **names;			/* sorted */
+	size_t nr, alloc;
+	UT_hash_handle hh;
+};
+
+/* Fills m->subjects, the range's candidates by subject (match.c). */
+void match_build_subjects(struct match *m);
+
+/* Ties every branch commit that names an upstream commit, once (match.c). */
+void match_tie_named(struct match *m);
+
+/*
+ * The names of the files a commit changes (a rename moves a file, it
+ * keeps its name), sorted; none for a merge (match-files.c).
+ */
+const struct match_files *match_files_of(struct match *m, const git_oid *id);
+
+/* The paths of a mail's diff: its "--- a/X" and "+++ b/Y" lines. */
+void match_diff_paths(const char *diff, char ***paths, size_t *nr);
+
+/* The names of the files a mail's diff changes, sorted. */
+void match_files_of_diff(const char *diff, char ***names, size_t *nr);
+
+/* Whether two sorted lists of names have one in common. */
+int match_share_a_name(char *const *a, size_t na, char *const *b, size_t nb);
+
+#endif

@@ -1,0 +1,915 @@
+/*
+ * The parser of rule files (stablepick-rules(5)): its tables of
+ * directives and fields, every check of a line, and
+ * ruleset_load_buffer(), which reads a file's text into a ruleset.
+ * Like tig's, it reports every error of a file as "path:line: message"
+ * and goes on.  Loading files and directories, and what a loaded
+ * ruleset does, are rules.c's.
+ */
+#include "rules-internal.h"
+#include "ascii.h"
+#include "error.h"
+#include "strbuf.h"
+#include "util.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char rule_usage[] =
+	"'rule' needs NAME WEIGHT FIELD /PATTERN/FLAGS";
+static const char veto_usage[] = "'veto' needs NAME FIELD /PATTERN/FLAGS";
+static const char link_usage[] = "'link' needs NAME FIELD /PATTERN/FLAGS";
+
+/* The parser's state for one file: tig-style, it reports and goes on. */
+struct parser {
+	struct ruleset *rs;
+	const char *path;		/* borrowed from rs->files */
+	struct rule_file *file;		/* valid until rs->files grows */
+	unsigned lineno;
+	int errors;
+	/*
+	 * The open block: a subsystem of rs->subsystems, or `scratch`
+	 * when the block's header was bad, so that its lines are still
+	 * checked and then dropped.
+	 */
+	struct subsystem *cur;
+	struct subsystem scratch;
+	unsigned paths_line, policy_line, block_threshold_line;
+	unsigned version_line, threshold_line, release_tags_line;
+	int cc_seen;			/* this file set the Cc: */
+};
+
+__attribute__((format(printf, 3, 4)))
+static void report_at(struct parser *p, unsigned lineno, const char *fmt, ...)
+{
+	struct strbuf sb = STRBUF_INIT;
+	va_list ap;
+
+	va_start(ap, fmt);
+	strbuf_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	error("%s:%u: %s", p->path, lineno, sb.buf);
+	strbuf_release(&sb);
+	p->errors++;
+}
+
+#define report(p, ...) report_at((p), (p)->lineno, __VA_ARGS__)
+
+static char *skip_blanks(char *s)
+{
+	while (is_blank(*s))
+		s++;
+	return s;
+}
+
+/* Cuts the next word out of *pp (NUL-terminating it); NULL at the end. */
+static char *next_word(char **pp)
+{
+	char *s = skip_blanks(*pp), *word;
+
+	if (!*s) {
+		*pp = s;
+		return NULL;
+	}
+	word = s;
+	while (*s && !is_blank(*s))
+		s++;
+	if (*s)
+		*s++ = '\0';
+	*pp = s;
+	return word;
+}
+
+static int is_name_char(int c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       (c >= '0' && c <= '9') || c == '-' || c == '_' || c == '.';
+}
+
+static int valid_name(const char *s)
+{
+	if (!*s)
+		return 0;
+	for (; *s; s++)
+		if (!is_name_char((unsigned char)*s))
+			return 0;
+	return 1;
+}
+
+/* Parses a signed decimal integer ("+8", "-6", "3") into *out. */
+static int parse_int(const char *s, int *out)
+{
+	char *end;
+	long v;
+
+	if (!(*s >= '0' && *s <= '9') && *s != '+' && *s != '-')
+		return -1;
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (end == s || *end || errno || v < INT_MIN || v > INT_MAX)
+		return -1;
+	if ((*s == '+' || *s == '-') && !(s[1] >= '0' && s[1] <= '9'))
+		return -1;
+	*out = (int)v;
+	return 0;
+}
+
+static int parse_field(struct parser *p, const char *word,
+		       enum rule_field *field, char **trailer)
+{
+	static const struct {
+		const char *name;
+		enum rule_field field;
+	} fields[] = {
+		{ "subject", FIELD_SUBJECT },
+		{ "body", FIELD_BODY },
+		{ "message", FIELD_MESSAGE },
+		{ "paths", FIELD_PATHS },
+		{ "fact", FIELD_FACT },
+		{ "reply", FIELD_REPLY },
+	};
+	const char *key, *s;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(fields); i++) {
+		if (!strcmp(word, fields[i].name)) {
+			*field = fields[i].field;
+			return 0;
+		}
+	}
+	if (strncmp(word, "trailer:", 8)) {
+		report(p, "unknown field '%s' (expected subject, body, "
+		       "message, paths, fact, reply or trailer:KEY)", word);
+		return -1;
+	}
+	key = word + 8;
+	for (s = key; *s; s++)
+		if (!is_name_char((unsigned char)*s) || *s == '_' || *s == '.')
+			break;
+	if (!*key || *s) {
+		report(p, "bad trailer key '%s' (expected letters, digits "
+		       "and '-', as in trailer:Reported-by)", key);
+		return -1;
+	}
+	*field = FIELD_TRAILER;
+	*trailer = xstrdup(key);
+	return 0;
+}
+
+static int parse_flags(struct parser *p, const char *flags, uint32_t *options)
+{
+	const char *s;
+	int ret = 0;
+
+	*options = 0;
+	for (s = flags; *s; s++) {
+		switch (*s) {
+		case 'i': *options |= PCRE2_CASELESS; break;
+		case 'm': *options |= PCRE2_MULTILINE; break;
+		case 's': *options |= PCRE2_DOTALL; break;
+		case 'x': *options |= PCRE2_EXTENDED; break;
+		default:
+			if (is_blank(*s)) {
+				report(p, "unexpected text after pattern "
+				       "flags: '%s'", skip_blanks((char *)s));
+				return -1;
+			}
+			report(p, "unknown pattern flag '%c' (expected i, m, "
+			       "s or x)", *s);
+			ret = -1;
+		}
+	}
+	return ret;
+}
+
+static pcre2_code *compile(struct parser *p, const char *pattern,
+			   uint32_t options)
+{
+	PCRE2_UCHAR msg[256];
+	PCRE2_SIZE offset;
+	pcre2_code *re;
+	int code;
+
+	/*
+	 * Kernel messages need not be UTF-8: match bytes, and refuse a
+	 * (*UTF) that would make invalid UTF-8 text an error.
+	 */
+	re = pcre2_compile((PCRE2_SPTR)pattern, strlen(pattern),
+			   options | PCRE2_NEVER_UTF, &code, &offset, NULL);
+	if (!re) {
+		if (pcre2_get_error_message(code, msg, sizeof(msg)) < 0)
+			snprintf((char *)msg, sizeof(msg), "error %d", code);
+		report(p, "cannot compile pattern '%s': %s at offset %zu",
+		       pattern, (char *)msg, (size_t)offset);
+		return NULL;
+	}
+	/* Without JIT (unsupported here, or out of memory) it interprets. */
+	pcre2_jit_compile(re, PCRE2_JIT_COMPLETE);
+	return re;
+}
+
+static int link_groups(const pcre2_code *re)
+{
+	uint32_t count = 0;
+
+	pcre2_pattern_info(re, PCRE2_INFO_CAPTURECOUNT, &count);
+	return count > 0;
+}
+
+static const struct rule *find_rule(const struct rule *rules, size_t nr,
+				    const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++)
+		if (!strcmp(rules[i].name, name))
+			return &rules[i];
+	return NULL;
+}
+
+/* Whether a rule on the field "fact" can match one of the facts. */
+static int matches_a_fact(const struct ruleset *rs, const struct rule *r)
+{
+	int f;
+
+	for (f = 0; f < FACT__NR; f++) {
+		const char *name = rule_fact_name((enum rule_fact)f);
+
+		if (rule_match(rs, r, name, strlen(name), NULL) == 1)
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * "unless NAME[,NAME...]" after a rule's pattern: each NAME a rule
+ * defined above, in the same subsystem (rules, nr) or globally.  A rule
+ * is applied after those above it, so whether they counted is known.
+ */
+static int parse_unless(struct parser *p, struct rule *r, char *s,
+			const char *name, const struct rule *rules, size_t nr)
+{
+	size_t alloc = 0;
+	char *word;
+	int ret = 0;
+
+	word = next_word(&s);
+	if (strcmp(word, "unless")) {
+		report(p, "unexpected text after pattern flags: '%s' (expected "
+		       "unless NAME)", word);
+		return -1;
+	}
+	if (r->veto || r->link) {
+		report(p, "'unless' is for rules: a %s applies whatever else "
+		       "matched", r->veto ? "veto" : "link");
+		return -1;
+	}
+	s = skip_blanks(s);
+	if (!*s) {
+		report(p, "'unless' needs the names of rules above (as in "
+		       "unless names-a-bug)");
+		return -1;
+	}
+	while (*s) {
+		size_t len = strcspn(s, ", \t");
+		char *one = xstrndup(s, len);
+		const struct rule *target;
+
+		s += len;
+		s += strspn(s, ", \t");
+		target = find_rule(rules, nr, one);
+		if (!target && p->cur)
+			target = find_rule(p->rs->rules, p->rs->nr_rules, one);
+		if (!strcmp(one, name)) {
+			report(p, "rule '%s' is unless itself", name);
+			ret = -1;
+		} else if (!target) {
+			report(p, "unless '%s': no rule of that name above this "
+			       "line%s", one, p->cur ? " (in this subsystem or "
+			       "global)" : "");
+			ret = -1;
+		} else if (target->veto) {
+			report(p, "unless '%s': that is a veto, not a rule", one);
+			ret = -1;
+		}
+		ALLOC_GROW(r->unless, r->nr_unless, alloc);
+		r->unless[r->nr_unless++] = one;
+	}
+	return ret;
+}
+
+/*
+ * rule NAME WEIGHT FIELD /PATTERN/FLAGS, veto NAME FIELD /PATTERN/FLAGS,
+ * or link NAME FIELD /PATTERN/FLAGS (kind 'r', 'v' or 'l').
+ */
+static void parse_rule(struct parser *p, char *s, int kind)
+{
+	int veto = kind == 'v', link = kind == 'l';
+	const char *usage = veto ? veto_usage : link ? link_usage : rule_usage;
+	char *words[3], *slash, *pattern, *flags;
+	size_t nr_words = veto || link ? 2 : 3, i;
+	struct rule r, **rules;
+	size_t *nr, *alloc;
+	const struct rule *dup;
+	uint32_t options;
+	char *unless;
+	int bad = 0;
+
+	for (i = 0; i < nr_words; i++) {
+		s = skip_blanks(s);
+		if (!*s || *s == '/') {
+			report(p, "%s", usage);
+			return;
+		}
+		words[i] = next_word(&s);
+	}
+	s = skip_blanks(s);
+	if (!*s) {
+		report(p, "%s", usage);
+		return;
+	}
+	slash = strrchr(s, '/');
+	if (*s != '/' || slash == s) {
+		report(p, "pattern '%s' is not enclosed in slashes", s);
+		return;
+	}
+	*slash = '\0';
+	pattern = s + 1;
+	flags = slash + 1;
+	unless = flags + strcspn(flags, " \t");
+	if (*unless) {
+		*unless++ = '\0';
+		unless = skip_blanks(unless);
+	}
+
+	memset(&r, 0, sizeof(r));
+	r.veto = veto;
+	r.link = link;
+	if (!valid_name(words[0])) {
+		report(p, "bad rule name '%s' (expected letters, digits, '-', "
+		       "'_' and '.')", words[0]);
+		bad = 1;
+	}
+	if (!veto && !link && parse_int(words[1], &r.weight) < 0) {
+		report(p, "bad weight '%s' (expected an integer such as +8 "
+		       "or -6)", words[1]);
+		bad = 1;
+	}
+	if (parse_field(p, words[nr_words - 1], &r.field, &r.trailer) < 0)
+		bad = 1;
+	if (parse_flags(p, flags, &options) < 0)
+		bad = 1;
+	else if (!*pattern) {
+		report(p, "empty pattern (it would match everything)");
+		bad = 1;
+	} else if (!(r.re = compile(p, pattern, options))) {
+		bad = 1;
+	} else if (link && !link_groups(r.re)) {
+		report(p, "link '%s' has no group for the commit id (as in "
+		       "/^([0-9a-f]{7,40})\\b/)", words[0]);
+		bad = 1;
+	}
+	if (link && !bad && r.field != FIELD_TRAILER && r.field != FIELD_SUBJECT &&
+	    r.field != FIELD_BODY && r.field != FIELD_MESSAGE) {
+		report(p, "link '%s' reads field '%s': a commit names commits in "
+		       "its subject, body, message or trailers", words[0],
+		       rule_field_name(r.field));
+		bad = 1;
+	}
+	if (!bad && r.field == FIELD_FACT && !matches_a_fact(p->rs, &r)) {
+		struct strbuf names = STRBUF_INIT;
+		int f;
+
+		for (f = 0; f < FACT__NR; f++)
+			strbuf_addf(&names, "%s%s", f ? ", " : "",
+				    rule_fact_name((enum rule_fact)f));
+		report(p, "%s '%s' matches no fact (the facts are %s)",
+		       veto ? "veto" : "rule", words[0], names.buf);
+		strbuf_release(&names);
+		bad = 1;
+	}
+	if (link && p->cur) {
+		report(p, "'link' inside subsystem '%s': links are for every "
+		       "commit", p->cur->name);
+		bad = 1;
+	}
+
+	if (link) {
+		rules = &p->rs->links;
+		nr = &p->rs->nr_links;
+		alloc = &p->rs->alloc_links;
+	} else if (p->cur) {
+		rules = &p->cur->rules;
+		nr = &p->cur->nr_rules;
+		alloc = &p->cur->alloc_rules;
+	} else {
+		rules = &p->rs->rules;
+		nr = &p->rs->nr_rules;
+		alloc = &p->rs->alloc_rules;
+	}
+	if (*unless && parse_unless(p, &r, unless, words[0], *rules, *nr) < 0)
+		bad = 1;
+	dup = find_rule(*rules, *nr, words[0]);
+	if (dup) {
+		if (p->cur && !link)
+			report(p, "duplicate rule '%s' in subsystem '%s' "
+			       "(first defined at %s:%u)", words[0],
+			       p->cur->name, dup->file, dup->lineno);
+		else
+			report(p, "duplicate rule '%s' (first defined at "
+			       "%s:%u)", words[0], dup->file, dup->lineno);
+		bad = 1;
+	}
+	if (bad) {
+		rule_release(&r);
+		return;
+	}
+	r.name = xstrdup(words[0]);
+	r.pattern = xstrdup(pattern);
+	r.flags = xstrdup(flags);
+	r.file = p->path;
+	r.lineno = p->lineno;
+	ALLOC_GROW(*rules, *nr, *alloc);
+	(*rules)[(*nr)++] = r;
+}
+
+static int has_glob(const char *s, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		if (s[i] == '*' || s[i] == '?' || s[i] == '[')
+			return 1;
+	return 0;
+}
+
+/*
+ * Checks the directory components of a spec: relative, no empty, "." or
+ * ".." component, no glob.  `dirs` is the spec up to its last '/'.
+ */
+static int check_spec_dirs(struct parser *p, const char *spec, size_t dirs)
+{
+	size_t i = 0, len;
+
+	if (spec[0] == '/') {
+		report(p, "bad path spec '%s' (must be relative: no "
+		       "leading '/')", spec);
+		return -1;
+	}
+	while (i < dirs) {
+		len = strcspn(spec + i, "/");
+		if (!len) {
+			report(p, "bad path spec '%s' (empty component)", spec);
+			return -1;
+		}
+		if ((len == 1 && spec[i] == '.') ||
+		    (len == 2 && spec[i] == '.' && spec[i + 1] == '.')) {
+			report(p, "bad path spec '%s' (no '.' or '..' "
+			       "components)", spec);
+			return -1;
+		}
+		if (has_glob(spec + i, len)) {
+			report(p, "bad path spec '%s' (only the last component "
+			       "may be a glob)", spec);
+			return -1;
+		}
+		i += len + 1;
+	}
+	return 0;
+}
+
+static int check_spec(struct parser *p, const char *spec, int is_template)
+{
+	size_t len = strlen(spec);
+	const char *last = strrchr(spec, '/');
+
+	if (is_template) {
+		if (len < 4 || strcmp(spec + len - 3, "/*/")) {
+			report(p, "bad path spec '%s' for 'subsystem *' "
+			       "(expected DIR/*/, one subsystem per directory "
+			       "in DIR)", spec);
+			return -1;
+		}
+		return check_spec_dirs(p, spec, len - 2);
+	}
+	if (!last) {
+		report(p, "bad path spec '%s' (expected DIR/ or DIR/GLOB)",
+		       spec);
+		return -1;
+	}
+	return check_spec_dirs(p, spec, (size_t)(last - spec) + 1);
+}
+
+static void parse_paths(struct parser *p, char *s)
+{
+	struct subsystem *sub = p->cur;
+	char *word;
+	int any = 0;
+
+	if (p->paths_line) {
+		report(p, "'paths' given twice in subsystem '%s' (first on "
+		       "line %u)", sub->name, p->paths_line);
+		return;
+	}
+	p->paths_line = p->lineno;
+	sub->paths_lineno = p->lineno;
+	while ((word = next_word(&s))) {
+		any = 1;
+		if (!check_spec(p, word, sub->is_template))
+			rules_add_string(&sub->paths, &sub->nr_paths,
+					 &sub->alloc_paths, word);
+	}
+	if (!any)
+		report(p, "'paths' needs at least one path spec");
+}
+
+static void parse_policy(struct parser *p, char *s)
+{
+	char *word = next_word(&s);
+
+	if (!word) {
+		report(p, "'policy' needs a value (heuristic, opt-in or "
+		       "ignore)");
+		return;
+	}
+	if (next_word(&s)) {
+		report(p, "too many arguments to 'policy'");
+		return;
+	}
+	if (p->policy_line) {
+		report(p, "'policy' given twice in subsystem '%s' (first on "
+		       "line %u)", p->cur->name, p->policy_line);
+		return;
+	}
+	if (!strcmp(word, "heuristic"))
+		p->cur->policy = POLICY_HEURISTIC;
+	else if (!strcmp(word, "opt-in"))
+		p->cur->policy = POLICY_OPT_IN;
+	else if (!strcmp(word, "ignore"))
+		p->cur->policy = POLICY_IGNORE;
+	else {
+		report(p, "unknown policy '%s' (expected heuristic, opt-in or "
+		       "ignore)", word);
+		return;
+	}
+	p->cur->has_policy = 1;
+	p->policy_line = p->lineno;
+}
+
+/*
+ * soak release   only commits contained in a mainline release tag
+ * soak Nd        only commits in mainline for at least N days
+ * (either or both, on one line: "soak release 14d").
+ */
+static void parse_soak(struct parser *p, char *s)
+{
+	struct subsystem *sub = p->cur;
+	char *word, *end;
+	int any = 0;
+	long days;
+
+	while ((word = next_word(&s))) {
+		any = 1;
+		if (!strcmp(word, "release")) {
+			sub->soak_release = 1;
+			continue;
+		}
+		days = strtol(word, &end, 10);
+		if (end == word || strcmp(end, "d") || days < 1 || days > 3650) {
+			report(p, "bad soak '%s' (expected release or a number "
+			       "of days such as 14d)", word);
+			continue;
+		}
+		sub->soak_days = (int)days;
+	}
+	if (!any)
+		report(p, "'soak' needs release or a number of days (14d)");
+}
+
+static void parse_list(struct parser *p, char *s)
+{
+	struct subsystem *sub = p->cur;
+	char *word, *at;
+	int any = 0;
+
+	while ((word = next_word(&s))) {
+		any = 1;
+		at = strchr(word, '@');
+		if (!at || at == word || !at[1] || strchr(at + 1, '@')) {
+			report(p, "bad list address '%s' (expected NAME@HOST)",
+			       word);
+			continue;
+		}
+		rules_add_string(&sub->lists, &sub->nr_lists, &sub->alloc_lists,
+				 word);
+	}
+	if (!any)
+		report(p, "'list' needs at least one address");
+}
+
+static void parse_threshold(struct parser *p, char *s)
+{
+	unsigned *line = p->cur ? &p->block_threshold_line : &p->threshold_line;
+	char *word = next_word(&s);
+	int v;
+
+	if (!word) {
+		report(p, "'threshold' needs an integer");
+		return;
+	}
+	if (next_word(&s)) {
+		report(p, "too many arguments to 'threshold'");
+		return;
+	}
+	if (parse_int(word, &v) < 0) {
+		report(p, "threshold '%s' is not an integer", word);
+		return;
+	}
+	if (*line) {
+		report(p, "'threshold' given twice (first on line %u)", *line);
+		return;
+	}
+	*line = p->lineno;
+	if (p->cur) {
+		p->cur->threshold = v;
+		p->cur->has_threshold = 1;
+	} else {
+		p->rs->threshold = v;
+	}
+}
+
+/*
+ * cc ADDRESS... (or none): the proposal mail's Cc when stablepick.cc is
+ * unset.  A file's cc lines add up, and replace those of the files
+ * loaded before.
+ */
+static void parse_cc(struct parser *p, char *s)
+{
+	char *word, *at;
+	int any = 0;
+
+	if (p->cur) {
+		report(p, "'cc' inside subsystem '%s' (use 'list' there)",
+		       p->cur->name);
+		return;
+	}
+	/* The file that sets the Cc: replaces what the files before set. */
+	if (!p->cc_seen) {
+		size_t i;
+
+		for (i = 0; i < p->rs->nr_cc; i++)
+			free(p->rs->cc[i]);
+		p->rs->nr_cc = 0;
+		p->cc_seen = 1;
+	}
+	while ((word = next_word(&s))) {
+		any = 1;
+		if (!strcmp(word, "none"))
+			continue;
+		at = strchr(word, '@');
+		if (!at || at == word || !at[1] || strchr(at + 1, '@')) {
+			report(p, "bad cc address '%s' (expected NAME@HOST)", word);
+			continue;
+		}
+		rules_add_string(&p->rs->cc, &p->rs->nr_cc, &p->rs->alloc_cc,
+				 word);
+	}
+	if (!any)
+		report(p, "'cc' needs at least one address");
+}
+
+/* release-tags /PATTERN/: how tags name releases, see rules.h. */
+static void parse_release_tags(struct parser *p, char *s)
+{
+	char *slash, *pattern;
+	uint32_t options;
+	pcre2_code *re;
+
+	if (p->cur) {
+		report(p, "'release-tags' inside subsystem '%s'", p->cur->name);
+		return;
+	}
+	s = skip_blanks(s);
+	slash = strrchr(s, '/');
+	if (*s != '/' || !slash || slash == s) {
+		report(p, "'release-tags' needs /PATTERN/, with groups major, "
+		       "minor, rc and stable");
+		return;
+	}
+	*slash = '\0';
+	pattern = s + 1;
+	if (parse_flags(p, slash + 1, &options) < 0)
+		return;
+	if (p->release_tags_line) {
+		report(p, "'release-tags' given twice (first on line %u)",
+		       p->release_tags_line);
+		return;
+	}
+	if (!*pattern) {
+		report(p, "empty pattern (it would match everything)");
+		return;
+	}
+	if (!(re = compile(p, pattern, options)))
+		return;
+	if (!rules_named_group(re, "major")) {
+		report(p, "'release-tags' pattern has no group 'major' (as in "
+		       "/^v(?<major>[0-9]+)\\.(?<minor>[0-9]+)$/)");
+		pcre2_code_free(re);
+		return;
+	}
+	p->release_tags_line = p->lineno;
+	pcre2_code_free(p->rs->release_tags);
+	free(p->rs->release_tags_pattern);
+	p->rs->release_tags = re;
+	p->rs->release_tags_pattern = xstrdup(pattern);
+}
+
+static void parse_version(struct parser *p, char *s)
+{
+	size_t len;
+
+	s = skip_blanks(s);
+	len = strlen(s);
+	while (len && is_blank(s[len - 1]))
+		s[--len] = '\0';
+	if (!len) {
+		report(p, "'version' needs a value");
+		return;
+	}
+	if (p->version_line) {
+		report(p, "'version' given twice (first on line %u)",
+		       p->version_line);
+		return;
+	}
+	p->version_line = p->lineno;
+	p->file->version = xstrdup(s);
+}
+
+/* Ends the open block (at `end`, at a new `subsystem`, at end of file). */
+static void close_block(struct parser *p)
+{
+	struct subsystem *sub = p->cur;
+
+	if (sub->is_template && !sub->nr_paths && !p->paths_line)
+		report_at(p, sub->lineno, "template subsystem '*' needs "
+			  "'paths DIR/*/'");
+	if (sub == &p->scratch)
+		subsystem_release(&p->scratch);
+	p->cur = NULL;
+	p->paths_line = p->policy_line = p->block_threshold_line = 0;
+}
+
+static void parse_subsystem(struct parser *p, char *s)
+{
+	struct ruleset *rs = p->rs;
+	char *name = next_word(&s);
+	const struct subsystem *dup = NULL;
+	struct subsystem *sub;
+	int bad = 0;
+
+	if (p->cur) {
+		report(p, "'subsystem' inside subsystem '%s' (opened on line "
+		       "%u; missing 'end')", p->cur->name, p->cur->lineno);
+		close_block(p);
+	}
+	if (!name) {
+		report(p, "'subsystem' needs a name");
+		name = "";
+		bad = 1;
+	} else if (next_word(&s)) {
+		report(p, "too many arguments to 'subsystem'");
+		bad = 1;
+	} else if (strcmp(name, "*") && !valid_name(name)) {
+		report(p, "bad subsystem name '%s' (expected letters, digits, "
+		       "'-', '_' and '.', or '*' for a template)", name);
+		bad = 1;
+	} else if (strcmp(name, "*") && (dup = ruleset_subsystem(rs, name))) {
+		if (dup->file)
+			report(p, "duplicate subsystem '%s' (first defined at "
+			       "%s:%u)", name, dup->file, dup->lineno);
+		else
+			report(p, "duplicate subsystem '%s'", name);
+		bad = 1;
+	}
+	if (bad) {
+		sub = &p->scratch;
+		memset(sub, 0, sizeof(*sub));
+	} else {
+		sub = ruleset_new_subsystem(rs);
+	}
+	sub->name = xstrdup(name);
+	sub->is_template = !strcmp(name, "*");
+	sub->file = p->path;
+	sub->lineno = p->lineno;
+	p->cur = sub;
+}
+
+static void parse_end(struct parser *p, char *s)
+{
+	if (!p->cur) {
+		report(p, "'end' outside a subsystem block");
+		return;
+	}
+	/* Closes the block all the same, or every line after would err. */
+	if (next_word(&s))
+		report(p, "too many arguments to 'end'");
+	close_block(p);
+}
+
+static void parse_line(struct parser *p, char *line)
+{
+	static const struct {
+		const char *name;
+		void (*fn)(struct parser *p, char *rest);
+		int in_block;	/* 1: only in a block, 0: anywhere */
+	} directives[] = {
+		{ "cc", parse_cc, 0 },
+		{ "end", parse_end, 0 },
+		{ "list", parse_list, 1 },
+		{ "paths", parse_paths, 1 },
+		{ "policy", parse_policy, 1 },
+		{ "release-tags", parse_release_tags, 0 },
+		{ "soak", parse_soak, 1 },
+		{ "subsystem", parse_subsystem, 0 },
+		{ "threshold", parse_threshold, 0 },
+		{ "version", parse_version, 0 },
+	};
+	char *s = line, *word;
+	size_t i;
+
+	word = next_word(&s);
+	if (!word || *word == '#')
+		return;
+	if (!strcmp(word, "rule") || !strcmp(word, "veto") ||
+	    !strcmp(word, "link")) {
+		parse_rule(p, s, word[0]);
+		return;
+	}
+	for (i = 0; i < ARRAY_SIZE(directives); i++) {
+		if (strcmp(word, directives[i].name))
+			continue;
+		if (directives[i].in_block && !p->cur) {
+			report(p, "'%s' outside a subsystem block", word);
+			return;
+		}
+		directives[i].fn(p, s);
+		return;
+	}
+	report(p, "unknown directive '%s'", word);
+}
+
+static struct rule_file *add_file(struct ruleset *rs, const char *path)
+{
+	struct rule_file *f;
+
+	ALLOC_GROW(rs->files, rs->nr_files, rs->alloc_files);
+	f = &rs->files[rs->nr_files++];
+	f->path = xstrdup(path);
+	f->version = NULL;
+	return f;
+}
+
+int ruleset_load_buffer(struct ruleset *rs, const char *name,
+			const char *text, size_t len)
+{
+	struct strbuf line = STRBUF_INIT;
+	struct parser p;
+	const char *end = text + len, *eol;
+
+	memset(&p, 0, sizeof(p));
+	p.rs = rs;
+	p.file = add_file(rs, name);
+	p.path = p.file->path;
+
+	while (text < end) {
+		eol = memchr(text, '\n', (size_t)(end - text));
+		if (!eol)
+			eol = end;
+		p.lineno++;
+		strbuf_reset(&line);
+		strbuf_add(&line, text, (size_t)(eol - text));
+		text = eol + 1;
+		while (line.len && (is_blank(line.buf[line.len - 1]) ||
+				    line.buf[line.len - 1] == '\r'))
+			strbuf_setlen(&line, line.len - 1);
+		if (strlen(line.buf) != line.len) {
+			report(&p, "NUL byte in line");
+			continue;
+		}
+		parse_line(&p, line.buf);
+	}
+	if (p.cur) {
+		report_at(&p, p.cur->lineno, "subsystem '%s' is not closed "
+			  "(missing 'end')", p.cur->name);
+		close_block(&p);
+	}
+	strbuf_release(&line);
+	return p.errors ? -1 : 0;
+}
+
+/* As ruleset_load_file(); -2 (after the message) if it cannot be read. */
