@@ -108,14 +108,27 @@ static void hash_line(struct idstate *st, const char *line)
 }
 
 /* The hunk header's line counts; the line numbers are not hashed. */
+/* The count of one side of a hunk, p at its start line: ",N", or 1. */
+static int hunk_count(const char *p)
+{
+	p += strspn(p, "0123456789");
+	return *p == ',' ? atoi(p + 1) : 1;
+}
+
+/*
+ * "@@ -A[,B] +C[,D] @@": how many lines each side has, as git's
+ * patch-id.c reads them.  Each count belongs to its own side: in
+ * "@@ -1 +1,2 @@" the old side has 1 line, not 2 (taking the first
+ * comma of the line read the new side's count for the old side, and a
+ * mail's "-- " signature after the hunk was hashed as a removed line).
+ */
 static void scan_hunk_header(struct idstate *st, const char *line)
 {
-	const char *p = strchr(line, ',');
+	const char *p = strstr(line, " -");
 
-	st->before = p ? atoi(p + 1) : 1;
+	st->before = p ? hunk_count(p + 2) : 1;
 	p = strstr(line, " +");
-	p = p ? strchr(p, ',') : NULL;
-	st->after = p ? atoi(p + 1) : 1;
+	st->after = p ? hunk_count(p + 2) : 1;
 }
 
 static unsigned long count_packed(const char *objdir, int depth);

@@ -593,6 +593,37 @@ static char *cache_path(struct fixture *f, const char *name)
 	return xstrfmt("%s/%s", f->dir, name);
 }
 
+/*
+ * A mail's patch: the hunk's counts say where it ends, so the "-- "
+ * signature git format-patch adds after it is not part of it, whichever
+ * side of "@@ -1 +1,2 @@" has no count.  The ids are git patch-id
+ * --stable's for the same text.
+ */
+static void test_text_counts(void **state)
+{
+#define HEAD "diff --git a/f b/f\nindex 5626abf..adbc0b6 100644\n--- a/f\n+++ b/f\n"
+	static const struct {
+		const char *text, *git;
+	} cases[] = {
+		{ HEAD "@@ -1 +1,2 @@\n one\n+two\n",
+		  "9ff1f766203e9f78b5e768639f5c4e6bb5527b01" },
+		{ HEAD "@@ -1 +1,2 @@\n one\n+two\n-- \n2.39.5\n",
+		  "9ff1f766203e9f78b5e768639f5c4e6bb5527b01" },
+		{ HEAD "@@ -1,2 +1 @@\n one\n-two\n-- \n2.39.5\n",
+		  "6943ac9c9dd985e54efe477d5bf930495470634c" },
+	};
+#undef HEAD
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		git_oid id;
+
+		assert_int_equal(patchid_text(&id, cases[i].text), 0);
+		assert_string_equal(git_oid_tostr_s(&id), cases[i].git);
+	}
+}
+
 static void test_cache(void **state)
 {
 	static const char *const revs[] = { "modify", "several", "empty" };
@@ -952,6 +983,7 @@ int main(void)
 		cmocka_unit_test(test_cherry_pick),
 		cmocka_unit_test(test_file_order),
 		cmocka_unit_test(test_random_edits),
+		cmocka_unit_test(test_text_counts),
 		cmocka_unit_test(test_cache),
 		cmocka_unit_test(test_cache_checksum),
 		cmocka_unit_test(test_cache_corrupt),
