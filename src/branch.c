@@ -194,6 +194,21 @@ static int cmp_oid(const void *a, const void *b)
 	return git_oid_cmp(a, b);
 }
 
+int branch_walk(const struct branch_index *bi, git_repository *repo,
+		git_revwalk **out)
+{
+	*out = NULL;
+	if (git_revwalk_new(out, repo) < 0 ||
+	    git_revwalk_push(*out, &bi->tip) < 0 ||
+	    git_revwalk_hide(*out, &bi->base) < 0) {
+		git_revwalk_free(*out);
+		*out = NULL;
+		return error_git("cannot walk branch '%s'", bi->name);
+	}
+	git_revwalk_sorting(*out, GIT_SORT_TOPOLOGICAL | GIT_SORT_REVERSE);
+	return 0;
+}
+
 /* Reads the branch after bi->base; 1 when it has more than limit. */
 static int read_branch(struct branch_index *bi, git_repository *repo,
 		       size_t limit)
@@ -202,14 +217,9 @@ static int read_branch(struct branch_index *bi, git_repository *repo,
 	git_oid id;
 	int ret;
 
-	if (git_revwalk_new(&walk, repo) < 0 ||
-	    git_revwalk_push(walk, &bi->tip) < 0 ||
-	    git_revwalk_hide(walk, &bi->base) < 0) {
-		ret = error_git("cannot walk branch '%s'", bi->name);
-		goto out;
-	}
 	/* Oldest first: the newest backport of a subject wins. */
-	git_revwalk_sorting(walk, GIT_SORT_TOPOLOGICAL | GIT_SORT_REVERSE);
+	if ((ret = branch_walk(bi, repo, &walk)) < 0)
+		goto out;
 	while (!(ret = git_revwalk_next(&id, walk))) {
 		git_commit *commit = NULL;
 		struct message m;

@@ -121,4 +121,11 @@ const struct branch_revert *branch_index_reverted(const struct branch_index *bi,
 /* Parses a version from "v6.6", "v6.6-rc3", "linux-6.6.y", "6.1". */
 int branch_parse_version(const char *s, int *major, int *minor);
 
+/*
+ * A walk of the branch's own commits (base..tip), oldest first in
+ * topological order, into *out; 0, or -1 after "cannot walk branch".
+ */
+int branch_walk(const struct branch_index *bi, git_repository *repo,
+		git_revwalk **out);
+
 #endif

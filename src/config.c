@@ -42,32 +42,34 @@ static int get_string(git_config *cfg, const char *key, char **out)
 	return 0;
 }
 
-/* One value of stablepick.archive, a path: "~/" is the home directory. */
-static int add_archive(const git_config_entry *e, void *data)
+/* One value of a setting that is a path ("~/" is the home directory). */
+static int add_path(const git_config_entry *e, char ***v, size_t *nr,
+		    size_t *alloc)
 {
-	struct config *c = data;
 	git_buf path = GIT_BUF_INIT;
 
 	if (git_config_parse_path(&path, e->value) < 0)
-		return error_git("bad stablepick.archive '%s'", e->value);
-	ALLOC_GROW(c->archives, c->nr_archives, c->alloc_archives);
-	c->archives[c->nr_archives++] = xstrdup(path.ptr);
+		return error_git("bad %s '%s'", e->name, e->value);
+	ALLOC_GROW(*v, *nr, *alloc);
+	(*v)[(*nr)++] = xstrdup(path.ptr);
 	git_buf_dispose(&path);
 	return 0;
 }
 
-/* One value of stablepick.rules, a directory: "~/" is the home. */
+/* One value of stablepick.archive, a list archive. */
+static int add_archive(const git_config_entry *e, void *data)
+{
+	struct config *c = data;
+
+	return add_path(e, &c->archives, &c->nr_archives, &c->alloc_archives);
+}
+
+/* One value of stablepick.rules, a directory of rule files. */
 static int add_rules(const git_config_entry *e, void *data)
 {
 	struct config *c = data;
-	git_buf path = GIT_BUF_INIT;
 
-	if (git_config_parse_path(&path, e->value) < 0)
-		return error_git("bad stablepick.rules '%s'", e->value);
-	ALLOC_GROW(c->rules, c->nr_rules, c->alloc_rules);
-	c->rules[c->nr_rules++] = xstrdup(path.ptr);
-	git_buf_dispose(&path);
-	return 0;
+	return add_path(e, &c->rules, &c->nr_rules, &c->alloc_rules);
 }
 
 /* A setting that may be given many times: every value, in order. */

@@ -164,10 +164,7 @@ static void entries_free(struct ledger_entry **head)
 {
 	struct ledger_entry *e, *tmp;
 
-	HASH_ITER(hh, *head, e, tmp) {
-		HASH_DEL(*head, e);
-		entry_free(e);
-	}
+	HASH_FREE_ALL(*head, e, tmp, entry_free);
 }
 
 void ledger_release(struct ledger *l)

@@ -57,6 +57,12 @@ struct match_names {
 /* Fills m->subjects, the range's candidates by subject (match.c). */
 void match_build_subjects(struct match *m);
 
+/*
+ * Whether commit id has the patch-id want: 1 or 0 (0 too when it has
+ * no diff to compare), -1 after an error.
+ */
+int match_same_patch(struct match *m, const git_oid *id, const git_oid *want);
+
 /* Ties every branch commit that names an upstream commit, once (match.c). */
 void match_tie_named(struct match *m);
 

@@ -129,19 +129,13 @@ static int rev_patch_id(struct match *m, const struct match_pick *p,
 	}
 	for (i = 0; i < l->nr; i++) {
 		struct candidate *c = l->items[i];
-		git_oid pid;
 
 		if (!c->has_pathkey || memcmp(c->pathkey, key, sizeof(key)))
 			continue;
-		if (git_commit_lookup(&commit, m->repo, &c->id) < 0)
-			return error_git("cannot read commit %s", c->hex);
-		ret = patchid_cache_get(m->patchids, m->repo, commit, &pid);
-		git_commit_free(commit);
-		if (ret == GIT_ENOTFOUND)
-			continue;
+		ret = match_same_patch(m, &c->id, &want);
 		if (ret < 0)
 			return -1;
-		if (git_oid_equal(&pid, &want)) {
+		if (ret) {
 			git_oid_cpy(&out->id, &c->id);
 			out->cand = c;
 			return 1;

@@ -355,13 +355,8 @@ static int build_pathkeys(struct match *m, int every)
 
 	HASH_FREE_ALL(m->by_pathkey, k, ktmp, pathkey_free);
 	m->pathkeys_built = every ? 2 : 1;
-	if (git_revwalk_new(&walk, m->repo) < 0 ||
-	    git_revwalk_push(walk, &bi->tip) < 0 ||
-	    git_revwalk_hide(walk, &bi->base) < 0) {
-		git_revwalk_free(walk);
-		return error_git("cannot walk branch '%s'", bi->name);
-	}
-	git_revwalk_sorting(walk, GIT_SORT_TOPOLOGICAL | GIT_SORT_REVERSE);
+	if (branch_walk(bi, m->repo, &walk) < 0)
+		return -1;
 	while (!(ret = git_revwalk_next(&id, walk))) {
 		git_commit *commit = NULL;
 		unsigned char key[SHA1_RAWSZ];
@@ -444,18 +439,10 @@ static int same_change(struct match *m, const git_oid *id,
 	if (ret < 0)
 		return -1;
 	for (i = k->nr; i-- > 0;) {
-		git_oid pid;
-
-		if (git_commit_lookup(&commit, m->repo, &k->commits[i]) < 0)
-			return error_git("cannot read a commit of '%s'",
-					 m->branch->name);
-		ret = patchid_cache_get(m->patchids, m->repo, commit, &pid);
-		git_commit_free(commit);
-		if (ret == GIT_ENOTFOUND)
-			continue;
+		ret = match_same_patch(m, &k->commits[i], &want);
 		if (ret < 0)
 			return -1;
-		if (!git_oid_equal(&pid, &want))
+		if (!ret)
 			continue;
 		if (!branch_index_reverted(m->branch, &k->commits[i])) {
 			git_oid_cpy(out, &k->commits[i]);
@@ -465,6 +452,21 @@ static int same_change(struct match *m, const git_oid *id,
 			git_oid_cpy(out, &k->commits[i]);
 	}
 	return found ? 1 : 0;
+}
+
+int match_same_patch(struct match *m, const git_oid *id, const git_oid *want)
+{
+	git_commit *commit;
+	git_oid pid;
+	int ret;
+
+	if (git_commit_lookup(&commit, m->repo, id) < 0)
+		return error_git("cannot read commit %s", git_oid_tostr_s(id));
+	ret = patchid_cache_get(m->patchids, m->repo, commit, &pid);
+	git_commit_free(commit);
+	if (ret == GIT_ENOTFOUND)
+		return 0;
+	return ret < 0 ? -1 : git_oid_equal(&pid, want);
 }
 
 /* --- the methods ---------------------------------------------------------- */

@@ -536,6 +536,17 @@ int run_judge_scores(struct run *run, git_repository *repo,
 	return ret;
 }
 
+int run_judge_range(struct run_context *ctx, struct run *run,
+		    const char *const *archives, size_t nr)
+{
+	int ret = run_open_archives(ctx, run, archives, nr);
+
+	if (!ret)
+		ret = run_judge(run, ctx->repo, &run->scan.candidates,
+				&run->scan.from);
+	return ret;
+}
+
 int run_judge(struct run *run, git_repository *repo,
 	      struct candidate_list *l, const git_oid *range_from)
 {

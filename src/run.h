@@ -157,6 +157,14 @@ const char *run_mail_cc(struct run_context *ctx, const struct ruleset *rs,
 char *run_ledger_path(struct run_context *ctx);
 
 /*
+ * The scanned range judged whole: the list archives of paths opened
+ * (run_open_archives()), then run_judge() of every candidate from where
+ * the walk started.  Returns 0 or -1.
+ */
+int run_judge_range(struct run_context *ctx, struct run *run,
+		    const char *const *archives, size_t nr);
+
+/*
  * Places, links, scores and judges the candidates of l (in walk order,
  * oldest first): presence in the branch, deps, rules, verdicts.
  * range_from: where the walk started (for ancestry), or NULL to ask

@@ -34,6 +34,18 @@ static int match_one(const struct ruleset *rs, const struct rule *r,
 	return ret;
 }
 
+/* The first of the nr values of v the rule matches (or gives up on). */
+static int match_any(const struct ruleset *rs, const struct rule *r,
+		     const char *const *v, size_t nr, char **match)
+{
+	size_t i;
+	int ret = 0;
+
+	for (i = 0; !ret && i < nr; i++)
+		ret = match_one(rs, r, v[i], match);
+	return ret;
+}
+
 /*
  * Matches a rule against the field it names.  A rule that gives up on
  * one value (a trailer, a path) does not count, whatever the others
@@ -63,19 +75,10 @@ static int match_rule(const struct ruleset *rs, const struct rule *r,
 		}
 		return 0;
 	case FIELD_PATHS:
-		for (i = 0; i < c->nr_paths; i++) {
-			ret = match_one(rs, r, c->paths[i], match);
-			if (ret)
-				return ret;
-		}
-		return 0;
+		return match_any(rs, r, (const char *const *)c->paths,
+				 c->nr_paths, match);
 	case FIELD_FACT:
-		for (i = 0; i < c->nr_facts; i++) {
-			ret = match_one(rs, r, c->facts[i], match);
-			if (ret)
-				return ret;
-		}
-		return 0;
+		return match_any(rs, r, c->facts, c->nr_facts, match);
 	case FIELD_REPLY:
 		for (i = 0; c->posted && i < c->posted->nr_replies; i++) {
 			ret = match_one(rs, r, c->posted->replies[i].text, match);

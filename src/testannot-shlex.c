@@ -341,6 +341,16 @@ static void step_nested(struct sh_lexer *lx, struct sh_word *w, int c)
 	add_raw(lx, w, 1);
 }
 
+/* The closing quote of the innermost frame: kept in raw mode. */
+static void close_quote(struct sh_lexer *lx, struct sh_word *w)
+{
+	close_frame(lx);
+	if (lx->raw)
+		add_raw(lx, w, 1);
+	else
+		lx->pos++;
+}
+
 /* A character of the word inside the innermost frame. */
 static void step_frame(struct sh_lexer *lx, struct sh_word *w, int c)
 {
@@ -350,11 +360,7 @@ static void step_frame(struct sh_lexer *lx, struct sh_word *w, int c)
 	switch (f->type) {
 	case F_SQ:
 		if (c == '\'') {
-			close_frame(lx);
-			if (lx->raw)
-				add_raw(lx, w, 1);
-			else
-				lx->pos++;
+			close_quote(lx, w);
 			return;
 		}
 		if (c == '\\' && f->ansi && n >= 0) {
@@ -367,11 +373,7 @@ static void step_frame(struct sh_lexer *lx, struct sh_word *w, int c)
 		break;
 	case F_DQ:
 		if (c == '"') {
-			close_frame(lx);
-			if (lx->raw)
-				add_raw(lx, w, 1);
-			else
-				lx->pos++;
+			close_quote(lx, w);
 			return;
 		}
 		if (c == '\\' && n == '\n') {

@@ -57,13 +57,8 @@ static int vendor_rows(struct diff_rows *r, git_repository *repo,
 	git_oid id;
 	int ret;
 
-	if (git_revwalk_new(&walk, repo) < 0 ||
-	    git_revwalk_push(walk, &v->tip) < 0 ||
-	    git_revwalk_hide(walk, &v->base) < 0) {
-		git_revwalk_free(walk);
-		return error_git("cannot walk branch '%s'", v->name);
-	}
-	git_revwalk_sorting(walk, GIT_SORT_TOPOLOGICAL | GIT_SORT_REVERSE);
+	if (branch_walk(v, repo, &walk) < 0)
+		return -1;
 	while (!(ret = git_revwalk_next(&id, walk))) {
 		git_commit *commit = NULL;
 		struct match_pick pick;

@@ -105,13 +105,9 @@ static int audit(struct run_context *ctx, int argc, char **argv)
 	struct audit a;
 	int n, ret;
 
-	if ((n = cli_parse(&cmd_audit, opts, argc, argv, 0)) < 0)
+	if ((n = cli_parse(&cmd_audit, opts, argc, argv, CLI_NO_ARGS)) < 0)
 		return cli_parse_status(n);
 	applied = o.range;
-	if (n != argc) {
-		error("unexpected argument '%s'", argv[n]);
-		goto usage;
-	}
 	if (!o.branch || !!picks + !!mbox + !!queue + !!applied != 1) {
 		error("audit needs --branch, and one of --picks, --mbox, --queue, "
 		      "--range");
@@ -142,11 +138,7 @@ static int audit(struct run_context *ctx, int argc, char **argv)
 	if (!ret)
 		ret = run_scan(ctx, &run);
 	if (!ret)
-		ret = run_open_archives(ctx, &run, o.archives.v,
-						o.archives.nr);
-	if (!ret)
-		ret = run_judge(&run, ctx->repo, &run.scan.candidates,
-				&run.scan.from);
+		ret = run_judge_range(ctx, &run, o.archives.v, o.archives.nr);
 	/* Mails are matched by subject too: after the scan. */
 	if (!ret && mbox)
 		ret = picks_read_mbox(ctx, &run, mbox, &a, &skipped, &thread);

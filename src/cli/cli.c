@@ -1,10 +1,12 @@
 #include "cli.h"
 #include "error.h"
 #include "options.h"
+#include "report.h"
 #include "strbuf.h"
 #include "trace.h"
 #include "util.h"
 
+#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -30,6 +32,50 @@ const struct cli_command *cli_find(const char *name)
 		if (!strcmp(cli_commands[i]->name, name))
 			return cli_commands[i];
 	return NULL;
+}
+
+int cli_getopt(int argc, char **argv, const char *shortopts,
+	       const struct option *longopts)
+{
+	int opt = getopt_long(argc, argv, shortopts, longopts, NULL);
+	const char **names, *bad;
+	size_t len, i;
+
+	if (opt != '?' || optind < 1 || optind > argc)
+		return opt;
+	bad = argv[optind - 1];
+	if (strncmp(bad, "--", 2))
+		return opt;
+	bad += 2;
+	len = strcspn(bad, "=");
+	for (i = 0; longopts[i].name; i++)
+		if (strlen(longopts[i].name) == len &&
+		    !strncmp(longopts[i].name, bad, len))
+			return opt;	/* a known option, missing its value */
+	names = xcalloc(i + 1, sizeof(*names));
+	for (i = 0; longopts[i].name; i++)
+		names[i] = longopts[i].name;
+	hint_similar(bad, len, names, i, "--");
+	free(names);
+	return opt;
+}
+
+int cli_output(struct strbuf *out, int ret)
+{
+	if (!ret)
+		ret = report_write(stdout, out);
+	strbuf_release(out);
+	return ret;
+}
+
+int cli_finish(struct run_context *ctx, struct run *run, struct strbuf *out,
+	       int ret)
+{
+	ret = cli_output(out, ret);
+	if (!ret)
+		ret = run_save(ctx, run);
+	run_release(run);
+	return ret;
 }
 
 void cli_hint_command(const char *word)

@@ -30,6 +30,16 @@ extern const struct cli_command *const cli_commands[];
 
 const struct cli_command *cli_find(const char *name);
 
+struct option;
+
+/*
+ * getopt_long() for cli_parse() (options.h), which adds to its message
+ * for an unknown long option a "did you mean" naming the option of
+ * longopts it most likely misspells.
+ */
+int cli_getopt(int argc, char **argv, const char *shortopts,
+	       const struct option *longopts);
+
 /*
  * A "did you mean" for word, when it most likely misspells a command
  * of cli_commands or "help".
@@ -40,6 +50,17 @@ void cli_hint_command(const char *word);
 int cli_usage(const struct cli_command *cmd);
 
 struct cli_args;
+
+/*
+ * The end of a command: out written to standard output (unless ret
+ * says an error came first), then, for cli_finish(), the run's caches
+ * and ledger saved and the run released.  out is released.  Returns
+ * ret, or -1 when the writing or the saving failed.
+ */
+int cli_output(struct strbuf *out, int ret);
+int cli_finish(struct run_context *ctx, struct run *run, struct strbuf *out,
+	       int ret);
+
 
 /*
  * The run's set-up and mainline walk as the options a ask: the branch

@@ -34,12 +34,8 @@ static int diff(struct run_context *ctx, int argc, char **argv)
 	struct vendordiff d;
 	int n, ret;
 
-	if ((n = cli_parse(&cmd_diff, opts, argc, argv, 0)) < 0)
+	if ((n = cli_parse(&cmd_diff, opts, argc, argv, CLI_NO_ARGS)) < 0)
 		return cli_parse_status(n);
-	if (n != argc) {
-		error("unexpected argument '%s'", argv[n]);
-		return cli_usage(&cmd_diff);
-	}
 	if (!a.branch || !against) {
 		error("diff needs --branch and --against");
 		return cli_usage(&cmd_diff);
@@ -56,11 +52,10 @@ static int diff(struct run_context *ctx, int argc, char **argv)
 					 against, d.range, &d.stable);
 		else
 			report_diff_text(&out, &d.rows, &d.rel);
-		ret = report_write(stdout, &out);
 	}
+	ret = cli_output(&out, ret);
 	if (!ret)
 		vendordiff_save(ctx, &d);
-	strbuf_release(&out);
 	vendordiff_release(&d);
 	return ret < 0 ? 1 : 0;
 }

@@ -50,12 +50,8 @@ static int eval(struct run_context *ctx, int argc, char **argv)
 	struct eval ev;
 	int n, ret;
 
-	if ((n = cli_parse(&cmd_eval, opts, argc, argv, 0)) < 0)
+	if ((n = cli_parse(&cmd_eval, opts, argc, argv, CLI_NO_ARGS)) < 0)
 		return cli_parse_status(n);
-	if (n != argc) {
-		error("unexpected argument '%s'", argv[n]);
-		return cli_usage(&cmd_eval);
-	}
 	if (!a.branch) {
 		error("eval needs --branch");
 		return cli_usage(&cmd_eval);
@@ -79,13 +75,9 @@ static int eval(struct run_context *ctx, int argc, char **argv)
 			report_eval_sweep(&out, &ev, json);
 		if (o.ablation)
 			report_eval_ablation(&out, &ev, &run.rules, json);
-		ret = report_write(stdout, &out);
 	}
-	if (!ret)
-		ret = run_save(ctx, &run);
-	strbuf_release(&out);
+	ret = cli_finish(ctx, &run, &out, ret);
 	eval_release(&ev);
-	run_release(&run);
 	return ret < 0 ? 1 : 0;
 }
 

@@ -92,22 +92,13 @@ static int explain(struct run_context *ctx, int argc, char **argv)
 	if (!ret)
 		ret = run_scan(ctx, &run);
 	if (!ret)
-		ret = run_open_archives(ctx, &run, a.archives.v,
-						a.archives.nr);
-	if (!ret)
-		ret = run_judge(&run, ctx->repo, &run.scan.candidates,
-				&run.scan.from);
+		ret = run_judge_range(ctx, &run, a.archives.v, a.archives.nr);
 	for (; !ret && n < argc; n++) {
 		/* A bad commit is reported; the others are still explained. */
 		if (explain_one(ctx, &run, argv[n], &out) < 0)
 			failed = 1;
 	}
-	if (!ret)
-		ret = report_write(stdout, &out);
-	if (!ret)
-		ret = run_save(ctx, &run);
-	strbuf_release(&out);
-	run_release(&run);
+	ret = cli_finish(ctx, &run, &out, ret);
 	cli_args_release(&a);
 	return ret < 0 || failed ? 1 : 0;
 }

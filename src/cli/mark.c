@@ -195,10 +195,8 @@ static int mark(struct run_context *ctx, int argc, char **argv)
 	} else {
 		ret = record(&out, ctx, &l, &a, now);
 	}
-	if (!ret)
-		ret = report_write(stdout, &out);
+	ret = cli_output(&out, ret);
 	ledger_release(&l);
-	strbuf_release(&out);
 	return ret < 0 ? 1 : 0;
 }
 

@@ -169,36 +169,6 @@ static void release_lists(const struct cli_option *opts)
 			cli_list_release(opts[i].value);
 }
 
-/*
- * getopt_long(), adding to its message for an unknown long option a
- * "did you mean" naming the option of longopts it most likely misspells.
- */
-static int cli_getopt(int argc, char **argv, const char *shortopts,
-		      const struct option *longopts)
-{
-	int opt = getopt_long(argc, argv, shortopts, longopts, NULL);
-	const char **names, *bad;
-	size_t len, i;
-
-	if (opt != '?' || optind < 1 || optind > argc)
-		return opt;
-	bad = argv[optind - 1];
-	if (strncmp(bad, "--", 2))
-		return opt;
-	bad += 2;
-	len = strcspn(bad, "=");
-	for (i = 0; longopts[i].name; i++)
-		if (strlen(longopts[i].name) == len &&
-		    !strncmp(longopts[i].name, bad, len))
-			return opt;	/* a known option, missing its value */
-	names = xcalloc(i + 1, sizeof(*names));
-	for (i = 0; longopts[i].name; i++)
-		names[i] = longopts[i].name;
-	hint_similar(bad, len, names, i, "--");
-	free(names);
-	return opt;
-}
-
 static int cmp_longopt(const void *a, const void *b)
 {
 	return strcmp(((const struct option *)a)->name,
@@ -256,6 +226,11 @@ int cli_parse(const struct cli_command *cmd, const struct cli_option *opts,
 			/* The error says what the option takes. */
 			ret = CLI_ERROR;
 		}
+	}
+	if (!ret && flags & CLI_NO_ARGS && optind < argc) {
+		error("unexpected argument '%s'", argv[optind]);
+		cli_usage(cmd);
+		ret = CLI_ERROR;
 	}
 	free(longopts);
 	strbuf_release(&shorts);

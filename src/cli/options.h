@@ -87,8 +87,12 @@ struct cli_args {
 
 void cli_args_release(struct cli_args *a);
 
-/* cli_parse() flags: options may follow other arguments (as for mark). */
+/*
+ * cli_parse() flags: options may follow other arguments (as for mark);
+ * the command takes no arguments but options ("unexpected argument").
+ */
 #define CLI_PERMUTE 1
+#define CLI_NO_ARGS 2
 
 /* What cli_parse() returns besides an index. */
 #define CLI_ERROR (-1)

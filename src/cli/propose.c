@@ -140,13 +140,10 @@ static int propose(struct run_context *ctx, int argc, char **argv)
 	size_t i;
 	int n, ret;
 
-	if ((n = cli_parse(&cmd_propose, opts, argc, argv, 0)) < 0)
+	if ((n = cli_parse(&cmd_propose, opts, argc, argv, CLI_NO_ARGS)) < 0)
 		return cli_parse_status(n);
-	if (n != argc || !a.branch) {
-		if (n != argc)
-			error("unexpected argument '%s'", argv[n]);
-		else
-			error("propose needs --branch");
+	if (!a.branch) {
+		error("propose needs --branch");
 		cli_args_release(&a);
 		cli_list_release(&tests_from);
 		return cli_usage(&cmd_propose);
@@ -156,10 +153,7 @@ static int propose(struct run_context *ctx, int argc, char **argv)
 	for (i = 0; !ret && i < tests_from.nr; i++)
 		ret = tests_named_by(ctx, &run, tests_from.v[i]);
 	if (!ret)
-		ret = run_open_archives(ctx, &run, a.archives.v, a.archives.nr);
-	if (!ret)
-		ret = run_judge(&run, ctx->repo, &run.scan.candidates,
-				&run.scan.from);
+		ret = run_judge_range(ctx, &run, a.archives.v, a.archives.nr);
 	if (!ret && since)
 		ret = run_since(&run, ctx->repo, since, &since_state);
 	if (!ret)

@@ -71,12 +71,8 @@ static int tests(struct run_context *ctx, int argc, char **argv)
 	int n, ret;
 
 	tests_run_init(&t);
-	if ((n = cli_parse(&cmd_tests, opts, argc, argv, 0)) < 0)
+	if ((n = cli_parse(&cmd_tests, opts, argc, argv, CLI_NO_ARGS)) < 0)
 		return cli_parse_status(n);
-	if (n != argc) {
-		error("unexpected argument '%s'", argv[n]);
-		goto usage;
-	}
 	if (!a.branch || (!fstests.nr && !ltp.nr)) {
 		error("tests needs --branch, and --fstests or --ltp");
 		goto usage;
