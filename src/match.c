@@ -2,6 +2,7 @@
 #include "match-internal.h"
 #include "error.h"
 #include "message.h"
+#include "patchid-pool.h"
 #include "progress.h"
 #include "scan.h"
 #include "strbuf.h"
@@ -686,6 +687,49 @@ static int ask(struct match *m, struct question *q, int pass)
 	return 0;
 }
 
+/*
+ * The patch-ids the patch-id method is going to ask for, computed first
+ * on every core (patchid_cache_fill()): those of the candidates that
+ * ancestry and the upstream lines do not place and whose path key
+ * branch commits share, and those branch commits'.  Only the work is
+ * moved: each answer is the one patchid_cache_get() would compute.
+ */
+static int prefetch_patch_ids(struct match *m, const struct candidate_list *l,
+			      struct oid_entry *below)
+{
+	git_oid *ids = NULL;
+	size_t nr = 0, alloc = 0, i, j;
+	int ret;
+
+	if (!m->patchids)
+		return 0;
+	if (m->pathkeys_built < 1 && build_pathkeys(m, 0) < 0)
+		return -1;
+	for (i = 0; i < l->nr; i++) {
+		const struct candidate *c = l->items[i];
+		struct match_pathkey *k;
+		struct oid_entry *e;
+		size_t at = nr;
+
+		if (!c->has_pathkey || !c->nr_touched)
+			continue;
+		HASH_FIND(hh, below, &c->id, sizeof(git_oid), e);
+		if (e || branch_index_has(m->branch, &c->id) || backport_of(m, c))
+			continue;
+		HASH_FIND(hh, m->by_pathkey, c->pathkey, SHA1_RAWSZ, k);
+		if (!k)
+			continue;
+		ALLOC_GROW_BY(ids, nr, 1 + k->nr, alloc);
+		git_oid_cpy(&ids[at], &c->id);
+		for (j = 0; j < k->nr; j++)
+			git_oid_cpy(&ids[at + 1 + j], &k->commits[j]);
+	}
+	ret = patchid_cache_fill(m->patchids, m->repo, ids, nr,
+				 patchid_default_jobs());
+	free(ids);
+	return ret;
+}
+
 int match_candidates(struct match *m, struct candidate_list *l,
 		     const git_oid *range_from)
 {
@@ -699,6 +743,8 @@ int match_candidates(struct match *m, struct candidate_list *l,
 		ret = below_base(m, range_from, &below);
 	else
 		ret = below_base_of(m, l, &below);
+	if (!ret)
+		ret = prefetch_patch_ids(m, l, below);
 	progress_start(&progress, "Presence", l->nr);
 	for (pass = 0; pass < 2 && !ret; pass++) {
 		for (i = 0; !ret && i < l->nr; i++) {

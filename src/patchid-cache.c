@@ -3,6 +3,7 @@
  * keys, kept in a text file through cachefile.h.
  */
 #include "patchid.h"
+#include "patchid-pool.h"
 #include "cachefile.h"
 #include "error.h"
 #include "sha1.h"
@@ -51,6 +52,15 @@ static struct patchid_cache_entry *cache_add(struct patchid_cache *cache,
 	HASH_ADD(hh, cache->entries, commit, sizeof(git_oid), e);
 	cache->nr++;
 	return e;
+}
+
+static struct patchid_cache_entry *cache_add_or_find(struct patchid_cache *cache,
+						     const git_oid *commit)
+{
+	struct patchid_cache_entry *e;
+
+	HASH_FIND(hh, cache->entries, commit, sizeof(*commit), e);
+	return e ? e : cache_add(cache, commit);
 }
 
 /* Its patch-id: id, or NULL for a commit with no diff. */
@@ -240,6 +250,38 @@ int patchid_cache_has(const struct patchid_cache *cache, const git_oid *commit)
 
 	HASH_FIND(hh, cache->entries, commit, sizeof(*commit), e);
 	return e && e->known;
+}
+
+int patchid_cache_fill(struct patchid_cache *cache, git_repository *repo,
+		       const git_oid *ids, size_t nr, int threads)
+{
+	struct patchid_job *jobs = xcalloc(nr ? nr : 1, sizeof(*jobs));
+	size_t n = 0, i;
+	int ret;
+
+	for (i = 0; i < nr; i++) {
+		if (patchid_cache_has(cache, &ids[i]))
+			continue;
+		/* Known now: a repeat is not computed twice. */
+		set_id(cache_add_or_find(cache, &ids[i]), NULL);
+		git_oid_cpy(&jobs[n++].commit, &ids[i]);
+	}
+	ret = n ? patchid_compute_all(repo, jobs, n, threads) : 0;
+	for (i = 0; i < n; i++) {
+		struct patchid_cache_entry *e;
+
+		HASH_FIND(hh, cache->entries, &jobs[i].commit, sizeof(git_oid), e);
+		if (ret || jobs[i].nr_parents > 1) {
+			e->known = 0;	/* asked again, one at a time */
+		} else {
+			set_id(e, jobs[i].has_id ? &jobs[i].id : NULL);
+			cache->computed++;
+			cache->dirty = 1;
+		}
+		free(jobs[i].parents);
+	}
+	free(jobs);
+	return ret;
 }
 
 int patchid_cache_pathkey(struct patchid_cache *cache, git_repository *repo,

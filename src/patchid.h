@@ -129,6 +129,16 @@ int patchid_cache_get(struct patchid_cache *cache, git_repository *repo,
 int patchid_cache_has(const struct patchid_cache *cache, const git_oid *commit);
 
 /*
+ * Computes the patch-ids of the commits of ids (nr, repeats allowed)
+ * that the cache does not know yet on threads threads (patchid-pool.h),
+ * and remembers them, so that patchid_cache_get() finds them; merges
+ * are left out, as patchid_cache_get() is never asked for one.
+ * Returns 0, or -1 after an error message.
+ */
+int patchid_cache_fill(struct patchid_cache *cache, git_repository *repo,
+		       const git_oid *ids, size_t nr, int threads);
+
+/*
  * The key of the paths commit changes against its first parent
  * (treediff_pathkey()), from the cache or computed (a tree diff, no
  * blob read) and remembered.  Returns 0, or -1 after an error message.

@@ -624,6 +624,46 @@ static void test_text_counts(void **state)
 	}
 }
 
+/*
+ * patchid_cache_fill(): the patch-ids of many commits on two threads,
+ * each the one patchid_commit() gives, a repeat computed once, and
+ * patchid_cache_get() answering from them without diffing again.
+ */
+static void test_cache_fill(void **state)
+{
+	static const char *const revs[] = { "modify", "several", "empty",
+					    "modify", "rename" };
+	struct fixture *f = *state;
+	char want[GIT_OID_HEXSZ + 1], hex[GIT_OID_HEXSZ + 1];
+	git_oid ids[ARRAY_SIZE(revs)];
+	struct patchid_cache cache;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(revs); i++) {
+		git_commit *c = lookup(f, revs[i]);
+
+		git_oid_cpy(&ids[i], git_commit_id(c));
+		git_commit_free(c);
+	}
+	patchid_cache_init(&cache, "");
+	assert_int_equal(patchid_cache_fill(&cache, f->repo, ids,
+					    ARRAY_SIZE(ids), 2), 0);
+	assert_int_equal(cache.computed, 4);
+	for (i = 0; i < ARRAY_SIZE(revs); i++) {
+		assert_true(patchid_cache_has(&cache, &ids[i]));
+		our_patch_id(f, revs[i], want);
+		assert_int_equal(cache_get(f, &cache, revs[i], hex),
+				 want[0] ? 0 : GIT_ENOTFOUND);
+		assert_string_equal(hex, want);
+	}
+	assert_int_equal(cache.computed, 4);
+	/* Filled again: nothing left to compute. */
+	assert_int_equal(patchid_cache_fill(&cache, f->repo, ids,
+					    ARRAY_SIZE(ids), 2), 0);
+	assert_int_equal(cache.computed, 4);
+	patchid_cache_release(&cache);
+}
+
 static void test_cache(void **state)
 {
 	static const char *const revs[] = { "modify", "several", "empty" };
@@ -984,6 +1024,7 @@ int main(void)
 		cmocka_unit_test(test_file_order),
 		cmocka_unit_test(test_random_edits),
 		cmocka_unit_test(test_text_counts),
+		cmocka_unit_test(test_cache_fill),
 		cmocka_unit_test(test_cache),
 		cmocka_unit_test(test_cache_checksum),
 		cmocka_unit_test(test_cache_corrupt),
