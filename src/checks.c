@@ -123,60 +123,247 @@ static int run_soak(git_repository *repo, const git_oid *upstream,
 	return ret;
 }
 
+/* Held back, not proposed: a proposal that needs one is held with it. */
+static int is_held(enum verdict v)
+{
+	return v == VERDICT_NEEDS_ACK || v == VERDICT_WAITING ||
+	       v == VERDICT_DEFERRED || v == VERDICT_REJECTED;
+}
+
+/* One trial series: who was picked, in order, and how each went. */
+struct trial {
+	struct candidate **who;
+	struct apply_result *res;
+	size_t nr;
+};
+
+/* Which candidates a trial series picks: proposals, needs-ack, held. */
+enum trial_kind { TRIAL_PROPOSED, TRIAL_REVIEW, TRIAL_HELD };
+
+static int in_trial(enum verdict v, enum trial_kind kind)
+{
+	switch (kind) {
+	case TRIAL_PROPOSED:
+		return v == VERDICT_PROPOSED;
+	case TRIAL_REVIEW:
+		return v == VERDICT_PROPOSED || v == VERDICT_NEEDS_ACK;
+	case TRIAL_HELD:
+		return v == VERDICT_PROPOSED || is_held(v);
+	}
+	return 0;
+}
+
+/* Cherry-picks onto onto, oldest first, the candidates kind says.  0 or -1. */
+static int trial_run(struct trial *t, git_repository *repo,
+		     const git_commit *onto, struct candidate_list *l,
+		     enum trial_kind kind)
+{
+	const git_commit **picks;
+	size_t i, n;
+	int ret = 0;
+
+	t->who = xcalloc(l->nr ? l->nr : 1, sizeof(*t->who));
+	t->nr = 0;
+	for (i = 0; i < l->nr; i++) {
+		if (in_trial(l->items[i]->verdict, kind))
+			t->who[t->nr++] = l->items[i];
+	}
+	t->res = xcalloc(t->nr ? t->nr : 1, sizeof(*t->res));
+	picks = xcalloc(t->nr ? t->nr : 1, sizeof(*picks));
+	for (n = 0; n < t->nr; n++) {
+		git_commit *commit;
+
+		apply_result_init(&t->res[n]);
+		if (git_commit_lookup(&commit, repo, &t->who[n]->id) < 0) {
+			ret = error_git("cannot read commit %s", t->who[n]->hex);
+			break;
+		}
+		picks[n] = commit;
+	}
+	for (i = n; i < t->nr; i++)
+		apply_result_init(&t->res[i]);
+	if (!ret && t->nr)
+		ret = apply_series_check(t->res, repo, onto, picks, t->nr);
+	for (i = 0; i < n; i++)
+		git_commit_free((git_commit *)picks[i]);
+	free(picks);
+	return ret;
+}
+
+static void trial_release(struct trial *t)
+{
+	size_t i;
+
+	for (i = 0; i < t->nr; i++)
+		apply_result_release(&t->res[i]);
+	free(t->res);
+	free(t->who);
+}
+
+/* c's result is r (r is left empty). */
+static void take_result(struct candidate *c, struct apply_result *r)
+{
+	apply_result_release(&c->apply);
+	c->apply = *r;
+	c->apply_checked = 1;
+	apply_result_init(r);
+}
+
+/* Whether the pick r describes (one that applied) changes path. */
+static int changes_path(git_repository *repo, const struct apply_result *r,
+			const char *path)
+{
+	git_tree *before = NULL, *after = NULL;
+	git_tree_entry *x = NULL, *y = NULL;
+	int changed;
+
+	if (git_tree_lookup(&before, repo, &r->before) < 0 ||
+	    git_tree_lookup(&after, repo, &r->after) < 0) {
+		git_error_clear();
+		changed = 0;
+	} else {
+		if (git_tree_entry_bypath(&x, before, path) < 0)
+			x = NULL;
+		if (git_tree_entry_bypath(&y, after, path) < 0)
+			y = NULL;
+		git_error_clear();
+		changed = !x != !y || (x && y && (git_tree_entry_filemode(x) !=
+						  git_tree_entry_filemode(y) ||
+						  !git_oid_equal(git_tree_entry_id(x),
+								 git_tree_entry_id(y))));
+	}
+	git_tree_entry_free(x);
+	git_tree_entry_free(y);
+	git_tree_free(before);
+	git_tree_free(after);
+	return changed;
+}
+
+/*
+ * The held commit before index at of the held-inclusive series that a
+ * proposal conflicting on the paths of mine needs: the newest one that
+ * applied there and changes one of those paths.
+ */
+static struct candidate *needed_held(git_repository *repo,
+				     const struct trial *all, size_t at,
+				     const struct apply_result *mine)
+{
+	size_t i, j;
+
+	for (i = at; i-- > 0;) {
+		if (!is_held(all->who[i]->verdict) || !all->res[i].applies)
+			continue;
+		for (j = 0; j < mine->nr_conflicts; j++)
+			if (changes_path(repo, &all->res[i], mine->conflicts[j]))
+				return all->who[i];
+	}
+	return NULL;
+}
+
+/* Holds c, a proposal that applies only after the held commit h. */
+static void hold(struct candidate *c, const struct candidate *h)
+{
+	const struct subsystem *s = candidate_subsystem(h);
+	const char *subject = h->msg.subject ? h->msg.subject : "";
+	char *why;
+
+	switch (h->verdict) {
+	case VERDICT_NEEDS_ACK:
+		why = xstrfmt("needs %.12s (\"%s\"), which waits for %s's ack",
+			      h->hex, subject, s ? s->name : "its subsystem");
+		c->verdict = VERDICT_NEEDS_ACK;
+		break;
+	case VERDICT_REJECTED:
+		/* Not held: it does not apply without what was rejected. */
+		candidate_add_warning(c, "applies only after %.12s (\"%s\"), "
+				      "which is %s", h->hex, subject,
+				      h->why ? h->why : "rejected");
+		return;
+	default:
+		why = xstrfmt("needs %.12s (\"%s\"), which is held: %s",
+			      h->hex, subject, h->why ? h->why : "");
+		c->verdict = VERDICT_WAITING;
+		break;
+	}
+	free(c->why);
+	c->why = why;
+}
+
+/* The index of c in t, from *at on (both in l's order). */
+static size_t trial_find(const struct trial *t, const struct candidate *c,
+			 size_t *at)
+{
+	while (t->who[*at] != c)
+		(*at)++;
+	return *at;
+}
+
+/*
+ * Does it apply, in three trial series onto the branch tip, oldest
+ * first.  The proposals alone are the series the mbox carries: each
+ * proposal's result is in that context.  With the needs-ack ones,
+ * what the review round would carry: a needs-ack commit's result is in
+ * that context (as once acked).  With every held commit (needs-ack,
+ * waiting, deferred, rejected): a proposal that conflicts alone but
+ * applies there after a held commit changing a path it conflicts on
+ * needs that commit, and is held with it ("needs e9fbdb64, which waits
+ * for xfs's ack"), its result that series'; one that needs a rejected
+ * commit says so.
+ */
 static int run_apply(git_repository *repo, const struct branch_index *branch,
 		     struct candidate_list *l)
 {
-	const git_commit **picks = NULL;
-	struct candidate **who = NULL;
-	struct apply_result *res = NULL;
+	struct trial alone, review, all;
+	const struct trial *widest;
 	git_commit *onto = NULL;
-	size_t nr = 0, i, j;
-	int ret = 0;
+	size_t i, j, k, nr_held = 0;
+	int ret;
 
-	for (i = 0; i < l->nr; i++) {
-		enum verdict v = l->items[i]->verdict;
+	memset(&alone, 0, sizeof(alone));
+	memset(&review, 0, sizeof(review));
+	memset(&all, 0, sizeof(all));
+	for (i = 0; i < l->nr; i++)
+		nr_held += is_held(l->items[i]->verdict) &&
+			   l->items[i]->verdict != VERDICT_NEEDS_ACK;
+	if (git_commit_lookup(&onto, repo, &branch->tip) < 0)
+		return error_git("cannot read the tip of '%s'", branch->name);
+	ret = trial_run(&alone, repo, onto, l, TRIAL_PROPOSED);
+	if (!ret)
+		ret = trial_run(&review, repo, onto, l, TRIAL_REVIEW);
+	/* Nothing held but needs-ack: the review series is that one. */
+	if (!ret && nr_held)
+		ret = trial_run(&all, repo, onto, l, TRIAL_HELD);
+	widest = nr_held ? &all : &review;
+	/*
+	 * The proposals that need a held commit: held with it, their
+	 * result the widest series'; the other proposals' the series
+	 * alone's.  (A proposal is in every series, in the same order.)
+	 */
+	for (i = 0, j = 0; !ret && i < widest->nr; i++) {
+		struct candidate *c = widest->who[i], *h;
 
-		nr += v == VERDICT_PROPOSED || v == VERDICT_NEEDS_ACK;
-	}
-	if (!nr)
-		return 0;
-	picks = xcalloc(nr, sizeof(*picks));
-	who = xcalloc(nr, sizeof(*who));
-	res = xcalloc(nr, sizeof(*res));
-	for (i = 0, j = 0; i < l->nr; i++) {
-		struct candidate *c = l->items[i];
-		git_commit *commit;
-
-		if (c->verdict != VERDICT_PROPOSED && c->verdict != VERDICT_NEEDS_ACK)
+		if (c->verdict != VERDICT_PROPOSED)
 			continue;
-		if (git_commit_lookup(&commit, repo, &c->id) < 0) {
-			ret = error_git("cannot read commit %s", c->hex);
-			goto out;
+		trial_find(&alone, c, &j);
+		if (!alone.res[j].applies && widest->res[i].applies &&
+		    (h = needed_held(repo, widest, i, &alone.res[j]))) {
+			hold(c, h);
+			if (c->verdict != VERDICT_PROPOSED) {
+				take_result(c, &widest->res[i]);
+				continue;
+			}
 		}
-		picks[j] = commit;
-		who[j] = c;
-		apply_result_init(&res[j]);
-		j++;
+		take_result(c, &alone.res[j]);
 	}
-	if (git_commit_lookup(&onto, repo, &branch->tip) < 0) {
-		ret = error_git("cannot read the tip of '%s'", branch->name);
-		goto out;
-	}
-	ret = apply_series_check(res, repo, onto, picks, nr);
-	for (i = 0; !ret && i < nr; i++) {
-		who[i]->apply = res[i];
-		who[i]->apply_checked = 1;
-		apply_result_init(&res[i]);
-	}
-out:
-	for (i = 0; i < nr; i++) {
-		git_commit_free((git_commit *)picks[i]);
-		apply_result_release(&res[i]);
-	}
+	/* A needs-ack commit's result: the review series'. */
+	for (k = 0; !ret && k < review.nr; k++)
+		if (review.who[k]->verdict == VERDICT_NEEDS_ACK &&
+		    !review.who[k]->apply_checked)
+			take_result(review.who[k], &review.res[k]);
+	trial_release(&alone);
+	trial_release(&review);
+	trial_release(&all);
 	git_commit_free(onto);
-	free(picks);
-	free(who);
-	free(res);
 	return ret;
 }
 

@@ -19,6 +19,7 @@
 #include "scan.h"
 #include "strbuf.h"
 #include "testrepo.h"
+#include "util.h"
 
 #define DAY 86400L
 
@@ -272,6 +273,63 @@ static void test_apply_alone(void **state)
 	assert_string_equal(cand(f, "e5")->apply.conflicts[0], "fs/ext4/a.c");
 }
 
+/*
+ * e5 applies only after e1: while e1 is held, so is e5, with e1 named;
+ * after a rejected e1 it stays a proposal that does not apply, and
+ * says why.  The mbox series (the proposals alone) never needs a
+ * commit it does not carry.
+ */
+static void expect_held(struct fixture *f, enum verdict e1, enum verdict e5,
+			const char *why_start)
+{
+	struct candidate *c;
+	char *want;
+
+	decide(f);
+	cand(f, "e1")->verdict = e1;
+	free(cand(f, "e1")->why);
+	cand(f, "e1")->why = strdup("held by the test");
+	assert_int_equal(checks_run(f->repo, &f->branch, &f->tip, &f->rules,
+				    NULL, &f->scan.candidates), 0);
+	c = cand(f, "e5");
+	assert_int_equal(c->verdict, e5);
+	assert_true(c->apply_checked);
+	want = xstrfmt(why_start, cand(f, "e1")->hex);
+	if (e5 == VERDICT_PROPOSED) {
+		/* Alone, it conflicts; the warning names what it needs. */
+		assert_false(c->apply.applies);
+		assert_int_equal(c->nr_warnings, 1);
+		assert_true(!strncmp(c->warnings[0], want, strlen(want)));
+	} else {
+		/* Its result is the one after e1, where it applies. */
+		assert_true(c->apply.applies);
+		assert_true(!strncmp(c->why, want, strlen(want)));
+	}
+	free(want);
+	/* A proposal that needs nothing held is untouched. */
+	assert_int_equal(cand(f, "x1")->verdict, VERDICT_PROPOSED);
+	assert_true(cand(f, "x1")->apply.applies);
+}
+
+static void test_hold_needs_ack(void **state)
+{
+	expect_held(*state, VERDICT_NEEDS_ACK, VERDICT_NEEDS_ACK,
+		    "needs %.12s (\"ext4: fix e1\"), which waits for ext4's ack");
+}
+
+static void test_hold_waiting(void **state)
+{
+	expect_held(*state, VERDICT_WAITING, VERDICT_WAITING,
+		    "needs %.12s (\"ext4: fix e1\"), which is held: held by the test");
+}
+
+static void test_hold_rejected(void **state)
+{
+	expect_held(*state, VERDICT_REJECTED, VERDICT_PROPOSED,
+		    "applies only after %.12s (\"ext4: fix e1\"), which is held by "
+		    "the test");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -279,6 +337,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_soak_painted, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_apply, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_apply_alone, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_hold_needs_ack, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_hold_waiting, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_hold_rejected, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
