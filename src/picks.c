@@ -19,7 +19,8 @@ static char *first_word(char *line)
 	return word;
 }
 
-int picks_read_list(git_repository *repo, const char *path, struct audit *a)
+int picks_read_list(git_repository *repo, const char *path, struct audit *a,
+		    size_t *skipped)
 {
 	struct strbuf sb = STRBUF_INIT, src = STRBUF_INIT;
 	char *line, *save = NULL;
@@ -51,7 +52,9 @@ int picks_read_list(git_repository *repo, const char *path, struct audit *a)
 		if (git_revparse_single(&obj, repo, word) < 0 ||
 		    git_object_peel(&peeled, obj, GIT_OBJECT_COMMIT) < 0) {
 			git_error_clear();
-			ret = error("%s:%zu: bad revision '%s'", path, lineno, word);
+			warning("%s:%zu: bad revision '%s', skipped", path,
+				lineno, word);
+			(*skipped)++;
 		} else {
 			strbuf_reset(&src);
 			strbuf_addf(&src, "%s:%zu", path, lineno);

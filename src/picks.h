@@ -21,9 +21,13 @@ struct picks_thread {
 /*
  * A list of picks: one revision a line (its first word: "1a2b3c4d5e6f
  * xfs: fix ..." as git log --oneline writes it), "#" comments and blank
- * lines ignored.  "-" reads standard input.  A bad revision is an error.
+ * lines ignored.  "-" reads standard input.  A bad revision is reported
+ * ("FILE:LINE: bad revision 'x', skipped"), as a mail that cannot be
+ * matched is, and counted in *skipped; a list with no pick at all is an
+ * error.
  */
-int picks_read_list(git_repository *repo, const char *path, struct audit *a);
+int picks_read_list(git_repository *repo, const char *path, struct audit *a,
+		    size_t *skipped);
 
 /*
  * The pick mails of an mbox (AUTOSEL's, a stable review series): each

@@ -134,7 +134,7 @@ static int audit(struct run_context *ctx, int argc, char **argv)
 		run.branch.name = xstrdup(o.branch);
 	}
 	if (!ret && picks)
-		ret = picks_read_list(ctx->repo, picks, &a);
+		ret = picks_read_list(ctx->repo, picks, &a, &skipped);
 	if (!ret)
 		ret = run_scan(ctx, &run);
 	if (!ret)

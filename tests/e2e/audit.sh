@@ -303,14 +303,21 @@ printf 'ok\nok\n' >"$tmp/expect"
 test_cmp "$tmp/expect" "$tmp/actual"
 ok "series-mates"
 
-# Bad input: named with file and line, exit 1; usage errors 129.
+# A bad line of --picks is named with file and line and skipped, as a
+# bad mail of --mbox is: the other picks are judged, exit 2 (a pick
+# could not be judged).  No pick at all: exit 1; usage errors 129.
 printf '%s\nnot-a-commit\n' "$ok_pick" >"$tmp/bad"
 set +e
-"$STABLEPICK" audit --branch linux-6.6.y --picks "$tmp/bad" >/dev/null 2>"$tmp/err"
+"$STABLEPICK" audit --branch linux-6.6.y --picks "$tmp/bad" --format json \
+	>"$tmp/out" 2>"$tmp/err"
 status=$?
 set -e
-[ $status = 1 ] || fail "bad revision: exit $status"
-grep -qx "error: $tmp/bad:2: bad revision 'not-a-commit'" "$tmp/err" || fail "$(cat "$tmp/err")"
+[ $status = 2 ] || fail "bad revision: exit $status"
+grep -qx "warning: $tmp/bad:2: bad revision 'not-a-commit', skipped" "$tmp/err" ||
+	fail "$(cat "$tmp/err")"
+[ "$(jq -r .input "$tmp/out")" = "$tmp/bad:1" ] ||
+	fail "the good pick was not judged: $(cat "$tmp/out")"
+ok "a bad line of --picks is skipped with a warning"
 printf '# nothing\n' >"$tmp/empty"
 set +e
 "$STABLEPICK" audit --branch linux-6.6.y --picks "$tmp/empty" >/dev/null 2>"$tmp/err"
