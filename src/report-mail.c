@@ -213,13 +213,16 @@ static void add_candidate_lines(struct strbuf *out, const struct report *r,
 	strbuf_release(&line);
 }
 
+/* How many subsystems the subject names before "and N more". */
+#define SUBJECT_SUBSYSTEMS 3
+
 void report_email(struct strbuf *out, const struct report *r,
 		  const struct candidate_list *l)
 {
 	const struct subsystem **subs;
 	struct strbuf to = STRBUF_INIT, cc = STRBUF_INIT, subj = STRBUF_INIT;
 	struct strbuf text = STRBUF_INIT;
-	size_t nr_subs, i, j, k, shown_subjects = 0, nr_quoted = 0;
+	size_t nr_subs, i, j, k, shown_subjects = 0, nr_quoted = 0, *counts;
 	const struct archive_msg **quoted = NULL;
 	char week[16];
 	time_t now = r->now;
@@ -236,19 +239,44 @@ void report_email(struct strbuf *out, const struct report *r,
 	if (r->cc)
 		add_addresses(&cc, r->cc);
 
+	/*
+	 * The subsystems with something to take or to ack, on one line:
+	 * all of them by name, or, when there are more than one past
+	 * SUBJECT_SUBSYSTEMS, those with the most (ties by name), then
+	 * "and N more".
+	 */
+	counts = xcalloc(nr_subs ? nr_subs : 1, sizeof(*counts));
 	for (i = 0; i < nr_subs; i++) {
 		for (k = 0; k < l->nr; k++) {
 			enum mail_section s = section_of(l->items[k]);
 
-			if (candidate_subsystem(l->items[k]) == subs[i] &&
-			    (s == SECTION_PROPOSED || s == SECTION_MANUAL ||
-			     s == SECTION_NEEDS_ACK))
-				break;
+			counts[i] += candidate_subsystem(l->items[k]) == subs[i] &&
+				     (s == SECTION_PROPOSED || s == SECTION_MANUAL ||
+				      s == SECTION_NEEDS_ACK);
 		}
-		if (k == l->nr)
-			continue;
-		strbuf_addf(&subj, "%s%s", shown_subjects++ ? ", " : "", subs[i]->name);
+		shown_subjects += counts[i] > 0;
 	}
+	if (shown_subjects <= SUBJECT_SUBSYSTEMS + 1) {
+		/* All of them, by name ("and 1 more" says no less). */
+		for (i = 0, k = 0; i < nr_subs; i++)
+			if (counts[i])
+				strbuf_addf(&subj, "%s%s", k++ ? ", " : "",
+					    subs[i]->name);
+	} else {
+		for (k = 0; k < SUBJECT_SUBSYSTEMS; k++) {
+			size_t best = 0;
+
+			for (i = 1; i < nr_subs; i++)
+				if (counts[i] > counts[best])
+					best = i;
+			strbuf_addf(&subj, "%s%s", k ? ", " : "",
+				    subs[best]->name);
+			counts[best] = 0;
+		}
+		strbuf_addf(&subj, " and %zu more",
+			    shown_subjects - SUBJECT_SUBSYSTEMS);
+	}
+	free(counts);
 	gmtime_r(&now, &tm);
 	strftime(week, sizeof(week), "%V", &tm);
 	strbuf_addstr(&subj, shown_subjects ? ": candidates for " : "candidates for ");

@@ -403,6 +403,87 @@ static void test_write_terminal(void **state)
 	strbuf_release(&out);
 }
 
+/*
+ * The proposal mail's subject stays one line: with more than four
+ * subsystems, the three with the most to take or ack (ties by name),
+ * then "and N more"; with four or fewer, all of them by name.
+ */
+static void subject_of_mail(const char *const *subs, const int *nr,
+			    size_t n, const char *want)
+{
+	struct ruleset rs;
+	struct scan scan;
+	struct branch_index bi;
+	struct report r;
+	struct strbuf rules = STRBUF_INIT, out = STRBUF_INIT;
+	const char *subject, *end;
+	unsigned char byte = 1;
+	size_t i;
+	int j;
+
+	strbuf_addstr(&rules, "version 1\nthreshold 10\n");
+	for (i = 0; i < n; i++)
+		strbuf_addf(&rules, "subsystem %s\n\tpaths fs/%s/\nend\n",
+			    subs[i], subs[i]);
+	ruleset_init(&rs);
+	assert_int_equal(ruleset_load_buffer(&rs, "t.rules", rules.buf,
+					     rules.len), 0);
+	scan_init(&scan, NULL, &rs);
+	scan.range = xstrdup("v6.6..master");
+	branch_index_init(&bi);
+	bi.name = xstrdup("linux-6.6.y");
+	bi.major = 6;
+	bi.minor = 6;
+	for (i = 0; i < n; i++) {
+		for (j = 0; j < nr[i]; j++) {
+			struct candidate *c;
+			git_oid id;
+
+			memset(id.id, byte++, sizeof(id.id));
+			c = candidate_list_add(&scan.candidates, &id);
+			c->touched = xcalloc(1, sizeof(*c->touched));
+			c->touched[0] = ruleset_subsystem(&rs, subs[i]);
+			c->nr_touched = c->alloc_touched = 1;
+			c->verdict = VERDICT_PROPOSED;
+		}
+	}
+	memset(&r, 0, sizeof(r));
+	r.scan = &scan;
+	r.branch = &bi;
+	r.rules = &rs;
+	r.from_name = "T";
+	r.from_email = "t@example.com";
+	r.message_id = "id@example.com";
+	r.now = 1764806400;		/* 2025-12-04, week 49 */
+	report_email(&out, &r, &scan.candidates);
+	subject = strstr(out.buf, "\nSubject: ");
+	assert_non_null(subject);
+	subject += strlen("\nSubject: ");
+	end = strchr(subject, '\n');
+	assert_non_null(end);
+	assert_int_equal(end - subject, strlen(want));
+	assert_memory_equal(subject, want, strlen(want));
+	strbuf_release(&out);
+	strbuf_release(&rules);
+	scan_release(&scan);
+	branch_index_release(&bi);
+	ruleset_release(&rs);
+}
+
+static void test_email_subject(void **state)
+{
+	static const char *const subs[] = { "btrfs", "ext4", "f2fs", "nfs",
+					    "xfs", "zonefs" };
+	static const int many[] = { 1, 2, 1, 2, 3, 1 };
+	static const int four[] = { 1, 3, 0, 0, 1, 2 };
+
+	(void)state;
+	subject_of_mail(subs, many, 6,
+			"xfs, ext4, nfs and 3 more: candidates for 6.6.y, week 49");
+	subject_of_mail(subs, four, 6,
+			"btrfs, ext4, xfs, zonefs: candidates for 6.6.y, week 49");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -413,6 +494,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_json, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_write, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_write_terminal, setup, teardown),
+		cmocka_unit_test(test_email_subject),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
