@@ -164,24 +164,22 @@ static int trial_run(struct trial *t, git_repository *repo,
 
 	t->who = xcalloc(l->nr ? l->nr : 1, sizeof(*t->who));
 	t->nr = 0;
-	for (i = 0; i < l->nr; i++) {
+	for (i = 0; i < l->nr; i++)
 		if (in_trial(l->items[i]->verdict, kind))
 			t->who[t->nr++] = l->items[i];
-	}
 	t->res = xcalloc(t->nr ? t->nr : 1, sizeof(*t->res));
+	for (i = 0; i < t->nr; i++)
+		apply_result_init(&t->res[i]);
 	picks = xcalloc(t->nr ? t->nr : 1, sizeof(*picks));
 	for (n = 0; n < t->nr; n++) {
 		git_commit *commit;
 
-		apply_result_init(&t->res[n]);
 		if (git_commit_lookup(&commit, repo, &t->who[n]->id) < 0) {
 			ret = error_git("cannot read commit %s", t->who[n]->hex);
 			break;
 		}
 		picks[n] = commit;
 	}
-	for (i = n; i < t->nr; i++)
-		apply_result_init(&t->res[i]);
 	if (!ret && t->nr)
 		ret = apply_series_check(t->res, repo, onto, picks, t->nr);
 	for (i = 0; i < n; i++)
@@ -316,24 +314,29 @@ static int run_apply(git_repository *repo, const struct branch_index *branch,
 	struct trial alone, review, all;
 	const struct trial *widest;
 	git_commit *onto = NULL;
-	size_t i, j, k, nr_held = 0;
+	size_t i, j, k, nr_ack = 0, nr_held = 0;
 	int ret;
 
 	memset(&alone, 0, sizeof(alone));
 	memset(&review, 0, sizeof(review));
 	memset(&all, 0, sizeof(all));
-	for (i = 0; i < l->nr; i++)
-		nr_held += is_held(l->items[i]->verdict) &&
-			   l->items[i]->verdict != VERDICT_NEEDS_ACK;
+	for (i = 0; i < l->nr; i++) {
+		nr_ack += l->items[i]->verdict == VERDICT_NEEDS_ACK;
+		nr_held += is_held(l->items[i]->verdict);
+	}
 	if (git_commit_lookup(&onto, repo, &branch->tip) < 0)
 		return error_git("cannot read the tip of '%s'", branch->name);
+	/*
+	 * A series is run only when it picks more than the one before:
+	 * with no needs-ack commit the review series is the proposals
+	 * alone, with no other held commit the widest is the review.
+	 */
 	ret = trial_run(&alone, repo, onto, l, TRIAL_PROPOSED);
-	if (!ret)
+	if (!ret && nr_ack)
 		ret = trial_run(&review, repo, onto, l, TRIAL_REVIEW);
-	/* Nothing held but needs-ack: the review series is that one. */
-	if (!ret && nr_held)
+	if (!ret && nr_held > nr_ack)
 		ret = trial_run(&all, repo, onto, l, TRIAL_HELD);
-	widest = nr_held ? &all : &review;
+	widest = nr_held > nr_ack ? &all : nr_ack ? &review : &alone;
 	/*
 	 * The proposals that need a held commit: held with it, their
 	 * result the widest series'; the other proposals' the series
@@ -356,7 +359,7 @@ static int run_apply(git_repository *repo, const struct branch_index *branch,
 		take_result(c, &alone.res[j]);
 	}
 	/* A needs-ack commit's result: the review series'. */
-	for (k = 0; !ret && k < review.nr; k++)
+	for (k = 0; !ret && nr_ack && k < review.nr; k++)
 		if (review.who[k]->verdict == VERDICT_NEEDS_ACK &&
 		    !review.who[k]->apply_checked)
 			take_result(review.who[k], &review.res[k]);

@@ -694,6 +694,18 @@ static int ask(struct match *m, struct question *q, int pass)
  * branch commits share, and those branch commits'.  Only the work is
  * moved: each answer is the one patchid_cache_get() would compute.
  */
+/* Whether the patch-id method will ask about c: the earlier ones won't do. */
+static int asks_patch_id(const struct match *m, const struct candidate *c,
+			 struct oid_entry *below)
+{
+	struct oid_entry *e;
+
+	if (!c->has_pathkey || !c->nr_touched)
+		return 0;
+	HASH_FIND(hh, below, &c->id, sizeof(git_oid), e);
+	return !e && !branch_index_has(m->branch, &c->id) && !backport_of(m, c);
+}
+
 static int prefetch_patch_ids(struct match *m, const struct candidate_list *l,
 			      struct oid_entry *below)
 {
@@ -703,18 +715,19 @@ static int prefetch_patch_ids(struct match *m, const struct candidate_list *l,
 
 	if (!m->patchids)
 		return 0;
+	/* The branch's path keys cost a walk: only when some will be asked. */
+	for (i = 0; i < l->nr && !asks_patch_id(m, l->items[i], below); i++)
+		;
+	if (i == l->nr)
+		return 0;
 	if (m->pathkeys_built < 1 && build_pathkeys(m, 0) < 0)
 		return -1;
-	for (i = 0; i < l->nr; i++) {
+	for (; i < l->nr; i++) {
 		const struct candidate *c = l->items[i];
 		struct match_pathkey *k;
-		struct oid_entry *e;
 		size_t at = nr;
 
-		if (!c->has_pathkey || !c->nr_touched)
-			continue;
-		HASH_FIND(hh, below, &c->id, sizeof(git_oid), e);
-		if (e || branch_index_has(m->branch, &c->id) || backport_of(m, c))
+		if (!asks_patch_id(m, c, below))
 			continue;
 		HASH_FIND(hh, m->by_pathkey, c->pathkey, SHA1_RAWSZ, k);
 		if (!k)

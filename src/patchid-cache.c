@@ -290,9 +290,7 @@ int patchid_cache_pathkey(struct patchid_cache *cache, git_repository *repo,
 	const git_oid *cid = git_commit_id(commit);
 	struct patchid_cache_entry *e;
 
-	HASH_FIND(hh, cache->entries, cid, sizeof(*cid), e);
-	if (!e)
-		e = cache_add(cache, cid);
+	e = cache_add_or_find(cache, cid);
 	if (!e->has_pathkey) {
 		if (treediff_pathkey(e->pathkey, repo, commit) < 0)
 			return -1;

@@ -94,10 +94,7 @@ static int tests(struct run_context *ctx, int argc, char **argv)
 		tests_run_release(&t);
 		return 1;
 	}
-	ret = run_setup(ctx, &run, a.branch, a.upstream);
-	if (!ret)
-		ret = run_scan(ctx, &run);
-	trace_stage("scan");
+	ret = cli_run_scan(ctx, &run, &a);
 	if (!ret)
 		ret = tests_resolve(ctx, &run, &t);
 	trace_stage("annotations resolved");
