@@ -50,8 +50,7 @@ struct fixture {
 
 static void sh(struct fixture *f, const char *cmd)
 {
-	testrepo_git(f->dir, &f->tick, 60, "--version >/dev/null && { %s; }",
-		     cmd);
+	testrepo_sh(f->dir, &f->tick, 60, cmd);
 }
 
 /* Appends tag to path, commits with message (double-quoted), tags. */
@@ -66,15 +65,10 @@ static void commit(struct fixture *f, const char *tag, const char *path,
 	strbuf_release(&sb);
 }
 
+/* The object a revision names. */
 static git_oid rev(struct fixture *f, const char *name)
 {
-	git_object *obj = NULL;
-	git_oid id;
-
-	assert_int_equal(git_revparse_single(&obj, f->repo, name), 0);
-	git_oid_cpy(&id, git_object_id(obj));
-	git_object_free(obj);
-	return id;
+	return testrepo_rev(f->repo, name);
 }
 
 static void hex12(struct fixture *f, const char *name, char *buf)

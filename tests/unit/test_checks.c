@@ -48,8 +48,7 @@ struct fixture {
 
 static void sh(struct fixture *f, long step, const char *cmd)
 {
-	testrepo_git(f->dir, &f->tick, step, "--version >/dev/null && { %s; }",
-		     cmd);
+	testrepo_sh(f->dir, &f->tick, step, cmd);
 }
 
 /* Writes text to path, commits with subject, tags the commit. */
@@ -65,15 +64,10 @@ static void commit(struct fixture *f, long step, const char *tag,
 	strbuf_release(&sb);
 }
 
+/* The object a revision names. */
 static git_oid rev(struct fixture *f, const char *name)
 {
-	git_object *obj = NULL;
-	git_oid id;
-
-	assert_int_equal(git_revparse_single(&obj, f->repo, name), 0);
-	git_oid_cpy(&id, git_object_id(obj));
-	git_object_free(obj);
-	return id;
+	return testrepo_rev(f->repo, name);
 }
 
 /*
@@ -280,7 +274,7 @@ static void test_apply_alone(void **state)
  * commit it does not carry.
  */
 static void expect_held(struct fixture *f, enum verdict e1, enum verdict e5,
-			const char *why_start)
+			const char *verb, const char *rest)
 {
 	struct candidate *c;
 	char *want;
@@ -294,7 +288,7 @@ static void expect_held(struct fixture *f, enum verdict e1, enum verdict e5,
 	c = cand(f, "e5");
 	assert_int_equal(c->verdict, e5);
 	assert_true(c->apply_checked);
-	want = xstrfmt(why_start, cand(f, "e1")->hex);
+	want = xstrfmt("%s %.12s%s", verb, cand(f, "e1")->hex, rest);
 	if (e5 == VERDICT_PROPOSED) {
 		/* Alone, it conflicts; the warning names what it needs. */
 		assert_false(c->apply.applies);
@@ -313,21 +307,21 @@ static void expect_held(struct fixture *f, enum verdict e1, enum verdict e5,
 
 static void test_hold_needs_ack(void **state)
 {
-	expect_held(*state, VERDICT_NEEDS_ACK, VERDICT_NEEDS_ACK,
-		    "needs %.12s (\"ext4: fix e1\"), which waits for ext4's ack");
+	expect_held(*state, VERDICT_NEEDS_ACK, VERDICT_NEEDS_ACK, "needs",
+		    " (\"ext4: fix e1\"), which waits for ext4's ack");
 }
 
 static void test_hold_waiting(void **state)
 {
-	expect_held(*state, VERDICT_WAITING, VERDICT_WAITING,
-		    "needs %.12s (\"ext4: fix e1\"), which is held: held by the test");
+	expect_held(*state, VERDICT_WAITING, VERDICT_WAITING, "needs",
+		    " (\"ext4: fix e1\"), which is held: held by the test");
 }
 
 static void test_hold_rejected(void **state)
 {
 	expect_held(*state, VERDICT_REJECTED, VERDICT_PROPOSED,
-		    "applies only after %.12s (\"ext4: fix e1\"), which is held by "
-		    "the test");
+		    "applies only after",
+		    " (\"ext4: fix e1\"), which is held by the test");
 }
 
 int main(void)

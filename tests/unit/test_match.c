@@ -35,17 +35,13 @@ struct fixture {
 static void change(struct fixture *f, const char *path, const char *line,
 		   const char *message)
 {
-	testrepo_git(f->dir, &f->tick, 60,
-		     "--version >/dev/null && mkdir -p \"$(dirname '%s')\" && "
-		     "printf '%%s\\n' '%s' >'%s' && git add '%s' && "
-		     "git commit -q -m '%s'", path, line, path, path, message);
+	testrepo_change(f->dir, &f->tick, 60, path, line, message);
 }
 
 /* Runs a shell command in the repository, its output discarded. */
 static void sh(struct fixture *f, const char *cmd)
 {
-	testrepo_git(f->dir, &f->tick, 60, "--version >/dev/null && { %s; }",
-		     cmd);
+	testrepo_sh(f->dir, &f->tick, 60, cmd);
 }
 
 /* Runs git with cmd ("tag x", "cherry-pick y && git ..."). */
@@ -58,15 +54,10 @@ static void git(struct fixture *f, const char *cmd)
 	strbuf_release(&sb);
 }
 
+/* The object a revision names. */
 static git_oid rev(struct fixture *f, const char *name)
 {
-	git_object *obj = NULL;
-	git_oid id;
-
-	assert_int_equal(git_revparse_single(&obj, f->repo, name), 0);
-	git_oid_cpy(&id, git_object_id(obj));
-	git_object_free(obj);
-	return id;
+	return testrepo_rev(f->repo, name);
 }
 
 /*

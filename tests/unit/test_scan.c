@@ -51,29 +51,20 @@ struct fixture {
 /* Runs a shell command in the repository; returns its date. */
 static long sh(struct fixture *f, const char *cmd)
 {
-	return testrepo_git(f->dir, &f->tick, 60, "--version >/dev/null && { %s; }",
-		     cmd);
+	return testrepo_sh(f->dir, &f->tick, 60, cmd);
 }
 
 /* Writes one line to path, then commits with subject. */
 static void change(struct fixture *f, const char *path, const char *line,
 		   const char *subject)
 {
-	testrepo_git(f->dir, &f->tick, 60,
-		     "--version >/dev/null && mkdir -p \"$(dirname '%s')\" && "
-		     "printf '%%s\\n' '%s' >'%s' && git add '%s' && "
-		     "git commit -q -m '%s'", path, line, path, path, subject);
+	testrepo_change(f->dir, &f->tick, 60, path, line, subject);
 }
 
+/* The object a revision names. */
 static git_oid rev(struct fixture *f, const char *name)
 {
-	git_object *obj = NULL;
-	git_oid id;
-
-	assert_int_equal(git_revparse_single(&obj, f->repo, name), 0);
-	git_oid_cpy(&id, git_object_id(obj));
-	git_object_free(obj);
-	return id;
+	return testrepo_rev(f->repo, name);
 }
 
 /*

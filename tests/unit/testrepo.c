@@ -52,6 +52,33 @@ long testrepo_git(const char *dir, long *tick, long step, const char *fmt, ...)
 	return t;
 }
 
+long testrepo_sh(const char *dir, long *tick, long step, const char *cmd)
+{
+	/* "git --version" only to reuse testrepo_git()'s dating and cd. */
+	return testrepo_git(dir, tick, step, "--version >/dev/null && { %s; }",
+			    cmd);
+}
+
+long testrepo_change(const char *dir, long *tick, long step, const char *path,
+		     const char *line, const char *message)
+{
+	return testrepo_git(dir, tick, step,
+			    "--version >/dev/null && mkdir -p \"$(dirname '%s')\" && "
+			    "printf '%%s\\n' '%s' >'%s' && git add '%s' && "
+			    "git commit -q -m '%s'", path, line, path, path, message);
+}
+
+git_oid testrepo_rev(git_repository *repo, const char *name)
+{
+	git_object *obj = NULL;
+	git_oid id;
+
+	assert_int_equal(git_revparse_single(&obj, repo, name), 0);
+	git_oid_cpy(&id, git_object_id(obj));
+	git_object_free(obj);
+	return id;
+}
+
 void testrepo_remove(const char *dir)
 {
 	struct strbuf cmd = STRBUF_INIT;

@@ -1,6 +1,7 @@
 #ifndef TESTREPO_H
 #define TESTREPO_H
 
+#include <git2.h>
 #include <stdarg.h>
 
 /*
@@ -28,6 +29,22 @@ __attribute__((format(printf, 4, 5)))
 long testrepo_git(const char *dir, long *tick, long step, const char *fmt, ...);
 long testrepo_vgit(const char *dir, long *tick, long step, const char *fmt,
 		   va_list ap);
+
+/*
+ * Runs the shell command cmd in dir, dated as testrepo_git() dates
+ * ("echo x >a && git add a && git commit -q -m x"); returns the date.
+ */
+long testrepo_sh(const char *dir, long *tick, long step, const char *cmd);
+
+/*
+ * Writes line (a line of text) to path, making its directories, and
+ * commits it with message, step seconds on.  Neither may hold a "'".
+ */
+long testrepo_change(const char *dir, long *tick, long step, const char *path,
+		     const char *line, const char *message);
+
+/* The object name names in repo (a revision that does not resolve fails). */
+git_oid testrepo_rev(git_repository *repo, const char *name);
 
 void testrepo_remove(const char *dir);
 
