@@ -117,8 +117,9 @@ void mail_header(struct strbuf *sb, const char *name, const char *value)
 	strbuf_release(&clean);
 }
 
-void mail_address_header(struct strbuf *sb, const char *name,
-			 const char *display, const char *email)
+/* Appends one address: display (quoted or encoded) <email>, or email. */
+static void add_address(struct strbuf *sb, const char *display,
+			const char *email)
 {
 	struct strbuf clean = STRBUF_INIT, addr = STRBUF_INIT;
 	size_t i;
@@ -127,9 +128,8 @@ void mail_address_header(struct strbuf *sb, const char *name,
 	mail_clean(&addr, email ? email : "");
 	/* An address never holds spaces, angle brackets or quotes. */
 	for (i = 0; i < addr.len; i++)
-		if (strchr(" <>\"", addr.buf[i]))
+		if (strchr(" <>\",;", addr.buf[i]))
 			addr.buf[i] = '_';
-	strbuf_addf(sb, "%s: ", name);
 	if (!clean.len) {
 		strbuf_addbuf(sb, &addr);
 	} else {
@@ -146,9 +146,158 @@ void mail_address_header(struct strbuf *sb, const char *name,
 		}
 		strbuf_addf(sb, " <%s>", addr.buf);
 	}
-	strbuf_addch(sb, '\n');
 	strbuf_release(&clean);
 	strbuf_release(&addr);
+}
+
+void mail_address_header(struct strbuf *sb, const char *name,
+			 const char *display, const char *email)
+{
+	strbuf_addf(sb, "%s: ", name);
+	add_address(sb, display, email);
+	strbuf_addch(sb, '\n');
+}
+
+/*
+ * Splits "Name <addr>", "\"Name\" <addr>" or a bare "addr" into its
+ * display name (unquoted) and address.
+ */
+static void split_address(const char *s, struct strbuf *display,
+			  struct strbuf *email)
+{
+	const char *lt = strrchr(s, '<');
+
+	strbuf_reset(display);
+	strbuf_reset(email);
+	if (!lt) {
+		strbuf_addstr(email, s);
+		strbuf_trim(email);
+		return;
+	}
+	strbuf_add(display, s, (size_t)(lt - s));
+	strbuf_trim(display);
+	if (display->len >= 2 && display->buf[0] == '"' &&
+	    display->buf[display->len - 1] == '"') {
+		memmove(display->buf, display->buf + 1, display->len - 2);
+		strbuf_setlen(display, display->len - 2);
+	}
+	strbuf_add(email, lt + 1, strcspn(lt + 1, ">"));
+	strbuf_trim(email);
+}
+
+/* The address part of s, lower case, in out. */
+static void address_key(const char *s, struct strbuf *out)
+{
+	struct strbuf display = STRBUF_INIT;
+	size_t i;
+
+	split_address(s, &display, out);
+	for (i = 0; i < out->len; i++)
+		out->buf[i] = (char)tolower((unsigned char)out->buf[i]);
+	strbuf_release(&display);
+}
+
+int mail_addrs_has(const struct mail_addrs *a, const char *addr)
+{
+	struct strbuf key = STRBUF_INIT, other = STRBUF_INIT;
+	size_t i;
+	int found = 0;
+
+	address_key(addr, &key);
+	for (i = 0; !found && i < a->nr; i++) {
+		address_key(a->v[i], &other);
+		found = !strcmp(key.buf, other.buf);
+	}
+	strbuf_release(&key);
+	strbuf_release(&other);
+	return found;
+}
+
+void mail_addrs_add(struct mail_addrs *a, const char *addr)
+{
+	struct strbuf one = STRBUF_INIT;
+	size_t i;
+
+	strbuf_addstr(&one, addr);
+	strbuf_trim(&one);
+	for (i = 0; i < one.len; i++)
+		if ((unsigned char)one.buf[i] < 0x20)
+			one.buf[i] = ' ';
+	if (!one.len || !strchr(one.buf, '@') || mail_addrs_has(a, one.buf)) {
+		strbuf_release(&one);
+		return;
+	}
+	ALLOC_GROW(a->v, a->nr + 1, a->alloc);
+	a->v[a->nr++] = strbuf_detach(&one, NULL);
+}
+
+void mail_addrs_add_list(struct mail_addrs *a, const char *list)
+{
+	const char *p = list;
+
+	while (p && *p) {
+		struct strbuf one = STRBUF_INIT;
+		int quoted = 0;
+
+		/* A comma inside a quoted display name does not end it. */
+		for (; *p && (quoted || *p != ','); p++) {
+			if (*p == '"')
+				quoted = !quoted;
+			strbuf_addch(&one, *p);
+		}
+		mail_addrs_add(a, one.buf);
+		strbuf_release(&one);
+		if (*p)
+			p++;
+	}
+}
+
+void mail_addrs_remove(struct mail_addrs *a, const char *addr)
+{
+	struct strbuf key = STRBUF_INIT, other = STRBUF_INIT;
+	size_t i, j;
+
+	address_key(addr, &key);
+	for (i = 0, j = 0; i < a->nr; i++) {
+		address_key(a->v[i], &other);
+		if (!strcmp(key.buf, other.buf))
+			free(a->v[i]);
+		else
+			a->v[j++] = a->v[i];
+	}
+	a->nr = j;
+	strbuf_release(&key);
+	strbuf_release(&other);
+}
+
+void mail_addrs_release(struct mail_addrs *a)
+{
+	size_t i;
+
+	for (i = 0; i < a->nr; i++)
+		free(a->v[i]);
+	free(a->v);
+	memset(a, 0, sizeof(*a));
+}
+
+void mail_addrs_header(struct strbuf *sb, const char *name,
+		       const struct mail_addrs *a)
+{
+	struct strbuf display = STRBUF_INIT, email = STRBUF_INIT;
+	size_t i;
+
+	if (!a->nr)
+		return;
+	strbuf_addf(sb, "%s: ", name);
+	for (i = 0; i < a->nr; i++) {
+		split_address(a->v[i], &display, &email);
+		if (i)
+			strbuf_addstr(sb, ",\n ");
+		add_address(sb, display.buf, email.buf);
+	}
+	strbuf_addch(sb, '\n');
+	strbuf_release(&display);
+	strbuf_release(&email);
 }
 
 void mail_date(struct strbuf *sb, git_time_t t, int offset_minutes)

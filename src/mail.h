@@ -24,6 +24,36 @@ void mail_header(struct strbuf *sb, const char *name, const char *value);
 /* "Name: display <email>\n"; the display name is quoted or encoded. */
 void mail_address_header(struct strbuf *sb, const char *name,
 			 const char *display, const char *email);
+/*
+ * A list of recipients, each "Name <addr>" or "addr", each address
+ * once (compared without case): To and Cc of a mail.
+ *
+ *     struct mail_addrs to = MAIL_ADDRS_INIT;
+ *     mail_addrs_add_list(&to, "linux-xfs@vger.kernel.org, A <a@b>");
+ *     mail_addrs_add(&to, commit_author);
+ *     mail_addrs_header(&sb, "To", &to);   nothing when empty
+ *     mail_addrs_release(&to);
+ */
+struct mail_addrs {
+	char **v;
+	size_t nr, alloc;
+};
+#define MAIL_ADDRS_INIT { NULL, 0, 0 }
+
+/* Adds one address (without an '@' or already there: nothing). */
+void mail_addrs_add(struct mail_addrs *a, const char *addr);
+/* Adds each of a comma-separated list (commas in quotes do not split). */
+void mail_addrs_add_list(struct mail_addrs *a, const char *list);
+int mail_addrs_has(const struct mail_addrs *a, const char *addr);
+void mail_addrs_remove(struct mail_addrs *a, const char *addr);
+void mail_addrs_release(struct mail_addrs *a);
+/*
+ * "Name: a,\n b\n", one address per line, each display name quoted or
+ * encoded on its own; nothing for an empty list.
+ */
+void mail_addrs_header(struct strbuf *sb, const char *name,
+		       const struct mail_addrs *a);
+
 /* An RFC 5322 date: "Thu, 3 Dec 2026 10:00:00 +0000". */
 void mail_date(struct strbuf *sb, git_time_t t, int offset_minutes);
 

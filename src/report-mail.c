@@ -91,6 +91,11 @@ static int cmp_subsystem_name(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
+int report_mail_lists(const struct candidate *c)
+{
+	return section_of(c) != SECTION_NONE;
+}
+
 /* The subsystems with something to say, in name order, unique. */
 static size_t mail_subsystems(const struct candidate_list *l,
 			      const struct subsystem ***out)
@@ -112,41 +117,31 @@ static size_t mail_subsystems(const struct candidate_list *l,
 	return nr;
 }
 
-/* Whether sb, a ", "-separated list, holds addr as a whole item. */
-static int has_address(const struct strbuf *sb, const char *addr)
+/*
+ * To and Cc of a mail about the subsystems subs: their lists (or
+ * stablepick.to) and stablepick.cc (or the rules' cc); a mail with
+ * no To goes to its Cc.
+ */
+static void add_recipients(const struct report *r,
+			   const struct subsystem *const *subs, size_t nr,
+			   struct mail_addrs *to, struct mail_addrs *cc)
 {
-	size_t len = strlen(addr);
-	const char *p = sb->buf;
+	size_t i, j;
 
-	while ((p = strstr(p, addr))) {
-		if ((p == sb->buf || p[-1] == ' ') && (!p[len] || p[len] == ','))
-			return 1;
-		p++;
+	if (r->to)
+		mail_addrs_add_list(to, r->to);
+	else
+		for (i = 0; i < nr; i++)
+			for (j = 0; j < subs[i]->nr_lists; j++)
+				mail_addrs_add_list(to, subs[i]->lists[j]);
+	if (r->cc)
+		mail_addrs_add_list(cc, r->cc);
+	if (!to->nr) {
+		*to = *cc;
+		memset(cc, 0, sizeof(*cc));
 	}
-	return 0;
-}
-
-/* Adds each address of list (comma-separated) once to sb. */
-static void add_addresses(struct strbuf *sb, const char *list)
-{
-	const char *p = list;
-
-	while (*p) {
-		size_t len = strcspn(p, ",");
-		struct strbuf one = STRBUF_INIT;
-
-		strbuf_add(&one, p, len);
-		strbuf_trim(&one);
-		if (one.len && !has_address(sb, one.buf)) {
-			if (sb->len)
-				strbuf_addstr(sb, ", ");
-			strbuf_addbuf(sb, &one);
-		}
-		strbuf_release(&one);
-		p += len;
-		if (*p)
-			p++;
-	}
+	for (i = 0; i < to->nr; i++)
+		mail_addrs_remove(cc, to->v[i]);
 }
 
 /*
@@ -220,8 +215,8 @@ void report_email(struct strbuf *out, const struct report *r,
 		  const struct candidate_list *l)
 {
 	const struct subsystem **subs;
-	struct strbuf to = STRBUF_INIT, cc = STRBUF_INIT, subj = STRBUF_INIT;
-	struct strbuf text = STRBUF_INIT;
+	struct mail_addrs to = MAIL_ADDRS_INIT, cc = MAIL_ADDRS_INIT;
+	struct strbuf subj = STRBUF_INIT, text = STRBUF_INIT;
 	size_t nr_subs, i, j, k, shown_subjects = 0, nr_quoted = 0, *counts;
 	const struct archive_msg **quoted = NULL;
 	char week[16];
@@ -229,15 +224,7 @@ void report_email(struct strbuf *out, const struct report *r,
 	struct tm tm;
 
 	nr_subs = mail_subsystems(l, &subs);
-	for (i = 0; i < nr_subs; i++)
-		for (j = 0; j < subs[i]->nr_lists; j++)
-			add_addresses(&to, subs[i]->lists[j]);
-	if (r->to) {
-		strbuf_reset(&to);
-		add_addresses(&to, r->to);
-	}
-	if (r->cc)
-		add_addresses(&cc, r->cc);
+	add_recipients(r, subs, nr_subs, &to, &cc);
 
 	/*
 	 * The subsystems with something to take or to ack, on one line:
@@ -285,10 +272,8 @@ void report_email(struct strbuf *out, const struct report *r,
 		    atoi(week));
 
 	mail_address_header(out, "From", r->from_name, r->from_email);
-	if (to.len)
-		mail_header(out, "To", to.buf);
-	if (cc.len)
-		mail_header(out, "Cc", cc.buf);
+	mail_addrs_header(out, "To", &to);
+	mail_addrs_header(out, "Cc", &cc);
 	mail_header(out, "Subject", subj.buf);
 	strbuf_addstr(out, "Date: ");
 	mail_date(out, (git_time_t)now, 0);
@@ -301,10 +286,14 @@ void report_email(struct strbuf *out, const struct report *r,
 	strbuf_addf(&text, "These mainline commits are candidates for %s", r->branch->name);
 	if (r->branch->base_name)
 		strbuf_addf(&text, " (base %s)", r->branch->base_name);
-	strbuf_addf(&text, ", from mainline %s.  The proposed patches that apply "
-		    "follow in reply to this message, as a series that git am "
-		    "takes in order.  Please answer with an ack, a nak, or a "
-		    "reason to wait.", r->scan->range);
+	strbuf_addf(&text, ", from mainline %s.  ", r->scan->range);
+	for (i = 0, k = 0; i < l->nr && !k; i++)
+		k = section_of(l->items[i]) == SECTION_PROPOSED;
+	strbuf_addstr(&text, k ? "The proposed patches that apply follow in "
+		      "reply to this message, as a series that git am takes "
+		      "in order.  " : "None of them is a patch to send yet.  ");
+	strbuf_addstr(&text, "Please answer with an ack, a nak, or a reason "
+		      "to wait.");
 	mail_wrap(out, text.buf, 0, 0, 72);
 	strbuf_addstr(out, "\n");
 	if (!nr_subs)
@@ -357,8 +346,8 @@ void report_email(struct strbuf *out, const struct report *r,
 	free(quoted);
 	strbuf_release(&text);
 	strbuf_release(&subj);
-	strbuf_release(&cc);
-	strbuf_release(&to);
+	mail_addrs_release(&cc);
+	mail_addrs_release(&to);
 }
 
 /* Where git mailinfo ends a commit message and starts the patch. */
@@ -397,6 +386,29 @@ static void add_body(struct strbuf *out, const char *body)
 	}
 }
 
+/*
+ * To and Cc of c's patch: its subsystems' lists, the Cc of the
+ * proposal, its author and those who acked or reviewed it.
+ */
+static void add_patch_recipients(const struct report *r,
+				 const struct candidate *c,
+				 struct mail_addrs *to, struct mail_addrs *cc)
+{
+	static const char *const keys[] = { "Acked-by", "Reviewed-by" };
+	const struct trailer *t;
+	size_t i, pos;
+
+	add_recipients(r, c->touched, c->nr_touched, to, cc);
+	if (c->author)
+		mail_addrs_add(cc, c->author);
+	for (i = 0; i < ARRAY_SIZE(keys); i++)
+		for (pos = 0; (t = message_trailer_next(&c->msg, keys[i], &pos));)
+			mail_addrs_add(cc, t->val);
+	for (i = 0; i < to->nr; i++)
+		mail_addrs_remove(cc, to->v[i]);
+	mail_addrs_remove(cc, r->from_email);
+}
+
 void report_mbox(struct strbuf *out, const struct report *r,
 		 const struct candidate_list *l)
 {
@@ -408,6 +420,7 @@ void report_mbox(struct strbuf *out, const struct report *r,
 		const char *lt = c->author ? strrchr(c->author, '<') : NULL;
 		struct strbuf name = STRBUF_INIT, email = STRBUF_INIT;
 		struct strbuf subj = STRBUF_INIT, id = STRBUF_INIT;
+		struct mail_addrs to = MAIL_ADDRS_INIT, cc = MAIL_ADDRS_INIT;
 
 		if (lt) {
 			strbuf_add(&name, c->author, (size_t)(lt - c->author));
@@ -425,6 +438,9 @@ void report_mbox(struct strbuf *out, const struct report *r,
 		strbuf_addf(&subj, " %zu/%zu] %s", i + 1, nr,
 			    c->msg.subject ? c->msg.subject : "");
 		strbuf_addch(out, '\n');
+		add_patch_recipients(r, c, &to, &cc);
+		mail_addrs_header(out, "To", &to);
+		mail_addrs_header(out, "Cc", &cc);
 		mail_header(out, "Subject", subj.buf);
 		strbuf_reset(&id);
 		strbuf_addf(&id, "%zu-%zu.%s", i + 1, nr, r->message_id);
@@ -440,6 +456,8 @@ void report_mbox(struct strbuf *out, const struct report *r,
 		if (c->patch)
 			strbuf_addstr(out, c->patch);
 		strbuf_addf(out, "-- \nstablepick %s\n\n", PACKAGE_VERSION);
+		mail_addrs_release(&to);
+		mail_addrs_release(&cc);
 		strbuf_release(&id);
 		strbuf_release(&subj);
 		strbuf_release(&email);

@@ -48,6 +48,12 @@ void report_email(struct strbuf *out, const struct report *r,
  */
 void report_mbox(struct strbuf *out, const struct report *r,
 		 const struct candidate_list *l);
+/*
+ * Whether the proposal email lists c (a proposal, one needing a manual
+ * backport or an ack, waiting, maybe present, not applicable; not one
+ * an earlier run listed).  No such candidate: no email to send.
+ */
+int report_mail_lists(const struct candidate *c);
 /* The candidates the series carries, in order; returns how many. */
 size_t report_series(const struct candidate_list *l, struct candidate ***out);
 

@@ -18,20 +18,48 @@ static const char *const format_names[] = {
 };
 
 /*
- * The Message-ID of the proposal email, derived from the branch and the
- * run (the upstream tip), so that the series and the email thread
- * together however often they are made.
+ * The Message-ID of the proposal email: the branch, the upstream tip,
+ * and a digest of what the mail lists (and the subsystems asked for),
+ * so that the email and the series made from the same run thread
+ * together however often they are made, and two different mails
+ * (--subsystem xfs and the full run) never share an id.
  */
-static char *proposal_id(const struct run *run, const char *email)
+static char *proposal_id(const struct run *run, const char *subsystems,
+			 const char *email)
 {
-	char hex[GIT_OID_HEXSZ + 1];
+	struct strbuf what = STRBUF_INIT;
+	char hex[GIT_OID_HEXSZ + 1], sum[GIT_OID_HEXSZ + 1];
+	const struct candidate_list *l = &run->scan.candidates;
 	char *local, *id;
+	git_oid digest;
+	size_t i;
 
+	strbuf_addf(&what, "%s\n%s\n", run->branch.name,
+		    subsystems ? subsystems : "");
+	for (i = 0; i < l->nr; i++)
+		if (report_mail_lists(l->items[i]))
+			strbuf_addf(&what, "%s %s\n", l->items[i]->hex,
+				    verdict_name(l->items[i]->verdict));
+	if (git_odb_hash(&digest, what.buf, what.len, GIT_OBJECT_BLOB) < 0)
+		git_error_clear();
 	git_oid_tostr(hex, sizeof(hex), &run->upstream);
-	local = xstrfmt("stablepick.%s.%.12s", run->branch.name, hex);
+	git_oid_tostr(sum, sizeof(sum), &digest);
+	local = xstrfmt("stablepick.%s.%.12s.%.8s", run->branch.name, hex, sum);
 	id = mail_message_id(local, email);
 	free(local);
+	strbuf_release(&what);
 	return id;
+}
+
+/* Whether the email has anything to say (else none is written). */
+static int mail_has_content(const struct candidate_list *l)
+{
+	size_t i;
+
+	for (i = 0; i < l->nr; i++)
+		if (report_mail_lists(l->items[i]))
+			return 1;
+	return 0;
 }
 
 /* The patches of the series, in the branch's context. */
@@ -52,7 +80,7 @@ static int fill_patches(struct run *run, git_repository *repo)
 }
 
 static int render(struct run_context *ctx, struct run *run,
-		  enum format format, int all, const char *in_reply_to,
+		  enum format format, int all, const struct cli_args *a,
 		  struct strbuf *out)
 {
 	git_signature *me = NULL;
@@ -80,6 +108,15 @@ static int render(struct run_context *ctx, struct run *run,
 	case FORMAT_MBOX:
 		break;
 	}
+	/*
+	 * Nothing to send is no mail: a script that mails what propose
+	 * wrote tests for an empty file (exit status 0, as for a mail).
+	 */
+	if (!mail_has_content(&run->scan.candidates)) {
+		fprintf(stderr, "nothing to propose for %s: no mail written\n",
+			run->branch.name);
+		return 0;
+	}
 	if (git_signature_default(&me, ctx->repo) < 0)
 		git_error_clear();
 	r.from_name = me ? me->name : "stablepick";
@@ -92,9 +129,10 @@ static int render(struct run_context *ctx, struct run *run,
 		return -1;
 	}
 	r.now = (time_t)now;
-	id = in_reply_to ? xstrndup(in_reply_to + (*in_reply_to == '<'),
-				    strcspn(in_reply_to + (*in_reply_to == '<'), ">"))
-			 : proposal_id(run, r.from_email);
+	id = a->in_reply_to ?
+		xstrndup(a->in_reply_to + (*a->in_reply_to == '<'),
+			 strcspn(a->in_reply_to + (*a->in_reply_to == '<'), ">")) :
+		proposal_id(run, a->subsystems, r.from_email);
 	r.message_id = id;
 	if (format == FORMAT_EMAIL) {
 		report_email(out, &r, &run->scan.candidates);
@@ -102,6 +140,9 @@ static int render(struct run_context *ctx, struct run *run,
 		ret = fill_patches(run, ctx->repo);
 		if (!ret)
 			report_mbox(out, &r, &run->scan.candidates);
+		if (!ret && !out->len)
+			fprintf(stderr, "no patch for %s applies as it is: "
+				"no mail written\n", run->branch.name);
 	}
 	free(id);
 	git_signature_free(me);
@@ -159,8 +200,7 @@ static int propose(struct run_context *ctx, int argc, char **argv)
 	if (!ret)
 		candidate_list_sort(&run.scan.candidates);
 	if (!ret)
-		ret = render(ctx, &run, (enum format)a.format, all,
-			     a.in_reply_to, &out);
+		ret = render(ctx, &run, (enum format)a.format, all, &a, &out);
 	if (!ret)
 		ret = report_write(stdout, &out);
 	trace_stage("report");

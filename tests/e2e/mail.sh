@@ -65,8 +65,13 @@ python3 - "$tmp/email" >"$tmp/actual" <<'PY'
 import sys, email
 from email import policy
 msg = email.message_from_binary_file(open(sys.argv[1], 'rb'), policy=policy.default)
+import re
 for h in ('From', 'To', 'Cc', 'Subject', 'Date', 'Message-ID', 'Content-Type'):
-    print('%s: %s' % (h, msg[h]))
+    v = msg[h]
+    if h == 'Message-ID':
+        # The digest of what the mail lists: checked below.
+        v = re.sub(r'\.[0-9a-f]{8}@', '.DIGEST@', v)
+    print('%s: %s' % (h, v))
 print('Bcc:', msg['Bcc'])
 print('defects:', len(msg.defects))
 body = msg.get_content()
@@ -81,7 +86,7 @@ To: linux-btrfs@vger.kernel.org, linux-ext4@vger.kernel.org
 Cc: stable@vger.kernel.org
 Subject: btrfs, ext4: candidates for 6.6.y, week 48
 Date: Sun, 03 Dec 2023 10:40:00 +0000
-Message-ID: <stablepick.linux-6.6.y.$(git rev-parse --short=12 master)@example.org>
+Message-ID: <stablepick.linux-6.6.y.$(git rev-parse --short=12 master).DIGEST@example.org>
 Content-Type: text/plain; charset="UTF-8"
 Bcc: None
 defects: 0
@@ -111,7 +116,11 @@ ok "git am applies the series, upstream lines first"
 
 # Numbered, threaded to the email; the fix that conflicts is left out.
 grep -E '^(Subject|In-Reply-To):' "$tmp/mbox" | sed 's/=?UTF-8?B?.*/(encoded)/' >"$tmp/actual"
-id="<stablepick.linux-6.6.y.$(git rev-parse --short=12 master)@example.org>"
+id=$(sed -n 's/^Message-ID: //p' "$tmp/email")
+case $id in
+"<stablepick.linux-6.6.y.$(git rev-parse --short=12 master)."*"@example.org>") ;;
+*) fail "the email's Message-ID: $id" ;;
+esac
 cat >"$tmp/expect" <<EXPECT
 Subject: [PATCH 6.6 1/3] ext4: factor out the helper
 In-Reply-To: $id
@@ -132,3 +141,63 @@ ok "series threading and manual backports"
 echo 3 >"$tmp/expect"
 test_cmp "$tmp/expect" "$tmp/actual"
 ok "--in-reply-to"
+
+# Every mail its own Message-ID: one subsystem's mail is another mail.
+"$STABLEPICK" propose --branch linux-6.6.y --subsystem ext4 --format email |
+	sed -n 's/^Message-ID: //p' >"$tmp/actual"
+[ -s "$tmp/actual" ] && [ "$(cat "$tmp/actual")" != "$id" ] ||
+	fail "--subsystem ext4 has the id of the full mail: $(cat "$tmp/actual")"
+"$STABLEPICK" propose --branch linux-6.6.y --subsystem ext4 --format mbox |
+	sed -n 's/^In-Reply-To: //p' | sort -u >"$tmp/mbox-ids"
+test_cmp "$tmp/actual" "$tmp/mbox-ids"
+ok "a Message-ID per mail; the series threads to its own email"
+
+# Each patch to its subsystem's list, with its author and reviewers.
+python3 - "$tmp/mbox" >"$tmp/actual" <<'PY'
+import mailbox, sys, email.utils
+for m in mailbox.mbox(sys.argv[1]):
+    print([a for _, a in email.utils.getaddresses(m.get_all('To', []))],
+          [a for _, a in email.utils.getaddresses(m.get_all('Cc', []))])
+PY
+head -1 "$tmp/actual" | grep -q "^\['linux-ext4@vger.kernel.org'\] \['stable@vger.kernel.org', '" ||
+	fail "patch 1's To/Cc: $(head -1 "$tmp/actual")"
+tail -1 "$tmp/actual" | grep -q "^\['linux-btrfs@vger.kernel.org'\]" ||
+	fail "patch 3's To: $(tail -1 "$tmp/actual")"
+ok "To and Cc on every patch"
+
+# The README's recipe, through git send-email itself (--dry-run: nothing
+# leaves the machine): the email and the patches, one file each.
+if git send-email --help >/dev/null 2>&1; then
+	mkdir "$tmp/outgoing"
+	cp "$tmp/email" "$tmp/outgoing/0000-cover"
+	git mailsplit -o"$tmp/outgoing" "$tmp/mbox" >/dev/null
+	git send-email --dry-run --confirm=never --suppress-cc=author \
+		--suppress-cc=body --smtp-server=/bin/false "$tmp/outgoing" \
+		>"$tmp/sent" 2>&1 || fail "git send-email: $(cat "$tmp/sent")"
+	grep -c '^Result: OK$' "$tmp/sent" >"$tmp/actual"
+	echo 4 >"$tmp/expect"
+	test_cmp "$tmp/expect" "$tmp/actual"
+	# Who gets each mail: the lists, the Cc, the authors.
+	sed -n 's/^Sendmail: [^ ]* -i //p' "$tmp/sent" >"$tmp/actual"
+	cat >"$tmp/expect" <<EXPECT
+linux-btrfs@vger.kernel.org linux-ext4@vger.kernel.org stable@vger.kernel.org
+linux-ext4@vger.kernel.org stable@vger.kernel.org author@example.com
+linux-ext4@vger.kernel.org stable@vger.kernel.org author@example.com
+linux-btrfs@vger.kernel.org stable@vger.kernel.org author@example.com
+EXPECT
+	test_cmp "$tmp/expect" "$tmp/actual"
+	grep -c "^In-Reply-To: $id\$" "$tmp/sent" >"$tmp/actual"
+	echo 3 >"$tmp/expect"
+	test_cmp "$tmp/expect" "$tmp/actual"
+	ok "git send-email --dry-run sends the email and the series as written"
+else
+	echo "# git send-email is not installed (Debian: git-email): not tried"
+fi
+
+# Nothing to propose: no mail, a note, exit status 0.
+"$STABLEPICK" propose --branch linux-6.6.y --subsystem xfs --format email \
+	>"$tmp/none" 2>"$tmp/err" || fail "propose with nothing to propose failed"
+[ ! -s "$tmp/none" ] || fail "a mail with nothing to propose: $(head -3 "$tmp/none")"
+grep -q "^nothing to propose for linux-6.6.y: no mail written$" "$tmp/err" ||
+	fail "no note: $(cat "$tmp/err")"
+ok "nothing to propose: no mail, a note on stderr, exit 0"

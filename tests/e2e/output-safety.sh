@@ -49,17 +49,20 @@ git config user.email stable@example.com
 
 # --- the series: one message, its headers only ours ---
 "$STABLEPICK" propose --branch linux-6.6.y --format mbox >"$tmp/series.mbox"
+"$STABLEPICK" propose --branch linux-6.6.y --format email >"$tmp/mail"
 python3 - "$tmp/series.mbox" >"$tmp/actual" <<'EOF'
 import email.header, mailbox, sys
 for m in mailbox.mbox(sys.argv[1]):
     print(sorted(m.keys()))
     print(str(email.header.make_header(email.header.decode_header(m["Subject"]))))
     print(email.utils.parseaddr(m["From"]))
+    print(email.utils.getaddresses([m["Cc"]]))
 EOF
 cat >"$tmp/expect" <<EOF
-['Content-Transfer-Encoding', 'Content-Type', 'Date', 'From', 'In-Reply-To', 'MIME-Version', 'Message-ID', 'References', 'Subject']
+['Cc', 'Content-Transfer-Encoding', 'Content-Type', 'Date', 'From', 'In-Reply-To', 'MIME-Version', 'Message-ID', 'References', 'Subject', 'To']
 [PATCH 6.6 1/1] ext4: fix a crash
 ('Evil "Q" Mallory, Jr', 'author@example.com')
+[('', 'stable@vger.kernel.org'), ('Evil "Q" Mallory, Jr', 'author@example.com')]
 EOF
 test_cmp "$tmp/expect" "$tmp/actual"
 mkdir "$tmp/split"
@@ -86,7 +89,6 @@ git checkout -q master
 ok "git am: the real change only; the forged diff stays text"
 
 # --- the proposal email and the audit reply ---
-"$STABLEPICK" propose --branch linux-6.6.y --format email >"$tmp/mail"
 "$STABLEPICK" audit --branch linux-6.6.y --picks - --format email \
 	--in-reply-to "<pick@example.com>${cr}Bcc: evil@example.com" \
 	>"$tmp/reply" <<EOF || true
@@ -101,7 +103,7 @@ for path in sys.argv[1:]:
     print(m.get("In-Reply-To"))
 EOF
 cat >"$tmp/expect" <<EOF
-['Cc', 'Content-Transfer-Encoding', 'Content-Type', 'Date', 'From', 'MIME-Version', 'Message-ID', 'Subject']
+['Cc', 'Content-Transfer-Encoding', 'Content-Type', 'Date', 'From', 'MIME-Version', 'Message-ID', 'Subject', 'To']
 None
 ['Cc', 'Content-Transfer-Encoding', 'Content-Type', 'Date', 'From', 'In-Reply-To', 'MIME-Version', 'Message-ID', 'References', 'Subject']
 <pick@example.com>
