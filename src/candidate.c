@@ -68,6 +68,7 @@ static void candidate_free(struct candidate *c)
 		free(c->evidence[i].detail);
 	free(c->evidence);
 	apply_result_release(&c->apply);
+	apply_result_release(&c->queue_apply);
 	free(c->patch);
 	for (i = 0; i < c->nr_prereqs; i++)
 		free(c->prereqs[i].source);
@@ -105,6 +106,7 @@ struct candidate *candidate_list_add(struct candidate_list *l,
 	git_oid_tostr(c->hex, sizeof(c->hex), id);
 	message_init(&c->msg);
 	apply_result_init(&c->apply);
+	apply_result_init(&c->queue_apply);
 	c->order = l->nr;
 	ALLOC_GROW(l->items, l->nr, l->alloc);
 	l->items[l->nr++] = c;

@@ -197,6 +197,14 @@ struct candidate {
 	char *patch;			/* the backport as format-patch shows it */
 	const struct ledger_entry *decision;	/* recorded, in force or not */
 	int listed_before;		/* --since: an earlier run listed it */
+	/*
+	 * In the queue of what was accepted: accepted for the branch (in
+	 * the ledger), or a prerequisite of one, and not present.  Set by
+	 * checks_run(), which tries that series too: queue_apply is the
+	 * pick's result there (apply stays the proposal's).
+	 */
+	int queued;
+	struct apply_result queue_apply;
 
 	enum verdict verdict;
 	char *why;			/* one sentence explaining the verdict */

@@ -137,12 +137,19 @@ struct trial {
 	size_t nr;
 };
 
-/* Which candidates a trial series picks: proposals, needs-ack, held. */
-enum trial_kind { TRIAL_PROPOSED, TRIAL_REVIEW, TRIAL_HELD };
+/*
+ * Which candidates a trial series picks: proposals, needs-ack, held;
+ * or the queue of what was accepted.
+ */
+enum trial_kind { TRIAL_PROPOSED, TRIAL_REVIEW, TRIAL_HELD, TRIAL_QUEUE };
 
-static int in_trial(enum verdict v, enum trial_kind kind)
+static int in_trial(const struct candidate *c, enum trial_kind kind)
 {
+	enum verdict v = c->verdict;
+
 	switch (kind) {
+	case TRIAL_QUEUE:
+		return c->queued;
 	case TRIAL_PROPOSED:
 		return v == VERDICT_PROPOSED;
 	case TRIAL_REVIEW:
@@ -165,7 +172,7 @@ static int trial_run(struct trial *t, git_repository *repo,
 	t->who = xcalloc(l->nr ? l->nr : 1, sizeof(*t->who));
 	t->nr = 0;
 	for (i = 0; i < l->nr; i++)
-		if (in_trial(l->items[i]->verdict, kind))
+		if (in_trial(l->items[i], kind))
 			t->who[t->nr++] = l->items[i];
 	t->res = xcalloc(t->nr ? t->nr : 1, sizeof(*t->res));
 	for (i = 0; i < t->nr; i++)
@@ -370,6 +377,53 @@ static int run_apply(git_repository *repo, const struct branch_index *branch,
 	return ret;
 }
 
+/* Queues c and, before it, the prerequisites it needs that are absent. */
+static void queue(struct candidate *c)
+{
+	size_t i;
+
+	if (c->queued || c->present)
+		return;
+	c->queued = 1;
+	for (i = 0; i < c->nr_prereqs; i++)
+		if (c->prereqs[i].cand)
+			queue(c->prereqs[i].cand);
+}
+
+/*
+ * The queue: what was accepted, with its prerequisites, tried as one
+ * series onto the branch tip, in mainline order; each result in
+ * queue_apply, as a proposal among them keeps its own in apply.
+ */
+static int run_queue(git_repository *repo, const struct branch_index *branch,
+		     struct candidate_list *l)
+{
+	struct trial t;
+	git_commit *onto = NULL;
+	size_t i, nr = 0;
+	int ret;
+
+	for (i = 0; i < l->nr; i++)
+		if (l->items[i]->verdict == VERDICT_ACCEPTED)
+			queue(l->items[i]);
+	for (i = 0; i < l->nr; i++)
+		nr += l->items[i]->queued;
+	if (!nr)
+		return 0;
+	if (git_commit_lookup(&onto, repo, &branch->tip) < 0)
+		return error_git("cannot read the tip of '%s'", branch->name);
+	memset(&t, 0, sizeof(t));
+	ret = trial_run(&t, repo, onto, l, TRIAL_QUEUE);
+	for (i = 0; !ret && i < t.nr; i++) {
+		apply_result_release(&t.who[i]->queue_apply);
+		t.who[i]->queue_apply = t.res[i];
+		apply_result_init(&t.res[i]);
+	}
+	trial_release(&t);
+	git_commit_free(onto);
+	return ret;
+}
+
 int checks_run(git_repository *repo, const struct branch_index *branch,
 	       const git_oid *upstream, const struct ruleset *rules,
 	       const struct soak_tags *painted, struct candidate_list *l)
@@ -377,5 +431,7 @@ int checks_run(git_repository *repo, const struct branch_index *branch,
 	if (run_soak(repo, upstream, rules, painted, l) < 0)
 		return -1;
 	trace_stage("soak");
-	return run_apply(repo, branch, l);
+	if (run_apply(repo, branch, l) < 0)
+		return -1;
+	return run_queue(repo, branch, l);
 }

@@ -255,11 +255,7 @@ static int is_attribution(const char *line, size_t len)
 	return len >= 6 && !memcmp(line + len - 6, "wrote:", 6);
 }
 
-/*
- * What a reply says: the lines that are not quoted (">"), not an
- * attribution, not after a signature ("-- ") or the start of a diff.
- */
-static char *reply_text(const char *body)
+char *posted_reply_text(const char *body)
 {
 	struct strbuf sb = STRBUF_INIT;
 	const char *p = body;
@@ -383,7 +379,7 @@ static int find_replies(struct archive *a, struct posted *pp,
 			break;
 		ALLOC_GROW(pp->replies, pp->nr_replies, alloc);
 		pp->replies[pp->nr_replies].msg = m;
-		pp->replies[pp->nr_replies].text = reply_text(body);
+		pp->replies[pp->nr_replies].text = posted_reply_text(body);
 		pp->replies[pp->nr_replies].to_cover = to == 2;
 		pp->nr_replies++;
 		free(body);

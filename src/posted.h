@@ -105,4 +105,11 @@ void posted_free(struct posted *p);
 /* "https://lore.kernel.org/r/<id>" */
 char *posted_link(const char *message_id);
 
+/*
+ * What a reply says: the lines of body that are not quoted (">"), not
+ * an attribution, not after a signature ("-- ") or the start of a
+ * diff.  The caller frees it.
+ */
+char *posted_reply_text(const char *body);
+
 #endif

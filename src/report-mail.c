@@ -40,7 +40,7 @@ size_t report_series(const struct candidate_list *l, struct candidate ***out)
 }
 
 /* "6.6" for a branch whose version is known, else its name. */
-static void add_branch_version(struct strbuf *out, const struct branch_index *b)
+void report_branch_version(struct strbuf *out, const struct branch_index *b)
 {
 	if (b->major >= 0)
 		strbuf_addf(out, "%d.%d", b->major, b->minor);
@@ -122,7 +122,7 @@ static size_t mail_subsystems(const struct candidate_list *l,
  * stablepick.to) and stablepick.cc (or the rules' cc); a mail with
  * no To goes to its Cc.
  */
-static void add_recipients(const struct report *r,
+void report_mail_recipients(const struct report *r,
 			   const struct subsystem *const *subs, size_t nr,
 			   struct mail_addrs *to, struct mail_addrs *cc)
 {
@@ -224,7 +224,7 @@ void report_email(struct strbuf *out, const struct report *r,
 	struct tm tm;
 
 	nr_subs = mail_subsystems(l, &subs);
-	add_recipients(r, subs, nr_subs, &to, &cc);
+	report_mail_recipients(r, subs, nr_subs, &to, &cc);
 
 	/*
 	 * The subsystems with something to take or to ack, on one line:
@@ -267,7 +267,7 @@ void report_email(struct strbuf *out, const struct report *r,
 	gmtime_r(&now, &tm);
 	strftime(week, sizeof(week), "%V", &tm);
 	strbuf_addstr(&subj, shown_subjects ? ": candidates for " : "candidates for ");
-	add_branch_version(&subj, r->branch);
+	report_branch_version(&subj, r->branch);
 	strbuf_addf(&subj, "%s, week %d", r->branch->major >= 0 ? ".y" : "",
 		    atoi(week));
 
@@ -398,7 +398,7 @@ static void add_patch_recipients(const struct report *r,
 	const struct trailer *t;
 	size_t i, pos;
 
-	add_recipients(r, c->touched, c->nr_touched, to, cc);
+	report_mail_recipients(r, c->touched, c->nr_touched, to, cc);
 	if (c->author)
 		mail_addrs_add(cc, c->author);
 	for (i = 0; i < ARRAY_SIZE(keys); i++)
@@ -409,6 +409,64 @@ static void add_patch_recipients(const struct report *r,
 	mail_addrs_remove(cc, r->from_email);
 }
 
+void report_patch_mail(struct strbuf *out, const struct report *r,
+		       const struct candidate *c, const struct patch_mail *pm)
+{
+	const char *lt = c->author ? strrchr(c->author, '<') : NULL;
+	struct strbuf name = STRBUF_INIT, email = STRBUF_INIT;
+	struct strbuf subj = STRBUF_INIT;
+	struct mail_addrs to = MAIL_ADDRS_INIT, cc = MAIL_ADDRS_INIT;
+	size_t i;
+
+	if (lt) {
+		strbuf_add(&name, c->author, (size_t)(lt - c->author));
+		strbuf_trim(&name);
+		strbuf_addstr(&email, lt + 1);
+		if (email.len && email.buf[email.len - 1] == '>')
+			strbuf_setlen(&email, email.len - 1);
+	}
+	strbuf_addf(out, "From %s Mon Sep 17 00:00:00 2001\n", c->hex);
+	mail_address_header(out, "From", name.buf, email.buf);
+	strbuf_addstr(out, "Date: ");
+	mail_date(out, c->time, c->tz_offset);
+	strbuf_addch(out, '\n');
+	if (pm->total) {
+		strbuf_addstr(&subj, "[PATCH ");
+		report_branch_version(&subj, r->branch);
+		strbuf_addf(&subj, " %zu/%zu] ", pm->n, pm->total);
+	}
+	strbuf_addstr(&subj, c->msg.subject ? c->msg.subject : "");
+	if (pm->message_id) {
+		add_patch_recipients(r, c, &to, &cc);
+		for (i = 0; pm->cc && i < pm->cc->nr; i++)
+			if (!mail_addrs_has(&to, pm->cc->v[i]))
+				mail_addrs_add(&cc, pm->cc->v[i]);
+		mail_addrs_header(out, "To", &to);
+		mail_addrs_header(out, "Cc", &cc);
+	}
+	mail_header(out, "Subject", subj.buf);
+	if (pm->message_id)
+		mail_id_header(out, "Message-ID", pm->message_id);
+	if (pm->in_reply_to) {
+		mail_id_header(out, "In-Reply-To", pm->in_reply_to);
+		mail_id_header(out, "References", pm->in_reply_to);
+	}
+	strbuf_addstr(out, "MIME-Version: 1.0\n"
+		      "Content-Type: text/plain; charset=UTF-8\n"
+		      "Content-Transfer-Encoding: 8bit\n\n");
+	strbuf_addf(out, "commit %s upstream.\n\n", c->hex);
+	add_body(out, c->msg.body);
+	strbuf_addstr(out, "---\n");
+	if (pm->patch)
+		strbuf_addstr(out, pm->patch);
+	strbuf_addf(out, "-- \nstablepick %s\n\n", PACKAGE_VERSION);
+	mail_addrs_release(&to);
+	mail_addrs_release(&cc);
+	strbuf_release(&subj);
+	strbuf_release(&email);
+	strbuf_release(&name);
+}
+
 void report_mbox(struct strbuf *out, const struct report *r,
 		 const struct candidate_list *l)
 {
@@ -416,52 +474,16 @@ void report_mbox(struct strbuf *out, const struct report *r,
 	size_t nr = report_series(l, &series), i;
 
 	for (i = 0; i < nr; i++) {
-		const struct candidate *c = series[i];
-		const char *lt = c->author ? strrchr(c->author, '<') : NULL;
-		struct strbuf name = STRBUF_INIT, email = STRBUF_INIT;
-		struct strbuf subj = STRBUF_INIT, id = STRBUF_INIT;
-		struct mail_addrs to = MAIL_ADDRS_INIT, cc = MAIL_ADDRS_INIT;
+		struct patch_mail pm = { 0 };
+		char *id = xstrfmt("%zu-%zu.%s", i + 1, nr, r->message_id);
 
-		if (lt) {
-			strbuf_add(&name, c->author, (size_t)(lt - c->author));
-			strbuf_trim(&name);
-			strbuf_addstr(&email, lt + 1);
-			if (email.len && email.buf[email.len - 1] == '>')
-				strbuf_setlen(&email, email.len - 1);
-		}
-		strbuf_addf(out, "From %s Mon Sep 17 00:00:00 2001\n", c->hex);
-		mail_address_header(out, "From", name.buf, email.buf);
-		strbuf_addstr(out, "Date: ");
-		mail_date(out, c->time, c->tz_offset);
-		strbuf_addstr(&subj, "[PATCH ");
-		add_branch_version(&subj, r->branch);
-		strbuf_addf(&subj, " %zu/%zu] %s", i + 1, nr,
-			    c->msg.subject ? c->msg.subject : "");
-		strbuf_addch(out, '\n');
-		add_patch_recipients(r, c, &to, &cc);
-		mail_addrs_header(out, "To", &to);
-		mail_addrs_header(out, "Cc", &cc);
-		mail_header(out, "Subject", subj.buf);
-		strbuf_reset(&id);
-		strbuf_addf(&id, "%zu-%zu.%s", i + 1, nr, r->message_id);
-		mail_id_header(out, "Message-ID", id.buf);
-		mail_id_header(out, "In-Reply-To", r->message_id);
-		mail_id_header(out, "References", r->message_id);
-		strbuf_addstr(out, "MIME-Version: 1.0\n"
-			      "Content-Type: text/plain; charset=UTF-8\n"
-			      "Content-Transfer-Encoding: 8bit\n\n");
-		strbuf_addf(out, "commit %s upstream.\n\n", c->hex);
-		add_body(out, c->msg.body);
-		strbuf_addstr(out, "---\n");
-		if (c->patch)
-			strbuf_addstr(out, c->patch);
-		strbuf_addf(out, "-- \nstablepick %s\n\n", PACKAGE_VERSION);
-		mail_addrs_release(&to);
-		mail_addrs_release(&cc);
-		strbuf_release(&id);
-		strbuf_release(&subj);
-		strbuf_release(&email);
-		strbuf_release(&name);
+		pm.n = i + 1;
+		pm.total = nr;
+		pm.message_id = id;
+		pm.in_reply_to = r->message_id;
+		pm.patch = series[i]->patch;
+		report_patch_mail(out, r, series[i], &pm);
+		free(id);
 	}
 	free(series);
 }

@@ -5,6 +5,7 @@
 
 #include "archive.h"
 #include "branch.h"
+#include "mail.h"
 #include "strbuf.h"
 #include "candidate.h"
 #include "rules.h"
@@ -48,6 +49,34 @@ void report_email(struct strbuf *out, const struct report *r,
  */
 void report_mbox(struct strbuf *out, const struct report *r,
 		 const struct candidate_list *l);
+/*
+ * One patch as git format-patch writes it, with "commit <id>
+ * upstream." first in the body: numbered "[PATCH 6.6 n/total]" (total
+ * 0: the bare subject), addressed (To its lists, Cc the proposal's Cc,
+ * its author, its reviewers and cc) and threaded when message_id is
+ * set; the backport (diffstat and diff) after "---".
+ */
+/* "6.6" for a branch whose version is known, else its name. */
+void report_branch_version(struct strbuf *out, const struct branch_index *b);
+/*
+ * To and Cc of a mail about the subsystems subs: their lists (or
+ * stablepick.to) and stablepick.cc (or the rules' cc); a mail with
+ * no To goes to its Cc.
+ */
+void report_mail_recipients(const struct report *r,
+			    const struct subsystem *const *subs, size_t nr,
+			    struct mail_addrs *to, struct mail_addrs *cc);
+
+struct patch_mail {
+	size_t n, total;
+	const char *message_id;		/* without <>, or NULL */
+	const char *in_reply_to;	/* without <>, or NULL */
+	const struct mail_addrs *cc;	/* more Cc, or NULL */
+	const char *patch;
+};
+void report_patch_mail(struct strbuf *out, const struct report *r,
+		       const struct candidate *c, const struct patch_mail *pm);
+
 /*
  * Whether the proposal email lists c (a proposal, one needing a manual
  * backport or an ack, waiting, maybe present, not applicable; not one

@@ -591,9 +591,10 @@ static void parse_soak(struct parser *p, char *s)
 		report(p, "'soak' needs release or a number of days (14d)");
 }
 
-static void parse_list(struct parser *p, char *s)
+/* NAME@HOST..., into *v: the addresses of "list" and "maintainer". */
+static void parse_addresses(struct parser *p, char *s, const char *what,
+			    char ***v, size_t *nr, size_t *alloc)
 {
-	struct subsystem *sub = p->cur;
 	char *word, *at;
 	int any = 0;
 
@@ -601,15 +602,30 @@ static void parse_list(struct parser *p, char *s)
 		any = 1;
 		at = strchr(word, '@');
 		if (!at || at == word || !at[1] || strchr(at + 1, '@')) {
-			report(p, "bad list address '%s' (expected NAME@HOST)",
-			       word);
+			report(p, "bad %s address '%s' (expected NAME@HOST)",
+			       what, word);
 			continue;
 		}
-		rules_add_string(&sub->lists, &sub->nr_lists, &sub->alloc_lists,
-				 word);
+		rules_add_string(v, nr, alloc, word);
 	}
 	if (!any)
-		report(p, "'list' needs at least one address");
+		report(p, "'%s' needs at least one address", what);
+}
+
+static void parse_list(struct parser *p, char *s)
+{
+	struct subsystem *sub = p->cur;
+
+	parse_addresses(p, s, "list", &sub->lists, &sub->nr_lists,
+			&sub->alloc_lists);
+}
+
+static void parse_maintainer(struct parser *p, char *s)
+{
+	struct subsystem *sub = p->cur;
+
+	parse_addresses(p, s, "maintainer", &sub->maintainers,
+			&sub->nr_maintainers, &sub->alloc_maintainers);
 }
 
 static void parse_threshold(struct parser *p, char *s)
@@ -831,6 +847,7 @@ static void parse_line(struct parser *p, char *line)
 		{ "cc", parse_cc, 0 },
 		{ "end", parse_end, 0 },
 		{ "list", parse_list, 1 },
+		{ "maintainer", parse_maintainer, 1 },
 		{ "paths", parse_paths, 1 },
 		{ "policy", parse_policy, 1 },
 		{ "release-tags", parse_release_tags, 0 },

@@ -93,6 +93,7 @@ void subsystem_release(struct subsystem *s)
 	free(s->name);
 	free_string_array(s->paths, s->nr_paths);
 	free_string_array(s->lists, s->nr_lists);
+	free_string_array(s->maintainers, s->nr_maintainers);
 	for (i = 0; i < s->nr_rules; i++)
 		rule_release(&s->rules[i]);
 	free(s->rules);
@@ -473,6 +474,9 @@ struct subsystem *ruleset_add_derived(struct ruleset *rs,
 	for (i = 0; i < tmpl->nr_lists; i++)
 		rules_add_string(&s->lists, &s->nr_lists, &s->alloc_lists,
 				 tmpl->lists[i]);
+	for (i = 0; i < tmpl->nr_maintainers; i++)
+		rules_add_string(&s->maintainers, &s->nr_maintainers,
+				 &s->alloc_maintainers, tmpl->maintainers[i]);
 	s->threshold = tmpl->threshold;
 	s->has_threshold = tmpl->has_threshold;
 	s->soak_release = tmpl->soak_release;

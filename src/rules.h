@@ -91,6 +91,12 @@ struct subsystem {
 	int has_policy;
 	char **lists;		/* mailing lists */
 	size_t nr_lists, alloc_lists;
+	/*
+	 * Addresses whose ack or NAK of a review thread counts (with the
+	 * M: and R: of the tree's MAINTAINERS for the paths: review.h).
+	 */
+	char **maintainers;
+	size_t nr_maintainers, alloc_maintainers;
 	int soak_release;	/* wait for a mainline release tag */
 	int soak_days;		/* wait this long in mainline; 0: no wait */
 	int threshold;		/* used when has_threshold */

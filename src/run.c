@@ -1,4 +1,5 @@
 #include "run.h"
+#include "review.h"
 #include "apply.h"
 #include "checks.h"
 #include "deps.h"
@@ -738,4 +739,45 @@ int run_expand_templates(struct run_context *ctx, struct ruleset *rs,
 	ret = scan_prepare(&scan);
 	scan_release(&scan);
 	return ret;
+}
+
+int run_review_people(struct run *run, git_repository *repo,
+		      struct review_people **out, size_t *nr)
+{
+	git_commit *tip = NULL;
+	git_tree *tree = NULL;
+	size_t i;
+	int ret = 0;
+
+	*out = NULL;
+	*nr = 0;
+	if (git_commit_lookup(&tip, repo, &run->upstream) < 0 ||
+	    git_commit_tree(&tree, tip) < 0) {
+		git_commit_free(tip);
+		return error_git("cannot read the tree of '%s'", run->upstream_name);
+	}
+	*out = xcalloc(run->rules.nr_subsystems ? run->rules.nr_subsystems : 1,
+		       sizeof(**out));
+	for (i = 0; !ret && i < run->rules.nr_subsystems; i++) {
+		const struct subsystem *s = run->rules.subsystems[i];
+		struct review_people *p;
+
+		if (s->policy != POLICY_OPT_IN)
+			continue;
+		p = &(*out)[(*nr)++];
+		p->s = s;
+		ret = review_maintainers(repo, tree, s, &p->maintainers);
+	}
+	git_tree_free(tree);
+	git_commit_free(tip);
+	return ret;
+}
+
+void run_review_people_release(struct review_people *v, size_t nr)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++)
+		mail_addrs_release(&v[i].maintainers);
+	free(v);
 }

@@ -219,4 +219,15 @@ int run_check_rule_paths(struct run_context *ctx, struct ruleset *rs);
 int run_expand_templates(struct run_context *ctx, struct ruleset *rs,
 			 const char *upstream);
 
+/*
+ * The maintainers of each opt-in subsystem of the run's rules (its
+ * "maintainer" lines and the MAINTAINERS file of upstream's tree:
+ * review_maintainers()), for the review round.  *out to free with
+ * run_review_people_release().  Returns 0 or -1 after an error.
+ */
+struct review_people;		/* review.h */
+int run_review_people(struct run *run, git_repository *repo,
+		      struct review_people **out, size_t *nr);
+void run_review_people_release(struct review_people *v, size_t nr);
+
 #endif

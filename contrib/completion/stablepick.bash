@@ -28,6 +28,7 @@ __stablepick_options()
 {
 	case $1 in
 	'')       echo "-C --cache --config --help --no-cache --rules --version" ;;
+	acks)     echo "--archive --branch --dry-run --help --upstream" ;;
 	audit)    echo "--archive --branch --format --help --in-reply-to --mbox --picks --queue --range --upstream" ;;
 	diff)     echo "--against --branch --format --help --subsystem --upstream" ;;
 	eval)     echo "--ablation --branch --false-picks --format --help --misses --range --subsystem --threshold-sweep --upstream" ;;
@@ -35,6 +36,7 @@ __stablepick_options()
 	mark)     echo "--branch --help --list --message --until" ;;
 	patch-id) echo "--help --jobs" ;;
 	propose)  echo "--all --archive --branch --format --help --in-reply-to --range --since --subsystem --tests-from --upstream" ;;
+	queue)    echo "--archive --branch --format --help --output --range --upstream" ;;
 	rules)
 		case $2 in
 		list) echo "--help --upstream" ;;
@@ -52,13 +54,14 @@ __stablepick_formats()
 	audit)   echo "text json email" ;;
 	diff)    echo "text json html" ;;
 	eval)    echo "text json" ;;
-	propose) echo "text json email mbox" ;;
+	propose) echo "text json email mbox review" ;;
+	queue)   echo "mbox quilt" ;;
 	rules)   echo "text json" ;;
 	tests)   echo "text json exclude" ;;
 	esac
 }
 
-__stablepick_commands="audit diff eval explain mark patch-id propose rules tests"
+__stablepick_commands="acks audit diff eval explain mark patch-id propose queue rules tests"
 
 # __stablepick_refs heads|revs: branch names (local and remote), or
 # every ref and HEAD, of the repository the command line names.

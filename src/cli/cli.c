@@ -12,6 +12,7 @@
 
 /* Sorted by name, as --help lists them. */
 const struct cli_command *const cli_commands[] = {
+	&cmd_acks,
 	&cmd_audit,
 	&cmd_diff,
 	&cmd_eval,
@@ -19,6 +20,7 @@ const struct cli_command *const cli_commands[] = {
 	&cmd_mark,
 	&cmd_patch_id,
 	&cmd_propose,
+	&cmd_queue,
 	&cmd_rules,
 	&cmd_tests,
 	NULL

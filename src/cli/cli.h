@@ -16,6 +16,7 @@ struct cli_command {
 	int (*fn)(struct run_context *ctx, int argc, char **argv);
 };
 
+extern const struct cli_command cmd_acks;
 extern const struct cli_command cmd_audit;
 extern const struct cli_command cmd_diff;
 extern const struct cli_command cmd_eval;
@@ -23,6 +24,7 @@ extern const struct cli_command cmd_explain;
 extern const struct cli_command cmd_mark;
 extern const struct cli_command cmd_patch_id;
 extern const struct cli_command cmd_propose;
+extern const struct cli_command cmd_queue;
 extern const struct cli_command cmd_rules;
 extern const struct cli_command cmd_tests;
 

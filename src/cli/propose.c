@@ -3,6 +3,7 @@
 #include "mail.h"
 #include "options.h"
 #include "report.h"
+#include "report-review.h"
 #include "strbuf.h"
 #include "testrun.h"
 #include "trace.h"
@@ -11,10 +12,11 @@
 #include <stdio.h>
 #include <string.h>
 
-enum format { FORMAT_TEXT, FORMAT_JSON, FORMAT_EMAIL, FORMAT_MBOX };
+enum format { FORMAT_TEXT, FORMAT_JSON, FORMAT_EMAIL, FORMAT_MBOX,
+	      FORMAT_REVIEW };
 
 static const char *const format_names[] = {
-	"text", "json", "email", "mbox", NULL
+	"text", "json", "email", "mbox", "review", NULL
 };
 
 /*
@@ -62,20 +64,45 @@ static int mail_has_content(const struct candidate_list *l)
 	return 0;
 }
 
-/* The patches of the series, in the branch's context. */
+/*
+ * The patches of the series (and of the review threads), in the
+ * branch's context.
+ */
 static int fill_patches(struct run *run, git_repository *repo)
 {
-	struct candidate **series;
-	size_t nr = report_series(&run->scan.candidates, &series), i;
+	struct candidate_list *l = &run->scan.candidates;
+	size_t i;
 	int ret = 0;
 
-	for (i = 0; !ret && i < nr; i++) {
+	for (i = 0; !ret && i < l->nr; i++) {
+		struct candidate *c = l->items[i];
 		struct strbuf patch = STRBUF_INIT;
 
-		ret = apply_result_patch(&series[i]->apply, repo, &patch);
-		series[i]->patch = strbuf_detach(&patch, NULL);
+		if (c->patch || !c->apply_checked || !c->apply.applies ||
+		    (c->verdict != VERDICT_PROPOSED && !report_review_sends(c)))
+			continue;
+		ret = apply_result_patch(&c->apply, repo, &patch);
+		c->patch = strbuf_detach(&patch, NULL);
 	}
-	free(series);
+	return ret;
+}
+
+/* The review threads of the opt-in subsystems. */
+static int render_review(struct run *run, git_repository *repo,
+			 const struct report *r, struct strbuf *out)
+{
+	struct review_people *people;
+	size_t nr;
+	int ret;
+
+	ret = run_review_people(run, repo, &people, &nr);
+	if (!ret)
+		ret = fill_patches(run, repo);
+	if (!ret && !report_review(out, r, &run->scan.candidates,
+				   &run->upstream, people, nr))
+		fprintf(stderr, "nothing for %s waits for an ack: no mail "
+			"written\n", run->branch.name);
+	run_review_people_release(people, nr);
 	return ret;
 }
 
@@ -106,6 +133,7 @@ static int render(struct run_context *ctx, struct run *run,
 		return 0;
 	case FORMAT_EMAIL:
 	case FORMAT_MBOX:
+	case FORMAT_REVIEW:
 		break;
 	}
 	/*
@@ -136,6 +164,8 @@ static int render(struct run_context *ctx, struct run *run,
 	r.message_id = id;
 	if (format == FORMAT_EMAIL) {
 		report_email(out, &r, &run->scan.candidates);
+	} else if (format == FORMAT_REVIEW) {
+		ret = render_review(run, ctx->repo, &r, out);
 	} else {
 		ret = fill_patches(run, ctx->repo);
 		if (!ret)
@@ -218,7 +248,7 @@ static int propose(struct run_context *ctx, int argc, char **argv)
 const struct cli_command cmd_propose = {
 	"propose",
 	"--branch BRANCH [--all] [--archive PATH]...\n"
-	"                          [--format text|json|email|mbox]\n"
+	"                          [--format text|json|email|mbox|review]\n"
 	"                          [--in-reply-to MSGID] [--range A..B]\n"
 	"                          [--since last|REV] [--subsystem LIST]\n"
 	"                          [--tests-from DIR]... [--upstream REF]",

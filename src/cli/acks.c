@@ -1,0 +1,164 @@
+#include "cli.h"
+#include "error.h"
+#include "ledger.h"
+#include "options.h"
+#include "report.h"
+#include "report-review.h"
+#include "review.h"
+#include "strbuf.h"
+#include "util.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* A copy of s, control characters (a tab, a line break) made spaces. */
+static char *one_line(const char *s)
+{
+	char *out = xstrdup(s ? s : ""), *p;
+
+	for (p = out; *p; p++)
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			*p = ' ';
+	return out;
+}
+
+static const struct mail_addrs *maintainers_of(const struct review_people *v,
+					       size_t nr,
+					       const struct subsystem *s)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++)
+		if (v[i].s == s)
+			return &v[i].maintainers;
+	return NULL;
+}
+
+/*
+ * What to do with one answer: a decision to record (in *e, returning
+ * "accepted" or "rejected"), or why not.
+ */
+static const char *judge_answer(const struct run *run,
+				const struct review_people *people, size_t nr,
+				const struct review_found *f,
+				const struct candidate *c, git_time_t now,
+				struct ledger_entry *e)
+{
+	const struct mail_addrs *m;
+	const struct ledger_entry *old;
+	git_time_t when;
+	char *line;
+
+	if (!c)
+		return "not a candidate";
+	m = maintainers_of(people, nr, candidate_subsystem(c));
+	if (!m || !mail_addrs_has(m, f->msg->email))
+		return "not a maintainer";
+	/*
+	 * Not over a decision as late as the answer (this answer, or a
+	 * later mark), nor, for an answer to the whole series, over any
+	 * decision about this commit (a NAK of it stands).
+	 */
+	old = ledger_find(&run->ledger, run->branch.name, &f->commit);
+	when = f->msg->time ? (git_time_t)f->msg->time : now;
+	if (old && (old->when >= when || f->to_cover))
+		return "recorded before";
+	memset(e, 0, sizeof(*e));
+	e->decision = f->answer == REVIEW_NAK ? DECISION_REJECTED
+					      : DECISION_ACCEPTED;
+	e->when = when;
+	e->branch = xstrdup(run->branch.name);
+	git_oid_cpy(&e->commit, &f->commit);
+	e->who = one_line(f->msg->from);
+	line = one_line(f->line);
+	e->reason = xstrfmt("%s in <%s>", line, f->msg->message_id);
+	free(line);
+	return decision_name(e->decision);
+}
+
+static int acks(struct run_context *ctx, int argc, char **argv)
+{
+	struct cli_args a = { 0 };
+	int dry_run = 0;
+	const struct cli_option opts[] = {
+		OPT_BRANCH(&a, "the branch the review round was for (required)"),
+		OPT_ARCHIVE(&a),
+		OPT_BOOL("dry-run", &dry_run, "say what would be recorded, "
+			 "record nothing"),
+		OPT_UPSTREAM(&a),
+		OPT_END()
+	};
+	struct review_people *people = NULL;
+	struct review_found *found = NULL;
+	struct ack_outcome *outcomes = NULL;
+	struct ledger_entry *entries = NULL;
+	size_t nr_people = 0, nr_found = 0, nr_entries = 0, i;
+	struct strbuf out = STRBUF_INIT;
+	struct run run;
+	git_time_t now = 0;
+	int n, ret;
+
+	if ((n = cli_parse(&cmd_acks, opts, argc, argv, CLI_NO_ARGS)) < 0)
+		return cli_parse_status(n);
+	if (!a.branch) {
+		error("acks needs --branch");
+		cli_args_release(&a);
+		return cli_usage(&cmd_acks);
+	}
+	ret = cli_run_scan(ctx, &run, &a);
+	if (!ret)
+		ret = run_open_archives(ctx, &run, a.archives.v, a.archives.nr);
+	if (!ret && !run.archive)
+		ret = error("acks needs the list archives: --archive PATH or "
+			    "stablepick.archive");
+	if (!ret)
+		ret = ledger_now(&now);
+	if (!ret)
+		ret = run_review_people(&run, ctx->repo, &people, &nr_people);
+	if (!ret)
+		ret = review_collect(run.archive, run.branch.name, &found,
+				     &nr_found);
+	if (!ret) {
+		outcomes = xcalloc(nr_found ? nr_found : 1, sizeof(*outcomes));
+		entries = xcalloc(nr_found ? nr_found : 1, sizeof(*entries));
+	}
+	for (i = 0; !ret && i < nr_found; i++) {
+		struct ack_outcome *o = &outcomes[i];
+
+		o->found = &found[i];
+		o->cand = candidate_list_find(&run.scan.candidates,
+					      &found[i].commit);
+		o->what = judge_answer(&run, people, nr_people, &found[i],
+				       o->cand, now, &entries[nr_entries]);
+		if (!strcmp(o->what, "accepted") || !strcmp(o->what, "rejected"))
+			nr_entries++;
+	}
+	if (!ret && nr_entries && !dry_run)
+		ret = ledger_append(&run.ledger, entries, nr_entries);
+	if (!ret) {
+		report_acks(&out, outcomes, nr_found, dry_run);
+		ret = report_write(stdout, &out);
+	}
+	if (!ret)
+		ret = run_save(ctx, &run);
+	for (i = 0; i < nr_entries; i++) {
+		free(entries[i].branch);
+		free(entries[i].who);
+		free(entries[i].reason);
+	}
+	free(entries);
+	free(outcomes);
+	review_found_release(found, nr_found);
+	run_review_people_release(people, nr_people);
+	strbuf_release(&out);
+	cli_args_release(&a);
+	run_release(&run);
+	return ret < 0 ? 1 : 0;
+}
+
+const struct cli_command cmd_acks = {
+	"acks",
+	"--branch BRANCH [--archive PATH]... [--dry-run] [--upstream REF]",
+	"record the acks and NAKs the review threads got",
+	acks,
+};

@@ -1,0 +1,158 @@
+#include "cli.h"
+#include "apply.h"
+#include "error.h"
+#include "ledger.h"
+#include "mail.h"
+#include "options.h"
+#include "report.h"
+#include "report-review.h"
+#include "strbuf.h"
+#include "util.h"
+
+#include <stdio.h>
+#include <string.h>
+
+enum format { FORMAT_MBOX, FORMAT_QUILT };
+
+static const char *const format_names[] = { "mbox", "quilt", NULL };
+
+/*
+ * The accepted commits that do not apply in the queue's series: said
+ * on stderr, as they need a manual backport.
+ */
+static void warn_left_out(const struct candidate_list *l)
+{
+	size_t i, j;
+
+	for (i = 0; i < l->nr; i++) {
+		const struct candidate *c = l->items[i];
+		struct strbuf paths = STRBUF_INIT;
+
+		if (!c->queued || c->queue_apply.applies)
+			continue;
+		for (j = 0; j < c->queue_apply.nr_conflicts; j++)
+			strbuf_addf(&paths, "%s%s", j ? ", " : "",
+				    c->queue_apply.conflicts[j]);
+		warning("%.12s (\"%s\") does not apply to %s%s%s: left out, "
+			"it needs a manual backport", c->hex,
+			c->msg.subject ? c->msg.subject : "",
+			"the branch",
+			paths.len ? "; conflicts in " : "", paths.buf);
+		strbuf_release(&paths);
+	}
+}
+
+static int fill_patches(git_repository *repo, struct candidate **q, size_t nr)
+{
+	size_t i;
+	int ret = 0;
+
+	for (i = 0; !ret && i < nr; i++) {
+		struct strbuf patch = STRBUF_INIT;
+
+		ret = apply_result_patch(&q[i]->queue_apply, repo, &patch);
+		free(q[i]->patch);
+		q[i]->patch = strbuf_detach(&patch, NULL);
+	}
+	return ret;
+}
+
+static int queue(struct run_context *ctx, int argc, char **argv)
+{
+	struct cli_args a = { 0 };
+	const char *output = NULL;
+	const struct cli_option opts[] = {
+		OPT_BRANCH(&a, "the branch the queue is for (required)"),
+		OPT_ARCHIVE(&a),
+		OPT_FORMAT(&a, format_names),
+		OPT_STRING('o', "output", &output, "DIR",
+			   "with --format quilt: the queue directory (its "
+			   "series file and patches), created if missing"),
+		OPT_RANGE(&a, "the mainline range to walk (default: from the "
+			  "merge base)"),
+		OPT_UPSTREAM(&a),
+		OPT_END()
+	};
+	struct strbuf out = STRBUF_INIT;
+	struct candidate **q = NULL;
+	git_signature *me = NULL;
+	struct report r;
+	struct run run;
+	size_t nr = 0, added = 0;
+	git_time_t now = 0;
+	char *id = NULL;
+	int n, ret;
+
+	if ((n = cli_parse(&cmd_queue, opts, argc, argv, CLI_NO_ARGS)) < 0)
+		return cli_parse_status(n);
+	if (!a.branch || (a.format == FORMAT_QUILT) != !!output) {
+		error(!a.branch ? "queue needs --branch" :
+		      output ? "--output goes with --format quilt" :
+		      "--format quilt needs --output DIR");
+		cli_args_release(&a);
+		return cli_usage(&cmd_queue);
+	}
+	ret = cli_run_scan(ctx, &run, &a);
+	if (!ret)
+		ret = run_judge_range(ctx, &run, a.archives.v, a.archives.nr);
+	if (!ret)
+		ret = ledger_now(&now);
+	if (!ret) {
+		warn_left_out(&run.scan.candidates);
+		nr = report_queue(&run.scan.candidates, &q);
+		ret = fill_patches(ctx->repo, q, nr);
+	}
+	if (!ret) {
+		char hex[GIT_OID_HEXSZ + 1];
+		char *local;
+
+		if (git_signature_default(&me, ctx->repo) < 0)
+			git_error_clear();
+		memset(&r, 0, sizeof(r));
+		r.scan = &run.scan;
+		r.branch = &run.branch;
+		r.rules = &run.rules;
+		r.upstream = run.upstream_name;
+		r.from_name = me ? me->name : "stablepick";
+		r.from_email = me ? me->email : "stablepick@localhost";
+		r.to = ctx->config.to;
+		r.now = (time_t)now;
+		git_oid_tostr(hex, sizeof(hex), &run.upstream);
+		local = xstrfmt("stablepick-queue.%s.%.12s", run.branch.name, hex);
+		id = mail_message_id(local, r.from_email);
+		free(local);
+	}
+	if (!ret && a.format == FORMAT_QUILT) {
+		ret = report_queue_quilt(output, &r, q, nr, &added);
+		if (!ret)
+			fprintf(stderr, "%zu of %zu accepted patches added to "
+				"%s/series\n", added, nr, output);
+	} else if (!ret) {
+		struct strbuf cc = STRBUF_INIT;
+
+		r.cc = run_mail_cc(ctx, &run.rules, &cc);
+		report_queue_mbox(&out, &r, q, nr, id);
+		ret = report_write(stdout, &out);
+		if (!ret && !nr)
+			fprintf(stderr, "nothing accepted for %s waits to be "
+				"applied\n", run.branch.name);
+		strbuf_release(&cc);
+	}
+	if (!ret)
+		ret = run_save(ctx, &run);
+	free(id);
+	free(q);
+	git_signature_free(me);
+	strbuf_release(&out);
+	cli_args_release(&a);
+	run_release(&run);
+	return ret < 0 ? 1 : 0;
+}
+
+const struct cli_command cmd_queue = {
+	"queue",
+	"--branch BRANCH [--archive PATH]... [--format mbox|quilt]\n"
+	"                        [--output DIR] [--range A..B] [--upstream REF]",
+	"write what was accepted, ready to apply",
+	queue,
+};

@@ -1,0 +1,367 @@
+#include <autoconf.h>
+
+#include "report-review.h"
+#include "error.h"
+#include "lockfile.h"
+#include "util.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+int report_review_sends(const struct candidate *c)
+{
+	const struct subsystem *s = candidate_subsystem(c);
+
+	return c->verdict == VERDICT_NEEDS_ACK && !c->listed_before &&
+	       s && s->policy == POLICY_OPT_IN && c->apply_checked &&
+	       c->apply.applies;
+}
+
+static int cmp_order(const void *a, const void *b)
+{
+	const struct candidate *x = *(const struct candidate *const *)a;
+	const struct candidate *y = *(const struct candidate *const *)b;
+
+	return x->order < y->order ? -1 : x->order > y->order;
+}
+
+/* The candidates of l that sel picks (of subsystem s, if set), in mainline order. */
+static size_t pick(const struct candidate_list *l, const struct subsystem *s,
+		   int (*sel)(const struct candidate *), struct candidate ***out)
+{
+	size_t i, nr = 0;
+
+	*out = xcalloc(l->nr ? l->nr : 1, sizeof(**out));
+	for (i = 0; i < l->nr; i++)
+		if (sel(l->items[i]) &&
+		    (!s || candidate_subsystem(l->items[i]) == s))
+			(*out)[nr++] = l->items[i];
+	QSORT(*out, nr, cmp_order);
+	return nr;
+}
+
+/* A needs-ack commit of an opt-in subsystem that does not apply. */
+static int review_manual(const struct candidate *c)
+{
+	const struct subsystem *s = candidate_subsystem(c);
+
+	return c->verdict == VERDICT_NEEDS_ACK && !c->listed_before &&
+	       s && s->policy == POLICY_OPT_IN && !report_review_sends(c);
+}
+
+static void add_cover(struct strbuf *out, const struct report *r,
+		      const struct subsystem *s, struct candidate **sent,
+		      size_t nr, const struct candidate_list *l,
+		      const char *id, const struct mail_addrs *maintainers)
+{
+	struct mail_addrs to = MAIL_ADDRS_INIT, cc = MAIL_ADDRS_INIT;
+	struct strbuf subj = STRBUF_INIT, text = STRBUF_INIT;
+	struct candidate **manual;
+	size_t i, nr_manual = pick(l, s, review_manual, &manual);
+
+	report_mail_recipients(r, &s, 1, &to, &cc);
+	for (i = 0; maintainers && i < maintainers->nr; i++)
+		if (!mail_addrs_has(&to, maintainers->v[i]))
+			mail_addrs_add(&cc, maintainers->v[i]);
+	mail_addrs_remove(&cc, r->from_email);
+	strbuf_addstr(&subj, "[PATCH ");
+	report_branch_version(&subj, r->branch);
+	strbuf_addf(&subj, " 0/%zu] %s: candidates for ", nr, s->name);
+	report_branch_version(&subj, r->branch);
+	strbuf_addf(&subj, "%s, please ack", r->branch->major >= 0 ? ".y" : "");
+
+	/* As git format-patch starts a cover letter. */
+	strbuf_addf(out, "From %040d Mon Sep 17 00:00:00 2001\n", 0);
+	mail_address_header(out, "From", r->from_name, r->from_email);
+	mail_addrs_header(out, "To", &to);
+	mail_addrs_header(out, "Cc", &cc);
+	mail_header(out, "Subject", subj.buf);
+	strbuf_addstr(out, "Date: ");
+	mail_date(out, (git_time_t)r->now, 0);
+	strbuf_addch(out, '\n');
+	mail_id_header(out, "Message-ID", id);
+	strbuf_addstr(out, "MIME-Version: 1.0\n"
+		      "Content-Type: text/plain; charset=UTF-8\n"
+		      "Content-Transfer-Encoding: 8bit\n\n");
+	strbuf_addf(&text, "These %s commits qualify for %s by the rules, and "
+		    "%s takes to stable only what its maintainers approve.  "
+		    "The %zu that apply follow in reply.  Please answer a patch "
+		    "with Acked-by: or Reviewed-by: to take it, or with "
+		    "Nacked-by: and the reason to leave it out; an answer to "
+		    "this letter counts for every patch.", s->name,
+		    r->branch->name, s->name, nr);
+	mail_wrap(out, text.buf, 0, 0, 72);
+	strbuf_addstr(out, "\n\n");
+	for (i = 0; i < nr; i++) {
+		strbuf_reset(&text);
+		strbuf_addf(&text, "%zu/%zu %.12s %s", i + 1, nr, sent[i]->hex,
+			    sent[i]->msg.subject ? sent[i]->msg.subject : "");
+		strbuf_addstr(out, "  ");
+		mail_wrap(out, text.buf, 2, 6, 72);
+		strbuf_addch(out, '\n');
+		strbuf_reset(&text);
+		strbuf_addf(&text, "score %d: ", sent[i]->score);
+		report_reasons(&text, sent[i]);
+		strbuf_addchars(out, ' ', 6);
+		mail_wrap(out, text.buf, 6, 6, 72);
+		strbuf_addch(out, '\n');
+	}
+	if (nr_manual) {
+		strbuf_addstr(out, "\nAlso waiting for an ack, but in need of a "
+			      "manual backport:\n");
+		for (i = 0; i < nr_manual; i++) {
+			strbuf_reset(&text);
+			strbuf_addf(&text, "%.12s %s", manual[i]->hex,
+				    manual[i]->msg.subject ? manual[i]->msg.subject : "");
+			strbuf_addstr(out, "  ");
+			mail_wrap(out, text.buf, 2, 6, 72);
+			strbuf_addch(out, '\n');
+		}
+	}
+	strbuf_addf(out, "\n-- \nstablepick %s\n\n", PACKAGE_VERSION);
+	free(manual);
+	strbuf_release(&text);
+	strbuf_release(&subj);
+	mail_addrs_release(&to);
+	mail_addrs_release(&cc);
+}
+
+size_t report_review(struct strbuf *out, const struct report *r,
+		     const struct candidate_list *l, const git_oid *tip,
+		     const struct review_people *people, size_t nr_people)
+{
+	size_t i, j, threads = 0;
+
+	for (i = 0; i < r->rules->nr_subsystems; i++) {
+		const struct subsystem *s = r->rules->subsystems[i];
+		const struct mail_addrs *m = NULL;
+		struct candidate **sent;
+		size_t nr;
+		char *cover;
+
+		if (s->policy != POLICY_OPT_IN)
+			continue;
+		nr = pick(l, s, report_review_sends, &sent);
+		if (!nr) {
+			free(sent);
+			continue;
+		}
+		for (j = 0; j < nr_people; j++)
+			if (people[j].s == s)
+				m = &people[j].maintainers;
+		cover = review_cover_id(r->branch->name, tip, s->name,
+					r->from_email);
+		add_cover(out, r, s, sent, nr, l, cover, m);
+		for (j = 0; j < nr; j++) {
+			struct patch_mail pm = { 0 };
+			char *id = review_patch_id(r->branch->name, tip,
+						   &sent[j]->id, r->from_email);
+
+			pm.n = j + 1;
+			pm.total = nr;
+			pm.message_id = id;
+			pm.in_reply_to = cover;
+			pm.cc = m;
+			pm.patch = sent[j]->patch;
+			report_patch_mail(out, r, sent[j], &pm);
+			free(id);
+		}
+		free(cover);
+		free(sent);
+		threads++;
+	}
+	return threads;
+}
+
+static int in_queue(const struct candidate *c)
+{
+	return c->queued && c->queue_apply.applies;
+}
+
+size_t report_queue(const struct candidate_list *l, struct candidate ***out)
+{
+	return pick(l, NULL, in_queue, out);
+}
+
+void report_queue_mbox(struct strbuf *out, const struct report *r,
+		       struct candidate **queue, size_t nr, const char *id)
+{
+	char *first = NULL;
+	size_t i;
+
+	for (i = 0; i < nr; i++) {
+		struct patch_mail pm = { 0 };
+		char *mine = xstrfmt("%zu-%zu.%s", i + 1, nr, id);
+
+		pm.n = i + 1;
+		pm.total = nr;
+		pm.message_id = mine;
+		pm.in_reply_to = first;
+		pm.patch = queue[i]->patch;
+		report_patch_mail(out, r, queue[i], &pm);
+		if (!first)
+			first = mine;
+		else
+			free(mine);
+	}
+	free(first);
+}
+
+void report_acks(struct strbuf *out, const struct ack_outcome *v, size_t nr,
+		 int dry_run)
+{
+	size_t i;
+
+	if (!nr)
+		strbuf_addstr(out, "no answer to a review mail of this branch\n");
+	for (i = 0; i < nr; i++) {
+		const struct review_found *f = v[i].found;
+		char hex[GIT_OID_HEXSZ + 1];
+
+		git_oid_tostr(hex, sizeof(hex), &f->commit);
+		strbuf_addf(out, "%s%s %.12s %s\n", dry_run &&
+			    (!strcmp(v[i].what, "accepted") ||
+			     !strcmp(v[i].what, "rejected")) ? "would be " : "",
+			    v[i].what, hex,
+			    v[i].cand && v[i].cand->msg.subject ?
+			    v[i].cand->msg.subject : "");
+		strbuf_addstr(out, "    ");
+		strbuf_addstr(out, f->line);
+		strbuf_addf(out, " (%s, <%s>%s)\n", f->msg->from,
+			    f->msg->message_id, f->to_cover ? ", for the series" : "");
+	}
+}
+
+/* "xfs: fix the foo (bar)" as stable-queue names it: "xfs-fix-the-foo-bar". */
+static void add_slug(struct strbuf *out, const char *subject)
+{
+	size_t start = out->len;
+	int dash = 0;
+
+	for (; *subject && out->len - start < 60; subject++) {
+		unsigned char ch = (unsigned char)*subject;
+
+		if ((ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') ||
+		    (ch >= 'A' && ch <= 'Z') || ch == '_') {
+			if (dash && out->len > start)
+				strbuf_addch(out, '-');
+			dash = 0;
+			strbuf_addch(out, (char)(ch >= 'A' && ch <= 'Z' ? ch + 32 : ch));
+		} else {
+			dash = 1;
+		}
+	}
+	if (out->len == start)
+		strbuf_addstr(out, "patch");
+}
+
+/* Whether series (the file's text) has the line name. */
+static int series_has(const struct strbuf *series, const char *name)
+{
+	size_t len = strlen(name);
+	const char *p = series->buf;
+
+	while ((p = strstr(p, name))) {
+		if ((p == series->buf || p[-1] == '\n') &&
+		    (p[len] == '\n' || !p[len] || p[len] == ' '))
+			return 1;
+		p += len;
+	}
+	return 0;
+}
+
+/* Whether the commit id is in the queue already, by its upstream line. */
+static int queued_before(const char *dir, const struct strbuf *series,
+			 const char *hex)
+{
+	const char *p = series->buf;
+	int found = 0;
+
+	while (*p && !found) {
+		size_t len = strcspn(p, "\n");
+		char *name = xstrndup(p, strcspn(p, " \t\n"));
+		char *path = xstrfmt("%s/%s", dir, name);
+		struct strbuf text = STRBUF_INIT;
+
+		if (*name && *name != '#' && strbuf_read_file(&text, path) >= 0)
+			found = strstr(text.buf, hex) != NULL;
+		strbuf_release(&text);
+		free(path);
+		free(name);
+		p += len + (p[len] == '\n');
+	}
+	return found;
+}
+
+int report_queue_quilt(const char *dir, const struct report *r,
+		       struct candidate **queue, size_t nr, size_t *added)
+{
+	struct strbuf series = STRBUF_INIT, name = STRBUF_INIT;
+	struct strbuf patch = STRBUF_INIT;
+	struct lockfile lk;
+	char *series_path = xstrfmt("%s/series", dir);
+	size_t i;
+	int ret = 0;
+
+	*added = 0;
+	if (mkdir(dir, 0777) < 0 && errno != EEXIST) {
+		ret = error("cannot create '%s': %s", dir, strerror(errno));
+		goto out;
+	}
+	if (lockfile_take(&lk, series_path, "queue") < 0) {
+		ret = -1;
+		goto out;
+	}
+	if (strbuf_read_file(&series, series_path) < 0 && errno != ENOENT) {
+		lockfile_rollback(&lk);
+		ret = error("cannot read '%s': %s", series_path, strerror(errno));
+		goto out;
+	}
+	if (series.len && series.buf[series.len - 1] != '\n')
+		strbuf_addch(&series, '\n');
+	for (i = 0; !ret && i < nr; i++) {
+		struct patch_mail pm = { 0 };
+		char *path;
+		int n;
+
+		if (queued_before(dir, &series, queue[i]->hex))
+			continue;
+		strbuf_reset(&name);
+		add_slug(&name, queue[i]->msg.subject ? queue[i]->msg.subject : "");
+		for (n = 2; ; n++) {
+			strbuf_addstr(&name, ".patch");
+			path = xstrfmt("%s/%s", dir, name.buf);
+			if (!series_has(&series, name.buf) && access(path, F_OK) < 0)
+				break;
+			free(path);
+			strbuf_setlen(&name, name.len - 6);
+			if (n > 2)
+				strbuf_setlen(&name, strrchr(name.buf, '-') - name.buf);
+			strbuf_addf(&name, "-%d", n);
+		}
+		strbuf_reset(&patch);
+		pm.patch = queue[i]->patch;
+		report_patch_mail(&patch, r, queue[i], &pm);
+		if (write_file_atomic(path, patch.buf, patch.len, "patch") < 0)
+			ret = -1;
+		else {
+			strbuf_addf(&series, "%s\n", name.buf);
+			(*added)++;
+		}
+		free(path);
+	}
+	/* The series last: a patch it names is always there. */
+	if (ret)
+		lockfile_rollback(&lk);
+	else
+		ret = lockfile_commit(&lk, series.buf, series.len);
+out:
+	free(series_path);
+	strbuf_release(&series);
+	strbuf_release(&name);
+	strbuf_release(&patch);
+	return ret;
+}

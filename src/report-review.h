@@ -1,0 +1,68 @@
+#ifndef REPORT_REVIEW_H
+#define REPORT_REVIEW_H
+
+#include "report.h"
+#include "review.h"
+
+/*
+ * The review round and the queue (review.h): what propose --format
+ * review, stablepick acks and stablepick queue write.
+ */
+
+/*
+ * The review threads, one per opt-in subsystem with needs-ack commits
+ * that apply (in the review series: after the proposals and the
+ * needs-ack commits before them): a cover "[PATCH 6.6 0/N] xfs:
+ * candidates for 6.6.y, please ack" To the subsystem's lists, Cc its
+ * maintainers and the proposal's Cc, and the N patches in reply, with
+ * the Message-IDs review.h describes.  c->patch must be filled for
+ * those; tip is the upstream tip, people[] the maintainers.  Returns
+ * the number of threads written.
+ */
+size_t report_review(struct strbuf *out, const struct report *r,
+		     const struct candidate_list *l, const git_oid *tip,
+		     const struct review_people *people, size_t nr_people);
+
+/* Whether report_review() sends c (a needs-ack commit that applies). */
+int report_review_sends(const struct candidate *c);
+
+/*
+ * The queue: what was accepted for the branch, with its prerequisites,
+ * that applies in that series (queue_apply), in mainline order.
+ * Returns how many; *out to free.
+ */
+size_t report_queue(const struct candidate_list *l, struct candidate ***out);
+/*
+ * The queue as an mbox, "[PATCH 6.6 n/N]", each patch addressed and
+ * threaded to the first (message ids from id); c->patch filled.
+ */
+void report_queue_mbox(struct strbuf *out, const struct report *r,
+		       struct candidate **queue, size_t nr, const char *id);
+
+/*
+ * The queue as the stable team keeps one: dir/series (quilt's) and a
+ * patch file per commit named after its subject ("xfs-fix-foo.patch"),
+ * as report_patch_mail() writes it without a number or addressing.
+ * A commit the queue has already (a patch of the series names its id)
+ * is not added again; new patches are written first, the series last,
+ * each file atomically.  *added: how many.  Returns 0 or -1 after an
+ * error message.
+ */
+int report_queue_quilt(const char *dir, const struct report *r,
+		       struct candidate **queue, size_t nr, size_t *added);
+
+/* What stablepick acks found and did with one answer. */
+struct ack_outcome {
+	const struct review_found *found;
+	const struct candidate *cand;	/* its commit in the range, or NULL */
+	/*
+	 * "accepted", "rejected": recorded; "recorded before": the ledger
+	 * has a decision as late; "not a maintainer": of the subsystem;
+	 * "not a candidate": the commit is not in the range walked.
+	 */
+	const char *what;
+};
+void report_acks(struct strbuf *out, const struct ack_outcome *v, size_t nr,
+		 int dry_run);
+
+#endif
