@@ -349,7 +349,7 @@ static char *make_key(const char *branch, const git_oid *commit)
 	return xstrfmt("%s\t%s", branch, hex);
 }
 
-/* Adds a copy of src to *head, replacing an older decision. */
+/* Adds a copy of src to *head, unless the decision there is later. */
 static void entries_put(struct ledger_entry **head,
 			const struct ledger_entry *src, unsigned lineno)
 {
