@@ -83,6 +83,7 @@ static void candidate_free(struct candidate *c)
 	free(c->not_applicable);
 	free(c->lacks);
 	free(c->why);
+	free(c->other_decisions);
 	free(c);
 }
 

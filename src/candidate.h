@@ -196,6 +196,12 @@ struct candidate {
 	struct apply_result apply;
 	char *patch;			/* the backport as format-patch shows it */
 	const struct ledger_entry *decision;	/* recorded, in force or not */
+	/*
+	 * Without a decision for the branch, the latest for other branches,
+	 * oldest first (ledger_find_others()): evidence only.
+	 */
+	const struct ledger_entry **other_decisions;
+	size_t nr_other_decisions;
 	int listed_before;		/* --since: an earlier run listed it */
 	/*
 	 * In the queue of what was accepted: accepted for the branch (in

@@ -17,6 +17,7 @@ void config_release(struct config *c)
 	free(c->upstream);
 	free_string_array(c->rules, c->nr_rules);
 	free(c->ledger);
+	free(c->ledger_ref);
 	free(c->to);
 	free(c->cc);
 	free_string_array(c->archives, c->nr_archives);
@@ -110,6 +111,8 @@ int config_load(struct config *c, git_repository *repo, const char *file)
 		ret = get_multivar(snap, "stablepick.rules", add_rules, c);
 	if (!ret)
 		ret = get_string(snap, "stablepick.ledger", &c->ledger);
+	if (!ret)
+		ret = get_string(snap, "stablepick.ledgerRef", &c->ledger_ref);
 	if (!ret)
 		ret = get_string(snap, "stablepick.to", &c->to);
 	if (!ret)

@@ -19,6 +19,7 @@ struct config {
 	char **rules;		/* stablepick.rules, every value */
 	size_t nr_rules, alloc_rules;
 	char *ledger;		/* stablepick.ledger; NULL if unset */
+	char *ledger_ref;	/* stablepick.ledgerRef; NULL if unset */
 	char *to, *cc;		/* stablepick.to, stablepick.cc: mail addresses */
 	char **archives;	/* stablepick.archive, every value */
 	size_t nr_archives, alloc_archives;

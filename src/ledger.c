@@ -1,4 +1,5 @@
 #include "ledger.h"
+#include "ledger-internal.h"
 #include "error.h"
 #include "lockfile.h"
 #include "strbuf.h"
@@ -14,8 +15,22 @@
 #include <time.h>
 #include <unistd.h>
 
-#define LEDGER_HEADER "# stablepick ledger 1"
 #define LEDGER_FIELDS 7
+
+/* A spelling of a branch and its key (ledger_branch_key()). */
+struct ledger_key {
+	char *spelling;
+	char *key;
+	UT_hash_handle hh;
+};
+
+/* The latest decisions about one commit, oldest first. */
+struct ledger_commit {
+	git_oid id;
+	const struct ledger_entry **v;
+	size_t nr, alloc;
+	UT_hash_handle hh;
+};
 
 static const char *const decision_names[] = {
 	[DECISION_ACCEPTED] = "accepted",
@@ -125,6 +140,11 @@ void ledger_format_date(char buf[11], git_time_t t)
 	format_time(buf, 11, 0, t);
 }
 
+void ledger_format_when(char buf[21], git_time_t t)
+{
+	format_time(buf, 21, 1, t);
+}
+
 int ledger_now(git_time_t *out)
 {
 	const char *env = getenv("STABLEPICK_NOW");
@@ -167,12 +187,158 @@ static void entries_free(struct ledger_entry **head)
 	HASH_FREE_ALL(*head, e, tmp, entry_free);
 }
 
+static void commit_free(struct ledger_commit *c)
+{
+	free(c->v);
+	free(c);
+}
+
+static void key_free(struct ledger_key *k)
+{
+	free(k->spelling);
+	free(k->key);
+	free(k);
+}
+
+static void by_commit_free(struct ledger *l)
+{
+	struct ledger_commit *c, *tmp;
+
+	HASH_FREE_ALL(l->by_commit, c, tmp, commit_free);
+}
+
 void ledger_release(struct ledger *l)
 {
+	struct ledger_key *k, *tmp;
+
 	entries_free(&l->entries);
+	by_commit_free(l);
+	HASH_FREE_ALL(l->keys, k, tmp, key_free);
 	free(l->path);
 	l->path = NULL;
+	l->repo = NULL;
 	l->lines = 0;
+}
+
+/* --- keys ------------------------------------------------------------- */
+
+void ledger_set_repo(struct ledger *l, git_repository *repo)
+{
+	struct ledger_key *k, *tmp;
+
+	/* Keys resolved without the repository may differ. */
+	HASH_FREE_ALL(l->keys, k, tmp, key_free);
+	l->repo = repo;
+}
+
+static int starts_with(const char *s, const char *prefix, const char **rest)
+{
+	size_t n = strlen(prefix);
+
+	if (strncmp(s, prefix, n))
+		return 0;
+	*rest = s + n;
+	return 1;
+}
+
+/* Whether some ref lies under refs/remotes/NAME/, NAME the first len bytes. */
+static int has_remote_refs(git_repository *repo, const char *name, size_t len)
+{
+	git_reference_iterator *it = NULL;
+	git_reference *ref = NULL;
+	char *glob = xstrfmt("refs/remotes/%.*s/*", (int)len, name);
+	int found = 0;
+
+	if (!git_reference_iterator_glob_new(&it, repo, glob) &&
+	    !git_reference_next(&ref, it))
+		found = 1;
+	git_error_clear();
+	git_reference_free(ref);
+	git_reference_iterator_free(it);
+	free(glob);
+	return found;
+}
+
+/*
+ * The length of REMOTE in "REMOTE/BRANCH": the longest configured
+ * remote that fits, else the first component if refs/remotes/ has refs
+ * under it; 0 when s names no remote.
+ */
+static size_t remote_len(git_repository *repo, const char *s)
+{
+	git_strarray remotes = { NULL, 0 };
+	const char *slash = strchr(s, '/');
+	size_t best = 0, i, n;
+
+	if (!repo || !slash)
+		return 0;
+	if (!git_remote_list(&remotes, repo)) {
+		for (i = 0; i < remotes.count; i++) {
+			n = strlen(remotes.strings[i]);
+			if (n > best && !strncmp(s, remotes.strings[i], n) &&
+			    s[n] == '/')
+				best = n;
+		}
+		git_strarray_dispose(&remotes);
+	}
+	git_error_clear();
+	if (!best && has_remote_refs(repo, s, (size_t)(slash - s)))
+		best = (size_t)(slash - s);
+	return best;
+}
+
+/* BRANCH of "REMOTE/BRANCH", or NULL ("REMOTE/HEAD" is no branch). */
+static char *strip_remote(git_repository *repo, const char *s)
+{
+	size_t len = remote_len(repo, s);
+
+	if (!len || !s[len + 1] || !strcmp(s + len + 1, "HEAD"))
+		return NULL;
+	return xstrdup(s + len + 1);
+}
+
+/* The key of a full ref name, or NULL if it is no branch. */
+static char *key_of_refname(git_repository *repo, const char *name)
+{
+	const char *rest;
+
+	if (starts_with(name, "refs/heads/", &rest))
+		return *rest ? xstrdup(rest) : NULL;
+	if (starts_with(name, "refs/remotes/", &rest))
+		return strip_remote(repo, rest);
+	return NULL;
+}
+
+static char *compute_key(git_repository *repo, const char *s)
+{
+	git_reference *ref = NULL;
+	char *key;
+
+	if (repo && !git_reference_dwim(&ref, repo, s)) {
+		key = key_of_refname(repo, git_reference_name(ref));
+		git_reference_free(ref);
+		return key ? key : xstrdup(s);
+	}
+	git_error_clear();
+	/* Not a ref (any more): a commit id, or a branch as once spelled. */
+	key = key_of_refname(repo, s);
+	if (!key && strncmp(s, "refs/", 5))
+		key = strip_remote(repo, s);
+	return key ? key : xstrdup(s);
+}
+
+const char *ledger_branch_key(struct ledger *l, const char *branch)
+{
+	struct ledger_key *k;
+
+	HASH_FIND_STR(l->keys, branch, k);
+	if (k)
+		return k->key;
+	k = xcalloc(1, sizeof(*k));
+	k->spelling = xstrdup(branch);
+	k->key = compute_key(l->repo, branch);
+	HASH_ADD_KEYPTR(hh, l->keys, k->spelling, strlen(k->spelling), k);
+	return k->key;
 }
 
 static char *make_key(const char *branch, const git_oid *commit)
@@ -183,7 +349,7 @@ static char *make_key(const char *branch, const git_oid *commit)
 	return xstrfmt("%s\t%s", branch, hex);
 }
 
-/* Adds a copy of src to *head, replacing an older decision. */
+/* Adds a copy of src to *head, unless the decision there is later. */
 static void entries_put(struct ledger_entry **head,
 			const struct ledger_entry *src, unsigned lineno)
 {
@@ -199,6 +365,11 @@ static void entries_put(struct ledger_entry **head,
 	e->lineno = lineno;
 	e->key = make_key(e->branch, &e->commit);
 	HASH_FIND(hh, *head, e->key, strlen(e->key), old);
+	/* Lines merged from others come in any order: the latest WHEN wins. */
+	if (old && old->when > e->when) {
+		entry_free(e);
+		return;
+	}
 	if (old) {
 		HASH_DEL(*head, old);
 		entry_free(old);
@@ -206,16 +377,69 @@ static void entries_put(struct ledger_entry **head,
 	HASH_ADD_KEYPTR(hh, *head, e->key, strlen(e->key), e);
 }
 
-const struct ledger_entry *ledger_find(const struct ledger *l,
-				       const char *branch,
+/* Oldest first, then by branch. */
+static int by_when(const void *a, const void *b)
+{
+	const struct ledger_entry *x = *(const struct ledger_entry *const *)a;
+	const struct ledger_entry *y = *(const struct ledger_entry *const *)b;
+
+	if (x->when != y->when)
+		return x->when < y->when ? -1 : 1;
+	return strcmp(x->branch, y->branch);
+}
+
+/* The entries again by commit, for ledger_find_others(). */
+static void index_by_commit(struct ledger *l)
+{
+	struct ledger_entry *e, *tmp;
+	struct ledger_commit *c, *ctmp;
+
+	by_commit_free(l);
+	HASH_ITER(hh, l->entries, e, tmp) {
+		HASH_FIND(hh, l->by_commit, &e->commit, sizeof(git_oid), c);
+		if (!c) {
+			c = xcalloc(1, sizeof(*c));
+			git_oid_cpy(&c->id, &e->commit);
+			HASH_ADD(hh, l->by_commit, id, sizeof(git_oid), c);
+		}
+		ALLOC_GROW(c->v, c->nr, c->alloc);
+		c->v[c->nr++] = e;
+	}
+	HASH_ITER(hh, l->by_commit, c, ctmp)
+		QSORT(c->v, c->nr, by_when);
+}
+
+const struct ledger_entry *ledger_find(struct ledger *l, const char *branch,
 				       const git_oid *commit)
 {
 	struct ledger_entry *e;
-	char *key = make_key(branch, commit);
+	char *key = make_key(ledger_branch_key(l, branch), commit);
 
 	HASH_FIND(hh, l->entries, key, strlen(key), e);
 	free(key);
 	return e;
+}
+
+size_t ledger_find_others(struct ledger *l, const char *branch,
+			  const git_oid *commit,
+			  const struct ledger_entry ***out)
+{
+	const char *key = ledger_branch_key(l, branch);
+	struct ledger_commit *c;
+	size_t i, nr = 0;
+
+	*out = NULL;
+	HASH_FIND(hh, l->by_commit, commit, sizeof(git_oid), c);
+	if (!c)
+		return 0;
+	for (i = 0; i < c->nr; i++) {
+		if (!strcmp(c->v[i]->branch, key))
+			continue;
+		if (!*out)
+			*out = xcalloc(c->nr, sizeof(**out));
+		(*out)[nr++] = c->v[i];
+	}
+	return nr;
 }
 
 int ledger_in_force(const struct ledger_entry *e, git_time_t now)
@@ -240,9 +464,13 @@ static const char *const field_names[LEDGER_FIELDS] = {
 	"branch", "commit", "decision", "when", "until", "who", "reason"
 };
 
-/* Parses one decision line (modified in place); reports "path:line:". */
+/*
+ * Parses one decision line (modified in place); reports "path:line:".
+ * With no_reason_ok, a line without its last tab is one with no reason:
+ * git notes add and edit strip trailing whitespace from a note.
+ */
 static int parse_line(struct ledger_entry *e, char *line, const char *path,
-		      unsigned lineno)
+		      unsigned lineno, int no_reason_ok)
 {
 	char *field[LEDGER_FIELDS];
 	int i, nr = 0;
@@ -261,6 +489,8 @@ static int parse_line(struct ledger_entry *e, char *line, const char *path,
 		*tab = '\0';
 		p = tab + 1;
 	}
+	if (nr == LEDGER_FIELDS - 1 && no_reason_ok)
+		field[nr++] = p + strlen(p);
 	if (nr != LEDGER_FIELDS)
 		return error("%s:%u: expected %d tab-separated fields, found %d",
 			     path, lineno, LEDGER_FIELDS, nr);
@@ -300,19 +530,22 @@ static int parse_line(struct ledger_entry *e, char *line, const char *path,
 	return 0;
 }
 
-/*
- * Parses text into *head.  Reports every bad line; returns -1 if there
- * was one.  *lines is set to the number of lines.
- */
-static int parse_text(struct ledger_entry **head, unsigned *lines,
-		      struct strbuf *text, const char *path)
+int ledger_parse(struct ledger *l, const char *text, size_t len,
+		 const char *label, int header, ledger_line_fn fn, void *data,
+		 unsigned *lines)
 {
-	char *p = text->buf, *end = text->buf + text->len;
+	struct strbuf copy = STRBUF_INIT;
+	char *p, *end;
 	unsigned lineno = 0;
 	int ret = 0;
 
-	if (text->len && memchr(text->buf, '\0', text->len))
-		return error("%s: binary data in ledger", path);
+	*lines = 0;
+	if (len && memchr(text, '\0', len))
+		return error("%s: binary data in ledger", label);
+	/* parse_line() cuts the fields with NULs: work on a copy. */
+	strbuf_add(&copy, text, len);
+	p = copy.buf;
+	end = copy.buf + copy.len;
 	while (p < end) {
 		char *nl = memchr(p, '\n', (size_t)(end - p));
 		struct ledger_entry e;
@@ -320,45 +553,41 @@ static int parse_text(struct ledger_entry **head, unsigned *lines,
 		if (nl)
 			*nl = '\0';
 		lineno++;
-		if (lineno == 1) {
+		if (header && lineno == 1) {
 			if (strcmp(p, LEDGER_HEADER))
 				ret = error("%s:1: not a stablepick ledger "
 					    "(the first line must be '%s')",
-					    path, LEDGER_HEADER);
+					    label, LEDGER_HEADER);
 		} else if (*p && *p != '#') {
-			if (parse_line(&e, p, path, lineno) < 0)
+			if (parse_line(&e, p, label, lineno, !header) < 0) {
 				ret = -1;
-			else
-				entries_put(head, &e, lineno);
+			} else {
+				e.branch = (char *)ledger_branch_key(l, e.branch);
+				fn(&e, lineno, data);
+			}
 		}
 		if (!nl)
 			break;
-		/* Undo the cuts so that text can be written out again. */
-		*nl = '\n';
 		p = nl + 1;
 	}
 	*lines = lineno;
-	return ret;
-}
-
-/*
- * parse_line() cut the fields with NULs; parse_text() only restores
- * newlines, so it works on a copy.
- */
-static int load_text(struct ledger_entry **head, unsigned *lines,
-		     const struct strbuf *text, const char *path)
-{
-	struct strbuf copy = STRBUF_INIT;
-	int ret;
-
-	strbuf_add(&copy, text->buf, text->len);
-	ret = parse_text(head, lines, &copy, path);
 	strbuf_release(&copy);
 	return ret;
 }
 
-/* Reads the file into text; a missing file is empty.  0 or -1. */
-static int read_ledger(struct strbuf *text, const char *path)
+static void put_line(const struct ledger_entry *e, unsigned lineno, void *data)
+{
+	entries_put(data, e, lineno);
+}
+
+static int load_text(struct ledger *l, struct ledger_entry **head,
+		     unsigned *lines, const struct strbuf *text)
+{
+	return ledger_parse(l, text->buf, text->len, l->path, 1, put_line, head,
+			    lines);
+}
+
+int ledger_read_file(struct strbuf *text, const char *path)
 {
 	if (strbuf_read_file(text, path) < 0) {
 		if (errno == ENOENT) {
@@ -386,6 +615,7 @@ static void keep_entries(struct ledger *l, struct ledger_entry **head,
 	entries_free(&l->entries);
 	l->entries = *head;
 	l->lines = lines;
+	index_by_commit(l);
 }
 
 int ledger_load(struct ledger *l)
@@ -395,9 +625,9 @@ int ledger_load(struct ledger *l)
 	unsigned lines = 0;
 	int ret;
 
-	ret = read_ledger(&text, l->path);
+	ret = ledger_read_file(&text, l->path);
 	if (!ret)
-		ret = load_text(&head, &lines, &text, l->path);
+		ret = load_text(l, &head, &lines, &text);
 	keep_entries(l, &head, lines, ret);
 	strbuf_release(&text);
 	return ret;
@@ -429,7 +659,7 @@ static int check_entry(const struct ledger_entry *e)
 	return 0;
 }
 
-static void format_entry(struct strbuf *sb, const struct ledger_entry *e)
+void ledger_format_entry(struct strbuf *sb, const struct ledger_entry *e)
 {
 	char hex[GIT_OID_HEXSZ + 1], when[32], until[16];
 
@@ -461,9 +691,9 @@ int ledger_append(struct ledger *l, const struct ledger_entry *entries,
 		return -1;
 
 	/* Another run may have appended since l was loaded. */
-	ret = read_ledger(&text, l->path);
+	ret = ledger_read_file(&text, l->path);
 	if (!ret)
-		ret = load_text(&head, &lines, &text, l->path);
+		ret = load_text(l, &head, &lines, &text);
 	if (ret) {
 		lockfile_rollback(&lk);
 		goto out;
@@ -475,8 +705,11 @@ int ledger_append(struct ledger *l, const struct ledger_entry *entries,
 		strbuf_addch(&text, '\n');
 	}
 	for (i = 0; i < nr; i++) {
-		format_entry(&text, &entries[i]);
-		entries_put(&head, &entries[i], ++lines);
+		struct ledger_entry e = entries[i];
+
+		e.branch = (char *)ledger_branch_key(l, e.branch);
+		ledger_format_entry(&text, &e);
+		entries_put(&head, &e, ++lines);
 	}
 	ret = lockfile_commit(&lk, text.buf, text.len);
 out:

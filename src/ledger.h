@@ -13,7 +13,8 @@
  * It lives in <gitdir>/stablepick/ledger, or where stablepick.ledger
  * says, and is a plain-text, line-oriented, append-only file that a
  * team can review, diff and keep in git (with `ledger merge=union` in
- * .gitattributes).  The first line is
+ * .gitattributes), or share through a notes ref (ledger_sync()).  The
+ * first line is
  *
  *     # stablepick ledger 1
  *
@@ -22,7 +23,7 @@
  *
  *     BRANCH TAB COMMIT TAB DECISION TAB WHEN TAB UNTIL TAB WHO TAB REASON
  *
- *     BRANCH    the branch as given to --branch, e.g. linux-6.6.y
+ *     BRANCH    the branch's key (ledger_branch_key()), e.g. linux-6.6.y
  *     COMMIT    the full 40-hex commit id (lower case)
  *     DECISION  accepted, rejected or deferred
  *     WHEN      when it was decided, UTC: 2023-11-14T22:13:20Z
@@ -36,15 +37,26 @@
  * reason), so a line can never be split or forged by its content, and
  * names and reasons with spaces or UTF-8 round-trip unchanged.  Blank
  * lines and lines starting with '#' after the first are comments.  The
- * latest line for a (branch, commit) pair wins: re-deciding appends.
+ * latest decision for a (branch, commit) pair wins: the one with the
+ * latest WHEN, and of two with the same WHEN the later line.
+ * Re-deciding appends; lines merged from someone else's ledger may come
+ * in any order.
+ *
+ * The branch is keyed as resolved, not as spelled: "linux-6.6.y",
+ * "refs/heads/linux-6.6.y", "origin/linux-6.6.y" and
+ * "refs/remotes/origin/linux-6.6.y" are all the key "linux-6.6.y" (a
+ * local branch and its remote-tracking twin are one branch).  Lines
+ * saved under another spelling are keyed as they are read; the file is
+ * never rewritten.
  *
  *     struct ledger l;
  *     const struct ledger_entry *e;
  *
  *     ledger_init(&l, path);
+ *     ledger_set_repo(&l, repo);          the remotes, for the keys
  *     if (ledger_load(&l) < 0)
  *             ... every malformed line was reported as "path:line: cause" ...
- *     e = ledger_find(&l, "linux-6.6.y", &oid);
+ *     e = ledger_find(&l, "origin/linux-6.6.y", &oid);
  *     if (e && ledger_in_force(e, now))
  *             ... skip it ...
  *     ledger_release(&l);
@@ -62,7 +74,7 @@ const char *decision_name(enum decision d);
 int decision_parse(const char *s, enum decision *out);
 
 struct ledger_entry {
-	char *branch;
+	char *branch;		/* the key, see ledger_branch_key() */
 	git_oid commit;
 	enum decision decision;
 	git_time_t when;
@@ -74,14 +86,38 @@ struct ledger_entry {
 	UT_hash_handle hh;
 };
 
+struct ledger_key;
+struct ledger_commit;
+
 struct ledger {
 	char *path;
+	git_repository *repo;		/* for the keys; NULL: none resolved */
 	struct ledger_entry *entries;	/* uthash by (branch, commit) */
+	struct ledger_commit *by_commit; /* uthash: the entries by commit */
+	struct ledger_key *keys;	/* uthash: spelling -> key, a cache */
 	unsigned lines;			/* lines read from the file */
 };
 
 void ledger_init(struct ledger *l, const char *path);
 void ledger_release(struct ledger *l);
+
+/*
+ * The repository whose branches and remotes the keys are resolved in;
+ * before ledger_load().  Without it only "refs/heads/" is dropped.
+ */
+void ledger_set_repo(struct ledger *l, git_repository *repo);
+
+/*
+ * The key of a branch as spelled: the branch's name without
+ * "refs/heads/", or without "refs/remotes/REMOTE/" or "REMOTE/", REMOTE
+ * being a configured remote (the longest that fits) or a directory of
+ * refs/remotes/ that holds refs.  The spelling is resolved as git
+ * resolves it (a tag "origin/x" is a tag); what is not a branch (a tag,
+ * a commit id, HEAD) keeps its spelling, and so does a spelling that no
+ * longer resolves unless it names a remote.  Borrowed from l (cached),
+ * valid until ledger_release().
+ */
+const char *ledger_branch_key(struct ledger *l, const char *branch);
 
 /*
  * Reads the file; a missing file is an empty ledger.  Reports every
@@ -90,10 +126,19 @@ void ledger_release(struct ledger *l);
  */
 int ledger_load(struct ledger *l);
 
-/* The latest decision for (branch, commit), or NULL. */
-const struct ledger_entry *ledger_find(const struct ledger *l,
-				       const char *branch,
+/* The latest decision for (branch, commit), or NULL; branch as spelled. */
+const struct ledger_entry *ledger_find(struct ledger *l, const char *branch,
 				       const git_oid *commit);
+
+/*
+ * The latest decisions about commit for the branches other than branch
+ * (as spelled), oldest first (then by branch): evidence, not verdicts,
+ * since each branch decides for itself.  Returns how many, with *out an
+ * array to free() holding entries borrowed from l; NULL when none.
+ */
+size_t ledger_find_others(struct ledger *l, const char *branch,
+			  const git_oid *commit,
+			  const struct ledger_entry ***out);
 
 /*
  * 1 if the decision still applies at now: accepted and rejected always,
@@ -102,7 +147,8 @@ const struct ledger_entry *ledger_find(const struct ledger *l,
 int ledger_in_force(const struct ledger_entry *e, git_time_t now);
 
 /*
- * Appends entries (their lineno and key are ignored) under the lock
+ * Appends entries (their lineno and key are ignored; their branch is
+ * written as its key) under the lock
  * "PATH.lock", created with O_CREAT|O_EXCL like git's lockfiles, with
  * the parent directory if missing.  When the lock is taken, retries for
  * 5 seconds (STABLEPICK_LOCK_TIMEOUT, in seconds, overrides) and then
@@ -117,6 +163,47 @@ int ledger_append(struct ledger *l, const struct ledger_entry *entries,
 		  size_t nr);
 
 /*
+ * The ledger shared through git: a notes ref (by default
+ * refs/notes/stablepick) with one note per mainline commit that holds
+ * that commit's ledger lines, in the file's format without its first
+ * line, sorted, one per line.  Two people's notes merge with
+ * `git notes --ref=stablepick merge -s cat_sort_uniq OTHER`, and
+ * `git log --notes=stablepick` shows the decisions under each commit.
+ *
+ * ledger_sync() makes the file and the notes hold the same decisions:
+ * under the ledger's lock, the lines of the notes that the file lacks
+ * are appended to it, and the lines of the file that the notes lack
+ * are written to them as one new notes commit on top of the ref's tip
+ * (never rewriting its history), by the repository's identity (else
+ * "stablepick"), dated ledger_now().  Lines are compared by key, so a
+ * line saved under "origin/linux-6.6.y" and its twin under
+ * "linux-6.6.y" are one; the notes get the keys.  Every decision line
+ * of the file goes to the notes, superseded ones too: which decision
+ * wins is decided by reading, as for the file.  A second sync with
+ * nothing new changes nothing.  The ref moving during the sync (another
+ * sync) is an error: nothing is lost, run it again.
+ */
+struct ledger_sync {
+	char *ref;		/* the full notes ref */
+	size_t to_file;		/* decisions appended to the file */
+	size_t to_notes;	/* decisions written to the notes ... */
+	size_t notes;		/* ... in that many notes (commits) */
+	size_t decisions;	/* decision lines in both, after the sync */
+	git_oid commit;		/* the new notes commit, if to_notes */
+};
+
+/*
+ * "stablepick" -> "refs/notes/stablepick", as git notes --ref expands
+ * it ("notes/x" -> "refs/notes/x"; "refs/notes/x" stays).  NULL after
+ * an error message for a name that is not a valid ref.
+ */
+char *ledger_notes_ref(const char *name);
+
+/* Syncs l (with its repository set) and ref; 0, or -1 after an error. */
+int ledger_sync(struct ledger *l, const char *ref, struct ledger_sync *out);
+void ledger_sync_release(struct ledger_sync *s);
+
+/*
  * "Now" for decisions: the Unix time in STABLEPICK_NOW when set (tests
  * and reproducible runs), else time(NULL).  Returns 0, or -1 after an
  * error message for a bad STABLEPICK_NOW.
@@ -127,5 +214,7 @@ int ledger_now(git_time_t *out);
 int ledger_parse_date(const char *s, git_time_t *out);
 /* Formats t as YYYY-MM-DD (UTC) into buf. */
 void ledger_format_date(char buf[11], git_time_t t);
+/* Formats t as the ledger's WHEN, YYYY-MM-DDTHH:MM:SSZ, into buf. */
+void ledger_format_when(char buf[21], git_time_t t);
 
 #endif

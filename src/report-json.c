@@ -161,6 +161,35 @@ static void json_tags(struct json_writer *jw, const struct candidate *c)
 	jw_end(jw);
 }
 
+/* The decisions for other branches (ledger_find_others()). */
+static void json_other_decisions(struct json_writer *jw,
+				 const struct candidate *c)
+{
+	char when[21], until[11];
+	size_t i;
+
+	jw_object_array(jw, "other_decisions");
+	for (i = 0; i < c->nr_other_decisions; i++) {
+		const struct ledger_entry *e = c->other_decisions[i];
+
+		jw_array_object(jw);
+		jw_object_string(jw, "branch", e->branch);
+		jw_object_string(jw, "decision", decision_name(e->decision));
+		ledger_format_when(when, e->when);
+		jw_object_string(jw, "when", when);
+		if (e->decision == DECISION_DEFERRED) {
+			ledger_format_date(until, e->until);
+			jw_object_string(jw, "until", until);
+		} else {
+			jw_object_null(jw, "until");
+		}
+		jw_object_string(jw, "who", e->who);
+		jw_object_string(jw, "reason", e->reason);
+		jw_end(jw);
+	}
+	jw_end(jw);
+}
+
 static void json_candidate(struct strbuf *out, const struct candidate *c)
 {
 	const struct subsystem *s = candidate_subsystem(c);
@@ -228,6 +257,7 @@ static void json_candidate(struct strbuf *out, const struct candidate *c)
 			  c->apply.nr_conflicts);
 	jw_object_string(&jw, "reverted_by", c->reverted_by);
 	jw_object_string(&jw, "reverts", c->reverts ? c->reverts->hex : NULL);
+	json_other_decisions(&jw, c);
 	jw_object_strings(&jw, "warnings", (const char *const *)c->warnings,
 			  c->nr_warnings);
 	jw_end(&jw);

@@ -3,6 +3,47 @@
 
 #include <string.h>
 
+void report_add_other_decision(struct strbuf *out,
+			       const struct ledger_entry *e, int full_who)
+{
+	const char *lt = full_who ? NULL : strstr(e->who, " <");
+	char day[11];
+
+	ledger_format_date(day, e->when);
+	strbuf_addf(out, "%s for %s on %s", decision_name(e->decision),
+		    e->branch, day);
+	if (e->decision == DECISION_DEFERRED) {
+		ledger_format_date(day, e->until);
+		strbuf_addf(out, ", until %s,", day);
+	}
+	strbuf_addf(out, " by %.*s", lt ? (int)(lt - e->who) : (int)strlen(e->who),
+		    e->who);
+	if (*e->reason)
+		strbuf_addf(out, ": %s", e->reason);
+}
+
+static const char *plural(size_t n)
+{
+	return n == 1 ? "" : "s";
+}
+
+void report_ledger_sync(struct strbuf *out, const struct ledger_sync *s)
+{
+	char hex[GIT_OID_HEXSZ + 1];
+
+	if (s->to_file)
+		strbuf_addf(out, "%zu decision%s from %s added to the ledger\n",
+			    s->to_file, plural(s->to_file), s->ref);
+	if (s->to_notes) {
+		git_oid_tostr(hex, 13, &s->commit);
+		strbuf_addf(out, "%zu decision%s added to %s in %zu note%s "
+			    "(commit %s)\n", s->to_notes, plural(s->to_notes),
+			    s->ref, s->notes, plural(s->notes), hex);
+	}
+	strbuf_addf(out, "the ledger and %s hold the same %zu decision%s\n",
+		    s->ref, s->decisions, plural(s->decisions));
+}
+
 void report_decision(struct strbuf *out, git_repository *repo,
 		     const struct ledger_entry *e)
 {

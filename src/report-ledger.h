@@ -9,9 +9,24 @@
 /*
  * What mark prints: one line per decision, e.g. "rejected
  * 1a2b3c4d5e6f for B: subject (why)", the subject read from repo;
- * and the decisions in force for a branch at now, in the order they
- * were recorded (mark --list).
+ * and the decisions in force for a branch (its key,
+ * ledger_branch_key()) at now, in the order they were recorded (mark
+ * --list).
  */
+/*
+ * A decision for another branch, as evidence: "rejected for
+ * linux-6.6.y on 2026-11-02 by Name: reason" ("deferred for B on D,
+ * until D2, by ..."); with full_who, the name with its <email>.
+ */
+void report_add_other_decision(struct strbuf *out,
+			       const struct ledger_entry *e, int full_who);
+
+/*
+ * What ledger sync did: the decisions it copied each way (with the new
+ * notes commit), and how many both sides now hold.
+ */
+void report_ledger_sync(struct strbuf *out, const struct ledger_sync *s);
+
 void report_decision(struct strbuf *out, git_repository *repo,
 		     const struct ledger_entry *e);
 void report_decisions_in_force(struct strbuf *out, git_repository *repo,

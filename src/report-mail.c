@@ -1,6 +1,7 @@
 #include <autoconf.h>
 
 #include "report.h"
+#include "report-ledger.h"
 #include "error.h"
 #include "mail.h"
 #include "posted.h"
@@ -198,6 +199,14 @@ static void add_candidate_lines(struct strbuf *out, const struct report *r,
 	strbuf_addchars(out, ' ', 6);
 	mail_wrap(out, line.buf, 6, 6, 72);
 	strbuf_addch(out, '\n');
+	for (i = 0; i < c->nr_other_decisions; i++) {
+		strbuf_reset(&line);
+		strbuf_addstr(&line, "decided: ");
+		report_add_other_decision(&line, c->other_decisions[i], 0);
+		strbuf_addchars(out, ' ', 6);
+		mail_wrap(out, line.buf, 6, 6, 72);
+		strbuf_addch(out, '\n');
+	}
 	strbuf_reset(&line);
 	if (report_add_posted_line(&line, c)) {
 		strbuf_addchars(out, ' ', 6);

@@ -1,4 +1,5 @@
 #include "report.h"
+#include "report-ledger.h"
 #include "revlist.h"
 #include "deps.h"
 #include "error.h"
@@ -237,7 +238,7 @@ void report_text(struct strbuf *out, const struct report *r,
 {
 	int wv = (int)strlen("VERDICT"), ws = (int)strlen("SCORE");
 	int wsub = (int)strlen("SUBSYSTEM");
-	size_t i;
+	size_t i, j;
 
 	add_header(out, r, l);
 	for (i = 0; i < l->nr; i++) {
@@ -287,6 +288,12 @@ void report_text(struct strbuf *out, const struct report *r,
 		if (c->apply_checked && !c->apply.applies) {
 			strbuf_addchars(out, ' ', (size_t)indent);
 			report_add_conflicts(out, r, c);
+			strbuf_addch(out, '\n');
+		}
+		for (j = 0; j < c->nr_other_decisions; j++) {
+			strbuf_addchars(out, ' ', (size_t)indent);
+			strbuf_addstr(out, "decided: ");
+			report_add_other_decision(out, c->other_decisions[j], 0);
 			strbuf_addch(out, '\n');
 		}
 	}
@@ -479,6 +486,14 @@ void report_explain(struct strbuf *out, const struct report *r,
 				    "proposals before it)", r->branch->name);
 		else
 			report_add_conflicts(out, r, c);
+		strbuf_addch(out, '\n');
+	}
+	if (c->nr_other_decisions)
+		strbuf_addstr(out, "\nOther branches (evidence; the verdict is "
+			      "this branch's own):\n");
+	for (i = 0; i < c->nr_other_decisions; i++) {
+		strbuf_addstr(out, "  ");
+		report_add_other_decision(out, c->other_decisions[i], 1);
 		strbuf_addch(out, '\n');
 	}
 	strbuf_addf(out, "\nVerdict:   %s: %s\n", verdict_name(c->verdict), c->why);

@@ -262,6 +262,7 @@ int run_setup(struct run_context *ctx, struct run *run,
 	free(path);
 	path = run_ledger_path(ctx);
 	ledger_init(&run->ledger, path);
+	ledger_set_repo(&run->ledger, ctx->repo);
 	free(path);
 	if (ledger_load(&run->ledger) < 0)
 		return -1;
@@ -422,7 +423,10 @@ char *run_ledger_path(struct run_context *ctx)
  * Recorded decisions outrank the rules: what was accepted or rejected
  * for the branch is not proposed again, and what was deferred comes
  * back once its date has passed.  Presence still wins: a commit the
- * branch carries is present, whatever was decided.
+ * branch carries is present, whatever was decided.  A commit with no
+ * decision for the branch gets those for other branches as evidence
+ * (other_decisions), which the verdict does not follow: each branch
+ * decides for itself.
  */
 static int apply_decisions(struct run *run, struct candidate_list *l)
 {
@@ -443,6 +447,13 @@ static int apply_decisions(struct run *run, struct candidate_list *l)
 
 		e = ledger_find(&run->ledger, run->branch.name, &c->id);
 		c->decision = e;
+		free(c->other_decisions);
+		c->other_decisions = NULL;
+		c->nr_other_decisions = 0;
+		if (!e)
+			c->nr_other_decisions =
+				ledger_find_others(&run->ledger, run->branch.name,
+						   &c->id, &c->other_decisions);
 		if (!e || c->present || !ledger_in_force(e, now))
 			continue;
 		ledger_format_date(day, e->decision == DECISION_DEFERRED ? e->until

@@ -16,7 +16,7 @@ __stablepick_takes_value()
 	case $1 in
 	-C|--cache|--config|--rules|\
 	--against|--archive|--branch|--format|--fstests|--fstyp|--in-reply-to|--jobs|\
-	--label|--ltp|--mbox|--message|-m|--output|--picks|--queue|--range|--since|\
+	--label|--ltp|--mbox|--message|-m|--output|--picks|--queue|--range|--ref|--since|\
 	--status|--subsystem|--tests-from|--until|--upstream)
 		return 0 ;;
 	esac
@@ -33,6 +33,11 @@ __stablepick_options()
 	diff)     echo "--against --branch --format --help --subsystem --upstream" ;;
 	eval)     echo "--ablation --branch --false-picks --format --help --misses --range --subsystem --threshold-sweep --upstream" ;;
 	explain)  echo "--archive --branch --help --upstream" ;;
+	ledger)
+		case $2 in
+		sync) echo "--help --ref" ;;
+		*)    echo "--help" ;;
+		esac ;;
 	mark)     echo "--branch --help --list --message --until" ;;
 	patch-id) echo "--help --jobs" ;;
 	propose)  echo "--all --archive --branch --format --help --in-reply-to --range --since --subsystem --tests-from --upstream" ;;
@@ -61,12 +66,18 @@ __stablepick_formats()
 	esac
 }
 
-__stablepick_commands="acks audit diff eval explain mark patch-id propose queue rules tests"
+__stablepick_commands="acks audit diff eval explain ledger mark patch-id propose queue rules tests"
 
-# __stablepick_refs heads|revs: branch names (local and remote), or
-# every ref and HEAD, of the repository the command line names.
+# __stablepick_refs heads|revs|notes: branch names (local and remote),
+# every ref and HEAD, or the notes refs, of the repository the command
+# line names.
 __stablepick_refs()
 {
+	if [ "$1" = notes ]; then
+		git ${__stablepick_dir:+-C "$__stablepick_dir"} for-each-ref \
+			--format='%(refname)' refs/notes 2>/dev/null
+		return
+	fi
 	local -a where=(refs/heads refs/remotes)
 
 	[ "$1" = revs ] && where+=(refs/tags) && echo HEAD
@@ -145,6 +156,8 @@ __stablepick_value()
 		__stablepick_words "$(__stablepick_refs revs)" "$cur" ;;
 	--range)
 		__stablepick_revs "$cur" ;;
+	--ref)
+		__stablepick_words "$(__stablepick_refs notes)" "$cur" ;;
 	--since)
 		__stablepick_revs "$cur"
 		[[ last == "$cur"* ]] && COMPREPLY=(last "${COMPREPLY[@]}") ;;
@@ -190,7 +203,8 @@ _stablepick()
 			elif [ "${w#-}" = "$w" ]; then
 				if [ -z "$cmd" ]; then
 					cmd=$w
-				elif [ "$cmd" = rules ] && [ -z "$sub" ]; then
+				elif { [ "$cmd" = rules ] || [ "$cmd" = ledger ]; } &&
+				     [ -z "$sub" ]; then
 					sub=$w
 				else
 					npos=$((npos + 1))
@@ -241,6 +255,11 @@ _stablepick()
 		case $sub in
 		'') __stablepick_words "check list test" "$cur" ;;
 		check|test) __stablepick_files -f "$cur" ;;
+		*) COMPREPLY=() ;;
+		esac ;;
+	ledger)
+		case $sub in
+		'') __stablepick_words "sync" "$cur" ;;
 		*) COMPREPLY=() ;;
 		esac ;;
 	explain|patch-id)

@@ -38,7 +38,7 @@ static const struct mail_addrs *maintainers_of(const struct review_people *v,
  * What to do with one answer: a decision to record (in *e, returning
  * "accepted" or "rejected"), or why not.
  */
-static const char *judge_answer(const struct run *run,
+static const char *judge_answer(struct run *run,
 				const struct review_people *people, size_t nr,
 				const struct review_found *f,
 				const struct candidate *c, git_time_t now,

@@ -17,6 +17,7 @@ const struct cli_command *const cli_commands[] = {
 	&cmd_diff,
 	&cmd_eval,
 	&cmd_explain,
+	&cmd_ledger,
 	&cmd_mark,
 	&cmd_patch_id,
 	&cmd_propose,

@@ -21,6 +21,7 @@ extern const struct cli_command cmd_audit;
 extern const struct cli_command cmd_diff;
 extern const struct cli_command cmd_eval;
 extern const struct cli_command cmd_explain;
+extern const struct cli_command cmd_ledger;
 extern const struct cli_command cmd_mark;
 extern const struct cli_command cmd_patch_id;
 extern const struct cli_command cmd_propose;

@@ -138,7 +138,8 @@ static int record(struct strbuf *out, struct run_context *ctx,
 	for (i = 0; !ret && i < a->nr_revs; i++) {
 		ret = scan_resolve(ctx->repo, a->revs[i], "mark",
 				   &entries[i].commit);
-		entries[i].branch = (char *)a->branch;
+		/* origin/linux-6.6.y is saved as linux-6.6.y: one branch. */
+		entries[i].branch = (char *)ledger_branch_key(l, a->branch);
 		entries[i].decision = a->decision;
 		entries[i].when = now;
 		entries[i].until = until;
@@ -187,11 +188,14 @@ static int mark(struct run_context *ctx, int argc, char **argv)
 
 	path = run_ledger_path(ctx);
 	ledger_init(&l, path);
+	ledger_set_repo(&l, ctx->repo);
 	free(path);
 	if (a.list) {
 		ret = ledger_load(&l);
 		if (!ret)
-			report_decisions_in_force(&out, ctx->repo, &l, a.branch, now);
+			report_decisions_in_force(&out, ctx->repo, &l,
+						  ledger_branch_key(&l, a.branch),
+						  now);
 	} else {
 		ret = record(&out, ctx, &l, &a, now);
 	}

@@ -21,6 +21,7 @@ test_commit -C "$tmp/repo" fs/namei.c 'int namei;' 'fs: add namei'
 git -C "$tmp/repo" tag v6.6
 git -C "$tmp/repo" branch linux-6.6.y
 git -C "$tmp/repo" update-ref refs/remotes/origin/master HEAD
+git -C "$tmp/repo" update-ref refs/notes/stablepick "$(git -C "$tmp/repo" commit-tree -m notes "$(git -C "$tmp/repo" mktree </dev/null)")"
 
 # --- rules list -----------------------------------------------------------
 "$STABLEPICK" -C "$tmp/repo" rules list >"$tmp/actual"
@@ -122,7 +123,7 @@ fi
 
 # Exact lists.
 expect "commands" \
-	"acks audit diff eval explain mark patch-id propose queue rules tests" ''
+	"acks audit diff eval explain ledger mark patch-id propose queue rules tests" ''
 expect "commands by prefix" "patch-id propose" p
 expect "global options" \
 	"--cache --config --help --no-cache --rules --version -C" -
@@ -135,6 +136,9 @@ expect "rules list options" "--help --upstream" rules list -
 expect "rules test options" "--format --help --label --messages --threshold-sweep" \
 	rules test -
 expect "rules test formats" "json text" rules test --format ''
+expect "ledger subcommands" "sync" ledger ''
+expect "ledger sync options" "--help --ref" ledger sync -
+expect "ledger sync --ref" "refs/notes/stablepick" -C "$repo" ledger sync --ref ''
 expect "branches" "linux-6.6.y master origin/master" -C "$repo" propose --branch ''
 expect "branches, --branch=" "linux-6.6.y master origin/master" \
 	-C "$repo" propose --branch = ''
@@ -175,6 +179,11 @@ expect "commands as --help lists them" "$(cat "$tmp/commands")" ''
 expect "global options as --help lists them" "$(cat "$tmp/globals")" -
 for cmd in $(cat "$tmp/commands"); do
 	[ "$cmd" = rules ] && continue
+	if [ "$cmd" = ledger ]; then
+		expect "ledger: the options of its usage" \
+			"$(cat "$tmp/opts-ledger")" ledger sync -
+		continue
+	fi
 	expect "$cmd: the options of its usage" "$(cat "$tmp/opts-$cmd")" \
 		"$cmd" -
 	[ -s "$tmp/formats-$cmd" ] || continue

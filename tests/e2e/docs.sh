@@ -85,10 +85,11 @@ for cmd in $commands; do
 	"$STABLEPICK" "$cmd" --help >"$tmp/help-$cmd"
 	# The synopsis (up to the blank line), then a line per option.
 	sed '/^$/q' "$tmp/help-$cmd" >"$tmp/usage"
-	# rules: the options are its subcommands'.
+	# rules, ledger: the options are their subcommands'.
 	[ "$cmd" != rules ] || for sub in check list test; do
 		"$STABLEPICK" rules "$sub" --help
 	done >>"$tmp/help-$cmd"
+	[ "$cmd" != ledger ] || "$STABLEPICK" ledger sync --help >>"$tmp/help-$cmd"
 	grep -oE -- '--[a-z][a-z-]*' "$tmp/usage" | LC_ALL=C sort -u >"$tmp/usage-opts"
 	sed -n 's/^    \(-[a-z], \)\{0,1\}\(--[a-z][a-z-]*\).*/\2/p' "$tmp/help-$cmd" |
 		grep -v '^--help$' | LC_ALL=C sort -u >"$tmp/table-opts"
@@ -103,6 +104,7 @@ for cmd in $commands; do
 	rules) heads=".SS rules check
 .SS rules list
 .SS rules test" ;;
+	ledger) heads=".SS ledger sync" ;;
 	*) heads=".SS $cmd" ;;
 	esac
 	: >"$tmp/section"

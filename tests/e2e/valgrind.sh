@@ -48,6 +48,21 @@ vg diff diff --branch vendor --against linux-6.6.y --format html
 vg tests tests --branch linux-6.6.y --fstests "$tmp/fst"
 vg eval eval --branch linux-6.6.y --misses --ablation
 vg mark mark --branch linux-6.6.y master~1 rejected -m "valgrind"
+# A decision for another branch, shown as evidence; the ledger as notes.
+uaf=$(git log --format=%H --grep='^ext4: fix use-after-free' master)
+vg mark-other mark --branch refs/heads/vendor "$uaf" rejected -m "other"
+vg propose-others propose --branch linux-6.6.y --format email
+vg explain-others explain --branch linux-6.6.y "$uaf"
+grep -q 'rejected for vendor on 2023-11-14' "$tmp/out.explain-others" ||
+	fail "explain shows no decision for another branch"
+vg ledger-sync ledger sync
+# A note that replaces the file's: both ways at once.
+printf 'linux-6.6.y\t%s\taccepted\t2023-11-15T00:00:00Z\t-\tV <v@x>\tnote\n' \
+	"$uaf" | git notes --ref=stablepick add -f -F - "$uaf" 2>/dev/null
+vg ledger-sync-both ledger sync
+grep -q '^1 decision from refs/notes/stablepick added' "$tmp/out.ledger-sync-both" &&
+	grep -q '^1 decision added to refs/notes/stablepick' "$tmp/out.ledger-sync-both" ||
+	fail "ledger sync did not go both ways: $(cat "$tmp/out.ledger-sync-both")"
 vg patch-id patch-id --jobs 2 v6.6..master
 vg rules-list rules list
 
@@ -67,4 +82,4 @@ vg archive-audit audit --branch linux-6.6.y --picks "$tmp/picks" \
 	--archive "$tmp/inbox"
 grep -q '"found_by"' "$tmp/out.archive-cached" ||
 	fail "the archives found no posted patch"
-ok "memcheck: no error and no leak in 13 runs"
+ok "memcheck: no error and no leak in 18 runs"

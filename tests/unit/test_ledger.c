@@ -135,7 +135,7 @@ static struct ledger_entry entry(const char *branch, const char *hex,
 	return e;
 }
 
-static const struct ledger_entry *find(const struct ledger *l,
+static const struct ledger_entry *find(struct ledger *l,
 				       const char *branch, const char *hex)
 {
 	git_oid oid;
@@ -280,12 +280,19 @@ static void test_latest_wins(void **state)
 	more.branch = "linux-5.15.y";
 	assert_int_equal(ledger_append(&other, &more, 1), 0);
 	ledger_release(&other);
+	/* Decided before the line it follows (merged in late): it loses. */
 	more.decision = DECISION_ACCEPTED;
 	more.branch = "linux-6.6.y";
 	assert_int_equal(ledger_append(&l, &more, 1), 0);
 	e = find(&l, "linux-6.6.y", OID_A);
+	assert_int_equal(e->decision, DECISION_REJECTED);
+	assert_int_equal(e->lineno, 6);
+	/* Decided later: it wins. */
+	more.when = T0 + 86400;
+	assert_int_equal(ledger_append(&l, &more, 1), 0);
+	e = find(&l, "linux-6.6.y", OID_A);
 	assert_int_equal(e->decision, DECISION_ACCEPTED);
-	assert_int_equal(e->lineno, 8);
+	assert_int_equal(e->lineno, 9);
 	e = find(&l, "linux-5.15.y", OID_A);
 	assert_non_null(e);
 	assert_int_equal(e->lineno, 7);
@@ -293,11 +300,55 @@ static void test_latest_wins(void **state)
 
 	ledger_init(&l, f->path);
 	assert_int_equal(ledger_load(&l), 0);
-	assert_int_equal(l.lines, 8);
+	assert_int_equal(l.lines, 9);
 	assert_int_equal(find(&l, "linux-6.6.y", OID_A)->decision,
 			 DECISION_ACCEPTED);
 	assert_int_equal(find(&l, "linux-5.15.y", OID_A)->decision,
 			 DECISION_REJECTED);
+	ledger_release(&l);
+}
+
+/*
+ * Without a repository a key only drops refs/heads/; the entries of a
+ * commit for other branches are the evidence, oldest first.
+ */
+static void test_keys_and_others(void **state)
+{
+	struct fixture *f = *state;
+	const struct ledger_entry **v;
+	struct ledger l;
+	git_oid oid;
+	size_t nr;
+
+	make_sub(f);
+	write_text(f->path, HEADER
+		"refs/heads/linux-6.6.y\t" OID_A "\trejected\t2023-11-15T08:00:00Z\t-\t"
+		"A <a@x>\tno\n"
+		"linux-6.1.y\t" OID_A "\taccepted\t2023-11-14T22:14:20Z\t-\t"
+		"B <b@x>\t\n"
+		"v6.6\t" OID_A "\tdeferred\t2023-11-16T00:00:00Z\t2023-11-21\t"
+		"C <c@x>\tlater\n");
+	ledger_init(&l, f->path);
+	assert_int_equal(ledger_load(&l), 0);
+	assert_string_equal(ledger_branch_key(&l, "refs/heads/x"), "x");
+	assert_string_equal(ledger_branch_key(&l, "v6.6"), "v6.6");
+	assert_string_equal(ledger_branch_key(&l, "origin/x"), "origin/x");
+	assert_non_null(find(&l, "linux-6.6.y", OID_A));
+	assert_non_null(find(&l, "refs/heads/linux-6.6.y", OID_A));
+
+	assert_int_equal(git_oid_fromstr(&oid, OID_A), 0);
+	nr = ledger_find_others(&l, "refs/heads/linux-6.6.y", &oid, &v);
+	assert_int_equal(nr, 2);
+	assert_string_equal(v[0]->branch, "linux-6.1.y");
+	assert_string_equal(v[1]->branch, "v6.6");
+	free(v);
+	nr = ledger_find_others(&l, "linux-5.15.y", &oid, &v);
+	assert_int_equal(nr, 3);
+	assert_string_equal(v[2]->branch, "v6.6");
+	free(v);
+	assert_int_equal(git_oid_fromstr(&oid, OID_B), 0);
+	assert_int_equal(ledger_find_others(&l, "linux-5.15.y", &oid, &v), 0);
+	assert_null(v);
 	ledger_release(&l);
 }
 
@@ -535,6 +586,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_missing_file, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_round_trip, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_latest_wins, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_keys_and_others, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(test_malformed, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_bad_input, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_locked, setup, teardown),

@@ -280,7 +280,7 @@ static void test_json(void **state)
 		"\"commit\":null,\"detail\":\"not in the branch\"}],\"fixes\":[],"
 		"\"stable\":[],\"facts\":[],\"named_by\":[],\"prerequisites\":[],"
 		"\"series\":null,\"posted\":null,\"applies\":null,\"conflicts\":[],"
-		"\"reverted_by\":null,\"reverts\":null,\"warnings\":[]}\n",
+		"\"reverted_by\":null,\"reverts\":null,\"other_decisions\":[],\"warnings\":[]}\n",
 		(size_t)(nl - line + 1));
 
 	/* The hostile subject: escaped, and the byte that is not UTF-8 replaced. */
