@@ -117,19 +117,19 @@ void mail_header(struct strbuf *sb, const char *name, const char *value)
 	strbuf_release(&clean);
 }
 
-void mail_address_header(struct strbuf *sb, const char *name,
-			 const char *display, const char *email)
+/* "display <email>", the display name quoted or encoded; or "email". */
+static void add_address(struct strbuf *sb, const char *display,
+			const char *email)
 {
 	struct strbuf clean = STRBUF_INIT, addr = STRBUF_INIT;
 	size_t i;
 
 	mail_clean(&clean, display ? display : "");
 	mail_clean(&addr, email ? email : "");
-	/* An address never holds spaces, angle brackets or quotes. */
+	/* An address never holds spaces, angle brackets, quotes or commas. */
 	for (i = 0; i < addr.len; i++)
-		if (strchr(" <>\"", addr.buf[i]))
+		if (strchr(" <>\",", addr.buf[i]))
 			addr.buf[i] = '_';
-	strbuf_addf(sb, "%s: ", name);
 	if (!clean.len) {
 		strbuf_addbuf(sb, &addr);
 	} else {
@@ -146,9 +146,44 @@ void mail_address_header(struct strbuf *sb, const char *name,
 		}
 		strbuf_addf(sb, " <%s>", addr.buf);
 	}
-	strbuf_addch(sb, '\n');
 	strbuf_release(&clean);
 	strbuf_release(&addr);
+}
+
+void mail_address_header(struct strbuf *sb, const char *name,
+			 const char *display, const char *email)
+{
+	strbuf_addf(sb, "%s: ", name);
+	add_address(sb, display, email);
+	strbuf_addch(sb, '\n');
+}
+
+void mail_address_list_header(struct strbuf *sb, const char *name,
+			      const struct mail_address *v, size_t nr)
+{
+	struct strbuf one = STRBUF_INIT;
+	size_t i, col = strlen(name) + 2;
+
+	strbuf_addf(sb, "%s: ", name);
+	for (i = 0; i < nr; i++) {
+		const char *nl;
+
+		strbuf_reset(&one);
+		add_address(&one, v[i].name, v[i].email);
+		/* Folded between addresses, never inside one. */
+		if (i && col + 2 + one.len > 78) {
+			strbuf_addstr(sb, ",\n ");
+			col = 1;
+		} else if (i) {
+			strbuf_addstr(sb, ", ");
+			col += 2;
+		}
+		strbuf_addbuf(sb, &one);
+		nl = strrchr(one.buf, '\n');
+		col = nl ? one.len - (size_t)(nl - one.buf) - 1 : col + one.len;
+	}
+	strbuf_addch(sb, '\n');
+	strbuf_release(&one);
 }
 
 void mail_date(struct strbuf *sb, git_time_t t, int offset_minutes)
@@ -218,13 +253,44 @@ char *mail_message_id(const char *local, const char *from_email)
 	return id;
 }
 
-void mail_id_header(struct strbuf *sb, const char *name, const char *id)
+/* "<id>", of id only the printable ASCII an id may hold. */
+static void add_id(struct strbuf *sb, const char *id)
 {
 	const unsigned char *p = (const unsigned char *)id;
 
-	strbuf_addf(sb, "%s: <", name);
+	strbuf_addch(sb, '<');
 	for (; *p; p++)
 		if (*p > 0x20 && *p < 0x7f && !strchr("<>()[]\\\",;", *p))
 			strbuf_addch(sb, (char)*p);
-	strbuf_addstr(sb, ">\n");
+	strbuf_addch(sb, '>');
+}
+
+void mail_id_header(struct strbuf *sb, const char *name, const char *id)
+{
+	strbuf_addf(sb, "%s: ", name);
+	add_id(sb, id);
+	strbuf_addch(sb, '\n');
+}
+
+void mail_ids_header(struct strbuf *sb, const char *name,
+		     const char *const *ids, size_t nr)
+{
+	struct strbuf one = STRBUF_INIT;
+	size_t i, col = strlen(name) + 1;
+
+	strbuf_addf(sb, "%s:", name);
+	for (i = 0; i < nr; i++) {
+		strbuf_reset(&one);
+		add_id(&one, ids[i]);
+		/* Folded before an id that would pass 78 columns. */
+		if (i && col + 1 + one.len > 78) {
+			strbuf_addch(sb, '\n');
+			col = 0;
+		}
+		strbuf_addch(sb, ' ');
+		strbuf_addbuf(sb, &one);
+		col += 1 + one.len;
+	}
+	strbuf_addch(sb, '\n');
+	strbuf_release(&one);
 }
