@@ -4,6 +4,7 @@
 #include "strbuf.h"
 #include "util.h"
 
+#include <ctype.h>
 #include <string.h>
 
 /* Authors are diffed for the patch-id only near a patch mail of theirs. */
@@ -259,7 +260,7 @@ static int is_attribution(const char *line, size_t len)
  * What a reply says: the lines that are not quoted (">"), not an
  * attribution, not after a signature ("-- ") or the start of a diff.
  */
-static char *reply_text(const char *body)
+char *posted_reply_text(const char *body)
 {
 	struct strbuf sb = STRBUF_INIT;
 	const char *p = body;
@@ -279,6 +280,63 @@ static char *reply_text(const char *body)
 	}
 	strbuf_trim(&sb);
 	return strbuf_detach(&sb, NULL);
+}
+
+/* A line of text that starts with the word "NAK" (or "NACK"), or NULL. */
+static char *nak_line(const char *text)
+{
+	const char *p = text;
+
+	while (*p) {
+		size_t len = strcspn(p, "\n"), skip = strspn(p, " \t"), w;
+
+		w = !strncmp(p + skip, "NAK", 3) ? 3 :
+		    !strncmp(p + skip, "NACK", 4) ? 4 : 0;
+		if (w && skip + w <= len && !isalnum((unsigned char)p[skip + w]) &&
+		    p[skip + w] != '-')
+			return xstrndup(p + skip, len - skip);
+		p += len;
+		if (*p)
+			p++;
+	}
+	return NULL;
+}
+
+enum posted_review posted_review_of(const char *body, char **line)
+{
+	static const struct {
+		const char *key;
+		enum posted_review review;
+	} keys[] = {
+		{ "Nacked-by", POSTED_NAKED },
+		{ "Acked-by", POSTED_ACKED },
+		{ "Reviewed-by", POSTED_REVIEWED },
+	};
+	char *text = posted_reply_text(body), *msg;
+	enum posted_review review = POSTED_SILENT;
+	const struct trailer *t;
+	struct message m;
+	size_t i, pos;
+
+	/* The parser takes a first line as the subject: give it one. */
+	msg = xstrfmt("reply\n\n%s\n", text);
+	message_init(&m);
+	message_parse(&m, msg, strlen(msg));
+	*line = NULL;
+	for (i = 0; i < ARRAY_SIZE(keys) && !*line; i++) {
+		pos = 0;
+		if ((t = message_trailer_next(&m, keys[i].key, &pos))) {
+			*line = xstrfmt("%s: %s", t->key, t->val);
+			review = keys[i].review;
+		} else if (keys[i].review == POSTED_NAKED &&
+			   (*line = nak_line(text))) {
+			review = POSTED_NAKED;
+		}
+	}
+	message_release(&m);
+	free(msg);
+	free(text);
+	return review;
 }
 
 /* Whether a greeting line ("Hi all,", "Hello Darrick,") opens a text. */
@@ -383,7 +441,7 @@ static int find_replies(struct archive *a, struct posted *pp,
 			break;
 		ALLOC_GROW(pp->replies, pp->nr_replies, alloc);
 		pp->replies[pp->nr_replies].msg = m;
-		pp->replies[pp->nr_replies].text = reply_text(body);
+		pp->replies[pp->nr_replies].text = posted_reply_text(body);
 		pp->replies[pp->nr_replies].to_cover = to == 2;
 		pp->nr_replies++;
 		free(body);
