@@ -25,10 +25,50 @@ void audit_init(struct audit *a)
 	memset(a, 0, sizeof(*a));
 }
 
+static void address_release(struct audit_address *ad)
+{
+	free(ad->name);
+	free(ad->email);
+}
+
+static void mail_free(struct audit_mail *m)
+{
+	size_t i;
+
+	free(m->source);
+	free(m->message_id);
+	free(m->in_reply_to);
+	free_string_array(m->references, m->nr_references);
+	free(m->subject);
+	free(m->title);
+	free(m->date);
+	address_release(&m->from);
+	address_release(&m->author);
+	for (i = 0; i < m->nr_rcpt; i++)
+		address_release(&m->rcpt[i]);
+	free(m->rcpt);
+	free(m->why);
+	free(m->review_line);
+	free(m);
+}
+
+struct audit_mail *audit_mail_add(struct audit *a)
+{
+	struct audit_mail *m = xcalloc(1, sizeof(*m));
+
+	ALLOC_GROW(a->mails, a->nr_mails, a->alloc_mails);
+	a->mails[a->nr_mails++] = m;
+	m->index = a->nr_mails;
+	return m;
+}
+
 void audit_release(struct audit *a)
 {
 	size_t i, j;
 
+	for (i = 0; i < a->nr_mails; i++)
+		mail_free(a->mails[i]);
+	free(a->mails);
 	for (i = 0; i < a->nr; i++) {
 		for (j = 0; j < a->picks[i].nr_flags; j++)
 			free(a->picks[i].flags[j].evidence);
@@ -375,6 +415,61 @@ out:
 	return ret;
 }
 
+static const struct audit_mail *find_mail(const struct audit *a,
+					  const char *id)
+{
+	size_t i;
+
+	for (i = 0; id && i < a->nr_mails; i++)
+		if (a->mails[i]->message_id && !strcmp(a->mails[i]->message_id, id))
+			return a->mails[i];
+	return NULL;
+}
+
+/*
+ * The pick a reply answers: the nearest mail up its thread (In-Reply-To,
+ * then References from the last) that is not a reply, if it is a pick.
+ */
+static struct audit_pick *answered(struct audit *a, const struct audit_mail *re)
+{
+	const struct audit_mail *up = find_mail(a, re->in_reply_to);
+	size_t i, r = re->nr_references;
+
+	while ((!up || up->kind == AUDIT_MAIL_REPLY) && r)
+		up = find_mail(a, re->references[--r]);
+	if (up && up->kind == AUDIT_MAIL_REPLY)
+		up = NULL;
+	for (i = 0; up && i < a->nr; i++)
+		if (a->picks[i].mail == up)
+			return &a->picks[i];
+	return NULL;
+}
+
+/* The NAKs, acks and reviews of the audited mbox's own replies. */
+static void review_flags(struct audit *a)
+{
+	static const char *const names[] = {
+		[POSTED_REVIEWED] = "reviewed",
+		[POSTED_ACKED] = "acked",
+		[POSTED_NAKED] = "rejected-by-review",
+	};
+	size_t i;
+
+	for (i = 0; i < a->nr_mails; i++) {
+		const struct audit_mail *m = a->mails[i];
+		struct audit_pick *p;
+
+		if (m->kind != AUDIT_MAIL_REPLY || m->review == POSTED_SILENT ||
+		    !(p = answered(a, m)))
+			continue;
+		flag(p, names[m->review], m->review == POSTED_NAKED ?
+		     AUDIT_REJECT : AUDIT_OK, "%s%s<%s> wrote \"%s\" in <%s>",
+		     m->from.name ? m->from.name : "", m->from.name ? " " : "",
+		     m->from.email ? m->from.email : "", m->review_line,
+		     m->message_id ? m->message_id : "no Message-ID");
+	}
+}
+
 int audit_run(struct audit *a, git_repository *repo,
 	      const struct ruleset *rules, const struct branch_index *branch,
 	      const struct candidate_list *judged,
@@ -404,6 +499,7 @@ int audit_run(struct audit *a, git_repository *repo,
 		}
 		judged_flags(p, c, a, judged, rules);
 	}
+	review_flags(a);
 	return trial_pick(a, repo, branch, judged);
 }
 

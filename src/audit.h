@@ -5,6 +5,7 @@
 
 #include "branch.h"
 #include "candidate.h"
+#include "posted.h"
 #include "strbuf.h"
 
 /*
@@ -58,6 +59,18 @@
  *                                       "reply" with a negative weight
  *   too-fresh             questionable  the subsystem's soak time is not over
  *   not-watched           questionable  it changes no watched path
+ *   rejected-by-review    reject        a reply to its mail in the audited
+ *                                       mbox NAKs it ("Nacked-by:", or
+ *                                       "NAK" opening a line of its own)
+ *   acked, reviewed       ok            a reply to its mail in the audited
+ *                                       mbox acks it ("Acked-by:") or
+ *                                       reviews it ("Reviewed-by:")
+ *
+ * The mails of an audited mbox (audit --mbox) are kept, each with what
+ * a reply to it needs (its sender, recipients, threading) and what it
+ * is: a pick, a patch that matches no mainline commit, a mail that
+ * cannot be read, the cover letter, or a reply, whose NAK or ack
+ * counts for the pick it answers.
  */
 enum audit_verdict {
 	AUDIT_OK,
@@ -71,11 +84,51 @@ struct audit_flag {
 	char *evidence;
 };
 
+struct audit_address {
+	char *name;			/* or NULL */
+	char *email;			/* NULL: none */
+};
+
+enum audit_mail_kind {
+	AUDIT_MAIL_PICK,		/* a patch, matched: a pick */
+	AUDIT_MAIL_UNMATCHED,		/* a patch no mainline commit matches */
+	AUDIT_MAIL_UNREADABLE,		/* not understood (mbox.h's problem) */
+	AUDIT_MAIL_COVER,		/* "[PATCH 0/N]" */
+	AUDIT_MAIL_REPLY,		/* "Re:", not a pick */
+};
+
+struct audit_mail {
+	enum audit_mail_kind kind;
+	size_t index;			/* in the mbox, from 1 */
+	char *source;			/* "FILE#N" */
+	char *message_id;		/* without <>, or NULL */
+	char *in_reply_to;		/* or NULL */
+	char **references;		/* in order */
+	size_t nr_references;
+	char *subject;			/* as written (decoded), or NULL */
+	char *title;			/* without "Re:" and "[...]", or NULL */
+	char *date;			/* as written, or NULL */
+	struct audit_address from;	/* its sender */
+	struct audit_address *rcpt;	/* its To, then its Cc */
+	size_t nr_rcpt;
+	/*
+	 * A patch's author: the "From:" opening its body, else the author
+	 * of the mainline commit it stands for.
+	 */
+	struct audit_address author;
+	int number, total;		/* "[PATCH 04/12]": 4 and 12, or 0 */
+	size_t position;		/* a patch's place among them, from 1 */
+	char *why;			/* unmatched, unreadable: why */
+	enum posted_review review;	/* a reply: what it says */
+	char *review_line;		/* ... the line that says so */
+};
+
 struct audit_pick {
 	git_oid id;
 	char hex[GIT_OID_HEXSZ + 1];
 	char *source;			/* where it was listed: "picks:3" */
 	char *message_id;		/* the pick's mail, or NULL */
+	const struct audit_mail *mail;	/* ... that mail, audit --mbox */
 	/*
 	 * The commit as applied to the branch (audit --range): tried
 	 * onto the branch as it is, not the mainline commit, which the
@@ -93,12 +146,19 @@ struct audit_pick {
 struct audit {
 	struct audit_pick *picks;
 	size_t nr, alloc;
+	struct audit_mail **mails;	/* of the mbox, in order */
+	size_t nr_mails, alloc_mails;
+	size_t nr_patches;		/* of the mails: not cover, not reply */
+	/* What a reply to the whole thread answers: the cover, else patch 1. */
+	const struct audit_mail *thread;
 };
 
 void audit_init(struct audit *a);
 void audit_release(struct audit *a);
 struct audit_pick *audit_add(struct audit *a, const git_oid *id,
 			     const char *source);
+/* A new mail of the audited mbox, zeroed but for its index. */
+struct audit_mail *audit_mail_add(struct audit *a);
 
 /*
  * Sets the flags and verdicts.  judged holds the judged candidates of

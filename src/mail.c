@@ -126,7 +126,7 @@ static void add_address(struct strbuf *sb, const char *display,
 
 	mail_clean(&clean, display ? display : "");
 	mail_clean(&addr, email ? email : "");
-	/* An address never holds spaces, angle brackets or quotes. */
+	/* An address never holds spaces, angle brackets, quotes or commas. */
 	for (i = 0; i < addr.len; i++)
 		if (strchr(" <>\",;", addr.buf[i]))
 			addr.buf[i] = '_';
@@ -300,6 +300,34 @@ void mail_addrs_header(struct strbuf *sb, const char *name,
 	strbuf_release(&email);
 }
 
+void mail_address_list_header(struct strbuf *sb, const char *name,
+			      const struct mail_address *v, size_t nr)
+{
+	struct strbuf one = STRBUF_INIT;
+	size_t i, col = strlen(name) + 2;
+
+	strbuf_addf(sb, "%s: ", name);
+	for (i = 0; i < nr; i++) {
+		const char *nl;
+
+		strbuf_reset(&one);
+		add_address(&one, v[i].name, v[i].email);
+		/* Folded between addresses, never inside one. */
+		if (i && col + 2 + one.len > 78) {
+			strbuf_addstr(sb, ",\n ");
+			col = 1;
+		} else if (i) {
+			strbuf_addstr(sb, ", ");
+			col += 2;
+		}
+		strbuf_addbuf(sb, &one);
+		nl = strrchr(one.buf, '\n');
+		col = nl ? one.len - (size_t)(nl - one.buf) - 1 : col + one.len;
+	}
+	strbuf_addch(sb, '\n');
+	strbuf_release(&one);
+}
+
 void mail_date(struct strbuf *sb, git_time_t t, int offset_minutes)
 {
 	static const char *const days[] = { "Sun", "Mon", "Tue", "Wed", "Thu",
@@ -367,13 +395,44 @@ char *mail_message_id(const char *local, const char *from_email)
 	return id;
 }
 
-void mail_id_header(struct strbuf *sb, const char *name, const char *id)
+/* "<id>", of id only the printable ASCII an id may hold. */
+static void add_id(struct strbuf *sb, const char *id)
 {
 	const unsigned char *p = (const unsigned char *)id;
 
-	strbuf_addf(sb, "%s: <", name);
+	strbuf_addch(sb, '<');
 	for (; *p; p++)
 		if (*p > 0x20 && *p < 0x7f && !strchr("<>()[]\\\",;", *p))
 			strbuf_addch(sb, (char)*p);
-	strbuf_addstr(sb, ">\n");
+	strbuf_addch(sb, '>');
+}
+
+void mail_id_header(struct strbuf *sb, const char *name, const char *id)
+{
+	strbuf_addf(sb, "%s: ", name);
+	add_id(sb, id);
+	strbuf_addch(sb, '\n');
+}
+
+void mail_ids_header(struct strbuf *sb, const char *name,
+		     const char *const *ids, size_t nr)
+{
+	struct strbuf one = STRBUF_INIT;
+	size_t i, col = strlen(name) + 1;
+
+	strbuf_addf(sb, "%s:", name);
+	for (i = 0; i < nr; i++) {
+		strbuf_reset(&one);
+		add_id(&one, ids[i]);
+		/* Folded before an id that would pass 78 columns. */
+		if (i && col + 1 + one.len > 78) {
+			strbuf_addch(sb, '\n');
+			col = 0;
+		}
+		strbuf_addch(sb, ' ');
+		strbuf_addbuf(sb, &one);
+		col += 1 + one.len;
+	}
+	strbuf_addch(sb, '\n');
+	strbuf_release(&one);
 }

@@ -14,6 +14,7 @@
  *
  *     mail_header(&sb, "Subject", subject);     folded, RFC 2047 if needed
  *     mail_address_header(&sb, "From", name, email);
+ *     mail_address_list_header(&sb, "Cc", addresses, nr);
  *     mail_date(&sb, t, offset_minutes);
  *     mail_body_line(&sb, text);                one clean UTF-8 line
  *     mail_wrap(&sb, text, indent, 72);         wrapped paragraph
@@ -54,6 +55,16 @@ void mail_addrs_release(struct mail_addrs *a);
 void mail_addrs_header(struct strbuf *sb, const char *name,
 		       const struct mail_addrs *a);
 
+/*
+ * "Name: a, b, ...\n", each address as mail_address_header() writes
+ * it, folded between addresses.
+ */
+struct mail_address {
+	const char *name;		/* or NULL */
+	const char *email;
+};
+void mail_address_list_header(struct strbuf *sb, const char *name,
+			      const struct mail_address *v, size_t nr);
 /* An RFC 5322 date: "Thu, 3 Dec 2026 10:00:00 +0000". */
 void mail_date(struct strbuf *sb, git_time_t t, int offset_minutes);
 
@@ -77,6 +88,13 @@ char *mail_message_id(const char *local, const char *from_email);
  * the header or add one.
  */
 void mail_id_header(struct strbuf *sb, const char *name, const char *id);
+
+/*
+ * "Name: <id1> <id2> ...\n" (References), each id as mail_id_header()
+ * writes it, folded between ids.
+ */
+void mail_ids_header(struct strbuf *sb, const char *name,
+		     const char *const *ids, size_t nr);
 
 /* Appends text word-wrapped at width, every line after the first indented. */
 void mail_wrap(struct strbuf *sb, const char *text, size_t first_indent,

@@ -469,6 +469,167 @@ static char **header_ids(const struct headers *h, const char *name, size_t *nr)
 	return ids;
 }
 
+/* --- addresses -------------------------------------------------------- */
+
+/* An address being read: the words outside <>, the <addr>, a comment. */
+struct addr_ctx {
+	struct strbuf display, angle, comment;
+	int has_angle;
+};
+
+static void addr_release(struct addr_ctx *c)
+{
+	strbuf_release(&c->display);
+	strbuf_release(&c->angle);
+	strbuf_release(&c->comment);
+	c->has_angle = 0;
+}
+
+/* Hands out the address read so far (if it has one) and starts anew. */
+static void addr_finish(struct addr_ctx *c, struct mbox_address **out,
+			size_t *nr, size_t *alloc)
+{
+	struct strbuf name = STRBUF_INIT, clean = STRBUF_INIT;
+	struct strbuf *email = c->has_angle ? &c->angle : &c->display;
+	struct strbuf *shown = c->has_angle && c->display.len ? &c->display
+							      : &c->comment;
+	size_t i, j;
+
+	/* An address holds no white space; a bare one may be folded. */
+	for (i = j = 0; i < email->len; i++)
+		if (!is_blank((unsigned char)email->buf[i]))
+			email->buf[j++] = email->buf[i];
+	strbuf_setlen(email, j);
+	if (email->len) {
+		ALLOC_GROW(*out, *nr, *alloc);
+		decode_header(&name, shown->buf, shown->len);
+		add_clean(&clean, name.buf, name.len);
+		(*out)[*nr].name = detach_or_null(&clean);
+		strbuf_reset(&name);
+		add_clean(&name, email->buf, email->len);
+		(*out)[*nr].email = strbuf_detach(&name, NULL);
+		(*nr)++;
+	}
+	strbuf_release(&name);
+	strbuf_release(&clean);
+	addr_release(c);
+}
+
+/*
+ * The length of the encoded word ("=?cs?Q?text?=") at p, or 0: taken
+ * whole, so that a comma some mailers leave in one splits nothing.
+ */
+static size_t encoded_word_len(const char *p)
+{
+	const char *q;
+	int marks = 0;
+
+	if (p[0] != '=' || p[1] != '?')
+		return 0;
+	for (q = p + 2; *q && !is_blank((unsigned char)*q); q++) {
+		if (*q != '?')
+			continue;
+		if (++marks == 3 && q[1] == '=')
+			return (size_t)(q - p) + 2;
+		if (marks == 3)
+			return 0;
+	}
+	return 0;
+}
+
+void mbox_address_list(const char *v, struct mbox_address **out, size_t *nr)
+{
+	struct addr_ctx c = { STRBUF_INIT, STRBUF_INIT, STRBUF_INIT, 0 };
+	size_t alloc = *nr, depth;
+	const char *p;
+
+	for (p = v; p && *p; p++) {
+		struct strbuf *to = c.has_angle == 1 ? &c.angle : &c.display;
+
+		if (*p == '"' && c.has_angle != 1) {
+			/* A quoted string: its text, '\' escaping one byte. */
+			for (p++; *p && *p != '"'; p++) {
+				if (*p == '\\' && p[1])
+					p++;
+				strbuf_addch(to, *p);
+			}
+			if (!*p)
+				break;
+		} else if (*p == '(' && c.has_angle != 1) {
+			/* A comment, nested: the first names a bare address. */
+			for (depth = 1, p++; *p; p++) {
+				if (*p == '\\' && p[1]) {
+					strbuf_addch(&c.comment, *++p);
+					continue;
+				}
+				if (*p == '(')
+					depth++;
+				else if (*p == ')' && !--depth)
+					break;
+				strbuf_addch(&c.comment, *p);
+			}
+			if (!*p)
+				break;
+		} else if (!c.has_angle && encoded_word_len(p)) {
+			strbuf_add(to, p, encoded_word_len(p));
+			p += encoded_word_len(p) - 1;
+		} else if (*p == '<' && !c.has_angle) {
+			c.has_angle = 1;
+		} else if (*p == '>' && c.has_angle == 1) {
+			c.has_angle = 2;
+		} else if (c.has_angle == 1) {
+			strbuf_addch(&c.angle, *p);
+		} else if (*p == ',' || *p == ';') {
+			addr_finish(&c, out, nr, &alloc);
+		} else if (*p == ':') {
+			/* "group: a, b;": the group's name is no address. */
+			addr_release(&c);
+		} else if (c.has_angle != 2) {
+			strbuf_addch(&c.display, *p);
+		}
+	}
+	addr_finish(&c, out, nr, &alloc);
+}
+
+void mbox_address_free(struct mbox_address *v, size_t nr)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++) {
+		free(v[i].name);
+		free(v[i].email);
+	}
+	free(v);
+}
+
+/* The addresses of a header (raw: names are decoded one by one). */
+static void header_addresses(const struct headers *h, const char *name,
+			     struct mbox_address **out, size_t *nr)
+{
+	const struct strbuf *v = header_get(h, name);
+
+	*out = NULL;
+	*nr = 0;
+	if (v)
+		mbox_address_list(v->buf, out, nr);
+}
+
+/* The first address of From, or NULL. */
+static struct mbox_address *header_sender(const struct headers *h)
+{
+	struct mbox_address *v, *one = NULL;
+	size_t nr;
+
+	header_addresses(h, "From", &v, &nr);
+	if (nr) {
+		one = xcalloc(1, sizeof(*one));
+		*one = v[0];
+		v[0].name = v[0].email = NULL;
+	}
+	mbox_address_free(v, nr);
+	return one;
+}
+
 /* --- Content-Type ----------------------------------------------------- */
 
 /* The media type ("text/plain") of a Content-Type value, in span form. */
@@ -741,6 +902,9 @@ void mbox_parse_mail(struct mbox_msg *m, const char *raw, size_t len,
 	m->subject = header_value(&h, "Subject", 1);
 	m->from = header_value(&h, "From", 1);
 	m->date = header_value(&h, "Date", 0);
+	header_addresses(&h, "To", &m->to, &m->nr_to);
+	header_addresses(&h, "Cc", &m->cc, &m->nr_cc);
+	m->from_addr = header_sender(&h);
 
 	decode_entity(&c, &h, raw + off, len - off, 0, &body);
 	m->body = finish_body(&c, &body, raw + off);

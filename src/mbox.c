@@ -489,6 +489,9 @@ static void msg_release(struct mbox_msg *m)
 	free_string_array(m->references, m->nr_references);
 	free(m->subject);
 	free(m->from);
+	mbox_address_free(m->from_addr, m->from_addr ? 1 : 0);
+	mbox_address_free(m->to, m->nr_to);
+	mbox_address_free(m->cc, m->nr_cc);
 	free(m->date);
 	free(m->body);
 	free(m->diff);

@@ -90,6 +90,12 @@
  * some mail clients do.
  */
 
+/* One address of From, To or Cc. */
+struct mbox_address {
+	char *name;		/* the display name, decoded, or NULL */
+	char *email;		/* "user@host" as written; never NULL */
+};
+
 struct mbox_msg {
 	size_t index;		/* 1-based position in the file */
 	size_t line;		/* its From_ line, or its first line */
@@ -107,6 +113,15 @@ struct mbox_msg {
 	size_t nr_references;
 	char *subject;		/* unfolded, decoded, or NULL */
 	char *from;		/* decoded, or NULL */
+	/*
+	 * The addresses of From, To and Cc, read before their display
+	 * names are decoded (so that "=?UTF-8?Q?Wong,_D?= <d@k.org>" stays
+	 * one address); a group ("undisclosed-recipients:;") gives its
+	 * members.
+	 */
+	struct mbox_address *from_addr;	/* the first of From, or NULL */
+	struct mbox_address *to, *cc;
+	size_t nr_to, nr_cc;
 	char *date;		/* as written (unfolded), or NULL */
 	char *body;		/* decoded; never NULL, maybe "" */
 	char *diff;		/* from the first "diff --git ", or NULL */
@@ -174,6 +189,16 @@ int mbox_read_file(struct mbox *out, const char *path);
  * years read as RFC 5322 says).  Returns 0, or -1 when s is not one.
  */
 int mbox_parse_date(const char *s, long long *time, int *offset_minutes);
+
+/*
+ * The addresses of an address list as written in a header (RFC 5322:
+ * "Name <addr>", "\"Last, First\" <addr>", "addr (Name)", a bare addr,
+ * groups), their display names decoded from RFC 2047, appended to
+ * *out.  Also reads a line of a body ("From: Name <addr>").
+ */
+void mbox_address_list(const char *value, struct mbox_address **out,
+		       size_t *nr);
+void mbox_address_free(struct mbox_address *v, size_t nr);
 
 /* Frees the messages; mb is empty and can be used again. */
 void mbox_release(struct mbox *mb);

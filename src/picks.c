@@ -71,6 +71,94 @@ out:
 	return ret;
 }
 
+static void set_address(struct audit_address *to, const char *name,
+			const char *email)
+{
+	free(to->name);
+	free(to->email);
+	to->name = name && *name ? xstrdup(name) : NULL;
+	to->email = email && *email ? xstrdup(email) : NULL;
+}
+
+/*
+ * A patch's author as git am takes it: a "From:" line opening its body
+ * (blank lines before it allowed).
+ */
+static void body_author(struct audit_address *out, const char *body)
+{
+	struct mbox_address *v = NULL;
+	size_t nr = 0;
+	char *line;
+
+	body += strspn(body, "\n");
+	if (strncmp(body, "From:", 5))
+		return;
+	line = xstrndup(body + 5, strcspn(body + 5, "\n"));
+	mbox_address_list(line, &v, &nr);
+	if (nr)
+		set_address(out, v[0].name, v[0].email);
+	mbox_address_free(v, nr);
+	free(line);
+}
+
+/* What a reply to m needs of it, and what it is, for audit --mbox. */
+static void keep_mail(struct audit_mail *am, const struct mbox_msg *m,
+		      const char *source)
+{
+	size_t i;
+
+	am->source = xstrdup(source);
+	am->message_id = m->message_id ? xstrdup(m->message_id) : NULL;
+	am->in_reply_to = m->in_reply_to ? xstrdup(m->in_reply_to) : NULL;
+	am->references = xcalloc(m->nr_references + 1, sizeof(*am->references));
+	for (i = 0; i < m->nr_references; i++)
+		am->references[i] = xstrdup(m->references[i]);
+	am->nr_references = m->nr_references;
+	am->subject = m->subject ? xstrdup(m->subject) : NULL;
+	am->title = m->title ? xstrdup(m->title) : NULL;
+	am->date = m->date ? xstrdup(m->date) : NULL;
+	if (m->from_addr)
+		set_address(&am->from, m->from_addr->name, m->from_addr->email);
+	am->rcpt = xcalloc(m->nr_to + m->nr_cc + 1, sizeof(*am->rcpt));
+	for (i = 0; i < m->nr_to + m->nr_cc; i++) {
+		const struct mbox_address *ad = i < m->nr_to ? &m->to[i] :
+						 &m->cc[i - m->nr_to];
+
+		set_address(&am->rcpt[am->nr_rcpt++], ad->name, ad->email);
+	}
+	am->number = m->number;
+	am->total = m->total;
+	if (m->problem)
+		am->kind = AUDIT_MAIL_UNREADABLE;
+	else if (m->is_reply)
+		am->kind = AUDIT_MAIL_REPLY;
+	else if (m->total && !m->number)
+		am->kind = AUDIT_MAIL_COVER;
+	else
+		am->kind = AUDIT_MAIL_UNMATCHED;	/* until it matches */
+	if (am->kind == AUDIT_MAIL_REPLY)
+		am->review = posted_review_of(m->body, &am->review_line);
+	else
+		body_author(&am->author, m->body);
+}
+
+/* The author of the mainline commit, when the body names none. */
+static int commit_author(struct audit_address *out, git_repository *repo,
+			 const git_oid *id)
+{
+	const git_signature *sig;
+	git_commit *commit;
+
+	if (out->email)
+		return 0;
+	if (git_commit_lookup(&commit, repo, id) < 0)
+		return error_git("cannot read commit %s", git_oid_tostr_s(id));
+	sig = git_commit_author(commit);
+	set_address(out, sig->name, sig->email);
+	git_commit_free(commit);
+	return 0;
+}
+
 /*
  * A pick mail: its mainline commit is the one the presence engine
  * finds for it: the commit its upstream line names ("commit X
@@ -79,11 +167,13 @@ out:
  * range with its subject and a file of the same name.  Cover letters
  * (0/N) and replies are not picks.  A message that cannot be
  * understood or matched is reported (where: "FILE:LINE: message N",
- * with its Message-ID) and counted in *skipped.
+ * with its Message-ID) and counted in *skipped.  am, when not NULL,
+ * is the mail kept for the audit: it learns what the mail is.
  */
 static int pick_from_mail(struct run_context *ctx, struct run *run,
 			  const struct mbox_msg *m, const char *where,
-			  const char *source, struct audit *a, size_t *skipped)
+			  const char *source, struct audit *a, size_t *skipped,
+			  struct audit_mail *am)
 {
 	const char *msgid = m->message_id ? m->message_id : "no Message-ID";
 	struct match_found found;
@@ -95,6 +185,8 @@ static int pick_from_mail(struct run_context *ctx, struct run *run,
 
 	if (m->problem) {
 		warning("%s <%s>: %s; skipped", where, msgid, m->problem);
+		if (am)
+			am->why = xstrfmt("cannot be read: %s", m->problem);
 		(*skipped)++;
 		return 0;
 	}
@@ -112,21 +204,30 @@ static int pick_from_mail(struct run_context *ctx, struct run *run,
 			"commit of %s has its change or, alone, its subject); "
 			"skipped", where, msgid, m->title ? m->title : "no subject",
 			why, run->scan.range);
+		if (am)
+			am->why = xstrfmt("no mainline commit found (upstream "
+					  "line, patch-id and subject all tried "
+					  "in %s: %s)", run->scan.range, why);
 		(*skipped)++;
 	} else if (r > 0) {
 		p = audit_add(a, &found.id, source);
 		if (m->message_id)
 			p->message_id = xstrdup(m->message_id);
+		if (am) {
+			am->kind = AUDIT_MAIL_PICK;
+			p->mail = am;
+			r = commit_author(&am->author, ctx->repo, &found.id);
+		}
 	}
 	message_release(&parsed);
 	return r < 0 ? -1 : 0;
 }
 
 int picks_read_mbox(struct run_context *ctx, struct run *run,
-		    const char *path, struct audit *a, size_t *skipped,
-		    struct picks_thread *t)
+		    const char *path, struct audit *a, size_t *skipped)
 {
 	struct strbuf src = STRBUF_INIT, where = STRBUF_INIT;
+	const struct audit_mail *first = NULL;
 	struct mbox mb;
 	size_t i;
 	int ret;
@@ -136,6 +237,7 @@ int picks_read_mbox(struct run_context *ctx, struct run *run,
 		goto out;
 	for (i = 0; i < mb.nr; i++) {
 		const struct mbox_msg *m = &mb.msgs[i];
+		struct audit_mail *am = audit_mail_add(a);
 
 		strbuf_reset(&src);
 		strbuf_addf(&src, "%s#%zu", path, m->index);
@@ -143,21 +245,22 @@ int picks_read_mbox(struct run_context *ctx, struct run *run,
 		strbuf_addf(&where, "%s:%zu: message %zu", path,
 			    m->problem && m->problem_line ? m->problem_line : m->line,
 			    m->index);
+		keep_mail(am, m, src.buf);
+		if (am->kind == AUDIT_MAIL_UNMATCHED ||
+		    (am->kind == AUDIT_MAIL_UNREADABLE && !m->is_reply &&
+		     (m->number || !m->total)))
+			am->position = ++a->nr_patches;
 		if ((ret = pick_from_mail(ctx, run, m, where.buf, src.buf, a,
-					  skipped)) < 0)
+					  skipped, am)) < 0)
 			break;
 		/* The thread: the cover letter, else the first mail. */
-		if (m->message_id && !m->is_reply &&
-		    (!t->message_id || (m->total && !m->number))) {
-			free(t->message_id);
-			free(t->subject);
-			free(t->from);
-			t->message_id = xstrdup(m->message_id);
-			t->subject = m->subject ? xstrdup(m->subject) : NULL;
-			t->from = m->from ? xstrdup(m->from) : NULL;
-		}
+		if (m->message_id && !m->is_reply && !m->problem &&
+		    (!first || am->kind == AUDIT_MAIL_COVER) &&
+		    (!first || first->kind != AUDIT_MAIL_COVER))
+			first = am;
 	}
-	if (!a->nr && !*skipped)
+	a->thread = first;
+	if (!ret && !a->nr && !*skipped)
 		ret = error("%s: no pick mails", path);
 out:
 	strbuf_release(&src);
@@ -202,7 +305,7 @@ int picks_read_queue(struct run_context *ctx, struct run *run,
 				    "one patch", dir, lineno, name, mb.nr);
 		} else {
 			ret = pick_from_mail(ctx, run, &mb.msgs[0], path.buf,
-					     path.buf, a, skipped);
+					     path.buf, a, skipped, NULL);
 		}
 		mbox_release(&mb);
 	}

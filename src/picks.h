@@ -13,11 +13,6 @@
  * Each returns 0, or -1 after an error message.
  */
 
-/* The thread the pick mails came in, for the reply. */
-struct picks_thread {
-	char *message_id, *subject, *from;
-};
-
 /*
  * A list of picks: one revision a line (its first word: "1a2b3c4d5e6f
  * xfs: fix ..." as git log --oneline writes it), "#" comments and blank
@@ -31,12 +26,13 @@ int picks_read_list(git_repository *repo, const char *path, struct audit *a,
 
 /*
  * The pick mails of an mbox (AUTOSEL's, a stable review series): each
- * patch mail is a pick; cover letters (0/N) and replies are not.  *t is
- * set to the thread (its cover letter, else its first mail).
+ * patch mail is a pick; cover letters (0/N) and replies are not.  Every
+ * mail is kept in a->mails (audit.h), for the replies and what the
+ * mbox's own replies say; a->thread is set to the cover letter, else
+ * the first patch.
  */
 int picks_read_mbox(struct run_context *ctx, struct run *run,
-		    const char *path, struct audit *a, size_t *skipped,
-		    struct picks_thread *t);
+		    const char *path, struct audit *a, size_t *skipped);
 
 /*
  * A stable-queue directory: its "series" file names the patch files,

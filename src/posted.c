@@ -4,6 +4,7 @@
 #include "strbuf.h"
 #include "util.h"
 
+#include <ctype.h>
 #include <string.h>
 
 /* Authors are diffed for the patch-id only near a patch mail of theirs. */
@@ -255,6 +256,10 @@ static int is_attribution(const char *line, size_t len)
 	return len >= 6 && !memcmp(line + len - 6, "wrote:", 6);
 }
 
+/*
+ * What a reply says: the lines that are not quoted (">"), not an
+ * attribution, not after a signature ("-- ") or the start of a diff.
+ */
 char *posted_reply_text(const char *body)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -275,6 +280,63 @@ char *posted_reply_text(const char *body)
 	}
 	strbuf_trim(&sb);
 	return strbuf_detach(&sb, NULL);
+}
+
+/* A line of text that starts with the word "NAK" (or "NACK"), or NULL. */
+static char *nak_line(const char *text)
+{
+	const char *p = text;
+
+	while (*p) {
+		size_t len = strcspn(p, "\n"), skip = strspn(p, " \t"), w;
+
+		w = !strncmp(p + skip, "NAK", 3) ? 3 :
+		    !strncmp(p + skip, "NACK", 4) ? 4 : 0;
+		if (w && skip + w <= len && !isalnum((unsigned char)p[skip + w]) &&
+		    p[skip + w] != '-')
+			return xstrndup(p + skip, len - skip);
+		p += len;
+		if (*p)
+			p++;
+	}
+	return NULL;
+}
+
+enum posted_review posted_review_of(const char *body, char **line)
+{
+	static const struct {
+		const char *key;
+		enum posted_review review;
+	} keys[] = {
+		{ "Nacked-by", POSTED_NAKED },
+		{ "Acked-by", POSTED_ACKED },
+		{ "Reviewed-by", POSTED_REVIEWED },
+	};
+	char *text = posted_reply_text(body), *msg;
+	enum posted_review review = POSTED_SILENT;
+	const struct trailer *t;
+	struct message m;
+	size_t i, pos;
+
+	/* The parser takes a first line as the subject: give it one. */
+	msg = xstrfmt("reply\n\n%s\n", text);
+	message_init(&m);
+	message_parse(&m, msg, strlen(msg));
+	*line = NULL;
+	for (i = 0; i < ARRAY_SIZE(keys) && !*line; i++) {
+		pos = 0;
+		if ((t = message_trailer_next(&m, keys[i].key, &pos))) {
+			*line = xstrfmt("%s: %s", t->key, t->val);
+			review = keys[i].review;
+		} else if (keys[i].review == POSTED_NAKED &&
+			   (*line = nak_line(text))) {
+			review = POSTED_NAKED;
+		}
+	}
+	message_release(&m);
+	free(msg);
+	free(text);
+	return review;
 }
 
 /* Whether a greeting line ("Hi all,", "Hello Darrick,") opens a text. */

@@ -102,14 +102,31 @@ void posted_mates(struct candidate_list *l, struct match *m);
 
 void posted_free(struct posted *p);
 
-/* "https://lore.kernel.org/r/<id>" */
-char *posted_link(const char *message_id);
-
 /*
- * What a reply says: the lines of body that are not quoted (">"), not
- * an attribution, not after a signature ("-- ") or the start of a
- * diff.  The caller frees it.
+ * What a reply wrote itself (the text rules on "reply" match): its
+ * lines that are not quoted (">"), not an attribution ("On ..., X
+ * wrote:"), not after a signature ("-- ") or the start of a diff.  The
+ * caller frees it.
  */
 char *posted_reply_text(const char *body);
+
+/*
+ * What a reviewer's reply says of the patch, from its own text
+ * (posted_reply_text()): a NAK ("Nacked-by:", or "NAK" or "NACK" as the
+ * first word of a line), else an ack ("Acked-by:"), else a review
+ * ("Reviewed-by:"), the trailers read as the commit message parser
+ * reads them.  *line is set to the line that says so (the caller frees
+ * it), NULL for POSTED_SILENT.
+ */
+enum posted_review {
+	POSTED_SILENT,
+	POSTED_REVIEWED,
+	POSTED_ACKED,
+	POSTED_NAKED,
+};
+enum posted_review posted_review_of(const char *body, char **line);
+
+/* "https://lore.kernel.org/r/<id>" */
+char *posted_link(const char *message_id);
 
 #endif

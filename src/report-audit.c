@@ -38,6 +38,47 @@ static const char *subject_of(const struct audit_pick *p)
 	return p->c && p->c->msg.subject ? p->c->msg.subject : "";
 }
 
+static int digits(size_t n)
+{
+	int d = 1;
+
+	while (n >= 10) {
+		n /= 10;
+		d++;
+	}
+	return d;
+}
+
+/*
+ * How a maintainer cites a mail of the thread: "04/12" as its subject
+ * numbers it (as wide as git format-patch writes it); a patch whose
+ * subject has none by its place among the patches, marked "*"; a reply
+ * by its place in the mbox.
+ */
+static void cite(struct strbuf *sb, const struct audit *a,
+		 const struct audit_mail *m)
+{
+	if (m->total)
+		strbuf_addf(sb, "%0*d/%d", digits((size_t)m->total), m->number,
+			    m->total);
+	else if (m->position)
+		strbuf_addf(sb, "%0*zu/%zu*", digits(a->nr_patches), m->position,
+			    a->nr_patches);
+	else
+		strbuf_addf(sb, "mail %zu", m->index);
+}
+
+/* A mail that is neither a pick nor a reply: listed as not judged. */
+static int not_judged(const struct audit_mail *m)
+{
+	return m->kind == AUDIT_MAIL_UNMATCHED || m->kind == AUDIT_MAIL_UNREADABLE;
+}
+
+static const char *mail_status(const struct audit_mail *m)
+{
+	return m->kind == AUDIT_MAIL_UNREADABLE ? "unreadable" : "unmatched";
+}
+
 void audit_text(struct strbuf *out, const struct audit *a)
 {
 	const struct audit_pick **v = sorted(a);
@@ -53,12 +94,25 @@ void audit_text(struct strbuf *out, const struct audit *a)
 			strbuf_addf(out, "              %s: %s\n", p->flags[j].flag,
 				    p->flags[j].evidence);
 	}
+	/* The mails that could not be judged: a maintainer asks about them. */
+	for (i = 0; i < a->nr_mails; i++) {
+		const struct audit_mail *m = a->mails[i];
+
+		if (!not_judged(m))
+			continue;
+		strbuf_addf(out, "%-13s %-12s  ", mail_status(m), "-");
+		mail_clean(out, m->title ? m->title : "no subject");
+		strbuf_addf(out, "  (%s)\n              ", m->source);
+		mail_clean(out, m->why);
+		strbuf_addch(out, '\n');
+	}
 	free(v);
 }
 
 void audit_json(struct strbuf *out, const struct audit *a)
 {
 	const struct audit_pick **v = sorted(a);
+	struct strbuf number = STRBUF_INIT;
 	struct json_writer jw;
 	size_t i, j;
 
@@ -66,6 +120,9 @@ void audit_json(struct strbuf *out, const struct audit *a)
 	for (i = 0; i < a->nr; i++) {
 		const struct audit_pick *p = v[i];
 
+		strbuf_reset(&number);
+		if (p->mail)
+			cite(&number, a, p->mail);
 		jw_object_begin(&jw);
 		jw_object_string(&jw, "commit", p->hex);
 		jw_object_string(&jw, "verdict", audit_verdict_name(p->verdict));
@@ -84,64 +141,353 @@ void audit_json(struct strbuf *out, const struct audit *a)
 			jw_end(&jw);
 		}
 		jw_end(&jw);
+		if (p->mail)
+			jw_object_string(&jw, "number", number.buf);
 		jw_end(&jw);
 		strbuf_addch(out, '\n');
 	}
+	for (i = 0; i < a->nr_mails; i++) {
+		const struct audit_mail *m = a->mails[i];
+
+		if (!not_judged(m))
+			continue;
+		strbuf_reset(&number);
+		cite(&number, a, m);
+		jw_object_begin(&jw);
+		jw_object_string(&jw, "status", mail_status(m));
+		jw_object_string(&jw, "number", number.buf);
+		jw_object_string(&jw, "subject", m->title);
+		jw_object_string(&jw, "input", m->source);
+		jw_object_string(&jw, "message_id", m->message_id);
+		jw_object_string(&jw, "why", m->why);
+		jw_end(&jw);
+		strbuf_addch(out, '\n');
+	}
+	strbuf_release(&number);
 	free(v);
+}
+
+/*
+ * A pick in a reply: "04/12 ext4: fix foo: reject, flag: evidence",
+ * its other flags below it; without a mail (--picks), its commit.
+ */
+static void reply_item(struct strbuf *out, const struct audit *a,
+		       const struct audit_pick *p)
+{
+	struct strbuf line = STRBUF_INIT;
+	size_t j = 0;
+
+	if (p->mail) {
+		cite(&line, a, p->mail);
+		strbuf_addf(&line, " %s: %s", p->mail->title ? p->mail->title :
+			    subject_of(p), audit_verdict_name(p->verdict));
+		if (p->nr_flags) {
+			strbuf_addf(&line, ", %s: %s", p->flags[0].flag,
+				    p->flags[0].evidence);
+			j = 1;
+		}
+	} else {
+		strbuf_addf(&line, "%.12s (\"%s\")", p->hex, subject_of(p));
+	}
+	strbuf_addstr(out, "  ");
+	mail_wrap(out, line.buf, 2, p->mail ? 6 : 4, 72);
+	strbuf_addch(out, '\n');
+	for (; j < p->nr_flags; j++) {
+		strbuf_reset(&line);
+		strbuf_addf(&line, "%s: %s", p->flags[j].flag,
+			    p->flags[j].evidence);
+		strbuf_addstr(out, "      ");
+		mail_wrap(out, line.buf, 6, 8, 72);
+		strbuf_addch(out, '\n');
+	}
+	strbuf_release(&line);
 }
 
 static void reply_section(struct strbuf *out, const struct audit *a,
 			  const struct audit_pick **v, enum audit_verdict which,
 			  const char *title)
 {
-	struct strbuf line = STRBUF_INIT;
-	size_t i, j, shown = 0;
+	size_t i, shown = 0;
 
 	for (i = 0; i < a->nr; i++) {
-		const struct audit_pick *p = v[i];
-
-		if (p->verdict != which)
+		if (v[i]->verdict != which)
 			continue;
 		if (!shown++)
 			strbuf_addf(out, "\n%s\n\n", title);
+		reply_item(out, a, v[i]);
+	}
+}
+
+/* The mails of the thread that are no pick: the cover, the unmatched. */
+static void not_judged_section(struct strbuf *out, const struct audit *a)
+{
+	struct strbuf line = STRBUF_INIT;
+	size_t i, shown = 0;
+
+	for (i = 0; i < a->nr_mails; i++) {
+		const struct audit_mail *m = a->mails[i];
+
+		if (!not_judged(m) && m->kind != AUDIT_MAIL_COVER)
+			continue;
+		if (!shown++)
+			strbuf_addstr(out, "\nNot judged:\n\n");
 		strbuf_reset(&line);
-		strbuf_addf(&line, "%.12s (\"%s\")", p->hex, subject_of(p));
+		cite(&line, a, m);
+		strbuf_addf(&line, " %s: %s", m->title ? m->title : "no subject",
+			    m->kind == AUDIT_MAIL_COVER ? "the cover letter, no patch"
+							: m->why);
 		strbuf_addstr(out, "  ");
-		mail_wrap(out, line.buf, 2, 4, 72);
+		mail_wrap(out, line.buf, 2, 6, 72);
 		strbuf_addch(out, '\n');
-		for (j = 0; j < p->nr_flags; j++) {
-			strbuf_reset(&line);
-			strbuf_addf(&line, "%s: %s", p->flags[j].flag,
-				    p->flags[j].evidence);
-			strbuf_addstr(out, "      ");
-			mail_wrap(out, line.buf, 6, 8, 72);
-			strbuf_addch(out, '\n');
-		}
 	}
 	strbuf_release(&line);
+}
+
+/* The verdicts' counts, and what was not judged, in a sentence. */
+static void summary_intro(struct strbuf *out, const struct audit *a,
+			  const struct audit_reply *r)
+{
+	struct strbuf text = STRBUF_INIT;
+	size_t counts[3] = { 0, 0, 0 }, unmatched = 0, by_position = 0, i;
+
+	for (i = 0; i < a->nr; i++)
+		counts[a->picks[i].verdict]++;
+	for (i = 0; i < a->nr_mails; i++) {
+		unmatched += not_judged(a->mails[i]);
+		by_position += a->mails[i]->position && !a->mails[i]->total;
+	}
+	strbuf_addf(&text, "These %zu picks for %s were judged against mainline "
+		    "%s by stablepick: %zu to drop, %zu to check, %zu fine",
+		    a->nr, r->branch, r->range, counts[AUDIT_REJECT],
+		    counts[AUDIT_QUESTIONABLE], counts[AUDIT_OK]);
+	if (unmatched)
+		strbuf_addf(&text, "; %zu %s of the thread %s not judged", unmatched,
+			    unmatched == 1 ? "patch" : "patches",
+			    unmatched == 1 ? "was" : "were");
+	strbuf_addch(&text, '.');
+	if (by_position)
+		strbuf_addstr(&text, " A patch marked * has no N/M in its "
+			      "subject: it is cited by its place among the "
+			      "patches of the thread.");
+	mail_wrap(out, text.buf, 0, 0, 72);
+	strbuf_addch(out, '\n');
+	strbuf_release(&text);
+}
+
+static int same_email(const char *x, const char *y)
+{
+	return x && y && !strcasecmp(x, y);
+}
+
+/*
+ * Reply-all: To the sender, Cc every To and Cc of the mail and the
+ * patch's author, each address once, never the user's own (when the
+ * user sent it, the first other address is the To).
+ */
+static void add_rcpt(struct mail_address *v, size_t *nr,
+		     const struct audit_address *ad, const char *me)
+{
+	size_t i;
+
+	if (!ad->email || same_email(ad->email, me))
+		return;
+	for (i = 0; i < *nr; i++)
+		if (same_email(v[i].email, ad->email))
+			return;
+	v[*nr].name = ad->name;
+	v[(*nr)++].email = ad->email;
+}
+
+/* "Re: " and the subject, never "Re: Re:". */
+static void reply_subject(struct strbuf *out, const char *subject)
+{
+	struct strbuf subj = STRBUF_INIT;
+
+	if (strncasecmp(subject, "Re:", 3))
+		strbuf_addstr(&subj, "Re: ");
+	strbuf_addstr(&subj, subject);
+	mail_header(out, "Subject", subj.buf);
+	strbuf_release(&subj);
+}
+
+static void reply_headers(struct strbuf *out, const struct audit_mail *m,
+			  const struct audit_reply *r, const char *message_id,
+			  const char *in_reply_to)
+{
+	struct mail_address *v = xcalloc(m->nr_rcpt + 2, sizeof(*v));
+	const char **refs;
+	size_t nr = 0, i, nr_refs = 0;
+
+	add_rcpt(v, &nr, &m->from, r->from_email);
+	for (i = 0; i < m->nr_rcpt; i++)
+		add_rcpt(v, &nr, &m->rcpt[i], r->from_email);
+	add_rcpt(v, &nr, &m->author, r->from_email);
+
+	mail_address_header(out, "From", r->from_name, r->from_email);
+	if (nr)
+		mail_address_list_header(out, "To", v, 1);
+	if (nr > 1)
+		mail_address_list_header(out, "Cc", v + 1, nr - 1);
+	reply_subject(out, m->subject ? m->subject : "");
+	strbuf_addstr(out, "Date: ");
+	mail_date(out, r->now, 0);
+	strbuf_addch(out, '\n');
+	mail_id_header(out, "Message-ID", message_id);
+	/* References: the mail's own chain, then the mail. */
+	refs = xcalloc(m->nr_references + 2, sizeof(*refs));
+	for (i = 0; !in_reply_to && i < m->nr_references; i++)
+		refs[nr_refs++] = m->references[i];
+	if (!in_reply_to && !nr_refs && m->in_reply_to)
+		refs[nr_refs++] = m->in_reply_to;
+	refs[nr_refs++] = in_reply_to ? in_reply_to : m->message_id;
+	mail_id_header(out, "In-Reply-To", refs[nr_refs - 1]);
+	mail_ids_header(out, "References", refs, nr_refs);
+	strbuf_addstr(out, "MIME-Version: 1.0\n"
+		      "Content-Type: text/plain; charset=UTF-8\n"
+		      "Content-Transfer-Encoding: 8bit\n\n");
+	free(refs);
+	free(v);
+}
+
+/* "On DATE, NAME wrote:" and the subject quoted, as a mail client does. */
+static void quote_subject(struct strbuf *out, const struct audit_mail *m)
+{
+	const char *who = m->from.name ? m->from.name :
+			  m->from.email ? m->from.email : "you";
+
+	if (m->date) {
+		strbuf_addstr(out, "On ");
+		mail_clean(out, m->date);
+		strbuf_addstr(out, ", ");
+	}
+	mail_clean(out, who);
+	strbuf_addstr(out, " wrote:\n> ");
+	mail_clean(out, m->subject ? m->subject : "");
+	strbuf_addstr(out, "\n\n");
+}
+
+static const char signature[] = "\n-- \nstablepick audit\n";
+
+/* The reply to one pick's mail: what is wrong with it. */
+static void pick_reply(struct strbuf *out, const struct audit_pick *p,
+		       const struct audit_reply *r, const char *message_id)
+{
+	struct strbuf text = STRBUF_INIT;
+	size_t j;
+
+	reply_headers(out, p->mail, r, message_id, NULL);
+	quote_subject(out, p->mail);
+	if (p->verdict == AUDIT_REJECT)
+		strbuf_addf(&text, "Please drop this one from %s", r->branch);
+	else
+		strbuf_addf(&text, "Please check this one before it goes into %s",
+			    r->branch);
+	strbuf_addf(&text, " (stablepick judged it against mainline %s: %s):",
+		    r->range, audit_verdict_name(p->verdict));
+	mail_wrap(out, text.buf, 0, 0, 72);
+	strbuf_addstr(out, "\n\n");
+	for (j = 0; j < p->nr_flags; j++) {
+		strbuf_reset(&text);
+		strbuf_addf(&text, "%s: %s", p->flags[j].flag,
+			    p->flags[j].evidence);
+		strbuf_addstr(out, "  ");
+		mail_wrap(out, text.buf, 2, 4, 72);
+		strbuf_addch(out, '\n');
+	}
+	strbuf_addstr(out, signature);
+	strbuf_release(&text);
+}
+
+static void summary_body(struct strbuf *out, const struct audit *a,
+			 const struct audit_reply *r)
+{
+	const struct audit_pick **v = sorted(a);
+
+	summary_intro(out, a, r);
+	reply_section(out, a, v, AUDIT_REJECT, "Please drop:");
+	reply_section(out, a, v, AUDIT_QUESTIONABLE, "Please check:");
+	reply_section(out, a, v, AUDIT_OK, "Fine:");
+	not_judged_section(out, a);
+	strbuf_addstr(out, signature);
+	free(v);
+}
+
+/* One message of an mbox: its From_ line, lines that look like one escaped. */
+static void mbox_add(struct strbuf *out, const struct strbuf *msg)
+{
+	const char *p = msg->buf;
+
+	strbuf_addstr(out, "From stablepick Mon Sep 17 00:00:00 2001\n");
+	while (*p) {
+		size_t len = strcspn(p, "\n");
+
+		if (!strncmp(p + strspn(p, ">"), "From ", 5))
+			strbuf_addch(out, '>');
+		strbuf_add(out, p, len);
+		strbuf_addch(out, '\n');
+		p += len + (p[len] == '\n');
+	}
+	strbuf_addch(out, '\n');
+}
+
+/* The Message-ID of the reply to mail n: the summary's, ".n" before '@'. */
+static char *nth_id(const char *summary, size_t n)
+{
+	const char *at = strrchr(summary, '@');
+
+	if (!at)
+		return xstrfmt("%s.%zu", summary, n);
+	return xstrfmt("%.*s.%zu%s", (int)(at - summary), summary, n, at);
+}
+
+/* The replies to the thread of an mbox: the summary, a reply per bad pick. */
+static void thread_replies(struct strbuf *out, const struct audit *a,
+			   const struct audit_reply *r)
+{
+	struct strbuf msg = STRBUF_INIT;
+	size_t i;
+
+	reply_headers(&msg, a->thread, r, r->message_id, r->in_reply_to);
+	if (!r->in_reply_to)
+		quote_subject(&msg, a->thread);
+	summary_body(&msg, a, r);
+	mbox_add(out, &msg);
+	for (i = 0; i < a->nr; i++) {
+		const struct audit_pick *p = &a->picks[i];
+		char *id;
+
+		if (p->verdict == AUDIT_OK || !p->mail || !p->mail->message_id)
+			continue;
+		strbuf_reset(&msg);
+		id = nth_id(r->message_id, p->mail->index);
+		pick_reply(&msg, p, r, id);
+		mbox_add(out, &msg);
+		free(id);
+	}
+	strbuf_release(&msg);
 }
 
 void audit_email(struct strbuf *out, const struct audit *a,
 		 const struct audit_reply *r)
 {
-	const struct audit_pick **v = sorted(a);
-	struct strbuf subj = STRBUF_INIT, text = STRBUF_INIT;
-	size_t counts[3] = { 0, 0, 0 }, i;
-
-	for (i = 0; i < a->nr; i++)
-		counts[a->picks[i].verdict]++;
-	if (r->subject && strncasecmp(r->subject, "Re:", 3))
-		strbuf_addstr(&subj, "Re: ");
-	strbuf_addstr(&subj, r->subject ? r->subject : "the picks for ");
-	if (!r->subject)
-		strbuf_addstr(&subj, r->branch);
-
+	if (a->thread && a->thread->message_id) {
+		thread_replies(out, a, r);
+		return;
+	}
 	mail_address_header(out, "From", r->from_name, r->from_email);
 	if (r->to)
 		mail_header(out, "To", r->to);
 	if (r->cc && *r->cc)
 		mail_header(out, "Cc", r->cc);
-	mail_header(out, "Subject", subj.buf);
+	if (r->subject) {
+		reply_subject(out, r->subject);
+	} else {
+		struct strbuf subj = STRBUF_INIT;
+
+		strbuf_addf(&subj, "the picks for %s", r->branch);
+		mail_header(out, "Subject", subj.buf);
+		strbuf_release(&subj);
+	}
 	strbuf_addstr(out, "Date: ");
 	mail_date(out, r->now, 0);
 	strbuf_addch(out, '\n');
@@ -153,18 +499,5 @@ void audit_email(struct strbuf *out, const struct audit *a,
 	strbuf_addstr(out, "MIME-Version: 1.0\n"
 		      "Content-Type: text/plain; charset=UTF-8\n"
 		      "Content-Transfer-Encoding: 8bit\n\n");
-
-	strbuf_addf(&text, "These %zu picks for %s were judged against mainline "
-		    "%s by stablepick: %zu to drop, %zu to check, %zu fine.",
-		    a->nr, r->branch, r->range, counts[AUDIT_REJECT],
-		    counts[AUDIT_QUESTIONABLE], counts[AUDIT_OK]);
-	mail_wrap(out, text.buf, 0, 0, 72);
-	strbuf_addch(out, '\n');
-	reply_section(out, a, v, AUDIT_REJECT, "Please drop:");
-	reply_section(out, a, v, AUDIT_QUESTIONABLE, "Please check:");
-	reply_section(out, a, v, AUDIT_OK, "Fine:");
-	strbuf_addstr(out, "\n-- \nstablepick audit\n");
-	strbuf_release(&subj);
-	strbuf_release(&text);
-	free(v);
+	summary_body(out, a, r);
 }

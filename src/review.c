@@ -179,44 +179,6 @@ int review_maintainers(git_repository *repo, const git_tree *tree,
 	return 0;
 }
 
-/* Whether line starts with key (ASCII case-insensitive) and a ':'. */
-static int has_tag(const char *line, size_t len, const char *key)
-{
-	size_t n = strlen(key);
-
-	return len > n && !strncasecmp(line, key, n) && line[n] == ':';
-}
-
-enum review_answer review_answer(const char *text, char **line)
-{
-	enum review_answer best = REVIEW_NONE;
-	const char *p = text;
-
-	*line = NULL;
-	while (*p) {
-		size_t len = strcspn(p, "\n"), skip = 0;
-		enum review_answer a = REVIEW_NONE;
-
-		while (skip < len && (p[skip] == ' ' || p[skip] == '\t'))
-			skip++;
-		if (has_tag(p + skip, len - skip, "Nacked-by") ||
-		    (len - skip >= 3 && !strncmp(p + skip, "NAK", 3) &&
-		     (len - skip == 3 || !isalnum((unsigned char)p[skip + 3]))))
-			a = REVIEW_NAK;
-		else if (has_tag(p + skip, len - skip, "Acked-by") ||
-			 has_tag(p + skip, len - skip, "Reviewed-by"))
-			a = REVIEW_ACK;
-		/* A NAK outweighs an ack in the same reply. */
-		if (a > best) {
-			best = a;
-			free(*line);
-			*line = xstrndup(p + skip, len - skip);
-		}
-		p += len + (p[len] == '\n');
-	}
-	return best;
-}
-
 /*
  * The review mail m answers, directly or up a chain of replies: its
  * kind, and the commit of a patch (*commit) or the cover's id (*root).
@@ -291,7 +253,7 @@ int review_collect(struct archive *a, const char *branch,
 		struct mbox mb = MBOX_INIT;
 		enum review_id_kind kind;
 		enum review_answer ans;
-		char *text, *line;
+		char *line;
 		git_oid commit;
 
 		if (m->removed || !m->in_reply_to ||
@@ -304,9 +266,19 @@ int review_collect(struct archive *a, const char *branch,
 			ret = -1;
 			break;
 		}
-		text = posted_reply_text(mb.nr ? mb.msgs[0].body : "");
-		ans = review_answer(text, &line);
-		free(text);
+		/* A NAK outweighs an ack in the same reply. */
+		switch (posted_review_of(mb.nr ? mb.msgs[0].body : "", &line)) {
+		case POSTED_NAKED:
+			ans = REVIEW_NAK;
+			break;
+		case POSTED_ACKED:
+		case POSTED_REVIEWED:
+			ans = REVIEW_ACK;
+			break;
+		default:
+			ans = REVIEW_NONE;
+			break;
+		}
 		mbox_release(&mb);
 		if (ans == REVIEW_NONE)
 			continue;

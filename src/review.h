@@ -59,14 +59,9 @@ struct review_people {
 enum review_answer { REVIEW_NONE, REVIEW_ACK, REVIEW_NAK };
 
 /*
- * What a reply's text (without quoted lines: posted_reply_text())
- * says: a NAK (a "Nacked-by:" line, or a line that starts with the
- * word NAK), else an ack (an "Acked-by:" or "Reviewed-by:" line), else
- * nothing.  *line gets the line that says it (to free), or NULL.
+ * An answer found in the archives: what posted_review_of() reads in
+ * it (a NAK, an ack or a review; a review counts as an ack).
  */
-enum review_answer review_answer(const char *text, char **line);
-
-/* An answer found in the archives. */
 struct review_found {
 	git_oid commit;
 	enum review_answer answer;

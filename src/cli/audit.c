@@ -7,6 +7,7 @@
 #include "picks.h"
 #include "report.h"
 #include "report-audit.h"
+#include "sha1.h"
 #include "strbuf.h"
 #include "util.h"
 
@@ -23,18 +24,19 @@ enum format { FORMAT_TEXT, FORMAT_JSON, FORMAT_EMAIL };
 static const char *const format_names[] = { "text", "json", "email", NULL };
 
 /*
- * The reply to the pick thread: In-Reply-To its first message (the
- * cover letter if there is one) or --in-reply-to, To its sender.
+ * The reply, or the replies to the mails of --mbox (report-audit.h),
+ * from the user's identity; Message-IDs from the branch and the thread
+ * (or first pick), the same for the same input.
  */
 static int reply(struct run_context *ctx, struct run *run,
-		 const struct audit *a, const struct picks_thread *t,
-		 const char *in_reply_to, struct strbuf *out)
+		 const struct audit *a, const char *in_reply_to,
+		 struct strbuf *out)
 {
 	struct audit_reply r;
 	git_signature *me = NULL;
 	struct strbuf cc = STRBUF_INIT;
 	char hex[GIT_OID_HEXSZ + 1];
-	char *id, *local;
+	char *id, *local, *bare = NULL;
 	git_time_t now;
 
 	if (ledger_now(&now) < 0)
@@ -44,31 +46,36 @@ static int reply(struct run_context *ctx, struct run *run,
 	memset(&r, 0, sizeof(r));
 	r.from_name = me ? me->name : "stablepick";
 	r.from_email = me ? me->email : "stablepick@localhost";
-	r.to = t->from;
 	r.cc = run_mail_cc(ctx, &run->rules, &cc);
-	r.subject = t->subject;
-	if (in_reply_to)
-		r.in_reply_to = in_reply_to + (*in_reply_to == '<');
-	else
-		r.in_reply_to = t->message_id;
+	/* "<id>" as given on the command line: the brackets are ours. */
+	if (in_reply_to) {
+		in_reply_to += *in_reply_to == '<';
+		bare = xstrndup(in_reply_to, strcspn(in_reply_to, ">"));
+		r.in_reply_to = bare;
+	}
 	r.now = now;
 	r.branch = run->branch.name;
 	r.range = run->scan.range;
 	git_oid_tostr(hex, sizeof(hex), a->nr ? &a->picks[0].id : &run->upstream);
-	local = xstrfmt("stablepick.audit.%s.%.12s", run->branch.name, hex);
+	if (a->thread && a->thread->message_id) {
+		unsigned char digest[SHA1_RAWSZ];
+		struct sha1 sha;
+
+		/* Another thread with the same first pick: other ids. */
+		sha1_init(&sha);
+		sha1_update(&sha, a->thread->message_id,
+			    strlen(a->thread->message_id));
+		sha1_final(digest, &sha);
+		local = xstrfmt("stablepick.audit.%s.%.12s.%02x%02x%02x%02x",
+				run->branch.name, hex, digest[0], digest[1],
+				digest[2], digest[3]);
+	} else
+		local = xstrfmt("stablepick.audit.%s.%.12s", run->branch.name, hex);
 	id = mail_message_id(local, r.from_email);
 	free(local);
 	r.message_id = id;
-	/* "<id>" as given on the command line: the brackets are ours. */
-	if (in_reply_to) {
-		char *bare = xstrndup(r.in_reply_to, strcspn(r.in_reply_to, ">"));
-
-		r.in_reply_to = bare;
-		audit_email(out, a, &r);
-		free(bare);
-	} else {
-		audit_email(out, a, &r);
-	}
+	audit_email(out, a, &r);
+	free(bare);
 	free(id);
 	git_signature_free(me);
 	strbuf_release(&cc);
@@ -90,14 +97,13 @@ static int audit(struct run_context *ctx, int argc, char **argv)
 		OPT_RANGE(&o, "the commits applied to the branch after A"),
 		OPT_ARCHIVE(&o),
 		OPT_FORMAT(&o, format_names),
-		OPT_IN_REPLY_TO(&o, "the message the email replies to "
-				"(default: the first pick mail)"),
+		OPT_IN_REPLY_TO(&o, "the message the summary replies to "
+				"(default: the cover letter, else patch 1)"),
 		OPT_UPSTREAM(&o),
 		OPT_END()
 	};
 	const char *applied;
 	char *start = NULL;
-	struct picks_thread thread = { NULL, NULL, NULL };
 	size_t skipped = 0;
 	struct candidate_list extra;
 	struct strbuf out = STRBUF_INIT;
@@ -141,7 +147,7 @@ static int audit(struct run_context *ctx, int argc, char **argv)
 		ret = run_judge_range(ctx, &run, o.archives.v, o.archives.nr);
 	/* Mails are matched by subject too: after the scan. */
 	if (!ret && mbox)
-		ret = picks_read_mbox(ctx, &run, mbox, &a, &skipped, &thread);
+		ret = picks_read_mbox(ctx, &run, mbox, &a, &skipped);
 	if (!ret && queue)
 		ret = picks_read_queue(ctx, &run, queue, &a, &skipped);
 	if (!ret && applied)
@@ -155,7 +161,7 @@ static int audit(struct run_context *ctx, int argc, char **argv)
 		if (o.format == FORMAT_JSON)
 			audit_json(&out, &a);
 		else if (o.format == FORMAT_EMAIL)
-			ret = reply(ctx, &run, &a, &thread, o.in_reply_to, &out);
+			ret = reply(ctx, &run, &a, o.in_reply_to, &out);
 		else
 			audit_text(&out, &a);
 	}
@@ -167,9 +173,6 @@ static int audit(struct run_context *ctx, int argc, char **argv)
 		ret = EXIT_REJECTED;
 	strbuf_release(&out);
 	free(start);
-	free(thread.message_id);
-	free(thread.subject);
-	free(thread.from);
 	candidate_list_release(&extra);
 	audit_release(&a);
 	run_release(&run);

@@ -80,6 +80,17 @@ vg archive-cached propose --branch linux-6.6.y --archive "$tmp/list.mbox" \
 	--archive "$tmp/inbox" --format json
 vg archive-audit audit --branch linux-6.6.y --picks "$tmp/picks" \
 	--archive "$tmp/inbox"
+# The series as pick mails, with a NAK among them: the replies to it.
+first=$(ls "$tmp"/split/* | sed -n 2p)
+{
+	cat "$tmp/list.mbox"
+	printf '\nFrom nak Mon Sep 17 00:00:00 2001\nFrom: R <r@example.org>\n'
+	printf 'Cc: "Wong, D" <d@example.org>, =?UTF-8?Q?Ren=C3=A9?= <x@example.org>\n'
+	sed -n 's/^Subject: /Subject: Re: /p; s/^Message-I[Dd]: /In-Reply-To: /p' "$first"
+	printf 'Message-ID: <nak@example.org>\n\nNAK\n'
+} >"$tmp/picks.mbox"
+vg audit-replies audit --branch linux-6.6.y --mbox "$tmp/picks.mbox" --format email
+grep -q 'rejected-by-review' "$tmp/out.audit-replies" || fail "the NAK was not read"
 grep -q '"found_by"' "$tmp/out.archive-cached" ||
 	fail "the archives found no posted patch"
-ok "memcheck: no error and no leak in 18 runs"
+ok "memcheck: no error and no leak in 19 runs"

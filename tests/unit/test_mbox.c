@@ -816,6 +816,47 @@ static void test_references(void **state)
 	mbox_release(&mb);
 }
 
+/* To, Cc and From as addresses: names decoded one by one, after the split. */
+static void test_addresses(void **state)
+{
+	static const char text[] =
+		"From: =?UTF-8?Q?Ren=C3=A9_Ts=27o?= <rene@example.org>\n"
+		"To: stable@vger.kernel.org, \"Wong, Darrick\" <djwong@kernel.org>\n"
+		"Cc: =?UTF-8?Q?Wong,_D?= <d@k.org>,\n"
+		" jack@suse.cz (Jan \\(Kara\\)), list: a@x.org, b@x.org;,\n"
+		" undisclosed-recipients:;\n"
+		"Subject: x\n"
+		"\n"
+		"body\n";
+	struct mbox_address *v = NULL;
+	struct mbox mb;
+	size_t nr = 0;
+
+	(void)state;
+	read_str(&mb, text);
+	assert_string_equal(mb.msgs[0].from_addr->name, "Ren\xc3\xa9 Ts'o");
+	assert_string_equal(mb.msgs[0].from_addr->email, "rene@example.org");
+	assert_int_equal(mb.msgs[0].nr_to, 2);
+	assert_null(mb.msgs[0].to[0].name);
+	assert_string_equal(mb.msgs[0].to[0].email, "stable@vger.kernel.org");
+	assert_string_equal(mb.msgs[0].to[1].name, "Wong, Darrick");
+	assert_int_equal(mb.msgs[0].nr_cc, 4);
+	assert_string_equal(mb.msgs[0].cc[0].name, "Wong, D");
+	assert_string_equal(mb.msgs[0].cc[0].email, "d@k.org");
+	assert_string_equal(mb.msgs[0].cc[1].name, "Jan (Kara)");
+	assert_string_equal(mb.msgs[0].cc[1].email, "jack@suse.cz");
+	assert_null(mb.msgs[0].cc[2].name);
+	assert_string_equal(mb.msgs[0].cc[2].email, "a@x.org");
+	assert_string_equal(mb.msgs[0].cc[3].email, "b@x.org");
+	mbox_release(&mb);
+
+	/* A body's "From:" line, UTF-8 as written. */
+	mbox_address_list(" Ren\xc3\xa9 <r@x.org>", &v, &nr);
+	assert_int_equal(nr, 1);
+	assert_string_equal(v[0].name, "Ren\xc3\xa9");
+	mbox_address_free(v, nr);
+}
+
 /* Each message's bytes, read on their own, give the message again. */
 static void test_offsets(void **state)
 {
@@ -1083,6 +1124,7 @@ int main(void)
 		cmocka_unit_test(test_robustness),
 		cmocka_unit_test(test_revisions),
 		cmocka_unit_test(test_references),
+		cmocka_unit_test(test_addresses),
 		cmocka_unit_test(test_offsets),
 		cmocka_unit_test(test_dates),
 		cmocka_unit_test(test_next_message),

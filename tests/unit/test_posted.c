@@ -360,6 +360,33 @@ static void test_mates(void **state)
 	patchid_cache_release(&ids);
 }
 
+/* NAKs, acks and reviews: the reply's own lines, not what it quotes. */
+static void test_review_of(void **state)
+{
+	char *line;
+
+	(void)state;
+	assert_int_equal(posted_review_of("On Mon, A wrote:\n> Nacked-by: X <x@y>\n"
+					  "> NAK\n\nAcked-by: B <b@y>\n", &line),
+			 POSTED_ACKED);
+	assert_string_equal(line, "Acked-by: B <b@y>");
+	free(line);
+	assert_int_equal(posted_review_of("Hi,\n\n  NAK, it breaks 6.6.\n"
+					  "Reviewed-by: C <c@y>\n", &line),
+			 POSTED_NAKED);
+	assert_string_equal(line, "NAK, it breaks 6.6.");
+	free(line);
+	assert_int_equal(posted_review_of("Reviewed-by: C <c@y>\n\n"
+					  "Nacked-by: D <d@y>\n", &line),
+			 POSTED_NAKED);
+	assert_string_equal(line, "Nacked-by: D <d@y>");
+	free(line);
+	/* "NAKED" is no NAK, nor is one after the signature. */
+	assert_int_equal(posted_review_of("NAKED truth.\n-- \nNAK\n", &line),
+			 POSTED_SILENT);
+	assert_null(line);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -367,6 +394,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_series, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_replies, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_mates, setup, teardown),
+		cmocka_unit_test(test_review_of),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -22,6 +22,7 @@
 
 #include "capture.h"
 #include "json.h"
+#include "mail.h"
 #include "report.h"
 #include "rules.h"
 #include "score.h"
@@ -484,6 +485,30 @@ static void test_email_subject(void **state)
 			"btrfs, ext4, xfs, zonefs: candidates for 6.6.y, week 49");
 }
 
+/* Address lists: each address whole, folded between them, names encoded. */
+static void test_address_list(void **state)
+{
+	static const struct mail_address v[] = {
+		{ "Sasha Levin", "sashal@kernel.org" },
+		{ NULL, "stable@vger.kernel.org" },
+		{ "Wong, Darrick", "djwong@kernel.org" },
+		{ "Ren\xc3\xa9", "rene@example.org" },
+	};
+	static const char *const ids[] = { "a@x", "b@x" };
+	struct strbuf out = STRBUF_INIT;
+
+	(void)state;
+	mail_address_list_header(&out, "Cc", v, 4);
+	assert_string_equal(out.buf, "Cc: \"Sasha Levin\" <sashal@kernel.org>, "
+			    "stable@vger.kernel.org,\n \"Wong, Darrick\" "
+			    "<djwong@kernel.org>, =?UTF-8?B?UmVuw6k=?= "
+			    "<rene@example.org>\n");
+	strbuf_reset(&out);
+	mail_ids_header(&out, "References", ids, 2);
+	assert_string_equal(out.buf, "References: <a@x> <b@x>\n");
+	strbuf_release(&out);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -495,6 +520,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_write, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_write_terminal, setup, teardown),
 		cmocka_unit_test(test_email_subject),
+		cmocka_unit_test(test_address_list),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
