@@ -230,6 +230,13 @@ static void json_candidate(struct strbuf *out, const struct candidate *c)
 	jw_object_string(&jw, "reverts", c->reverts ? c->reverts->hex : NULL);
 	jw_object_strings(&jw, "warnings", (const char *const *)c->warnings,
 			  c->nr_warnings);
+	/* Only on what --since last lists again: a full run is unchanged. */
+	if (c->newly) {
+		jw_object_object(&jw, "newly_eligible");
+		jw_object_string(&jw, "why", newly_why_name(c->newly));
+		jw_object_string(&jw, "was", c->newly_was);
+		jw_end(&jw);
+	}
 	jw_end(&jw);
 	strbuf_addch(out, '\n');
 }

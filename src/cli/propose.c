@@ -142,6 +142,7 @@ static int propose(struct run_context *ctx, int argc, char **argv)
 
 	if ((n = cli_parse(&cmd_propose, opts, argc, argv, CLI_NO_ARGS)) < 0)
 		return cli_parse_status(n);
+	state_init(&since_state);
 	if (!a.branch) {
 		error("propose needs --branch");
 		cli_args_release(&a);
@@ -168,6 +169,7 @@ static int propose(struct run_context *ctx, int argc, char **argv)
 		ret = run_save(ctx, &run);
 	if (!ret && since && !strcmp(since, "last"))
 		ret = run_since_save(&run, &since_state);
+	state_release(&since_state);
 	strbuf_release(&out);
 	cli_args_release(&a);
 	cli_list_release(&tests_from);

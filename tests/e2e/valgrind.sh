@@ -48,6 +48,11 @@ vg diff diff --branch vendor --against linux-6.6.y --format html
 vg tests tests --branch linux-6.6.y --fstests "$tmp/fst"
 vg eval eval --branch linux-6.6.y --misses --ablation
 vg mark mark --branch linux-6.6.y master~1 rejected -m "valgrind"
+# The state of --since last: written, then read with what it remembers.
+vg since propose --branch linux-6.6.y --since last --format email
+vg since-again propose --branch linux-6.6.y --since last
+[ "$(awk -F '\t' 'NF == 4' .git/stablepick/state)" ] ||
+	fail "the state remembers nothing"
 vg patch-id patch-id --jobs 2 v6.6..master
 vg rules-list rules list
 
@@ -67,4 +72,4 @@ vg archive-audit audit --branch linux-6.6.y --picks "$tmp/picks" \
 	--archive "$tmp/inbox"
 grep -q '"found_by"' "$tmp/out.archive-cached" ||
 	fail "the archives found no posted patch"
-ok "memcheck: no error and no leak in 13 runs"
+ok "memcheck: no error and no leak in 15 runs"
