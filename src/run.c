@@ -646,9 +646,14 @@ static int resolve_since(struct run *run, git_repository *repo,
 	}
 	/* (A tip mainline no longer has, after a rebase: list everything.) */
 	git_error_clear();
+	/*
+	 * At the same tip, "now" too, for the commits this run does not
+	 * judge (another --subsystem): relist() replaces the others'.
+	 */
 	HASH_ITER(hh, old.seen, s, tmp)
 		state_remember(st, &s->commit, same ? s->then :
-			       moved ? s->now : STATE_NONE, STATE_NONE);
+			       moved ? s->now : STATE_NONE,
+			       same ? s->now : STATE_NONE);
 	state_release(&old);
 	if (st->has_from) {
 		*found = 1;

@@ -132,6 +132,10 @@ ok "week 2: soaked, deferral-expired, ledger-changed, prerequisite-present"
 "$STABLEPICK" propose $B --since last --format mbox >"$tmp/week2.mbox"
 "$STABLEPICK" propose $B --since last --format json >"$tmp/again.json"
 test_cmp "$tmp/week2.json" "$tmp/again.json"
+# One subsystem's run forgets nothing of the others (week 3 below).
+"$STABLEPICK" propose $B --since last --subsystem ext4 --format json |
+	summary >"$tmp/actual"
+summary <"$tmp/week2.json" | grep '^ext4' | test_cmp - "$tmp/actual"
 ok "a second run at the same tip lists the same"
 
 grep -A3 ' btrfs: fix a crash in b$' "$tmp/week2.txt" |
