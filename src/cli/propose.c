@@ -126,7 +126,8 @@ static int propose(struct run_context *ctx, int argc, char **argv)
 		OPT_RANGE(&a, "the mainline range to walk (default: from the "
 			  "merge base)"),
 		OPT_STRING(0, "since", &since, "last|REV",
-			   "hide what the last run, or one up to REV, listed"),
+			   "hide what the last run, or one up to REV, listed "
+			   "(last: but what became eligible since)"),
 		OPT_SUBSYSTEM(&a),
 		OPT_LIST("tests-from", &tests_from, "DIR",
 			 "the fixes an fstests or LTP checkout names are "
