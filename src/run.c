@@ -615,7 +615,7 @@ static int hide_listed(struct run *run, git_repository *repo,
  */
 static int resolve_since(struct run *run, git_repository *repo,
 			 const char *since, git_oid *out, int *found,
-			 struct state *st)
+			 struct state *st, git_time_t now)
 {
 	const struct state_seen *s, *tmp;
 	struct state old;
@@ -633,16 +633,19 @@ static int resolve_since(struct run *run, git_repository *repo,
 	if (ret < 0)
 		return -1;
 	git_oid_cpy(&st->tip, &run->upstream);
+	st->now_run = now;
 	if (!ret)
 		return 0;		/* the first run lists everything */
 	if (git_oid_equal(&old.tip, &run->upstream)) {
 		same = 1;
 		st->has_from = old.has_from;
 		git_oid_cpy(&st->from, &old.from);
+		st->then_run = old.then_run;
 	} else if (git_graph_descendant_of(repo, &run->upstream, &old.tip) > 0) {
 		moved = 1;
 		st->has_from = 1;
 		git_oid_cpy(&st->from, &old.tip);
+		st->then_run = old.now_run;
 	}
 	/* (A tip mainline no longer has, after a rebase: list everything.) */
 	git_error_clear();
@@ -688,16 +691,38 @@ static enum state_was was_of(const struct candidate *c)
 }
 
 /*
- * Why c, which was "was" when the runs at the tip before saw it, is
- * eligible now (proposed, or accepted in the ledger) where it was not
- * then; NEWLY_NONE if it is not, or was already.
+ * Whether c's deferral ended since the run at then_run (the last at the
+ * tip before): one recorded after that run, which saw it proposed, and
+ * ended before this one, kept it from the list all the same.
+ */
+static int deferral_ended(const struct candidate *c, git_time_t then_run,
+			  git_time_t now)
+{
+	const struct ledger_entry *e = c->decision;
+
+	return e && e->decision == DECISION_DEFERRED &&
+	       !ledger_in_force(e, now) && then_run && e->until > then_run;
+}
+
+/*
+ * Why c, which was "was" when the runs at the tip before (the last at
+ * then_run) saw it, is eligible now (proposed, or accepted in the
+ * ledger) where it was not then, or not since; NEWLY_NONE if it is
+ * not.  *was_out gets what it was.
  */
 static enum newly_why newly_eligible(const struct candidate *c,
-				     enum state_was was, git_time_t now)
+				     enum state_was was, git_time_t then_run,
+				     git_time_t now, enum state_was *was_out)
 {
 	const struct ledger_entry *e = c->decision;
 	int applies = !c->apply_checked || c->apply.applies;
 
+	*was_out = was;
+	if (was == STATE_NONE && c->verdict == VERDICT_PROPOSED &&
+	    deferral_ended(c, then_run, now)) {
+		*was_out = STATE_DEFERRED;
+		return NEWLY_DEFERRAL_EXPIRED;
+	}
 	if (was == STATE_NONE)
 		return NEWLY_NONE;
 	if (c->verdict == VERDICT_ACCEPTED)
@@ -735,41 +760,42 @@ static enum newly_why newly_eligible(const struct candidate *c,
  * it was not at the tip before is listed again, marked; and *st keeps
  * what this run did not propose, for the next tip's runs.
  */
-static int relist(struct run *run, struct state *st)
+static void relist(struct run *run, struct state *st, git_time_t now)
 {
 	struct candidate_list *l = &run->scan.candidates;
-	git_time_t now;
 	size_t i;
 
-	if (ledger_now(&now) < 0)
-		return -1;
 	for (i = 0; i < l->nr; i++) {
 		struct candidate *c = l->items[i];
 		const struct state_seen *s = state_find(st, &c->id);
-		enum state_was then = s ? s->then : STATE_NONE;
+		enum state_was then = s ? s->then : STATE_NONE, was;
 
 		if (c->listed_before &&
-		    (c->newly = newly_eligible(c, then, now)) != NEWLY_NONE) {
+		    (c->newly = newly_eligible(c, then, st->then_run, now,
+					       &was)) != NEWLY_NONE) {
 			c->listed_before = 0;
-			c->newly_was = state_was_name(then);
+			c->newly_was = state_was_name(was);
 		}
 		state_remember(st, &c->id, then, was_of(c));
 	}
-	return 0;
 }
 
 int run_since(struct run *run, git_repository *repo, const char *since,
 	      struct state *st)
 {
+	git_time_t now;
 	git_oid tip;
 	int found = 0;
 
 	state_release(st);
-	if (resolve_since(run, repo, since, &tip, &found, st) < 0)
+	if (ledger_now(&now) < 0 ||
+	    resolve_since(run, repo, since, &tip, &found, st, now) < 0)
 		return -1;
 	if (found && hide_listed(run, repo, &tip) < 0)
 		return -1;
-	return strcmp(since, "last") ? 0 : relist(run, st);
+	if (!strcmp(since, "last"))
+		relist(run, st, now);
+	return 0;
 }
 
 int run_since_save(struct run *run, const struct state *st)

@@ -189,8 +189,9 @@ int run_judge_scores(struct run *run, git_repository *repo,
  * again (the mbox after the email lists the same commits).
  *
  * With "last", a hidden candidate that was not eligible at the tip
- * before (waiting, deferred, needs-ack, held, does not apply ...) and
- * is now (proposed, or accepted in the ledger) is listed again, with
+ * before (waiting, deferred, needs-ack, held, does not apply ...), or
+ * was deferred after its last run, and is now (proposed, or accepted
+ * in the ledger) is listed again, with
  * c->newly saying why and c->newly_was what it was; the second run at
  * a tip compares with the same tip before, so it lists the same.
  *

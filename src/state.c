@@ -152,6 +152,34 @@ static int parse_oid(git_oid *out, const char *s, size_t len)
 	return len == GIT_OID_HEXSZ ? git_oid_fromstrn(out, s, len) : -1;
 }
 
+/* A time of a run: decimal seconds, or "-" for none (0). */
+static int parse_time(git_time_t *out, const char *s, size_t len)
+{
+	git_time_t t = 0;
+	size_t i;
+
+	*out = 0;
+	if (len == 1 && *s == '-')
+		return 0;
+	if (!len || len > 18)
+		return -1;
+	for (i = 0; i < len; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return -1;
+		t = t * 10 + (s[i] - '0');
+	}
+	*out = t;
+	return t ? 0 : -1;
+}
+
+static void add_time(struct strbuf *out, git_time_t t)
+{
+	if (t > 0)
+		strbuf_addf(out, "\t%lld", (long long)t);
+	else
+		strbuf_addstr(out, "\t-");
+}
+
 /* One line of branch (without the branch and its tab) into st. */
 static int parse_line(struct state *st, int *has_run, int version,
 		      const char *p, size_t len)
@@ -162,8 +190,11 @@ static int parse_line(struct state *st, int *has_run, int version,
 	enum state_was then, now;
 	git_oid id;
 
-	if (n == 2) {
+	if (n == 2 || (n == 4 && version >= 2)) {
 		if (*has_run || parse_oid(&st->tip, f[1], flen[1]) < 0)
+			return -1;
+		if (n == 4 && (parse_time(&st->then_run, f[2], flen[2]) < 0 ||
+			       parse_time(&st->now_run, f[3], flen[3]) < 0))
 			return -1;
 		*has_run = 1;
 		if (flen[0] == 1 && *f[0] == '-')
@@ -230,7 +261,10 @@ static void add_branch_lines(struct strbuf *out, const char *branch,
 	git_oid_tostr(hex, sizeof(hex), &st->tip);
 	if (st->has_from)
 		git_oid_tostr(from, sizeof(from), &st->from);
-	strbuf_addf(out, "%s\t%s\t%s\n", branch, from, hex);
+	strbuf_addf(out, "%s\t%s\t%s", branch, from, hex);
+	add_time(out, st->then_run);
+	add_time(out, st->now_run);
+	strbuf_addch(out, '\n');
 	seen = xcalloc(HASH_COUNT(st->seen) + 1, sizeof(*seen));
 	HASH_ITER(hh, st->seen, s, tmp)
 		seen[nr++] = s;

@@ -19,12 +19,17 @@
  * at this tip ("now": what the run at the next tip compares with).
  *
  *     # stablepick state 2
- *     linux-6.6.y<TAB><40-hex hidden up to, or -><TAB><40-hex tip>
+ *     linux-6.6.y<TAB><40-hex hidden up to, or -><TAB><40-hex tip><TAB>
+ *         <then-run><TAB><now-run>
  *     linux-6.6.y<TAB><40-hex commit><TAB><then><TAB><now>
  *
- * then and now are names of enum state_was, or "-" for nothing to
- * remember (proposed, present, below the threshold ...).  A version 1
- * file has the first kind of line only: nothing remembered.
+ * (the first on one line).  then-run and now-run are when (Unix time,
+ * "now" as the ledger has it) the last run at the tip before and at
+ * this tip ran, or "-": a deferral that ended since then-run ends after
+ * what that run saw.  then and now are names of enum state_was, or "-"
+ * for nothing to remember (proposed, present, below the threshold ...).
+ * A version 1 file has the run's line without the times only: nothing
+ * remembered.
  *
  * Reads never fail on a missing file; writes go to a temporary file,
  * synced and renamed over the state, so a crash leaves the old one.
@@ -66,6 +71,8 @@ struct state {
 	int has_from;		/* 0: the run hid nothing (a first run) */
 	git_oid from;		/* what the run hid candidates up to */
 	git_oid tip;		/* the mainline tip the run saw */
+	git_time_t then_run;	/* the last run at the tip before; 0: none */
+	git_time_t now_run;	/* the last run at this tip; 0: unknown */
 	struct state_seen *seen;	/* uthash head */
 };
 

@@ -45,6 +45,8 @@ untagged() {	# untagged FILE SUBJECT [CONTENT]: needs-ack in xfs
 	test_fix "$1" "${3:-int $(echo "$2" | tr -c 'a-z\n' '_');}" "$2"
 }
 fix fs/ext4/a.c 'ext4: fix a crash in a'
+fix fs/ext4/w.c 'ext4: fix a crash in w'
+briefly=$(git rev-parse HEAD)
 fix fs/btrfs/b.c 'btrfs: fix a crash in b'
 soaks=$(git rev-parse HEAD)
 fix fs/ext4/c.c 'ext4: fix a crash in c'
@@ -80,6 +82,7 @@ cat >"$tmp/expect" <<'EXPECT'
 btrfs: fix a crash in b|waiting|-/-
 ext4: fix a crash in a|proposed|-/-
 ext4: fix a crash in c|deferred|-/-
+ext4: fix a crash in w|proposed|-/-
 xfs: fix a crash in d|needs-ack|-/-
 xfs: fix a crash in e|needs-ack|-/-
 xfs: fix a crash in f|needs-ack|-/-
@@ -92,16 +95,18 @@ jq -r 'select(.subject == "xfs: fix a crash in the log again") | .why' \
 	fail "the fix is not held for its prerequisite"
 ok "week 1: waiting, deferred, needs-ack and held"
 
-# --- between the weeks: the list answers, the branch takes the
-# prerequisite, mainline moves on by eight days ---
+# --- between the weeks: the list answers (one proposal is to wait a
+# few days), the branch takes the prerequisite, mainline moves on by
+# eight days ---
 "$STABLEPICK" mark $B "$acked" accepted -m 'acked by xfs' >/dev/null
+"$STABLEPICK" mark $B "$briefly" deferred --until 2023-11-19 >/dev/null
 "$STABLEPICK" mark $B "$naked" rejected -m 'breaks quota' >/dev/null
 git checkout -q linux-6.6.y
 git cherry-pick -x "$prereq" >/dev/null
 git checkout -q master
 test_tick=$((test_tick + 8 * 86400))
 fix fs/ext4/g.c 'ext4: fix a crash in g'
-STABLEPICK_NOW=1700800000	# 2023-11-24: the deferral has ended
+STABLEPICK_NOW=1700800000	# 2023-11-24: both deferrals have ended
 
 # --- week 2 ---
 "$STABLEPICK" propose $B --since last --format json >"$tmp/week2.json"
@@ -110,6 +115,7 @@ cat >"$tmp/expect" <<'EXPECT'
 btrfs: fix a crash in b|proposed|soaked/waiting
 ext4: fix a crash in c|proposed|deferral-expired/deferred
 ext4: fix a crash in g|proposed|-/-
+ext4: fix a crash in w|proposed|deferral-expired/deferred
 xfs: fix a crash in d|accepted|ledger-changed/needs-ack
 xfs: fix a crash in the log again|proposed|prerequisite-present/held
 EXPECT
@@ -150,10 +156,10 @@ grep -A3 '^accepted .* xfs: fix a crash in d$' "$tmp/week2.txt" |
 grep -A3 ' xfs: fix a crash in the log again$' "$tmp/week2.txt" |
 	grep -q '^ *newly eligible: prerequisite-present (was held)$' ||
 	fail "text: no mark for the held fix"
-grep -q '^(4 listed by an earlier run and newly eligible)$' "$tmp/week2.txt" &&
+grep -q '^(5 listed by an earlier run and newly eligible)$' "$tmp/week2.txt" &&
 	grep -q '^(4 listed by an earlier run not shown)$' "$tmp/week2.txt" ||
 	fail "text: the counts are wrong: $(cat "$tmp/week2.txt")"
-[ "$(grep -c 'newly eligible' "$tmp/week2.txt")" = 5 ] ||
+[ "$(grep -c 'newly eligible' "$tmp/week2.txt")" = 6 ] ||
 	fail "text: marks on other lines"
 ok "text: the marks"
 
@@ -172,10 +178,11 @@ done
 	fail "email: not one section in each of btrfs, ext4, xfs"
 grep '^Subject:' "$tmp/week2.mbox" >"$tmp/actual"
 cat >"$tmp/expect" <<'EXPECT'
-Subject: [PATCH 6.6 1/4] btrfs: fix a crash in b
-Subject: [PATCH 6.6 2/4] ext4: fix a crash in c
-Subject: [PATCH 6.6 3/4] xfs: fix a crash in the log again
-Subject: [PATCH 6.6 4/4] ext4: fix a crash in g
+Subject: [PATCH 6.6 1/5] ext4: fix a crash in w
+Subject: [PATCH 6.6 2/5] btrfs: fix a crash in b
+Subject: [PATCH 6.6 3/5] ext4: fix a crash in c
+Subject: [PATCH 6.6 4/5] xfs: fix a crash in the log again
+Subject: [PATCH 6.6 5/5] ext4: fix a crash in g
 EXPECT
 test_cmp "$tmp/expect" "$tmp/actual"
 ok "email and mbox: the newly eligible"
@@ -194,7 +201,7 @@ grep -q "^linux-6.6.y	$naked	rejected	rejected\$" "$state" ||
 	fail "the rejected commit is not remembered: $(cat "$state")"
 {
 	echo '# stablepick state 1'
-	awk -F '\t' 'NR > 1 && NF == 3' "$state"
+	awk -F '\t' -v OFS='\t' 'NR > 1 && NF == 5 { print $1, $2, $3 }' "$state"
 } >"$tmp/v1" && mv "$tmp/v1" "$state"
 "$STABLEPICK" propose $B --since last --format json | summary >"$tmp/actual"
 test_cmp "$tmp/expect" "$tmp/actual"

@@ -50,6 +50,8 @@ static void test_round_trip(void **state)
 	oid(&a.tip, 1);
 	a.has_from = 1;
 	oid(&a.from, 2);
+	a.then_run = 1700000000;
+	a.now_run = 1700600000;
 	oid(&id, 10);
 	state_remember(&a, &id, STATE_WAITING, STATE_NONE);
 	oid(&id, 11);
@@ -69,6 +71,8 @@ static void test_round_trip(void **state)
 	assert_int_equal(state_get(path, "linux-6.6.y", &got), 1);
 	assert_true(git_oid_equal(&got.tip, &a.tip));
 	assert_true(got.has_from && git_oid_equal(&got.from, &a.from));
+	assert_int_equal(got.then_run, 1700000000);
+	assert_int_equal(got.now_run, 1700600000);
 	assert_int_equal(HASH_COUNT(got.seen), 2);
 	oid(&id, 10);
 	assert_non_null(s = state_find(&got, &id));
@@ -83,6 +87,8 @@ static void test_round_trip(void **state)
 
 	assert_int_equal(state_get(path, "linux-6.1.y", &got), 1);
 	assert_false(got.has_from);
+	assert_int_equal(got.then_run, 0);
+	assert_int_equal(got.now_run, 0);
 	oid(&id, 20);
 	assert_non_null(s = state_find(&got, &id));
 	assert_int_equal(s->then, STATE_DOES_NOT_APPLY);
@@ -166,7 +172,11 @@ static void test_bad_lines(void **state)
 		    "b\t%s\theld\t-\n", tip, tip, tip);
 	expect_bad(sb.buf, "b", 4);
 	strbuf_reset(&sb);
-	strbuf_addf(&sb, "# stablepick state 2\nb\t-\t%.12s\n", tip);
+	strbuf_addf(&sb, "# stablepick state 2\nb\t-\t%.12s\t-\t-\n", tip);
+	expect_bad(sb.buf, "b", 2);
+	/* A time that is not one. */
+	strbuf_reset(&sb);
+	strbuf_addf(&sb, "# stablepick state 2\nb\t-\t%s\t-\tmonday\n", tip);
 	expect_bad(sb.buf, "b", 2);
 	strbuf_reset(&sb);
 	strbuf_addf(&sb, "# stablepick state 2\nb\t-\t%s\nb\t-\t%s\n", tip, tip);
