@@ -71,11 +71,12 @@ static int shown(const struct report *r, const struct candidate *c)
 	if (c->listed_before)
 		return 0;
 	/* Listed again for a reason, whatever its verdict (accepted). */
-	return r->all || c->newly || (c->verdict != VERDICT_PRESENT &&
-			  c->verdict != VERDICT_BELOW_THRESHOLD &&
-			  c->verdict != VERDICT_ACCEPTED &&
-			  c->verdict != VERDICT_REJECTED &&
-			  c->verdict != VERDICT_DEFERRED);
+	return r->all || c->newly ||
+	       (c->verdict != VERDICT_PRESENT &&
+		c->verdict != VERDICT_BELOW_THRESHOLD &&
+		c->verdict != VERDICT_ACCEPTED &&
+		c->verdict != VERDICT_REJECTED &&
+		c->verdict != VERDICT_DEFERRED);
 }
 
 /*
