@@ -29,6 +29,22 @@ static const char *const evidence_names[EVIDENCE__COUNT] = {
 	[EVIDENCE_ABSENT] = "absent",
 };
 
+static const char *const newly_names[NEWLY__COUNT] = {
+	[NEWLY_NONE] = "none",
+	[NEWLY_SOAKED] = "soaked",
+	[NEWLY_DEFERRAL_EXPIRED] = "deferral-expired",
+	[NEWLY_LEDGER_CHANGED] = "ledger-changed",
+	[NEWLY_PREREQUISITE_PRESENT] = "prerequisite-present",
+	[NEWLY_RULES_CHANGED] = "rules-changed",
+};
+
+const char *newly_why_name(enum newly_why w)
+{
+	if ((unsigned)w >= NEWLY__COUNT)
+		return "unknown";
+	return newly_names[w];
+}
+
 const char *evidence_kind_name(enum evidence_kind k)
 {
 	if ((unsigned)k >= EVIDENCE__COUNT)

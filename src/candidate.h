@@ -39,6 +39,23 @@ enum verdict {
 /* Stable names, used in text and JSON output; never change them. */
 const char *verdict_name(enum verdict v);
 
+/*
+ * Why propose --since last lists again a commit an earlier run listed:
+ * it was not eligible then and is now.  Stable names, used in text and
+ * JSON output (newly_why_name()); never change them.
+ */
+enum newly_why {
+	NEWLY_NONE,
+	NEWLY_SOAKED,			/* "soaked": was waiting for soak */
+	NEWLY_DEFERRAL_EXPIRED,		/* "deferral-expired" */
+	NEWLY_LEDGER_CHANGED,		/* "ledger-changed": e.g. accepted */
+	NEWLY_PREREQUISITE_PRESENT,	/* "prerequisite-present" */
+	NEWLY_RULES_CHANGED,		/* "rules-changed": needs-ack no more */
+	NEWLY__COUNT
+};
+
+const char *newly_why_name(enum newly_why w);
+
 /* One matched rule: why the score is what it is. */
 struct reason {
 	const struct rule *rule;	/* borrowed from the ruleset */
@@ -189,6 +206,8 @@ struct candidate {
 
 	/* The trial cherry-pick onto the branch tip (src/checks.h). */
 	int apply_checked;
+	/* Held back with a held commit it needs to apply (src/checks.h). */
+	int held;
 
 	/* The first tags containing it, painted by the scan's walk. */
 	struct soak_mark soak;
@@ -211,6 +230,13 @@ struct candidate {
 	 */
 	int queued;
 	struct apply_result queue_apply;
+	/*
+	 * --since last: an earlier run listed it, but it is eligible now
+	 * where it was not then, so it is listed again: why, and what it
+	 * was then (a name of enum state_was: "waiting", "held" ...).
+	 */
+	enum newly_why newly;
+	const char *newly_was;
 
 	enum verdict verdict;
 	char *why;			/* one sentence explaining the verdict */

@@ -290,6 +290,7 @@ static void hold(struct candidate *c, const struct candidate *h)
 		c->verdict = VERDICT_WAITING;
 		break;
 	}
+	c->held = 1;
 	free(c->why);
 	c->why = why;
 }

@@ -260,6 +260,13 @@ static void json_candidate(struct strbuf *out, const struct candidate *c)
 	json_other_decisions(&jw, c);
 	jw_object_strings(&jw, "warnings", (const char *const *)c->warnings,
 			  c->nr_warnings);
+	/* Only on what --since last lists again: a full run is unchanged. */
+	if (c->newly) {
+		jw_object_object(&jw, "newly_eligible");
+		jw_object_string(&jw, "why", newly_why_name(c->newly));
+		jw_object_string(&jw, "was", c->newly_was);
+		jw_end(&jw);
+	}
 	jw_end(&jw);
 	strbuf_addch(out, '\n');
 }

@@ -51,6 +51,7 @@ void report_branch_version(struct strbuf *out, const struct branch_index *b)
 
 enum mail_section {
 	SECTION_PROPOSED,
+	SECTION_NEWLY,
 	SECTION_MANUAL,
 	SECTION_NEEDS_ACK,
 	SECTION_WAITING,
@@ -62,6 +63,7 @@ enum mail_section {
 
 static const char *const section_titles[SECTION__COUNT] = {
 	"Proposed (the patches follow in reply)",
+	"Newly eligible since the last run (listed before)",
 	"Needs a manual backport (does not apply as it is)",
 	"Needs the maintainers' ack (opt-in subsystem)",
 	"Waiting (not soaked in mainline yet)",
@@ -73,6 +75,8 @@ static enum mail_section section_of(const struct candidate *c)
 {
 	if (c->listed_before)
 		return SECTION_NONE;
+	if (c->newly)
+		return SECTION_NEWLY;
 	switch (c->verdict) {
 	case VERDICT_PROPOSED:
 		return in_series(c) ? SECTION_PROPOSED : SECTION_MANUAL;
@@ -187,9 +191,15 @@ static void add_candidate_lines(struct strbuf *out, const struct report *r,
 	strbuf_addch(out, '\n');
 	strbuf_addf(&line, "score %d: ", c->score);
 	report_reasons(&line, c);
+	if (sec == SECTION_NEWLY) {
+		strbuf_addstr(&line, "; ");
+		report_add_newly(&line, c);
+	}
 	if (sec != SECTION_PROPOSED) {
 		strbuf_addstr(&line, "; ");
-		if (sec == SECTION_MANUAL)
+		if (sec == SECTION_NEWLY && in_series(c))
+			strbuf_addstr(&line, "the patch follows in reply");
+		else if (c->verdict == VERDICT_PROPOSED)
 			report_add_conflicts(&line, r, c);
 		else
 			strbuf_addstr(&line, c->why);
@@ -247,8 +257,8 @@ void report_email(struct strbuf *out, const struct report *r,
 			enum mail_section s = section_of(l->items[k]);
 
 			counts[i] += candidate_subsystem(l->items[k]) == subs[i] &&
-				     (s == SECTION_PROPOSED || s == SECTION_MANUAL ||
-				      s == SECTION_NEEDS_ACK);
+				     (s == SECTION_PROPOSED || s == SECTION_NEWLY ||
+				      s == SECTION_MANUAL || s == SECTION_NEEDS_ACK);
 		}
 		shown_subjects += counts[i] > 0;
 	}

@@ -62,15 +62,22 @@ void report_add_conflicts(struct strbuf *out, const struct report *r,
 		strbuf_addf(out, "; it changes %s", c->lacks);
 }
 
+void report_add_newly(struct strbuf *out, const struct candidate *c)
+{
+	strbuf_addf(out, "%s (was %s)", newly_why_name(c->newly), c->newly_was);
+}
+
 static int shown(const struct report *r, const struct candidate *c)
 {
 	if (c->listed_before)
 		return 0;
-	return r->all || (c->verdict != VERDICT_PRESENT &&
-			  c->verdict != VERDICT_BELOW_THRESHOLD &&
-			  c->verdict != VERDICT_ACCEPTED &&
-			  c->verdict != VERDICT_REJECTED &&
-			  c->verdict != VERDICT_DEFERRED);
+	/* Listed again for a reason, whatever its verdict (accepted). */
+	return r->all || c->newly ||
+	       (c->verdict != VERDICT_PRESENT &&
+		c->verdict != VERDICT_BELOW_THRESHOLD &&
+		c->verdict != VERDICT_ACCEPTED &&
+		c->verdict != VERDICT_REJECTED &&
+		c->verdict != VERDICT_DEFERRED);
 }
 
 /*
@@ -138,7 +145,8 @@ static void add_header(struct strbuf *out, const struct report *r,
 static void add_counts(struct strbuf *out, const struct report *r,
 		       const struct candidate_list *l)
 {
-	size_t count[VERDICT__COUNT] = { 0 }, hidden = 0, before = 0, nr = 0, i;
+	size_t count[VERDICT__COUNT] = { 0 }, hidden = 0, before = 0, nr = 0;
+	size_t newly = 0, i;
 	int first = 1;
 
 	for (i = 0; i < l->nr; i++) {
@@ -147,6 +155,7 @@ static void add_counts(struct strbuf *out, const struct report *r,
 			continue;
 		}
 		nr++;
+		newly += l->items[i]->newly != NEWLY_NONE;
 		count[l->items[i]->verdict]++;
 		hidden += !shown(r, l->items[i]);
 	}
@@ -159,6 +168,9 @@ static void add_counts(struct strbuf *out, const struct report *r,
 		first = 0;
 	}
 	strbuf_addch(out, '\n');
+	if (newly)
+		strbuf_addf(out, "(%zu listed by an earlier run and newly eligible)\n",
+			    newly);
 	if (before)
 		strbuf_addf(out, "(%zu listed by an earlier run not shown)\n", before);
 	if (hidden)
@@ -294,6 +306,12 @@ void report_text(struct strbuf *out, const struct report *r,
 			strbuf_addchars(out, ' ', (size_t)indent);
 			strbuf_addstr(out, "decided: ");
 			report_add_other_decision(out, c->other_decisions[j], 0);
+			strbuf_addch(out, '\n');
+		}
+		if (c->newly) {
+			strbuf_addchars(out, ' ', (size_t)indent);
+			strbuf_addstr(out, "newly eligible: ");
+			report_add_newly(out, c);
 			strbuf_addch(out, '\n');
 		}
 	}

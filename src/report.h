@@ -120,12 +120,15 @@ int report_patch_ids(FILE *f, const struct revlist *l, const size_t *order);
  *   report_subsystem_name   the candidate's subsystem, or "-"
  *   report_add_conflicts    "does not apply to B: conflicts in fs/a.c"
  *   report_add_posted_line  "series: ..." or "posted: ..."; 0 for none
+ *   report_add_newly        "soaked (was waiting)": why --since last
+ *                           lists it again (c->newly set)
  */
 void report_add_date(struct strbuf *out, git_time_t t, int offset);
 const char *report_subsystem_name(const struct candidate *c);
 void report_add_conflicts(struct strbuf *out, const struct report *r,
 			  const struct candidate *c);
 int report_add_posted_line(struct strbuf *out, const struct candidate *c);
+void report_add_newly(struct strbuf *out, const struct candidate *c);
 
 
 #endif

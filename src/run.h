@@ -186,9 +186,18 @@ int run_judge_scores(struct run *run, git_repository *repo,
  * last run saw) are hidden from every format (listed_before); the
  * judging still saw them, so that links across weeks stay right.  When
  * mainline has not moved since that run, what that run hid is hidden
- * again (the mbox after the email lists the same commits).  After
- * run_judge(); *st gets the state to keep with run_since_save() for
- * "last".  Returns 0 or -1 after an error message.
+ * again (the mbox after the email lists the same commits).
+ *
+ * With "last", a hidden candidate that was not eligible at the tip
+ * before (waiting, deferred, needs-ack, held, does not apply ...), or
+ * was deferred after its last run, and is now (proposed, or accepted
+ * in the ledger) is listed again, with
+ * c->newly saying why and c->newly_was what it was; the second run at
+ * a tip compares with the same tip before, so it lists the same.
+ *
+ * After run_judge(); *st (initialized, or zeroed) gets the state to keep
+ * with run_since_save() for "last", and is freed with state_release().
+ * Returns 0 or -1 after an error message.
  */
 int run_since(struct run *run, git_repository *repo, const char *since,
 	      struct state *st);

@@ -197,7 +197,8 @@ static int propose(struct run_context *ctx, int argc, char **argv)
 		OPT_RANGE(&a, "the mainline range to walk (default: from the "
 			  "merge base)"),
 		OPT_STRING(0, "since", &since, "last|REV",
-			   "hide what the last run, or one up to REV, listed"),
+			   "hide what the last run, or one up to REV, listed "
+			   "(last: but what became eligible since)"),
 		OPT_SUBSYSTEM(&a),
 		OPT_LIST("tests-from", &tests_from, "DIR",
 			 "the fixes an fstests or LTP checkout names are "
@@ -213,6 +214,7 @@ static int propose(struct run_context *ctx, int argc, char **argv)
 
 	if ((n = cli_parse(&cmd_propose, opts, argc, argv, CLI_NO_ARGS)) < 0)
 		return cli_parse_status(n);
+	state_init(&since_state);
 	if (!a.branch) {
 		error("propose needs --branch");
 		cli_args_release(&a);
@@ -238,6 +240,7 @@ static int propose(struct run_context *ctx, int argc, char **argv)
 		ret = run_save(ctx, &run);
 	if (!ret && since && !strcmp(since, "last"))
 		ret = run_since_save(&run, &since_state);
+	state_release(&since_state);
 	strbuf_release(&out);
 	cli_args_release(&a);
 	cli_list_release(&tests_from);

@@ -63,6 +63,11 @@ vg ledger-sync-both ledger sync
 grep -q '^1 decision from refs/notes/stablepick added' "$tmp/out.ledger-sync-both" &&
 	grep -q '^1 decision added to refs/notes/stablepick' "$tmp/out.ledger-sync-both" ||
 	fail "ledger sync did not go both ways: $(cat "$tmp/out.ledger-sync-both")"
+# The state of --since last: written, then read with what it remembers.
+vg since propose --branch linux-6.6.y --since last --format email
+vg since-again propose --branch linux-6.6.y --since last
+[ "$(awk -F '\t' 'NF == 4' .git/stablepick/state)" ] ||
+	fail "the state remembers nothing"
 vg patch-id patch-id --jobs 2 v6.6..master
 vg rules-list rules list
 
@@ -93,4 +98,4 @@ vg audit-replies audit --branch linux-6.6.y --mbox "$tmp/picks.mbox" --format em
 grep -q 'rejected-by-review' "$tmp/out.audit-replies" || fail "the NAK was not read"
 grep -q '"found_by"' "$tmp/out.archive-cached" ||
 	fail "the archives found no posted patch"
-ok "memcheck: no error and no leak in 19 runs"
+ok "memcheck: no error and no leak in 21 runs"

@@ -292,17 +292,20 @@ static void expect_held(struct fixture *f, enum verdict e1, enum verdict e5,
 	if (e5 == VERDICT_PROPOSED) {
 		/* Alone, it conflicts; the warning names what it needs. */
 		assert_false(c->apply.applies);
+		assert_false(c->held);
 		assert_int_equal(c->nr_warnings, 1);
 		assert_true(!strncmp(c->warnings[0], want, strlen(want)));
 	} else {
 		/* Its result is the one after e1, where it applies. */
 		assert_true(c->apply.applies);
+		assert_true(c->held);
 		assert_true(!strncmp(c->why, want, strlen(want)));
 	}
 	free(want);
 	/* A proposal that needs nothing held is untouched. */
 	assert_int_equal(cand(f, "x1")->verdict, VERDICT_PROPOSED);
 	assert_true(cand(f, "x1")->apply.applies);
+	assert_false(cand(f, "x1")->held);
 }
 
 static void test_hold_needs_ack(void **state)
