@@ -226,6 +226,16 @@ static void json_candidate(struct strbuf *out, const struct candidate *c)
 	jw_object_strings(&jw, "conflicts",
 			  (const char *const *)c->apply.conflicts,
 			  c->apply.nr_conflicts);
+	jw_object_array(&jw, "likely_prerequisites");
+	for (i = 0; i < c->nr_likely; i++) {
+		jw_array_object(&jw);
+		jw_object_string(&jw, "commit", c->likely[i].hex);
+		jw_object_string(&jw, "subject", c->likely[i].subject);
+		jw_object_string(&jw, "verdict", c->likely[i].cand ?
+				 verdict_name(c->likely[i].cand->verdict) : NULL);
+		jw_end(&jw);
+	}
+	jw_end(&jw);
 	jw_object_string(&jw, "reverted_by", c->reverted_by);
 	jw_object_string(&jw, "reverts", c->reverts ? c->reverts->hex : NULL);
 	jw_object_strings(&jw, "warnings", (const char *const *)c->warnings,

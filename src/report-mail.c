@@ -179,6 +179,22 @@ static void add_cover(struct strbuf *out, const struct candidate *c,
 	strbuf_release(&text);
 }
 
+/* Each line of text wrapped at 72, at indent, its rest at more. */
+static void add_wrapped_lines(struct strbuf *out, const char *text,
+			      size_t indent, size_t more)
+{
+	while (*text) {
+		size_t len = strcspn(text, "\n");
+		char *one = xstrndup(text, len);
+
+		strbuf_addchars(out, ' ', indent);
+		mail_wrap(out, one, indent, more, 72);
+		strbuf_addch(out, '\n');
+		free(one);
+		text += len + !!text[len];
+	}
+}
+
 static void add_candidate_lines(struct strbuf *out, const struct report *r,
 				const struct candidate *c, enum mail_section sec,
 				const struct archive_msg ***quoted, size_t *nr_quoted)
@@ -203,6 +219,9 @@ static void add_candidate_lines(struct strbuf *out, const struct report *r,
 	strbuf_addchars(out, ' ', 6);
 	mail_wrap(out, line.buf, 6, 6, 72);
 	strbuf_addch(out, '\n');
+	strbuf_reset(&line);
+	if (sec == SECTION_MANUAL && report_add_likely(&line, c, "may need: ", 0))
+		add_wrapped_lines(out, line.buf, 6, 16);
 	strbuf_reset(&line);
 	if (report_add_posted_line(&line, c)) {
 		strbuf_addchars(out, ' ', 6);

@@ -61,6 +61,27 @@ void report_add_conflicts(struct strbuf *out, const struct report *r,
 		strbuf_addf(out, "; it changes %s", c->lacks);
 }
 
+size_t report_add_likely(struct strbuf *out, const struct candidate *c,
+			 const char *prefix, size_t indent)
+{
+	size_t i;
+
+	for (i = 0; i < c->nr_likely && i < REPORT_LIKELY_SHOWN; i++) {
+		const struct likely_prereq *p = &c->likely[i];
+
+		strbuf_addf(out, "%s%.12s %s", prefix, p->hex, p->subject);
+		if (p->cand)
+			strbuf_addf(out, " (%s)", verdict_name(p->cand->verdict));
+		strbuf_addch(out, '\n');
+	}
+	if (c->nr_likely > i) {
+		strbuf_addchars(out, ' ', indent);
+		strbuf_addf(out, "and %zu more\n", c->nr_likely - i);
+		i++;
+	}
+	return i;
+}
+
 static int shown(const struct report *r, const struct candidate *c)
 {
 	if (c->listed_before)
@@ -480,6 +501,7 @@ void report_explain(struct strbuf *out, const struct report *r,
 		else
 			report_add_conflicts(out, r, c);
 		strbuf_addch(out, '\n');
+		report_add_likely(out, c, "May need:  ", 11);
 	}
 	strbuf_addf(out, "\nVerdict:   %s: %s\n", verdict_name(c->verdict), c->why);
 }

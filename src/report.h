@@ -85,12 +85,25 @@ int report_patch_ids(FILE *f, const struct revlist *l, const size_t *order);
  *   report_subsystem_name   the candidate's subsystem, or "-"
  *   report_add_conflicts    "does not apply to B: conflicts in fs/a.c"
  *   report_add_posted_line  "series: ..." or "posted: ..."; 0 for none
+ *   report_add_likely       "may need: 0123456789ab ext4: ..." lines
  */
 void report_add_date(struct strbuf *out, git_time_t t, int offset);
 const char *report_subsystem_name(const struct candidate *c);
 void report_add_conflicts(struct strbuf *out, const struct report *r,
 			  const struct candidate *c);
 int report_add_posted_line(struct strbuf *out, const struct candidate *c);
+
+/* How many likely prerequisites a text shows before "and N more". */
+#define REPORT_LIKELY_SHOWN 10
+
+/*
+ * The likely prerequisites of c (src/blame.h), one a line, each
+ * "<prefix>0123456789ab subject" and " (proposed)", its verdict, when
+ * the run judged it too, then "<indent>and N more" past
+ * REPORT_LIKELY_SHOWN.  Returns how many lines.
+ */
+size_t report_add_likely(struct strbuf *out, const struct candidate *c,
+			 const char *prefix, size_t indent);
 
 
 #endif

@@ -1,5 +1,6 @@
 #include "run.h"
 #include "apply.h"
+#include "blame.h"
 #include "checks.h"
 #include "deps.h"
 #include "error.h"
@@ -558,6 +559,10 @@ int run_judge(struct run *run, git_repository *repo,
 		ret = checks_run(repo, &run->branch, &run->upstream, &run->rules,
 				 run->scan.soak_painted ? &run->scan.soak_tags : NULL, l);
 	trace_stage("checks");
+	/* What a pick that does not apply lacks: for explain and the mails. */
+	if (!ret)
+		ret = blame_likely_prereqs(run_match(run, repo), &run->branch.base, l);
+	trace_stage("likely prerequisites");
 	if (!ret && run->archive)
 		posted_mates(l, run_match(run, repo));
 	return ret;
