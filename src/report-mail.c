@@ -126,8 +126,7 @@ static int has_address(const struct strbuf *sb, const char *addr)
 	return 0;
 }
 
-/* Adds each address of list (comma-separated) once to sb. */
-static void add_addresses(struct strbuf *sb, const char *list)
+void report_add_addresses(struct strbuf *sb, const char *list)
 {
 	const char *p = list;
 
@@ -250,13 +249,13 @@ void report_email(struct strbuf *out, const struct report *r,
 	nr_subs = mail_subsystems(l, &subs);
 	for (i = 0; i < nr_subs; i++)
 		for (j = 0; j < subs[i]->nr_lists; j++)
-			add_addresses(&to, subs[i]->lists[j]);
+			report_add_addresses(&to, subs[i]->lists[j]);
 	if (r->to) {
 		strbuf_reset(&to);
-		add_addresses(&to, r->to);
+		report_add_addresses(&to, r->to);
 	}
 	if (r->cc)
-		add_addresses(&cc, r->cc);
+		report_add_addresses(&cc, r->cc);
 
 	/*
 	 * The subsystems with something to take or to ack, on one line:
@@ -388,8 +387,7 @@ static int patch_break(const char *line)
 		(!line[3] || line[3] == ' ' || line[3] == '\t'));
 }
 
-/* The body of a commit message, one clean line at a time. */
-static void add_body(struct strbuf *out, const char *body)
+void report_add_mail_body(struct strbuf *out, const char *body)
 {
 	const char *p = body ? body : "";
 
@@ -454,7 +452,7 @@ void report_mbox(struct strbuf *out, const struct report *r,
 			      "Content-Type: text/plain; charset=UTF-8\n"
 			      "Content-Transfer-Encoding: 8bit\n\n");
 		strbuf_addf(out, "commit %s upstream.\n\n", c->hex);
-		add_body(out, c->msg.body);
+		report_add_mail_body(out, c->msg.body);
 		strbuf_addstr(out, "---\n");
 		if (c->patch)
 			strbuf_addstr(out, c->patch);

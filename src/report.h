@@ -28,6 +28,8 @@ struct report {
 	const char *from_name, *from_email;
 	const char *to, *cc;		/* comma-separated; NULL: derived */
 	const char *message_id;		/* of the proposal email, no <> */
+	const char *fetch_url;		/* FAILED: where the branch is, or NULL */
+	const char *fetch_branch;	/* ... and its name there */
 	time_t now;
 };
 
@@ -48,6 +50,15 @@ void report_email(struct strbuf *out, const struct report *r,
  */
 void report_mbox(struct strbuf *out, const struct report *r,
 		 const struct candidate_list *l);
+/*
+ * The FAILED mails, after the stable team's: one per proposal that
+ * does not apply, in mainline order, to its author and its subsystems'
+ * lists (Cc r->cc), with the commands that reproduce the conflict
+ * (fetching r->fetch_branch from r->fetch_url), the conflicting files,
+ * the likely prerequisites and the original commit.  Returns how many.
+ */
+size_t report_failed(struct strbuf *out, const struct report *r,
+		     const struct candidate_list *l);
 /* The candidates the series carries, in order; returns how many. */
 size_t report_series(const struct candidate_list *l, struct candidate ***out);
 
@@ -92,6 +103,15 @@ const char *report_subsystem_name(const struct candidate *c);
 void report_add_conflicts(struct strbuf *out, const struct report *r,
 			  const struct candidate *c);
 int report_add_posted_line(struct strbuf *out, const struct candidate *c);
+
+/* Adds each address of list (comma-separated) once to sb, ", " between. */
+void report_add_addresses(struct strbuf *sb, const char *list);
+/*
+ * A commit message's body in a mail, one clean line at a time, with
+ * the lines git am would take for a new message or for the patch
+ * quoted.
+ */
+void report_add_mail_body(struct strbuf *out, const char *body);
 
 /* How many likely prerequisites a text shows before "and N more". */
 #define REPORT_LIKELY_SHOWN 10

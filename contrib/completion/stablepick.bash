@@ -52,7 +52,7 @@ __stablepick_formats()
 	audit)   echo "text json email" ;;
 	diff)    echo "text json html" ;;
 	eval)    echo "text json" ;;
-	propose) echo "text json email mbox" ;;
+	propose) echo "text json email mbox failed" ;;
 	rules)   echo "text json" ;;
 	tests)   echo "text json exclude" ;;
 	esac

@@ -11,10 +11,11 @@
 #include <stdio.h>
 #include <string.h>
 
-enum format { FORMAT_TEXT, FORMAT_JSON, FORMAT_EMAIL, FORMAT_MBOX };
+enum format { FORMAT_TEXT, FORMAT_JSON, FORMAT_EMAIL, FORMAT_MBOX,
+	      FORMAT_FAILED };
 
 static const char *const format_names[] = {
-	"text", "json", "email", "mbox", NULL
+	"text", "json", "email", "mbox", "failed", NULL
 };
 
 /*
@@ -78,6 +79,7 @@ static int render(struct run_context *ctx, struct run *run,
 		return 0;
 	case FORMAT_EMAIL:
 	case FORMAT_MBOX:
+	case FORMAT_FAILED:
 		break;
 	}
 	if (git_signature_default(&me, ctx->repo) < 0)
@@ -98,6 +100,18 @@ static int render(struct run_context *ctx, struct run *run,
 	r.message_id = id;
 	if (format == FORMAT_EMAIL) {
 		report_email(out, &r, &run->scan.candidates);
+	} else if (format == FORMAT_FAILED) {
+		char *url, *branch;
+
+		run_fetch_source(ctx, run, &url, &branch);
+		r.fetch_url = url;
+		r.fetch_branch = branch;
+		/* Nothing failed: no mail, and no error either. */
+		if (!report_failed(out, &r, &run->scan.candidates))
+			warning("nothing failed to apply to %s: no mail written",
+				run->branch.name);
+		free(branch);
+		free(url);
 	} else {
 		ret = fill_patches(run, ctx->repo);
 		if (!ret)
@@ -178,7 +192,7 @@ static int propose(struct run_context *ctx, int argc, char **argv)
 const struct cli_command cmd_propose = {
 	"propose",
 	"--branch BRANCH [--all] [--archive PATH]...\n"
-	"                          [--format text|json|email|mbox]\n"
+	"                          [--format text|json|email|mbox|failed]\n"
 	"                          [--in-reply-to MSGID] [--range A..B]\n"
 	"                          [--since last|REV] [--subsystem LIST]\n"
 	"                          [--tests-from DIR]... [--upstream REF]",
