@@ -85,13 +85,24 @@ static void split_author(const char *author, struct strbuf *name,
 		strbuf_setlen(email, email->len - 1);
 }
 
-/* The first address of a comma-separated list, or NULL for none. */
+/*
+ * The first address of a comma-separated list ("Stable
+ * <stable@vger.kernel.org>" gives the address alone), or NULL.
+ */
 static char *first_address(const char *list)
 {
 	struct strbuf sb = STRBUF_INIT;
+	const char *lt;
 
 	if (list) {
 		strbuf_add(&sb, list, strcspn(list, ","));
+		lt = strchr(sb.buf, '<');
+		if (lt) {
+			size_t skip = (size_t)(lt - sb.buf) + 1;
+
+			memmove(sb.buf, sb.buf + skip, sb.len - skip + 1);
+			strbuf_setlen(&sb, strcspn(sb.buf, ">"));
+		}
 		strbuf_trim(&sb);
 	}
 	if (!sb.len) {

@@ -228,6 +228,23 @@ echo "git fetch $repo linux-6.6.y" >"$tmp/expect"
 test_cmp "$tmp/expect" "$tmp/actual"
 ok "the fetch URL: the setting, else the remote's, else none"
 
+# stablepick.cc: the Cc, and its first address the backport's To.
+git config stablepick.cc 'Stable Team <stable@example.org>, me@example.org'
+"$STABLEPICK" propose --branch linux-6.6.y --format failed >"$tmp/failed"
+python3 -c '
+import email, sys
+from email import policy
+msg = email.message_from_binary_file(open(sys.argv[1], "rb"), policy=policy.default)
+print("Cc:", msg["Cc"])' "$tmp/failed" >"$tmp/actual"
+grep -m1 -e '^git send-email' "$tmp/failed" | cut -d' ' -f3-4 >>"$tmp/actual"
+cat >"$tmp/expect" <<EXPECT
+Cc: linux-ext4@vger.kernel.org, Stable Team <stable@example.org>, me@example.org
+--to '<stable@example.org>'
+EXPECT
+test_cmp "$tmp/expect" "$tmp/actual"
+git config --unset stablepick.cc
+ok "stablepick.cc: the Cc, and where the backport goes"
+
 # Nothing fails to apply: nothing written, a note, exit 0.
 "$STABLEPICK" propose --branch linux-6.6.y --format failed \
 	--range "$deadlock..master" >"$tmp/out" 2>"$tmp/err"
