@@ -274,13 +274,15 @@ out:
 }
 
 int blame_likely_prereqs(struct match *m, const git_oid *base,
-			 struct candidate_list *l)
+			 struct candidate_list *l, struct candidate *only)
 {
 	size_t i;
 
 	for (i = 0; i < l->nr; i++) {
 		struct candidate *c = l->items[i];
 
+		if (only && c != only)
+			continue;
 		if (!c->apply_checked || c->apply.applies || c->likely_checked)
 			continue;
 		if (likely_one(m, base, l, c) < 0)

@@ -21,15 +21,20 @@
  * backport): the conflict is then elsewhere, in what the branch does
  * differently.
  *
- *     if (blame_likely_prereqs(&match, &branch_index.base, &candidates) < 0)
+ *     if (blame_likely_prereqs(&match, &branch_index.base, &candidates,
+ *                              NULL) < 0)
  *             ... error printed ...
  *     for (i = 0; i < c->nr_likely; i++)
  *             ... c->likely[i].hex, c->likely[i].subject ...
  *
  * Only the candidates whose trial pick was made and failed are looked
- * at, so the cost follows how many do not apply, not the range.
+ * at (only one, when only is not NULL), each once: a blame walks the
+ * file's history back to the base, which takes a while on a long
+ * range (half a second a file on 10,000 commits), so it is for the
+ * outputs that show the result.  The commits of l are the ones that
+ * may be named as judged too (likely_prereq.cand).
  */
 int blame_likely_prereqs(struct match *m, const git_oid *base,
-			 struct candidate_list *l);
+			 struct candidate_list *l, struct candidate *only);
 
 #endif

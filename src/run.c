@@ -613,12 +613,18 @@ int run_judge(struct run *run, git_repository *repo,
 		ret = checks_run(repo, &run->branch, &run->upstream, &run->rules,
 				 run->scan.soak_painted ? &run->scan.soak_tags : NULL, l);
 	trace_stage("checks");
-	/* What a pick that does not apply lacks: for explain and the mails. */
-	if (!ret)
-		ret = blame_likely_prereqs(run_match(run, repo), &run->branch.base, l);
-	trace_stage("likely prerequisites");
 	if (!ret && run->archive)
 		posted_mates(l, run_match(run, repo));
+	return ret;
+}
+
+int run_likely_prereqs(struct run *run, git_repository *repo,
+		       struct candidate_list *l, struct candidate *only)
+{
+	int ret = blame_likely_prereqs(run_match(run, repo), &run->branch.base,
+				       l, only);
+
+	trace_stage("likely prerequisites");
 	return ret;
 }
 

@@ -184,6 +184,15 @@ int run_judge(struct run *run, git_repository *repo,
 	      struct candidate_list *l, const git_oid *range_from);
 
 /*
+ * After run_judge(): the likely prerequisites of the candidates of l
+ * that do not apply (only that one, when only is not NULL): see
+ * blame.h.  For the outputs that show them (explain, JSON, the mails);
+ * a blame per conflicting file is not free.  Returns 0 or -1.
+ */
+int run_likely_prereqs(struct run *run, git_repository *repo,
+		       struct candidate_list *l, struct candidate *only);
+
+/*
  * The same up to the verdicts from the rules: no prerequisites pulled
  * in, no recorded decisions, no soak or trial picks (eval).
  */

@@ -170,6 +170,10 @@ static int propose(struct run_context *ctx, int argc, char **argv)
 		ret = run_judge_range(ctx, &run, a.archives.v, a.archives.nr);
 	if (!ret && since)
 		ret = run_since(&run, ctx->repo, since, &since_state);
+	/* The table and the series do not show them; the rest do. */
+	if (!ret && a.format != FORMAT_TEXT && a.format != FORMAT_MBOX)
+		ret = run_likely_prereqs(&run, ctx->repo, &run.scan.candidates,
+					 NULL);
 	if (!ret)
 		candidate_list_sort(&run.scan.candidates);
 	if (!ret)
