@@ -279,7 +279,7 @@ static void test_json(void **state)
 		"\"reasons\":[],\"veto\":null,\"evidence\":[{\"kind\":\"absent\","
 		"\"commit\":null,\"detail\":\"not in the branch\"}],\"fixes\":[],"
 		"\"stable\":[],\"facts\":[],\"named_by\":[],\"prerequisites\":[],"
-		"\"series\":null,\"posted\":null,\"applies\":null,\"conflicts\":[],"
+		"\"series\":null,\"posted\":null,\"applies\":null,\"conflicts\":[],\"likely_prerequisites\":[],"
 		"\"reverted_by\":null,\"reverts\":null,\"warnings\":[]}\n",
 		(size_t)(nl - line + 1));
 
