@@ -89,6 +89,9 @@ static void candidate_free(struct candidate *c)
 	for (i = 0; i < c->nr_prereqs; i++)
 		free(c->prereqs[i].source);
 	free(c->prereqs);
+	for (i = 0; i < c->nr_likely; i++)
+		free(c->likely[i].subject);
+	free(c->likely);
 	free(c->series.id);
 	if (c->posted)
 		c->free_posted(c->posted);

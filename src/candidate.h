@@ -102,6 +102,19 @@ struct prereq {
 };
 
 /*
+ * A likely prerequisite of a pick that does not apply: a mainline commit
+ * after the branch's base that changed lines the pick conflicts on, and
+ * that the branch lacks (src/blame.h).
+ */
+struct likely_prereq {
+	git_oid id;
+	char hex[GIT_OID_HEXSZ + 1];
+	char *subject;
+	git_time_t time;		/* commit time, for the order */
+	struct candidate *cand;		/* when scanned too */
+};
+
+/*
  * A posted series, from the message-id of a Link: trailer
  * ("20231012123456.12345-3-author@host", "20231012-topic-v2-3-hash@host"
  * are patch 3 of the series "...-author@host", "...-v2-hash@host").
@@ -213,6 +226,13 @@ struct candidate {
 	struct soak_mark soak;
 	int soak_settled;
 	struct apply_result apply;
+	/*
+	 * When it does not apply: the likely prerequisites, newest first
+	 * (src/blame.h), all of them; likely_checked once looked for.
+	 */
+	struct likely_prereq *likely;
+	size_t nr_likely, alloc_likely;
+	int likely_checked;
 	char *patch;			/* the backport as format-patch shows it */
 	const struct ledger_entry *decision;	/* recorded, in force or not */
 	/*

@@ -20,6 +20,7 @@ void config_release(struct config *c)
 	free(c->ledger_ref);
 	free(c->to);
 	free(c->cc);
+	free(c->stable_url);
 	free_string_array(c->archives, c->nr_archives);
 	git_config_free(c->snapshot);
 	config_init(c);
@@ -117,6 +118,8 @@ int config_load(struct config *c, git_repository *repo, const char *file)
 		ret = get_string(snap, "stablepick.to", &c->to);
 	if (!ret)
 		ret = get_string(snap, "stablepick.cc", &c->cc);
+	if (!ret)
+		ret = get_string(snap, "stablepick.stableUrl", &c->stable_url);
 	if (!ret)
 		ret = get_multivar(snap, "stablepick.archive", add_archive, c);
 	c->snapshot = snap;

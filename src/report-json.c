@@ -255,6 +255,22 @@ static void json_candidate(struct strbuf *out, const struct candidate *c)
 	jw_object_strings(&jw, "conflicts",
 			  (const char *const *)c->apply.conflicts,
 			  c->apply.nr_conflicts);
+	/* null: not looked for (only explain and --format failed look). */
+	if (c->likely_checked) {
+		jw_object_array(&jw, "likely_prerequisites");
+		for (i = 0; i < c->nr_likely; i++) {
+			jw_array_object(&jw);
+			jw_object_string(&jw, "commit", c->likely[i].hex);
+			jw_object_string(&jw, "subject", c->likely[i].subject);
+			jw_object_string(&jw, "verdict", c->likely[i].cand ?
+					 verdict_name(c->likely[i].cand->verdict) :
+					 NULL);
+			jw_end(&jw);
+		}
+		jw_end(&jw);
+	} else {
+		jw_object_null(&jw, "likely_prerequisites");
+	}
 	jw_object_string(&jw, "reverted_by", c->reverted_by);
 	jw_object_string(&jw, "reverts", c->reverts ? c->reverts->hex : NULL);
 	json_other_decisions(&jw, c);

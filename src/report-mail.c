@@ -179,6 +179,22 @@ static void add_cover(struct strbuf *out, const struct candidate *c,
 	strbuf_release(&text);
 }
 
+/* Each line of text wrapped at 72, at indent, its rest at more. */
+static void add_wrapped_lines(struct strbuf *out, const char *text,
+			      size_t indent, size_t more)
+{
+	while (*text) {
+		size_t len = strcspn(text, "\n");
+		char *one = xstrndup(text, len);
+
+		strbuf_addchars(out, ' ', indent);
+		mail_wrap(out, one, indent, more, 72);
+		strbuf_addch(out, '\n');
+		free(one);
+		text += len + !!text[len];
+	}
+}
+
 static void add_candidate_lines(struct strbuf *out, const struct report *r,
 				const struct candidate *c, enum mail_section sec,
 				const struct archive_msg ***quoted, size_t *nr_quoted)
@@ -217,6 +233,9 @@ static void add_candidate_lines(struct strbuf *out, const struct report *r,
 		mail_wrap(out, line.buf, 6, 6, 72);
 		strbuf_addch(out, '\n');
 	}
+	strbuf_reset(&line);
+	if (sec == SECTION_MANUAL && report_add_likely(&line, c, "may need: ", 0))
+		add_wrapped_lines(out, line.buf, 6, 16);
 	strbuf_reset(&line);
 	if (report_add_posted_line(&line, c)) {
 		strbuf_addchars(out, ' ', 6);
@@ -377,8 +396,7 @@ static int patch_break(const char *line)
 		(!line[3] || line[3] == ' ' || line[3] == '\t'));
 }
 
-/* The body of a commit message, one clean line at a time. */
-static void add_body(struct strbuf *out, const char *body)
+void report_add_mail_body(struct strbuf *out, const char *body)
 {
 	const char *p = body ? body : "";
 
@@ -474,7 +492,7 @@ void report_patch_mail(struct strbuf *out, const struct report *r,
 		      "Content-Type: text/plain; charset=UTF-8\n"
 		      "Content-Transfer-Encoding: 8bit\n\n");
 	strbuf_addf(out, "commit %s upstream.\n\n", c->hex);
-	add_body(out, c->msg.body);
+	report_add_mail_body(out, c->msg.body);
 	strbuf_addstr(out, "---\n");
 	if (pm->patch)
 		strbuf_addstr(out, pm->patch);

@@ -67,6 +67,27 @@ void report_add_newly(struct strbuf *out, const struct candidate *c)
 	strbuf_addf(out, "%s (was %s)", newly_why_name(c->newly), c->newly_was);
 }
 
+size_t report_add_likely(struct strbuf *out, const struct candidate *c,
+			 const char *prefix, size_t indent)
+{
+	size_t i;
+
+	for (i = 0; i < c->nr_likely && i < REPORT_LIKELY_SHOWN; i++) {
+		const struct likely_prereq *p = &c->likely[i];
+
+		strbuf_addf(out, "%s%.12s %s", prefix, p->hex, p->subject);
+		if (p->cand)
+			strbuf_addf(out, " (%s)", verdict_name(p->cand->verdict));
+		strbuf_addch(out, '\n');
+	}
+	if (c->nr_likely > i) {
+		strbuf_addchars(out, ' ', indent);
+		strbuf_addf(out, "and %zu more\n", c->nr_likely - i);
+		i++;
+	}
+	return i;
+}
+
 static int shown(const struct report *r, const struct candidate *c)
 {
 	if (c->listed_before)
@@ -505,6 +526,7 @@ void report_explain(struct strbuf *out, const struct report *r,
 		else
 			report_add_conflicts(out, r, c);
 		strbuf_addch(out, '\n');
+		report_add_likely(out, c, "May need:  ", 11);
 	}
 	if (c->nr_other_decisions)
 		strbuf_addstr(out, "\nOther branches (evidence; the verdict is "

@@ -29,6 +29,8 @@ struct report {
 	const char *from_name, *from_email;
 	const char *to, *cc;		/* comma-separated; NULL: derived */
 	const char *message_id;		/* of the proposal email, no <> */
+	const char *fetch_url;		/* FAILED: where the branch is, or NULL */
+	const char *fetch_branch;	/* ... and its name there */
 	time_t now;
 };
 
@@ -83,6 +85,16 @@ void report_patch_mail(struct strbuf *out, const struct report *r,
  * an earlier run listed).  No such candidate: no email to send.
  */
 int report_mail_lists(const struct candidate *c);
+
+/*
+ * The FAILED mails, after the stable team's: one per proposal that
+ * does not apply, in mainline order, to its author and its subsystems'
+ * lists (Cc r->cc), with the commands that reproduce the conflict
+ * (fetching r->fetch_branch from r->fetch_url), the conflicting files,
+ * the likely prerequisites and the original commit.  Returns how many.
+ */
+size_t report_failed(struct strbuf *out, const struct report *r,
+		     const struct candidate_list *l);
 /* The candidates the series carries, in order; returns how many. */
 size_t report_series(const struct candidate_list *l, struct candidate ***out);
 
@@ -122,6 +134,7 @@ int report_patch_ids(FILE *f, const struct revlist *l, const size_t *order);
  *   report_add_posted_line  "series: ..." or "posted: ..."; 0 for none
  *   report_add_newly        "soaked (was waiting)": why --since last
  *                           lists it again (c->newly set)
+ *   report_add_likely       "may need: 0123456789ab ext4: ..." lines
  */
 void report_add_date(struct strbuf *out, git_time_t t, int offset);
 const char *report_subsystem_name(const struct candidate *c);
@@ -129,6 +142,25 @@ void report_add_conflicts(struct strbuf *out, const struct report *r,
 			  const struct candidate *c);
 int report_add_posted_line(struct strbuf *out, const struct candidate *c);
 void report_add_newly(struct strbuf *out, const struct candidate *c);
+
+/*
+ * A commit message's body in a mail, one clean line at a time, with
+ * the lines git am would take for a new message or for the patch
+ * quoted.
+ */
+void report_add_mail_body(struct strbuf *out, const char *body);
+
+/* How many likely prerequisites a text shows before "and N more". */
+#define REPORT_LIKELY_SHOWN 10
+
+/*
+ * The likely prerequisites of c (src/blame.h), one a line, each
+ * "<prefix>0123456789ab subject" and " (proposed)", its verdict, when
+ * the run judged it too, then "<indent>and N more" past
+ * REPORT_LIKELY_SHOWN.  Returns how many lines.
+ */
+size_t report_add_likely(struct strbuf *out, const struct candidate *c,
+			 const char *prefix, size_t indent);
 
 
 #endif

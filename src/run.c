@@ -1,6 +1,7 @@
 #include "run.h"
 #include "review.h"
 #include "apply.h"
+#include "blame.h"
 #include "checks.h"
 #include "deps.h"
 #include "error.h"
@@ -412,6 +413,60 @@ const char *run_mail_cc(struct run_context *ctx, const struct ruleset *rs,
 	return buf->buf;
 }
 
+/* The URL of remote, or NULL ("." is this repository: no URL). */
+static char *remote_url(git_repository *repo, const char *remote)
+{
+	git_remote *r = NULL;
+	const char *url;
+	char *ret = NULL;
+
+	if (strcmp(remote, ".") && !git_remote_lookup(&r, repo, remote)) {
+		url = git_remote_url(r);
+		ret = url && *url ? xstrdup(url) : NULL;
+	}
+	git_remote_free(r);
+	git_error_clear();
+	return ret;
+}
+
+void run_fetch_source(struct run_context *ctx, const struct run *run,
+		      char **url, char **branch)
+{
+	git_buf remote = GIT_BUF_INIT, merge = GIT_BUF_INIT;
+	git_reference *ref = NULL;
+	const char *name;
+
+	*url = NULL;
+	*branch = xstrdup(run->branch.name);
+	if (git_reference_dwim(&ref, ctx->repo, run->branch.name) < 0)
+		goto out;
+	name = git_reference_name(ref);
+	if (git_reference_is_remote(ref) &&
+	    !git_branch_remote_name(&remote, ctx->repo, name)) {
+		free(*branch);
+		*branch = xstrdup(name + strlen("refs/remotes/") + remote.size + 1);
+		*url = remote_url(ctx->repo, remote.ptr);
+	} else if (git_reference_is_branch(ref) &&
+		   !git_branch_upstream_remote(&remote, ctx->repo, name) &&
+		   !git_branch_upstream_merge(&merge, ctx->repo, name) &&
+		   !strncmp(merge.ptr, "refs/heads/", 11)) {
+		*url = remote_url(ctx->repo, remote.ptr);
+		if (*url) {
+			free(*branch);
+			*branch = xstrdup(merge.ptr + 11);
+		}
+	}
+out:
+	git_error_clear();
+	if (ctx->config.stable_url) {
+		free(*url);
+		*url = xstrdup(ctx->config.stable_url);
+	}
+	git_buf_dispose(&merge);
+	git_buf_dispose(&remote);
+	git_reference_free(ref);
+}
+
 char *run_ledger_path(struct run_context *ctx)
 {
 	if (ctx->config.ledger)
@@ -572,6 +627,16 @@ int run_judge(struct run *run, git_repository *repo,
 	trace_stage("checks");
 	if (!ret && run->archive)
 		posted_mates(l, run_match(run, repo));
+	return ret;
+}
+
+int run_likely_prereqs(struct run *run, git_repository *repo,
+		       struct candidate_list *l, struct candidate *only)
+{
+	int ret = blame_likely_prereqs(run_match(run, repo), &run->branch.base,
+				       l, only);
+
+	trace_stage("likely prerequisites");
 	return ret;
 }
 

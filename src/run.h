@@ -153,6 +153,16 @@ int run_save(struct run_context *ctx, struct run *run);
 const char *run_mail_cc(struct run_context *ctx, const struct ruleset *rs,
 			struct strbuf *buf);
 
+/*
+ * Where the FAILED mails tell to fetch the branch from: *url is
+ * stablepick.stableUrl, else the URL of the branch's remote (for a
+ * remote-tracking branch, or a local one with an upstream), else NULL;
+ * *branch is the branch's name there (the name given, without its
+ * remote).  The caller frees both.
+ */
+void run_fetch_source(struct run_context *ctx, const struct run *run,
+		      char **url, char **branch);
+
 /* The ledger file: stablepick.ledger, else <gitdir>/stablepick/ledger. */
 char *run_ledger_path(struct run_context *ctx);
 
@@ -172,6 +182,15 @@ int run_judge_range(struct run_context *ctx, struct run *run,
  */
 int run_judge(struct run *run, git_repository *repo,
 	      struct candidate_list *l, const git_oid *range_from);
+
+/*
+ * After run_judge(): the likely prerequisites of the candidates of l
+ * that do not apply (only that one, when only is not NULL): see
+ * blame.h.  For the outputs that show them (explain, JSON, the mails);
+ * a blame per conflicting file is not free.  Returns 0 or -1.
+ */
+int run_likely_prereqs(struct run *run, git_repository *repo,
+		       struct candidate_list *l, struct candidate *only);
 
 /*
  * The same up to the verdicts from the rules: no prerequisites pulled

@@ -59,7 +59,7 @@ __stablepick_formats()
 	audit)   echo "text json email" ;;
 	diff)    echo "text json html" ;;
 	eval)    echo "text json" ;;
-	propose) echo "text json email mbox review" ;;
+	propose) echo "text json email mbox review failed" ;;
 	queue)   echo "mbox quilt" ;;
 	rules)   echo "text json" ;;
 	tests)   echo "text json exclude" ;;

@@ -40,6 +40,9 @@ static int explain_one(struct run_context *ctx, struct run *run,
 		return -1;
 	c = candidate_list_find(&run->scan.candidates, &id);
 	if (c) {
+		if (run_likely_prereqs(run, ctx->repo, &run->scan.candidates,
+				       c) < 0)
+			return -1;
 		render(run, c, out);
 		return 0;
 	}
@@ -56,6 +59,8 @@ static int explain_one(struct run_context *ctx, struct run *run,
 	git_commit_free(commit);
 	if (!ret && c->nr_touched)
 		ret = run_judge(run, ctx->repo, &one, NULL);
+	if (!ret && c->nr_touched)
+		ret = run_likely_prereqs(run, ctx->repo, &one, c);
 	if (!ret)
 		render(run, c, out);
 	candidate_list_release(&one);

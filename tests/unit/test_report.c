@@ -280,7 +280,7 @@ static void test_json(void **state)
 		"\"reasons\":[],\"veto\":null,\"evidence\":[{\"kind\":\"absent\","
 		"\"commit\":null,\"detail\":\"not in the branch\"}],\"fixes\":[],"
 		"\"stable\":[],\"facts\":[],\"named_by\":[],\"prerequisites\":[],"
-		"\"series\":null,\"posted\":null,\"applies\":null,\"conflicts\":[],"
+		"\"series\":null,\"posted\":null,\"applies\":null,\"conflicts\":[],\"likely_prerequisites\":null,"
 		"\"reverted_by\":null,\"reverts\":null,\"other_decisions\":[],\"warnings\":[]}\n",
 		(size_t)(nl - line + 1));
 

@@ -1,0 +1,295 @@
+#include "blame.h"
+#include "error.h"
+#include "strbuf.h"
+#include "util.h"
+
+#include <string.h>
+
+/* Lines first..last (from 1) of the preimage, both included. */
+struct line_range {
+	size_t first, last;
+};
+
+struct hunks {
+	struct line_range *v;
+	size_t nr, alloc;
+	size_t lines;			/* how many the preimage has */
+};
+
+static size_t count_lines(const char *buf, size_t len)
+{
+	size_t n = 0, i;
+
+	for (i = 0; i < len; i++)
+		n += buf[i] == '\n';
+	return n + (len && buf[len - 1] != '\n');
+}
+
+/*
+ * One hunk of the pick: the lines it removes or changes, or the two
+ * it inserts between, and one more each side, since a change next to
+ * the pick's conflicts as much as one under it.
+ */
+static int hunk_cb(const git_diff_delta *delta, const git_diff_hunk *h,
+		   void *payload)
+{
+	struct hunks *hs = payload;
+	size_t start = h->old_start > 0 ? (size_t)h->old_start : 0;
+	size_t first, last;
+
+	(void)delta;
+	if (!hs->lines)
+		return 0;
+	if (h->old_lines) {
+		first = start > 1 ? start - 1 : 1;
+		last = start + (size_t)h->old_lines;
+	} else {
+		first = start ? start : 1;
+		last = start + 1;
+	}
+	if (last > hs->lines)
+		last = hs->lines;
+	if (first > last)
+		return 0;
+	ALLOC_GROW(hs->v, hs->nr, hs->alloc);
+	hs->v[hs->nr].first = first;
+	hs->v[hs->nr].last = last;
+	hs->nr++;
+	return 0;
+}
+
+/* The blob at path in tree, or NULL (none there, or not a file). */
+static git_blob *blob_at(git_repository *repo, const git_tree *tree,
+			 const char *path)
+{
+	git_tree_entry *e = NULL;
+	git_blob *b = NULL;
+
+	if (git_tree_entry_bypath(&e, tree, path) < 0) {
+		git_error_clear();
+		return NULL;
+	}
+	if (git_tree_entry_type(e) == GIT_OBJECT_BLOB &&
+	    git_blob_lookup(&b, repo, git_tree_entry_id(e)) < 0) {
+		git_error_clear();
+		b = NULL;
+	}
+	git_tree_entry_free(e);
+	return b;
+}
+
+/* The ranges of the parent's path that the pick changes. */
+static int pick_hunks(struct hunks *hs, git_repository *repo,
+		      const git_tree *before, const git_tree *after,
+		      const char *path, const char *hex)
+{
+	git_blob *old = blob_at(repo, before, path);
+	git_blob *new = blob_at(repo, after, path);
+	git_diff_options opts;
+	int ret = 0;
+
+	memset(hs, 0, sizeof(*hs));
+	/* A file the pick adds: no line of it was there before. */
+	if (!old)
+		goto out;
+	hs->lines = count_lines(git_blob_rawcontent(old),
+				(size_t)git_blob_rawsize(old));
+	git_diff_options_init(&opts, GIT_DIFF_OPTIONS_VERSION);
+	opts.context_lines = 0;
+	opts.interhunk_lines = 0;
+	if (git_diff_blobs(old, path, new, path, &opts, NULL, NULL, hunk_cb,
+			   NULL, hs) < 0)
+		ret = error_git("cannot diff '%s' in %.12s", path, hex);
+out:
+	git_blob_free(new);
+	git_blob_free(old);
+	return ret;
+}
+
+struct found {
+	git_oid *v;
+	size_t nr, alloc;
+};
+
+static void found_add(struct found *f, const git_oid *id)
+{
+	size_t i;
+
+	for (i = 0; i < f->nr; i++)
+		if (git_oid_equal(&f->v[i], id))
+			return;
+	ALLOC_GROW(f->v, f->nr, f->alloc);
+	git_oid_cpy(&f->v[f->nr++], id);
+}
+
+/* Blames the ranges of path at the parent, back to the base. */
+static int blame_path(struct found *f, git_repository *repo,
+		      const git_oid *parent, const git_oid *base,
+		      const char *path, const struct hunks *hs,
+		      const char *hex)
+{
+	git_blame_options opts;
+	git_blame *blame = NULL;
+	size_t i, line;
+
+	if (!hs->nr)
+		return 0;
+	git_blame_options_init(&opts, GIT_BLAME_OPTIONS_VERSION);
+	git_oid_cpy(&opts.newest_commit, parent);
+	git_oid_cpy(&opts.oldest_commit, base);
+	opts.min_line = hs->v[0].first;
+	opts.max_line = hs->v[0].last;
+	for (i = 1; i < hs->nr; i++) {
+		if (hs->v[i].first < opts.min_line)
+			opts.min_line = hs->v[i].first;
+		if (hs->v[i].last > opts.max_line)
+			opts.max_line = hs->v[i].last;
+	}
+	if (git_blame_file(&blame, repo, path, &opts) < 0)
+		return error_git("cannot blame '%s' for %.12s", path, hex);
+	for (i = 0; i < hs->nr; i++) {
+		for (line = hs->v[i].first; line <= hs->v[i].last; line++) {
+			const git_blame_hunk *h =
+				git_blame_get_hunk_byline(blame, line);
+
+			if (!h)
+				continue;
+			if (!h->boundary)
+				found_add(f, &h->final_commit_id);
+			/* The rest of the hunk is the same commit's. */
+			if (h->final_start_line_number + h->lines_in_hunk > line + 1)
+				line = h->final_start_line_number +
+				       h->lines_in_hunk - 1;
+		}
+	}
+	git_blame_free(blame);
+	return 0;
+}
+
+/*
+ * Whether id is a missing prerequisite: after the base (not it, not
+ * below it) and not in the branch.  1, 0, or -1 after an error message.
+ */
+static int missing(struct match *m, const git_oid *base, const git_oid *id)
+{
+	int r;
+
+	if (git_oid_equal(id, base))
+		return 0;
+	r = git_graph_descendant_of(m->repo, base, id);
+	if (r < 0)
+		return error_git("cannot tell whether %s is below the base",
+				 git_oid_tostr_s(id));
+	if (r)
+		return 0;
+	r = match_commit_in_branch(m, id, 0);
+	return r < 0 ? -1 : !r;
+}
+
+static int cmp_newest(const void *a, const void *b)
+{
+	const struct likely_prereq *x = a, *y = b;
+
+	if (x->time != y->time)
+		return x->time > y->time ? -1 : 1;
+	return strcmp(x->hex, y->hex);
+}
+
+static int add_likely(struct candidate *c, git_repository *repo,
+		      struct candidate_list *l, const git_oid *id)
+{
+	struct likely_prereq *p;
+	git_commit *commit = NULL;
+	const char *summary;
+
+	if (git_commit_lookup(&commit, repo, id) < 0)
+		return error_git("cannot read commit %s", git_oid_tostr_s(id));
+	ALLOC_GROW(c->likely, c->nr_likely, c->alloc_likely);
+	p = &c->likely[c->nr_likely++];
+	memset(p, 0, sizeof(*p));
+	git_oid_cpy(&p->id, id);
+	git_oid_tostr(p->hex, sizeof(p->hex), id);
+	summary = git_commit_summary(commit);
+	p->subject = xstrdup(summary ? summary : "");
+	p->time = git_commit_time(commit);
+	p->cand = candidate_list_find(l, id);
+	git_commit_free(commit);
+	return 0;
+}
+
+static int likely_one(struct match *m, const git_oid *base,
+		      struct candidate_list *l, struct candidate *c)
+{
+	git_repository *repo = m->repo;
+	git_commit *pick = NULL, *parent = NULL;
+	git_tree *before = NULL, *after = NULL;
+	struct found f = { NULL, 0, 0 };
+	size_t i;
+	int ret = -1, r;
+
+	c->likely_checked = 1;
+	if (git_commit_lookup(&pick, repo, &c->id) < 0) {
+		ret = error_git("cannot read commit %s", c->hex);
+		goto out;
+	}
+	if (git_commit_parentcount(pick) != 1) {
+		ret = 0;
+		goto out;
+	}
+	if (git_commit_parent(&parent, pick, 0) < 0 ||
+	    git_commit_tree(&before, parent) < 0 ||
+	    git_commit_tree(&after, pick) < 0) {
+		ret = error_git("cannot read the trees of %.12s and its parent",
+				c->hex);
+		goto out;
+	}
+	for (i = 0; i < c->apply.nr_conflicts; i++) {
+		struct hunks hs;
+
+		r = pick_hunks(&hs, repo, before, after, c->apply.conflicts[i],
+			       c->hex);
+		if (!r)
+			r = blame_path(&f, repo, git_commit_id(parent), base,
+				       c->apply.conflicts[i], &hs, c->hex);
+		free(hs.v);
+		if (r < 0)
+			goto out;
+	}
+	for (i = 0; i < f.nr; i++) {
+		r = missing(m, base, &f.v[i]);
+		if (r > 0)
+			r = add_likely(c, repo, l, &f.v[i]);
+		if (r < 0)
+			goto out;
+	}
+	QSORT(c->likely, c->nr_likely, cmp_newest);
+	ret = 0;
+out:
+	free(f.v);
+	git_tree_free(after);
+	git_tree_free(before);
+	git_commit_free(parent);
+	git_commit_free(pick);
+	return ret;
+}
+
+int blame_likely_prereqs(struct match *m, const git_oid *base,
+			 struct candidate_list *l, struct candidate *only)
+{
+	size_t i;
+
+	for (i = 0; i < l->nr; i++) {
+		struct candidate *c = l->items[i];
+
+		if (only && c != only)
+			continue;
+		/* A run's: the proposals it shows (the email, the FAILED mails). */
+		if (!only && (c->listed_before || c->verdict != VERDICT_PROPOSED))
+			continue;
+		if (!c->apply_checked || c->apply.applies || c->likely_checked)
+			continue;
+		if (likely_one(m, base, l, c) < 0)
+			return -1;
+	}
+	return 0;
+}

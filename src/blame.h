@@ -1,0 +1,40 @@
+#ifndef BLAME_H
+#define BLAME_H
+
+#include <git2.h>
+
+#include "candidate.h"
+#include "match.h"
+
+/*
+ * The likely prerequisites of a pick that does not apply: the mainline
+ * commits after the branch's base that last changed the lines the pick
+ * changes (and the lines next to them, which a three-way merge counts
+ * as touching), in the files it conflicts on.  A branch that lacks
+ * such a commit has other text there, and that is what conflicts.
+ *
+ * For each conflicting file, the pick's hunks (no context) give the
+ * lines of its preimage, the file at the pick's parent; git blame of
+ * those lines, back to the base, names the commits that made them.
+ * Commits at or below the base are not prerequisites (the branch has
+ * them), nor is one the presence engine finds in the branch (a
+ * backport): the conflict is then elsewhere, in what the branch does
+ * differently.
+ *
+ *     if (blame_likely_prereqs(&match, &branch_index.base, &candidates,
+ *                              NULL) < 0)
+ *             ... error printed ...
+ *     for (i = 0; i < c->nr_likely; i++)
+ *             ... c->likely[i].hex, c->likely[i].subject ...
+ *
+ * Only the candidates whose trial pick was made and failed are looked
+ * at (only one, when only is not NULL), each once: a blame walks the
+ * file's history back to the base, which takes a while on a long
+ * range (half a second a file on 10,000 commits), so it is for the
+ * outputs that show the result.  The commits of l are the ones that
+ * may be named as judged too (likely_prereq.cand).
+ */
+int blame_likely_prereqs(struct match *m, const git_oid *base,
+			 struct candidate_list *l, struct candidate *only);
+
+#endif
