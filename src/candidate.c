@@ -26,6 +26,7 @@ static const char *const evidence_names[EVIDENCE__COUNT] = {
 	[EVIDENCE_PATCH_ID] = "patch-id",
 	[EVIDENCE_BACKPORT_REVERTED] = "backport-reverted",
 	[EVIDENCE_SUBJECT] = "subject",
+	[EVIDENCE_SAME_CONTENT] = "same-content",
 	[EVIDENCE_ABSENT] = "absent",
 };
 

@@ -72,6 +72,11 @@ enum evidence_kind {
 	EVIDENCE_PATCH_ID,		/* a branch commit makes its change */
 	EVIDENCE_BACKPORT_REVERTED,	/* backported, then reverted there */
 	EVIDENCE_SUBJECT,		/* only subject and paths agree */
+	/*
+	 * Its trial pick onto the branch changes nothing: the branch (or
+	 * a proposal before it) already makes its change.
+	 */
+	EVIDENCE_SAME_CONTENT,
 	EVIDENCE_ABSENT,		/* none of these */
 	EVIDENCE__COUNT
 };

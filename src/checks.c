@@ -295,6 +295,28 @@ static void hold(struct candidate *c, const struct candidate *h)
 	c->why = why;
 }
 
+/*
+ * A proposal (or needs-ack commit) whose pick applies but changes
+ * nothing: its patch would be empty, and git am stops at an empty
+ * patch.  The branch, or a pick before it, already makes its change:
+ * maybe present, not sent.
+ */
+static void check_empty(struct candidate *c)
+{
+	if ((c->verdict != VERDICT_PROPOSED && c->verdict != VERDICT_NEEDS_ACK) ||
+	    !c->apply_checked || !c->apply.applies ||
+	    !git_oid_equal(&c->apply.before, &c->apply.after))
+		return;
+	candidate_add_evidence(c, EVIDENCE_SAME_CONTENT, NULL,
+			       "picked onto the branch tip after the "
+			       "proposals before it, it changes nothing");
+	free(c->why);
+	c->why = xstrdup("its pick changes nothing: the branch (or a "
+			 "proposal before it) already makes its change");
+	c->verdict = VERDICT_MAYBE_PRESENT;
+	c->maybe_present = 1;
+}
+
 /* The index of c in t, from *at on (both in l's order). */
 static size_t trial_find(const struct trial *t, const struct candidate *c,
 			 size_t *at)
@@ -371,6 +393,8 @@ static int run_apply(git_repository *repo, const struct branch_index *branch,
 		if (review.who[k]->verdict == VERDICT_NEEDS_ACK &&
 		    !review.who[k]->apply_checked)
 			take_result(review.who[k], &review.res[k]);
+	for (i = 0; !ret && i < l->nr; i++)
+		check_empty(l->items[i]);
 	trial_release(&alone);
 	trial_release(&review);
 	trial_release(&all);

@@ -67,7 +67,7 @@ static const char *const section_titles[SECTION__COUNT] = {
 	"Needs a manual backport (does not apply as it is)",
 	"Needs the maintainers' ack (opt-in subsystem)",
 	"Waiting (not soaked in mainline yet)",
-	"Maybe already present (only the subject matches)",
+	"Maybe already present (a subject matches, or the pick changes nothing)",
 	"Not applicable",
 };
 

@@ -176,9 +176,11 @@ size_t report_review(struct strbuf *out, const struct report *r,
 	return threads;
 }
 
+/* In the queue, applying and changing something (an empty patch stops git am). */
 static int in_queue(const struct candidate *c)
 {
-	return c->queued && c->queue_apply.applies;
+	return c->queued && c->queue_apply.applies &&
+	       !git_oid_equal(&c->queue_apply.before, &c->queue_apply.after);
 }
 
 size_t report_queue(const struct candidate_list *l, struct candidate ***out)

@@ -92,16 +92,27 @@ git checkout -q master
 # --- the same answers from the four commands ---------------------------
 # Each answer in one vocabulary: present, maybe-present, not-applicable,
 # absent.
+# (A maybe-present whose evidence is same-content is the trial pick's
+# finding, after the engine said absent: the engine's answer is absent.)
 "$STABLEPICK" propose --branch linux-6.6.y --format json >"$tmp/propose.json"
-jq -r '.commit + " " + (if .verdict == "present" or .verdict == "maybe-present"
+jq -r '.commit + " " + (if .verdict == "maybe-present" and
+	any(.evidence[]; .kind == "same-content") then "absent"
+	elif .verdict == "present" or .verdict == "maybe-present"
 	or .verdict == "not-applicable" then .verdict else "absent" end)' \
 	"$tmp/propose.json" | sort >"$tmp/propose"
+# The tied fix: the branch's cherry-pick of the rework made its change too.
+jq -r 'select(.commit == "'"$(id "$tied")"'") | .verdict + " " +
+	([.evidence[].kind] | join(","))' "$tmp/propose.json" >"$tmp/actual"
+echo "maybe-present absent,same-content" >"$tmp/expect"
+test_cmp "$tmp/expect" "$tmp/actual"
 
 jq -r .commit "$tmp/propose.json" >"$tmp/picks"
 "$STABLEPICK" audit --branch linux-6.6.y --picks "$tmp/picks" --format json \
 	>"$tmp/audit.json" || [ $? = 2 ] || fail "audit failed"
 jq -r '.commit + " " + ([.flags[].flag] as $f |
 	if ($f | index("already-present")) then "present"
+	elif ($f | index("maybe-present")) and
+		any(.flags[]; .evidence | test("pick changes nothing")) then "absent"
 	elif ($f | index("maybe-present")) then "maybe-present"
 	elif ($f | index("file-not-in-branch")) or ($f | index("bug-not-in-branch"))
 		then "not-applicable"
@@ -171,7 +182,7 @@ $(short "$reverted") backport-reverted,absent score 111 reaches the threshold 10
 $(short "$typo1") absent score 100 reaches the threshold 10 of ext4
 $(short "$typo2") absent score 100 reaches the threshold 10 of ext4
 $(short "$rework") upstream-line backported as $(short linux-6.6.y~3)
-$(short "$tied") absent score 111 reaches the threshold 10 of ext4
+$(short "$tied") absent,same-content its pick changes nothing: the branch (or a proposal before it) already makes its change
 $(short "$adapted") subject same subject as $adapted_bp in linux-6.6.y
 $(short "$elsewhere") absent score 106 reaches the threshold 10 of ext4
 $(short "$feature") absent score 0 is below the threshold 10 of ext4

@@ -121,3 +121,38 @@ git config stablepick.rules "$tmp/rules"
 printf '4 below-threshold\n' >"$tmp/expect"
 test_cmp "$tmp/expect" "$tmp/actual"
 ok "stablepick.rules"
+
+# A fix whose change the branch already makes, in a commit of its own
+# that does more (no upstream line, another patch-id): its pick changes
+# nothing, so it is maybe-present, not an empty patch that stops git am.
+test_repo "$tmp/same"
+cd "$tmp/same"
+test_commit fs/ext4/a.c 'one
+two' 'ext4: add a'
+test_commit fs/ext4/b.c 'b' 'ext4: add b'
+test_tick
+git tag -a -m 'Linux 6.6' v6.6
+git branch linux-6.6.y
+test_fix fs/ext4/a.c 'one
+two fixed' 'ext4: fix a crash in a' 'Cc: stable@vger.kernel.org'
+same=$(git rev-parse HEAD)
+test_fix fs/ext4/b.c 'b fixed' 'ext4: fix a crash in b' 'Cc: stable@vger.kernel.org'
+git checkout -q linux-6.6.y
+printf 'one\ntwo fixed\n' >fs/ext4/a.c
+printf 'int c;\n' >fs/ext4/c.c
+git add fs/ext4
+test_tick
+git commit -q -m 'ext4: vendor rework of a'
+git checkout -q master
+"$STABLEPICK" propose --branch linux-6.6.y --format json |
+	jq -r '[.subject, .verdict, (.evidence | map(.kind) | join(","))] | join(" | ")' \
+	>"$tmp/actual"
+cat >"$tmp/expect" <<EXPECT
+ext4: fix a crash in b | proposed | absent
+ext4: fix a crash in a | maybe-present | absent,same-content
+EXPECT
+test_cmp "$tmp/expect" "$tmp/actual"
+"$STABLEPICK" propose --branch linux-6.6.y --format mbox | grep '^Subject:' >"$tmp/actual"
+echo 'Subject: [PATCH 6.6 1/1] ext4: fix a crash in b' >"$tmp/expect"
+test_cmp "$tmp/expect" "$tmp/actual"
+ok "a pick that changes nothing: maybe-present, not an empty patch"
