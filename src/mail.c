@@ -328,6 +328,13 @@ void mail_address_list_header(struct strbuf *sb, const char *name,
 	strbuf_release(&one);
 }
 
+void mail_text_body(struct strbuf *sb)
+{
+	strbuf_addstr(sb, "MIME-Version: 1.0\n"
+		      "Content-Type: text/plain; charset=UTF-8\n"
+		      "Content-Transfer-Encoding: 8bit\n\n");
+}
+
 void mail_date(struct strbuf *sb, git_time_t t, int offset_minutes)
 {
 	static const char *const days[] = { "Sun", "Mon", "Tue", "Wed", "Thu",

@@ -65,6 +65,12 @@ struct mail_address {
 };
 void mail_address_list_header(struct strbuf *sb, const char *name,
 			      const struct mail_address *v, size_t nr);
+/*
+ * Ends the headers of a text/plain UTF-8 mail (MIME-Version,
+ * Content-Type, 8bit Content-Transfer-Encoding) and starts its body.
+ */
+void mail_text_body(struct strbuf *sb);
+
 /* An RFC 5322 date: "Thu, 3 Dec 2026 10:00:00 +0000". */
 void mail_date(struct strbuf *sb, git_time_t t, int offset_minutes);
 

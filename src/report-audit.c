@@ -342,9 +342,7 @@ static void reply_headers(struct strbuf *out, const struct audit_mail *m,
 	refs[nr_refs++] = in_reply_to ? in_reply_to : m->message_id;
 	mail_id_header(out, "In-Reply-To", refs[nr_refs - 1]);
 	mail_ids_header(out, "References", refs, nr_refs);
-	strbuf_addstr(out, "MIME-Version: 1.0\n"
-		      "Content-Type: text/plain; charset=UTF-8\n"
-		      "Content-Transfer-Encoding: 8bit\n\n");
+	mail_text_body(out);
 	free(refs);
 	free(v);
 }
@@ -496,8 +494,6 @@ void audit_email(struct strbuf *out, const struct audit *a,
 		mail_id_header(out, "In-Reply-To", r->in_reply_to);
 		mail_id_header(out, "References", r->in_reply_to);
 	}
-	strbuf_addstr(out, "MIME-Version: 1.0\n"
-		      "Content-Type: text/plain; charset=UTF-8\n"
-		      "Content-Transfer-Encoding: 8bit\n\n");
+	mail_text_body(out);
 	summary_body(out, a, r);
 }

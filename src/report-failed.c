@@ -145,9 +145,7 @@ static void add_headers(struct strbuf *out, const struct report *r,
 		mail_id_header(out, "In-Reply-To", c->posted->msg->message_id);
 		mail_id_header(out, "References", c->posted->msg->message_id);
 	}
-	strbuf_addstr(out, "MIME-Version: 1.0\n"
-		      "Content-Type: text/plain; charset=UTF-8\n"
-		      "Content-Transfer-Encoding: 8bit\n\n");
+	mail_text_body(out);
 	strbuf_release(&subj);
 	mail_addrs_release(&cc);
 	strbuf_release(&email);

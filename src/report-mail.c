@@ -317,9 +317,7 @@ void report_email(struct strbuf *out, const struct report *r,
 	mail_date(out, (git_time_t)now, 0);
 	strbuf_addch(out, '\n');
 	mail_id_header(out, "Message-ID", r->message_id);
-	strbuf_addstr(out, "MIME-Version: 1.0\n"
-		      "Content-Type: text/plain; charset=UTF-8\n"
-		      "Content-Transfer-Encoding: 8bit\n\n");
+	mail_text_body(out);
 
 	strbuf_addf(&text, "These mainline commits are candidates for %s", r->branch->name);
 	if (r->branch->base_name)
@@ -488,9 +486,7 @@ void report_patch_mail(struct strbuf *out, const struct report *r,
 		mail_id_header(out, "In-Reply-To", pm->in_reply_to);
 		mail_id_header(out, "References", pm->in_reply_to);
 	}
-	strbuf_addstr(out, "MIME-Version: 1.0\n"
-		      "Content-Type: text/plain; charset=UTF-8\n"
-		      "Content-Transfer-Encoding: 8bit\n\n");
+	mail_text_body(out);
 	strbuf_addf(out, "commit %s upstream.\n\n", c->hex);
 	report_add_mail_body(out, c->msg.body);
 	strbuf_addstr(out, "---\n");

@@ -83,9 +83,7 @@ static void add_cover(struct strbuf *out, const struct report *r,
 	mail_date(out, (git_time_t)r->now, 0);
 	strbuf_addch(out, '\n');
 	mail_id_header(out, "Message-ID", id);
-	strbuf_addstr(out, "MIME-Version: 1.0\n"
-		      "Content-Type: text/plain; charset=UTF-8\n"
-		      "Content-Transfer-Encoding: 8bit\n\n");
+	mail_text_body(out);
 	strbuf_addf(&text, "These %s commits qualify for %s by the rules, and "
 		    "%s takes to stable only what its maintainers approve.  "
 		    "The %zu that apply follow in reply.  Please answer a patch "
