@@ -185,50 +185,68 @@ static void split_address(const char *s, struct strbuf *display,
 	strbuf_trim(email);
 }
 
-/* The address part of s, lower case, in out. */
-static void address_key(const char *s, struct strbuf *out)
+/* The index of the address email (without case) in a, or a->nr. */
+static size_t find_email(const struct mail_addrs *a, const char *email)
 {
-	struct strbuf display = STRBUF_INIT;
 	size_t i;
 
-	split_address(s, &display, out);
-	for (i = 0; i < out->len; i++)
-		out->buf[i] = (char)tolower((unsigned char)out->buf[i]);
-	strbuf_release(&display);
+	for (i = 0; i < a->nr; i++)
+		if (!strcasecmp(a->v[i].email, email))
+			return i;
+	return a->nr;
 }
 
 int mail_addrs_has(const struct mail_addrs *a, const char *addr)
 {
-	struct strbuf key = STRBUF_INIT, other = STRBUF_INIT;
-	size_t i;
-	int found = 0;
+	struct strbuf display = STRBUF_INIT, email = STRBUF_INIT;
+	int found;
 
-	address_key(addr, &key);
-	for (i = 0; !found && i < a->nr; i++) {
-		address_key(a->v[i], &other);
-		found = !strcmp(key.buf, other.buf);
-	}
-	strbuf_release(&key);
-	strbuf_release(&other);
+	split_address(addr, &display, &email);
+	found = find_email(a, email.buf) < a->nr;
+	strbuf_release(&display);
+	strbuf_release(&email);
 	return found;
+}
+
+/* s without control characters (a line break in a name), trimmed. */
+static char *one_line(const char *s, size_t len)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t i;
+
+	strbuf_add(&sb, s, len);
+	for (i = 0; i < sb.len; i++)
+		if ((unsigned char)sb.buf[i] < 0x20 || sb.buf[i] == 0x7f)
+			sb.buf[i] = ' ';
+	strbuf_trim(&sb);
+	return strbuf_detach(&sb, NULL);
+}
+
+void mail_addrs_add_pair(struct mail_addrs *a, const char *name,
+			 const char *email)
+{
+	char *e;
+
+	if (!email)
+		return;
+	e = one_line(email, strlen(email));
+	if (!strchr(e, '@') || find_email(a, e) < a->nr) {
+		free(e);
+		return;
+	}
+	ALLOC_GROW(a->v, a->nr + 1, a->alloc);
+	a->v[a->nr].name = name && *name ? one_line(name, strlen(name)) : NULL;
+	a->v[a->nr++].email = e;
 }
 
 void mail_addrs_add(struct mail_addrs *a, const char *addr)
 {
-	struct strbuf one = STRBUF_INIT;
-	size_t i;
+	struct strbuf display = STRBUF_INIT, email = STRBUF_INIT;
 
-	strbuf_addstr(&one, addr);
-	strbuf_trim(&one);
-	for (i = 0; i < one.len; i++)
-		if ((unsigned char)one.buf[i] < 0x20)
-			one.buf[i] = ' ';
-	if (!one.len || !strchr(one.buf, '@') || mail_addrs_has(a, one.buf)) {
-		strbuf_release(&one);
-		return;
-	}
-	ALLOC_GROW(a->v, a->nr + 1, a->alloc);
-	a->v[a->nr++] = strbuf_detach(&one, NULL);
+	split_address(addr, &display, &email);
+	mail_addrs_add_pair(a, display.buf, email.buf);
+	strbuf_release(&display);
+	strbuf_release(&email);
 }
 
 void mail_addrs_add_list(struct mail_addrs *a, const char *list)
@@ -254,28 +272,29 @@ void mail_addrs_add_list(struct mail_addrs *a, const char *list)
 
 void mail_addrs_remove(struct mail_addrs *a, const char *addr)
 {
-	struct strbuf key = STRBUF_INIT, other = STRBUF_INIT;
-	size_t i, j;
+	struct strbuf display = STRBUF_INIT, email = STRBUF_INIT;
+	size_t i;
 
-	address_key(addr, &key);
-	for (i = 0, j = 0; i < a->nr; i++) {
-		address_key(a->v[i], &other);
-		if (!strcmp(key.buf, other.buf))
-			free(a->v[i]);
-		else
-			a->v[j++] = a->v[i];
+	split_address(addr ? addr : "", &display, &email);
+	i = find_email(a, email.buf);
+	if (i < a->nr) {
+		free(a->v[i].name);
+		free(a->v[i].email);
+		memmove(a->v + i, a->v + i + 1, (a->nr - i - 1) * sizeof(*a->v));
+		a->nr--;
 	}
-	a->nr = j;
-	strbuf_release(&key);
-	strbuf_release(&other);
+	strbuf_release(&display);
+	strbuf_release(&email);
 }
 
 void mail_addrs_release(struct mail_addrs *a)
 {
 	size_t i;
 
-	for (i = 0; i < a->nr; i++)
-		free(a->v[i]);
+	for (i = 0; i < a->nr; i++) {
+		free(a->v[i].name);
+		free(a->v[i].email);
+	}
 	free(a->v);
 	memset(a, 0, sizeof(*a));
 }
@@ -283,35 +302,17 @@ void mail_addrs_release(struct mail_addrs *a)
 void mail_addrs_header(struct strbuf *sb, const char *name,
 		       const struct mail_addrs *a)
 {
-	struct strbuf display = STRBUF_INIT, email = STRBUF_INIT;
-	size_t i;
+	struct strbuf one = STRBUF_INIT;
+	size_t i, col = strlen(name) + 2;
 
 	if (!a->nr)
 		return;
 	strbuf_addf(sb, "%s: ", name);
 	for (i = 0; i < a->nr; i++) {
-		split_address(a->v[i], &display, &email);
-		if (i)
-			strbuf_addstr(sb, ",\n ");
-		add_address(sb, display.buf, email.buf);
-	}
-	strbuf_addch(sb, '\n');
-	strbuf_release(&display);
-	strbuf_release(&email);
-}
-
-void mail_address_list_header(struct strbuf *sb, const char *name,
-			      const struct mail_address *v, size_t nr)
-{
-	struct strbuf one = STRBUF_INIT;
-	size_t i, col = strlen(name) + 2;
-
-	strbuf_addf(sb, "%s: ", name);
-	for (i = 0; i < nr; i++) {
 		const char *nl;
 
 		strbuf_reset(&one);
-		add_address(&one, v[i].name, v[i].email);
+		add_address(&one, a->v[i].name, a->v[i].email);
 		/* Folded between addresses, never inside one. */
 		if (i && col + 2 + one.len > 78) {
 			strbuf_addstr(sb, ",\n ");

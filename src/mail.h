@@ -14,7 +14,7 @@
  *
  *     mail_header(&sb, "Subject", subject);     folded, RFC 2047 if needed
  *     mail_address_header(&sb, "From", name, email);
- *     mail_address_list_header(&sb, "Cc", addresses, nr);
+ *     mail_addrs_header(&sb, "Cc", &addrs);       see struct mail_addrs
  *     mail_date(&sb, t, offset_minutes);
  *     mail_body_line(&sb, text);                one clean UTF-8 line
  *     mail_wrap(&sb, text, indent, 72);         wrapped paragraph
@@ -26,45 +26,46 @@ void mail_header(struct strbuf *sb, const char *name, const char *value);
 void mail_address_header(struct strbuf *sb, const char *name,
 			 const char *display, const char *email);
 /*
- * A list of recipients, each "Name <addr>" or "addr", each address
- * once (compared without case): To and Cc of a mail.
+ * A list of recipients, each address once (compared without case): To
+ * and Cc of a mail.
  *
  *     struct mail_addrs to = MAIL_ADDRS_INIT;
  *     mail_addrs_add_list(&to, "linux-xfs@vger.kernel.org, A <a@b>");
- *     mail_addrs_add(&to, commit_author);
- *     mail_addrs_header(&sb, "To", &to);   nothing when empty
+ *     mail_addrs_add(&to, commit_author);          "Name <addr>"
+ *     mail_addrs_add_pair(&to, name, email);       as a mail gave them
+ *     mail_addrs_remove(&to, my_email);
+ *     mail_addrs_header(&sb, "To", &to);           nothing when empty
  *     mail_addrs_release(&to);
  */
+struct mail_address {
+	char *name;			/* or NULL */
+	char *email;
+};
 struct mail_addrs {
-	char **v;
+	struct mail_address *v;
 	size_t nr, alloc;
 };
 #define MAIL_ADDRS_INIT { NULL, 0, 0 }
 
-/* Adds one address (without an '@' or already there: nothing). */
+/* Adds "Name <addr>" or "addr" (without an '@', or already there: nothing). */
 void mail_addrs_add(struct mail_addrs *a, const char *addr);
+/* The same for a display name (or NULL) and an address apart. */
+void mail_addrs_add_pair(struct mail_addrs *a, const char *name,
+			 const char *email);
 /* Adds each of a comma-separated list (commas in quotes do not split). */
 void mail_addrs_add_list(struct mail_addrs *a, const char *list);
+/* Whether the address of addr ("Name <addr>" or "addr") is in a. */
 int mail_addrs_has(const struct mail_addrs *a, const char *addr);
 void mail_addrs_remove(struct mail_addrs *a, const char *addr);
 void mail_addrs_release(struct mail_addrs *a);
 /*
- * "Name: a,\n b\n", one address per line, each display name quoted or
- * encoded on its own; nothing for an empty list.
+ * "Name: a, b,\n c\n", each display name quoted or encoded on its own,
+ * folded between addresses, never inside one; nothing for an empty
+ * list.
  */
 void mail_addrs_header(struct strbuf *sb, const char *name,
 		       const struct mail_addrs *a);
 
-/*
- * "Name: a, b, ...\n", each address as mail_address_header() writes
- * it, folded between addresses.
- */
-struct mail_address {
-	const char *name;		/* or NULL */
-	const char *email;
-};
-void mail_address_list_header(struct strbuf *sb, const char *name,
-			      const struct mail_address *v, size_t nr);
 /*
  * Ends the headers of a text/plain UTF-8 mail (MIME-Version,
  * Content-Type, 8bit Content-Transfer-Encoding) and starts its body.

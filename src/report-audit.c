@@ -274,28 +274,29 @@ static void summary_intro(struct strbuf *out, const struct audit *a,
 	strbuf_release(&text);
 }
 
-static int same_email(const char *x, const char *y)
-{
-	return x && y && !strcasecmp(x, y);
-}
-
 /*
  * Reply-all: To the sender, Cc every To and Cc of the mail and the
  * patch's author, each address once, never the user's own (when the
  * user sent it, the first other address is the To).
  */
-static void add_rcpt(struct mail_address *v, size_t *nr,
-		     const struct audit_address *ad, const char *me)
+static void reply_recipients(const struct audit_mail *m, const char *me,
+			     struct mail_addrs *to, struct mail_addrs *cc)
 {
 	size_t i;
 
-	if (!ad->email || same_email(ad->email, me))
-		return;
-	for (i = 0; i < *nr; i++)
-		if (same_email(v[i].email, ad->email))
-			return;
-	v[*nr].name = ad->name;
-	v[(*nr)++].email = ad->email;
+	mail_addrs_add_pair(cc, m->from.name, m->from.email);
+	for (i = 0; i < m->nr_rcpt; i++)
+		mail_addrs_add_pair(cc, m->rcpt[i].name, m->rcpt[i].email);
+	mail_addrs_add_pair(cc, m->author.name, m->author.email);
+	if (me)
+		mail_addrs_remove(cc, me);
+	if (cc->nr) {
+		char *first = xstrdup(cc->v[0].email);
+
+		mail_addrs_add_pair(to, cc->v[0].name, first);
+		mail_addrs_remove(cc, first);
+		free(first);
+	}
 }
 
 /* "Re: " and the subject, never "Re: Re:". */
@@ -314,20 +315,16 @@ static void reply_headers(struct strbuf *out, const struct audit_mail *m,
 			  const struct audit_reply *r, const char *message_id,
 			  const char *in_reply_to)
 {
-	struct mail_address *v = xcalloc(m->nr_rcpt + 2, sizeof(*v));
+	struct mail_addrs to = MAIL_ADDRS_INIT, cc = MAIL_ADDRS_INIT;
 	const char **refs;
-	size_t nr = 0, i, nr_refs = 0;
+	size_t i, nr_refs = 0;
 
-	add_rcpt(v, &nr, &m->from, r->from_email);
-	for (i = 0; i < m->nr_rcpt; i++)
-		add_rcpt(v, &nr, &m->rcpt[i], r->from_email);
-	add_rcpt(v, &nr, &m->author, r->from_email);
-
+	reply_recipients(m, r->from_email, &to, &cc);
 	mail_address_header(out, "From", r->from_name, r->from_email);
-	if (nr)
-		mail_address_list_header(out, "To", v, 1);
-	if (nr > 1)
-		mail_address_list_header(out, "Cc", v + 1, nr - 1);
+	mail_addrs_header(out, "To", &to);
+	mail_addrs_header(out, "Cc", &cc);
+	mail_addrs_release(&to);
+	mail_addrs_release(&cc);
 	reply_subject(out, m->subject ? m->subject : "");
 	strbuf_addstr(out, "Date: ");
 	mail_date(out, r->now, 0);
@@ -344,7 +341,6 @@ static void reply_headers(struct strbuf *out, const struct audit_mail *m,
 	mail_ids_header(out, "References", refs, nr_refs);
 	mail_text_body(out);
 	free(refs);
-	free(v);
 }
 
 /* "On DATE, NAME wrote:" and the subject quoted, as a mail client does. */

@@ -146,7 +146,7 @@ void report_mail_recipients(const struct report *r,
 		memset(cc, 0, sizeof(*cc));
 	}
 	for (i = 0; i < to->nr; i++)
-		mail_addrs_remove(cc, to->v[i]);
+		mail_addrs_remove(cc, to->v[i].email);
 }
 
 /*
@@ -440,7 +440,7 @@ static void add_patch_recipients(const struct report *r,
 		for (pos = 0; (t = message_trailer_next(&c->msg, keys[i], &pos));)
 			mail_addrs_add(cc, t->val);
 	for (i = 0; i < to->nr; i++)
-		mail_addrs_remove(cc, to->v[i]);
+		mail_addrs_remove(cc, to->v[i].email);
 	mail_addrs_remove(cc, r->from_email);
 }
 
@@ -474,8 +474,9 @@ void report_patch_mail(struct strbuf *out, const struct report *r,
 	if (pm->message_id) {
 		add_patch_recipients(r, c, &to, &cc);
 		for (i = 0; pm->cc && i < pm->cc->nr; i++)
-			if (!mail_addrs_has(&to, pm->cc->v[i]))
-				mail_addrs_add(&cc, pm->cc->v[i]);
+			if (!mail_addrs_has(&to, pm->cc->v[i].email))
+				mail_addrs_add_pair(&cc, pm->cc->v[i].name,
+						    pm->cc->v[i].email);
 		mail_addrs_header(out, "To", &to);
 		mail_addrs_header(out, "Cc", &cc);
 	}

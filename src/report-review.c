@@ -64,8 +64,9 @@ static void add_cover(struct strbuf *out, const struct report *r,
 
 	report_mail_recipients(r, &s, 1, &to, &cc);
 	for (i = 0; maintainers && i < maintainers->nr; i++)
-		if (!mail_addrs_has(&to, maintainers->v[i]))
-			mail_addrs_add(&cc, maintainers->v[i]);
+		if (!mail_addrs_has(&to, maintainers->v[i].email))
+			mail_addrs_add_pair(&cc, maintainers->v[i].name,
+					    maintainers->v[i].email);
 	mail_addrs_remove(&cc, r->from_email);
 	strbuf_addstr(&subj, "[PATCH ");
 	report_branch_version(&subj, r->branch);

@@ -25,8 +25,7 @@ static void test_addrs_list(void **state)
 	assert_true(mail_addrs_has(&a, "jane@EXAMPLE.org"));
 	mail_addrs_header(&sb, "Cc", &a);
 	assert_string_equal(sb.buf,
-		"Cc: linux-xfs@vger.kernel.org,\n"
-		" \"Doe, Jane\" <jane@example.org>,\n"
+		"Cc: linux-xfs@vger.kernel.org, \"Doe, Jane\" <jane@example.org>,\n"
 		" =?UTF-8?B?Wm/DqyDDnG7Dr2NvZGU=?= <zoe@example.org>\n");
 	mail_addrs_remove(&a, "<jane@example.org>");
 	assert_int_equal(a.nr, 2);
@@ -49,8 +48,7 @@ static void test_addrs_hostile(void **state)
 	mail_addrs_add(&a, "Odd <a b@example.org>");
 	mail_addrs_header(&sb, "To", &a);
 	assert_string_equal(sb.buf,
-		"To: \"Evil  Bcc: x@y\" <evil@example.org>,\n"
-		" \"Odd\" <a_b@example.org>\n");
+		"To: \"Evil  Bcc: x@y\" <evil@example.org>, \"Odd\" <a_b@example.org>\n");
 	mail_addrs_release(&a);
 	strbuf_release(&sb);
 }

@@ -488,17 +488,17 @@ static void test_email_subject(void **state)
 /* Address lists: each address whole, folded between them, names encoded. */
 static void test_address_list(void **state)
 {
-	static const struct mail_address v[] = {
-		{ "Sasha Levin", "sashal@kernel.org" },
-		{ NULL, "stable@vger.kernel.org" },
-		{ "Wong, Darrick", "djwong@kernel.org" },
-		{ "Ren\xc3\xa9", "rene@example.org" },
-	};
 	static const char *const ids[] = { "a@x", "b@x" };
+	struct mail_addrs v = MAIL_ADDRS_INIT;
 	struct strbuf out = STRBUF_INIT;
 
 	(void)state;
-	mail_address_list_header(&out, "Cc", v, 4);
+	mail_addrs_add_pair(&v, "Sasha Levin", "sashal@kernel.org");
+	mail_addrs_add_pair(&v, NULL, "stable@vger.kernel.org");
+	mail_addrs_add_pair(&v, "Wong, Darrick", "djwong@kernel.org");
+	mail_addrs_add_pair(&v, "Ren\xc3\xa9", "rene@example.org");
+	mail_addrs_header(&out, "Cc", &v);
+	mail_addrs_release(&v);
 	assert_string_equal(out.buf, "Cc: \"Sasha Levin\" <sashal@kernel.org>, "
 			    "stable@vger.kernel.org,\n \"Wong, Darrick\" "
 			    "<djwong@kernel.org>, =?UTF-8?B?UmVuw6k=?= "
