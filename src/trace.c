@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 
 static int enabled = -1;
@@ -41,6 +42,16 @@ void trace_printf(const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
+/* The peak resident set of the process so far, in MiB; 0 if unknown. */
+static double peak_mib(void)
+{
+	struct rusage ru;
+
+	if (getrusage(RUSAGE_SELF, &ru) < 0)
+		return 0;
+	return ru.ru_maxrss / 1024.0;	/* Linux counts KiB */
+}
+
 void trace_stage(const char *name)
 {
 	double t;
@@ -48,7 +59,7 @@ void trace_stage(const char *name)
 	if (!trace_enabled())
 		return;
 	t = now_ms();
-	fprintf(stderr, "trace: %-20s %9.1f ms  (total %.1f ms)\n", name,
-		t - last, t - start);
+	fprintf(stderr, "trace: %-20s %9.1f ms  (total %.1f ms, peak %.1f MiB)\n",
+		name, t - last, t - start, peak_mib());
 	last = t;
 }

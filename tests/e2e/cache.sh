@@ -65,6 +65,15 @@ grep -q '^[0-9a-f]*|waiting|btrfs waits for a release: in no release tag yet|' "
 	fail "the btrfs fix should wait for a release"
 ok "a re-run reads the cache and answers the same"
 
+# Each stage's line says the time and the peak memory so far, which
+# never falls from one stage to the next.
+grep -E '^trace: [a-z ]+ +[0-9.]+ ms  \(total [0-9.]+ ms, peak [0-9.]+ MiB\)$' "$tmp/err" |
+	sed 's/.*peak \([0-9.]*\) MiB)$/\1/' >"$tmp/peaks"
+[ "$(wc -l <"$tmp/peaks")" -ge 3 ] || fail "no stage lines: $(cat "$tmp/err")"
+sort -n -c "$tmp/peaks" || fail "the peak fell: $(cat "$tmp/peaks")"
+awk '$1 <= 0 { exit 1 }' "$tmp/peaks" || fail "a peak of 0: $(cat "$tmp/peaks")"
+ok "STABLEPICK_TRACE: each stage's time and the peak memory so far"
+
 # A week later: new fixes, and v6.7 released after them.  The old btrfs
 # fix is now in a release: the cache said "no release yet", which the
 # new walk must not believe.
