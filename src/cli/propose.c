@@ -243,12 +243,13 @@ static int propose(struct run_context *ctx, int argc, char **argv)
 	if (!ret && since)
 		ret = run_since(&run, ctx->repo, since, &since_state);
 	/*
-	 * A blame per proposal that does not apply is a long walk each
-	 * (45 s for 77 of them on a 20k history): only the mails that
-	 * name them look for them, for the proposals they show (and
-	 * explain, one commit at a time).
+	 * A blame per proposal that does not apply is a long walk each:
+	 * on systemd-stable's v254-stable the email took 56 s with them
+	 * (63 proposals that do not apply) and 2.3 s without.  Only the
+	 * FAILED mails, which name them, look for them (and explain, one
+	 * commit at a time).
 	 */
-	if (!ret && (a.format == FORMAT_EMAIL || a.format == FORMAT_FAILED))
+	if (!ret && a.format == FORMAT_FAILED)
 		ret = run_likely_prereqs(&run, ctx->repo, &run.scan.candidates,
 					 NULL);
 	if (!ret)
