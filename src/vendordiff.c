@@ -2,6 +2,7 @@
 #include "apply.h"
 #include "error.h"
 #include "strbuf.h"
+#include "trace.h"
 #include "util.h"
 
 #include <stdint.h>
@@ -142,7 +143,18 @@ static int follow_up_rows(struct diff_rows *r, struct run_context *ctx,
 			ret = error_git("cannot read commit %s", c->hex);
 			break;
 		}
-		ret = apply_check(&res, ctx->repo, onto, pick);
+		/*
+		 * Picked as propose's trial series pick (per path, from the
+		 * pick's own changes), not by git_cherrypick_commit(),
+		 * whose merge of the whole trees costs seconds on a vendor
+		 * far from mainline, and which follows renames that propose
+		 * does not: both commands say the same of a pick.
+		 */
+		{
+			const git_commit *one = pick;
+
+			ret = apply_series_check(&res, ctx->repo, onto, &one, 1);
+		}
 		git_commit_free(pick);
 		git_oid_tostr(hex, sizeof(hex), &t->id);
 		if (!ret)
@@ -298,13 +310,16 @@ int vendordiff_run(struct run_context *ctx, struct vendordiff *d,
 		scan_set_range_oids(&d->scan, &d->vbi.base, &d->stable, d->range);
 		if (subsystems)
 			scan_set_only(&d->scan, subsystems);
+		trace_stage("diff: vendor index");
 		ret = scan_run(&d->scan);
+		trace_stage("diff: stable scan");
 	}
 	match_init(&d->match, ctx->repo, &d->vbi, &d->scan, &d->patchids);
 	d->matching = 1;
 	if (!ret)
 		ret = match_candidates(&d->match, &d->scan.candidates,
 				       &d->scan.from);
+	trace_stage("diff: stable fixes in the vendor");
 	if (!ret && releases)
 		ret = load_releases(&d->rel, ctx->repo, &d->rules, &d->vbi.base,
 				    &d->stable);
@@ -313,6 +328,7 @@ int vendordiff_run(struct run_context *ctx, struct vendordiff *d,
 		ret = vendor_rows(&d->rows, ctx->repo, &d->match, &d->vbi,
 				  &d->vendor);
 	}
+	trace_stage("diff: the vendor's own");
 	/* Mainline's side: the vendor judged as propose judges a branch. */
 	if (!ret) {
 		d->have_run = 1;
@@ -322,6 +338,7 @@ int vendordiff_run(struct run_context *ctx, struct vendordiff *d,
 		scan_set_only(&d->run.scan, subsystems);
 	if (!ret)
 		ret = follow_up_rows(&d->rows, ctx, &d->run, branch);
+	trace_stage("diff: missing follow-ups");
 	if (!ret)
 		ret = run_save(ctx, &d->run);
 	return ret;
