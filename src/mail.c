@@ -158,12 +158,8 @@ void mail_address_header(struct strbuf *sb, const char *name,
 	strbuf_addch(sb, '\n');
 }
 
-/*
- * Splits "Name <addr>", "\"Name\" <addr>" or a bare "addr" into its
- * display name (unquoted) and address.
- */
-static void split_address(const char *s, struct strbuf *display,
-			  struct strbuf *email)
+void mail_split_address(const char *s, struct strbuf *display,
+			struct strbuf *email)
 {
 	const char *lt = strrchr(s, '<');
 
@@ -201,7 +197,7 @@ int mail_addrs_has(const struct mail_addrs *a, const char *addr)
 	struct strbuf display = STRBUF_INIT, email = STRBUF_INIT;
 	int found;
 
-	split_address(addr, &display, &email);
+	mail_split_address(addr, &display, &email);
 	found = find_email(a, email.buf) < a->nr;
 	strbuf_release(&display);
 	strbuf_release(&email);
@@ -243,7 +239,7 @@ void mail_addrs_add(struct mail_addrs *a, const char *addr)
 {
 	struct strbuf display = STRBUF_INIT, email = STRBUF_INIT;
 
-	split_address(addr, &display, &email);
+	mail_split_address(addr, &display, &email);
 	mail_addrs_add_pair(a, display.buf, email.buf);
 	strbuf_release(&display);
 	strbuf_release(&email);
@@ -275,7 +271,7 @@ void mail_addrs_remove(struct mail_addrs *a, const char *addr)
 	struct strbuf display = STRBUF_INIT, email = STRBUF_INIT;
 	size_t i;
 
-	split_address(addr ? addr : "", &display, &email);
+	mail_split_address(addr ? addr : "", &display, &email);
 	i = find_email(a, email.buf);
 	if (i < a->nr) {
 		free(a->v[i].name);
@@ -334,6 +330,13 @@ void mail_text_body(struct strbuf *sb)
 	strbuf_addstr(sb, "MIME-Version: 1.0\n"
 		      "Content-Type: text/plain; charset=UTF-8\n"
 		      "Content-Transfer-Encoding: 8bit\n\n");
+}
+
+void mail_date_header(struct strbuf *sb, git_time_t t, int offset_minutes)
+{
+	strbuf_addstr(sb, "Date: ");
+	mail_date(sb, t, offset_minutes);
+	strbuf_addch(sb, '\n');
 }
 
 void mail_date(struct strbuf *sb, git_time_t t, int offset_minutes)

@@ -74,6 +74,15 @@ void mail_text_body(struct strbuf *sb);
 
 /* An RFC 5322 date: "Thu, 3 Dec 2026 10:00:00 +0000". */
 void mail_date(struct strbuf *sb, git_time_t t, int offset_minutes);
+/* "Date: <mail_date()>\n". */
+void mail_date_header(struct strbuf *sb, git_time_t t, int offset_minutes);
+/*
+ * Splits "Name <addr>", "\"Name\" <addr>" or a bare "addr" into its
+ * display name (unquoted, trimmed) and address (appended to the
+ * strbufs, which are reset first).
+ */
+void mail_split_address(const char *s, struct strbuf *display,
+			struct strbuf *email);
 
 /*
  * Appends text as one line of a text/plain UTF-8 body: line breaks and

@@ -326,9 +326,7 @@ static void reply_headers(struct strbuf *out, const struct audit_mail *m,
 	mail_addrs_release(&to);
 	mail_addrs_release(&cc);
 	reply_subject(out, m->subject ? m->subject : "");
-	strbuf_addstr(out, "Date: ");
-	mail_date(out, r->now, 0);
-	strbuf_addch(out, '\n');
+	mail_date_header(out, r->now, 0);
 	mail_id_header(out, "Message-ID", message_id);
 	/* References: the mail's own chain, then the mail. */
 	refs = xcalloc(m->nr_references + 2, sizeof(*refs));
@@ -482,9 +480,7 @@ void audit_email(struct strbuf *out, const struct audit *a,
 		mail_header(out, "Subject", subj.buf);
 		strbuf_release(&subj);
 	}
-	strbuf_addstr(out, "Date: ");
-	mail_date(out, r->now, 0);
-	strbuf_addch(out, '\n');
+	mail_date_header(out, r->now, 0);
 	mail_id_header(out, "Message-ID", r->message_id);
 	if (r->in_reply_to) {
 		mail_id_header(out, "In-Reply-To", r->in_reply_to);

@@ -27,13 +27,13 @@ static int cmp_order(const void *a, const void *b)
 }
 
 /* "6.6" of a branch whose version is known, else its name. */
+/* "6.6" and suffix for a branch whose version is known, else its name. */
 static void add_version(struct strbuf *out, const struct branch_index *b,
 			const char *suffix)
 {
+	report_branch_version(out, b);
 	if (b->major >= 0)
-		strbuf_addf(out, "%d.%d%s", b->major, b->minor, suffix);
-	else
-		strbuf_addstr(out, b->name);
+		strbuf_addstr(out, suffix);
 }
 
 /*
@@ -67,49 +67,20 @@ static void add_line(struct strbuf *out, const char *text)
 	strbuf_addch(out, '\n');
 }
 
-/* "Name <email>" into its parts; without <>, the whole is the address. */
-static void split_author(const char *author, struct strbuf *name,
-			 struct strbuf *email)
-{
-	const char *lt = author ? strrchr(author, '<') : NULL;
-
-	if (!lt) {
-		strbuf_addstr(email, author ? author : "");
-		strbuf_trim(email);
-		return;
-	}
-	strbuf_add(name, author, (size_t)(lt - author));
-	strbuf_trim(name);
-	strbuf_addstr(email, lt + 1);
-	if (email->len && email->buf[email->len - 1] == '>')
-		strbuf_setlen(email, email->len - 1);
-}
-
 /*
  * The first address of a comma-separated list ("Stable
  * <stable@vger.kernel.org>" gives the address alone), or NULL.
  */
 static char *first_address(const char *list)
 {
-	struct strbuf sb = STRBUF_INIT;
-	const char *lt;
+	struct mail_addrs a = MAIL_ADDRS_INIT;
+	char *first = NULL;
 
-	if (list) {
-		strbuf_add(&sb, list, strcspn(list, ","));
-		lt = strchr(sb.buf, '<');
-		if (lt) {
-			size_t skip = (size_t)(lt - sb.buf) + 1;
-
-			memmove(sb.buf, sb.buf + skip, sb.len - skip + 1);
-			strbuf_setlen(&sb, strcspn(sb.buf, ">"));
-		}
-		strbuf_trim(&sb);
-	}
-	if (!sb.len) {
-		strbuf_release(&sb);
-		return NULL;
-	}
-	return strbuf_detach(&sb, NULL);
+	mail_addrs_add_list(&a, list);
+	if (a.nr)
+		first = xstrdup(a.v[0].email);
+	mail_addrs_release(&a);
+	return first;
 }
 
 static void add_headers(struct strbuf *out, const struct report *r,
@@ -120,7 +91,7 @@ static void add_headers(struct strbuf *out, const struct report *r,
 	struct mail_addrs cc = MAIL_ADDRS_INIT;
 	size_t i, j;
 
-	split_author(c->author, &name, &email);
+	mail_split_address(c->author ? c->author : "", &name, &email);
 	for (i = 0; i < c->nr_touched; i++)
 		for (j = 0; j < c->touched[i]->nr_lists; j++)
 			mail_addrs_add_list(&cc, c->touched[i]->lists[j]);
@@ -137,9 +108,7 @@ static void add_headers(struct strbuf *out, const struct report *r,
 	mail_address_header(out, "To", name.buf, email.buf);
 	mail_addrs_header(out, "Cc", &cc);
 	mail_header(out, "Subject", subj.buf);
-	strbuf_addstr(out, "Date: ");
-	mail_date(out, (git_time_t)r->now, 0);
-	strbuf_addch(out, '\n');
+	mail_date_header(out, (git_time_t)r->now, 0);
 	mail_id_header(out, "Message-ID", id);
 	if (c->posted) {
 		mail_id_header(out, "In-Reply-To", c->posted->msg->message_id);

@@ -313,9 +313,7 @@ void report_email(struct strbuf *out, const struct report *r,
 	mail_addrs_header(out, "To", &to);
 	mail_addrs_header(out, "Cc", &cc);
 	mail_header(out, "Subject", subj.buf);
-	strbuf_addstr(out, "Date: ");
-	mail_date(out, (git_time_t)now, 0);
-	strbuf_addch(out, '\n');
+	mail_date_header(out, (git_time_t)now, 0);
 	mail_id_header(out, "Message-ID", r->message_id);
 	mail_text_body(out);
 
@@ -447,24 +445,16 @@ static void add_patch_recipients(const struct report *r,
 void report_patch_mail(struct strbuf *out, const struct report *r,
 		       const struct candidate *c, const struct patch_mail *pm)
 {
-	const char *lt = c->author ? strrchr(c->author, '<') : NULL;
 	struct strbuf name = STRBUF_INIT, email = STRBUF_INIT;
 	struct strbuf subj = STRBUF_INIT;
 	struct mail_addrs to = MAIL_ADDRS_INIT, cc = MAIL_ADDRS_INIT;
 	size_t i;
 
-	if (lt) {
-		strbuf_add(&name, c->author, (size_t)(lt - c->author));
-		strbuf_trim(&name);
-		strbuf_addstr(&email, lt + 1);
-		if (email.len && email.buf[email.len - 1] == '>')
-			strbuf_setlen(&email, email.len - 1);
-	}
+	if (c->author && strchr(c->author, '<'))
+		mail_split_address(c->author, &name, &email);
 	strbuf_addf(out, "From %s Mon Sep 17 00:00:00 2001\n", c->hex);
 	mail_address_header(out, "From", name.buf, email.buf);
-	strbuf_addstr(out, "Date: ");
-	mail_date(out, c->time, c->tz_offset);
-	strbuf_addch(out, '\n');
+	mail_date_header(out, c->time, c->tz_offset);
 	if (pm->total) {
 		strbuf_addstr(&subj, "[PATCH ");
 		report_branch_version(&subj, r->branch);

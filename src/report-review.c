@@ -80,9 +80,7 @@ static void add_cover(struct strbuf *out, const struct report *r,
 	mail_addrs_header(out, "To", &to);
 	mail_addrs_header(out, "Cc", &cc);
 	mail_header(out, "Subject", subj.buf);
-	strbuf_addstr(out, "Date: ");
-	mail_date(out, (git_time_t)r->now, 0);
-	strbuf_addch(out, '\n');
+	mail_date_header(out, (git_time_t)r->now, 0);
 	mail_id_header(out, "Message-ID", id);
 	mail_text_body(out);
 	strbuf_addf(&text, "These %s commits qualify for %s by the rules, and "
