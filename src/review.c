@@ -46,13 +46,27 @@ static int is_hex40(const char *s)
 	return s[GIT_OID_HEXSZ] == '.';
 }
 
-enum review_id_kind review_parse_id(const char *id, const char *branch,
+enum review_id_kind { REVIEW_ID_NONE, REVIEW_ID_COVER, REVIEW_ID_PATCH };
+
+/* The branch as a review id spells it (mail_message_id()'s bytes). */
+static char *id_branch(const char *branch)
+{
+	char *want = mail_message_id(branch, NULL);
+
+	*strrchr(want, '@') = '\0';
+	return want;
+}
+
+/*
+ * What the Message-ID id is for the branch as id_branch() spells it: a
+ * review patch (*commit set), a review cover, or neither (another
+ * branch's, or no review mail).
+ */
+static enum review_id_kind parse_id(const char *id, const char *want,
 				    git_oid *commit)
 {
+	size_t len = strlen(want);
 	const char *p, *at;
-	char *want;
-	size_t len;
-	int match;
 
 	if (!id || strncmp(id, REVIEW_PREFIX, strlen(REVIEW_PREFIX)))
 		return REVIEW_ID_NONE;
@@ -60,25 +74,21 @@ enum review_id_kind review_parse_id(const char *id, const char *branch,
 	at = strrchr(p, '@');
 	if (!at)
 		return REVIEW_ID_NONE;
-	/* The branch as the id spells it, followed by ".TIP12@". */
-	want = mail_message_id(branch, NULL);
-	*strrchr(want, '@') = '\0';
-	len = strlen(want);
+	/* HEX40.BRANCH.TIP12@: the branch, then 13 bytes before the '@'. */
 	if (is_hex40(p)) {
-		match = !strncmp(p + GIT_OID_HEXSZ + 1, want, len) &&
-			p + GIT_OID_HEXSZ + 1 + len + 13 == at &&
-			p[GIT_OID_HEXSZ + 1 + len] == '.';
-		free(want);
-		if (!match || git_oid_fromstrn(commit, p, GIT_OID_HEXSZ) < 0)
+		if (strncmp(p + GIT_OID_HEXSZ + 1, want, len) ||
+		    p + GIT_OID_HEXSZ + 1 + len + 13 != at ||
+		    p[GIT_OID_HEXSZ + 1 + len] != '.' ||
+		    git_oid_fromstrn(commit, p, GIT_OID_HEXSZ) < 0)
 			return REVIEW_ID_NONE;
 		return REVIEW_ID_PATCH;
 	}
 	/* SUBSYSTEM.BRANCH.TIP12: the branch ends 13 bytes before the '@'. */
-	match = at - p > (ptrdiff_t)(len + 14) &&
-		!strncmp(at - 13 - len, want, len) && at[-13] == '.' &&
-		at[-14 - (ptrdiff_t)len] == '.';
-	free(want);
-	return match ? REVIEW_ID_COVER : REVIEW_ID_NONE;
+	if (at - p > (ptrdiff_t)(len + 14) &&
+	    !strncmp(at - 13 - len, want, len) && at[-13] == '.' &&
+	    at[-14 - (ptrdiff_t)len] == '.')
+		return REVIEW_ID_COVER;
+	return REVIEW_ID_NONE;
 }
 
 /* Whether the F: pattern pat lies inside the path spec path. */
@@ -185,14 +195,14 @@ int review_maintainers(git_repository *repo, const git_tree *tree,
  */
 static enum review_id_kind answered(const struct archive *a,
 				    const struct archive_msg *m,
-				    const char *branch, git_oid *commit,
+				    const char *want, git_oid *commit,
 				    const char **root)
 {
 	const char *id = m->in_reply_to;
 	size_t hops;
 
 	for (hops = 0; id && hops < 64; hops++) {
-		enum review_id_kind k = review_parse_id(id, branch, commit);
+		enum review_id_kind k = parse_id(id, want, commit);
 		const struct archive_msg *up;
 
 		if (k != REVIEW_ID_NONE) {
@@ -204,7 +214,7 @@ static enum review_id_kind answered(const struct archive *a,
 	}
 	/* A reply whose In-Reply-To is lost: its References' first. */
 	if (m->first_ref) {
-		enum review_id_kind k = review_parse_id(m->first_ref, branch, commit);
+		enum review_id_kind k = parse_id(m->first_ref, want, commit);
 
 		if (k == REVIEW_ID_COVER) {
 			*root = m->first_ref;
@@ -241,6 +251,7 @@ static int cmp_found(const void *x, const void *y)
 int review_collect(struct archive *a, const char *branch,
 		   struct review_found **out, size_t *nr)
 {
+	char *want = id_branch(branch);
 	size_t i, j, alloc = 0;
 	int ret = 0;
 
@@ -257,9 +268,9 @@ int review_collect(struct archive *a, const char *branch,
 		git_oid commit;
 
 		if (m->removed || !m->in_reply_to ||
-		    review_parse_id(m->message_id, branch, &commit) != REVIEW_ID_NONE)
+		    parse_id(m->message_id, want, &commit) != REVIEW_ID_NONE)
 			continue;
-		kind = answered(a, m, branch, &commit, &root);
+		kind = answered(a, m, want, &commit, &root);
 		if (kind == REVIEW_ID_NONE)
 			continue;
 		if (archive_read(a, m, &mb) < 0) {
@@ -288,8 +299,8 @@ int review_collect(struct archive *a, const char *branch,
 			/* For the cover: every patch of its thread. */
 			thread = archive_bucket(a->by_thread, root);
 			for (j = 0; thread && j < thread->nr; j++)
-				if (review_parse_id(thread->items[j]->message_id,
-						    branch, &commit) == REVIEW_ID_PATCH)
+				if (parse_id(thread->items[j]->message_id, want,
+					     &commit) == REVIEW_ID_PATCH)
 					add_found(out, nr, &alloc, &commit, ans, m,
 						  line, 1);
 			if (!thread)
@@ -299,6 +310,7 @@ int review_collect(struct archive *a, const char *branch,
 		}
 		free(line);
 	}
+	free(want);
 	if (*nr)
 		qsort(*out, *nr, sizeof(**out), cmp_found);
 	return ret;

@@ -30,15 +30,6 @@ char *review_cover_id(const char *branch, const git_oid *tip,
 char *review_patch_id(const char *branch, const git_oid *tip,
 		      const git_oid *commit, const char *from_email);
 
-enum review_id_kind { REVIEW_ID_NONE, REVIEW_ID_COVER, REVIEW_ID_PATCH };
-
-/*
- * What the Message-ID id is for branch: a review patch (*commit set),
- * a review cover, or neither (another branch's, or no review mail).
- */
-enum review_id_kind review_parse_id(const char *id, const char *branch,
-				    git_oid *commit);
-
 /*
  * The addresses whose answer counts for subsystem s: its rule file's
  * "maintainer" lines, and the M: and R: lines of the MAINTAINERS file
