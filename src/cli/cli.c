@@ -98,6 +98,34 @@ int cli_usage(const struct cli_command *cmd)
 	return 129;
 }
 
+void cli_report(struct report *r, struct run *run)
+{
+	memset(r, 0, sizeof(*r));
+	r->scan = &run->scan;
+	r->branch = &run->branch;
+	r->rules = &run->rules;
+	r->upstream = run->upstream_name;
+	r->archive = run->archive;
+}
+
+int cli_report_sender(struct run_context *ctx, struct run *run,
+		      struct report *r, git_signature **me, struct strbuf *cc)
+{
+	git_time_t now;
+
+	*me = NULL;
+	if (ledger_now(&now) < 0)
+		return -1;
+	r->now = (time_t)now;
+	if (git_signature_default(me, ctx->repo) < 0)
+		git_error_clear();
+	r->from_name = *me ? (*me)->name : "stablepick";
+	r->from_email = *me ? (*me)->email : "stablepick@localhost";
+	r->to = ctx->config.to;
+	r->cc = run_mail_cc(ctx, &run->rules, cc);
+	return 0;
+}
+
 int cli_run_scan(struct run_context *ctx, struct run *run,
 		 const struct cli_args *a)
 {

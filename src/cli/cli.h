@@ -65,6 +65,19 @@ int cli_finish(struct run_context *ctx, struct run *run, struct strbuf *out,
 	       int ret);
 
 
+struct report;
+
+/* A report of what run judged: its candidates, branch, rules, archives. */
+void cli_report(struct report *r, struct run *run);
+/*
+ * The rest a mail needs: the sender (the repository's identity, else
+ * "stablepick"; *me to free with git_signature_free()), To
+ * (stablepick.to), Cc (run_mail_cc(), written into cc) and the date
+ * (ledger_now()).  0, or -1 after an error message.
+ */
+int cli_report_sender(struct run_context *ctx, struct run *run,
+		      struct report *r, git_signature **me, struct strbuf *cc);
+
 /*
  * The run's set-up and mainline walk as the options a ask: the branch
  * and upstream, --range, --subsystem.  0 or -1 after an error message.

@@ -113,16 +113,10 @@ static int render(struct run_context *ctx, struct run *run,
 	git_signature *me = NULL;
 	struct strbuf cc = STRBUF_INIT;
 	struct report r;
-	git_time_t now;
 	char *id = NULL;
 	int ret = 0;
 
-	memset(&r, 0, sizeof(r));
-	r.scan = &run->scan;
-	r.branch = &run->branch;
-	r.rules = &run->rules;
-	r.upstream = run->upstream_name;
-	r.archive = run->archive;
+	cli_report(&r, run);
 	r.all = all;
 	switch (format) {
 	case FORMAT_TEXT:
@@ -146,18 +140,10 @@ static int render(struct run_context *ctx, struct run *run,
 			run->branch.name);
 		return 0;
 	}
-	if (git_signature_default(&me, ctx->repo) < 0)
-		git_error_clear();
-	r.from_name = me ? me->name : "stablepick";
-	r.from_email = me ? me->email : "stablepick@localhost";
-	r.to = ctx->config.to;
-	r.cc = run_mail_cc(ctx, &run->rules, &cc);
-	if (ledger_now(&now) < 0) {
-		git_signature_free(me);
+	if (cli_report_sender(ctx, run, &r, &me, &cc) < 0) {
 		strbuf_release(&cc);
 		return -1;
 	}
-	r.now = (time_t)now;
 	id = a->in_reply_to ?
 		xstrndup(a->in_reply_to + (*a->in_reply_to == '<'),
 			 strcspn(a->in_reply_to + (*a->in_reply_to == '<'), ">")) :

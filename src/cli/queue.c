@@ -73,13 +73,12 @@ static int queue(struct run_context *ctx, int argc, char **argv)
 		OPT_UPSTREAM(&a),
 		OPT_END()
 	};
-	struct strbuf out = STRBUF_INIT;
+	struct strbuf out = STRBUF_INIT, cc = STRBUF_INIT;
 	struct candidate **q = NULL;
 	git_signature *me = NULL;
 	struct report r;
 	struct run run;
 	size_t nr = 0, added = 0;
-	git_time_t now = 0;
 	char *id = NULL;
 	int n, ret;
 
@@ -95,8 +94,6 @@ static int queue(struct run_context *ctx, int argc, char **argv)
 	ret = cli_run_scan(ctx, &run, &a);
 	if (!ret)
 		ret = run_judge_range(ctx, &run, a.archives.v, a.archives.nr);
-	if (!ret)
-		ret = ledger_now(&now);
 	if (!ret) {
 		warn_left_out(&run.scan.candidates);
 		nr = report_queue(&run.scan.candidates, &q);
@@ -106,20 +103,12 @@ static int queue(struct run_context *ctx, int argc, char **argv)
 		char hex[GIT_OID_HEXSZ + 1];
 		char *local;
 
-		if (git_signature_default(&me, ctx->repo) < 0)
-			git_error_clear();
-		memset(&r, 0, sizeof(r));
-		r.scan = &run.scan;
-		r.branch = &run.branch;
-		r.rules = &run.rules;
-		r.upstream = run.upstream_name;
-		r.from_name = me ? me->name : "stablepick";
-		r.from_email = me ? me->email : "stablepick@localhost";
-		r.to = ctx->config.to;
-		r.now = (time_t)now;
+		cli_report(&r, &run);
+		ret = cli_report_sender(ctx, &run, &r, &me, &cc);
 		git_oid_tostr(hex, sizeof(hex), &run.upstream);
 		local = xstrfmt("stablepick-queue.%s.%.12s", run.branch.name, hex);
-		id = mail_message_id(local, r.from_email);
+		if (!ret)
+			id = mail_message_id(local, r.from_email);
 		free(local);
 	}
 	if (!ret && a.format == FORMAT_QUILT) {
@@ -128,20 +117,17 @@ static int queue(struct run_context *ctx, int argc, char **argv)
 			fprintf(stderr, "%zu of %zu accepted patches added to "
 				"%s/series\n", added, nr, output);
 	} else if (!ret) {
-		struct strbuf cc = STRBUF_INIT;
-
-		r.cc = run_mail_cc(ctx, &run.rules, &cc);
 		report_queue_mbox(&out, &r, q, nr, id);
 		ret = report_write(stdout, &out);
 		if (!ret && !nr)
 			fprintf(stderr, "nothing accepted for %s waits to be "
 				"applied\n", run.branch.name);
-		strbuf_release(&cc);
 	}
 	if (!ret)
 		ret = run_save(ctx, &run);
 	free(id);
 	free(q);
+	strbuf_release(&cc);
 	git_signature_free(me);
 	strbuf_release(&out);
 	cli_args_release(&a);
