@@ -468,13 +468,17 @@ static void test_single(void **state)
 	testrepo_remove(dir);
 }
 
-/* Generation numbers of CDAT when the graph has no corrected dates. */
+/*
+ * Generation numbers of CDAT when the graph has no corrected dates; no
+ * filters, then filters never computed.
+ */
 static void test_topological_levels(void **state)
 {
 	char dir[] = "/tmp/test_commitgraph.XXXXXX";
 	long tick = 1700000000;
 	struct commit_graph *g;
 	struct history h;
+	uint32_t pos;
 
 	(void)state;
 	testrepo_create(dir);
@@ -487,6 +491,16 @@ static void test_topological_levels(void **state)
 	check_commits(g, &h, 0);
 	assert_false(commit_graph_has_bloom(g));
 	assert_int_equal(commit_graph_bloom_maybe(g, 0, NULL, 0), -1);
+	commit_graph_free(g);
+
+	/* Filters not computed (of zero length): no answer. */
+	testrepo_git(dir, &tick, 0, "commit-graph write --reachable "
+		     "--changed-paths --max-new-filters=0");
+	g = open_graph(dir);
+	assert_non_null(g);
+	assert_true(commit_graph_has_bloom(g));
+	for (pos = 0; pos < commit_graph_nr(g); pos++)
+		assert_int_equal(maybe(g, pos, "a"), -1);
 	commit_graph_free(g);
 	free(h.c);
 	testrepo_remove(dir);
