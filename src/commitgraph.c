@@ -781,20 +781,39 @@ int commit_graph_has_bloom(const struct commit_graph *g)
 	return g->bloom;
 }
 
-/* The two seeds and the double hashing of git's bloom.c. */
+/* The num_hashes positions of path: two seeds, double hashing. */
+static void fill_hashes(uint32_t *out, uint32_t n, int version,
+			const char *path, size_t len)
+{
+	uint32_t h0 = commit_graph_murmur3(version, 0x293ae76f, path, len);
+	uint32_t h1 = commit_graph_murmur3(version, 0x7e646e2c, path, len);
+	uint32_t i;
+
+	for (i = 0; i < n; i++)
+		out[i] = h0 + i * h1;
+}
+
+/*
+ * A version 1 key holds two sets: the hash as git computes it where
+ * char is signed (x86), then as where it is unsigned (arm64, ppc64le,
+ * s390x), which is version 2's.  git of either kind labels its filters
+ * version 1, and a path with a byte of 0x80 or more hashes differently
+ * on the two; a filter is asked with both, so that it never denies a
+ * path it holds.  For other paths the sets are the same.
+ */
 void commit_graph_bloom_key(const struct commit_graph *g, const char *path,
 			    struct commit_graph_bloom_key *key)
 {
 	size_t len = strlen(path);
-	uint32_t h0, h1, i;
+	uint32_t n = g->num_hashes;
 
 	if (!g->bloom)
 		BUG("commit_graph_bloom_key() on a graph without filters");
-	h0 = commit_graph_murmur3(g->bloom_version, 0x293ae76f, path, len);
-	h1 = commit_graph_murmur3(g->bloom_version, 0x7e646e2c, path, len);
-	key->hashes = xcalloc(g->num_hashes, sizeof(*key->hashes));
-	for (i = 0; i < g->num_hashes; i++)
-		key->hashes[i] = h0 + i * h1;
+	key->hashes = xcalloc(g->bloom_version == 1 ? 2 * n : n,
+			      sizeof(*key->hashes));
+	fill_hashes(key->hashes, n, g->bloom_version, path, len);
+	if (g->bloom_version == 1)
+		fill_hashes(key->hashes + n, n, 2, path, len);
 }
 
 void commit_graph_bloom_key_release(struct commit_graph_bloom_key *key)
@@ -821,15 +840,15 @@ static const unsigned char *filter_at(const struct commit_graph *g,
 	return l->bdat.data + BDAT_HEADER_LEN + start;
 }
 
+/* Whether every one of the n positions of hashes is set in filter f. */
 static int filter_has(const unsigned char *f, uint64_t len,
-		      const struct commit_graph *g,
-		      const struct commit_graph_bloom_key *key)
+		      const uint32_t *hashes, uint32_t n)
 {
 	uint64_t bits = len * 8;
 	uint32_t i;
 
-	for (i = 0; i < g->num_hashes; i++) {
-		uint64_t bit = key->hashes[i] % bits;
+	for (i = 0; i < n; i++) {
+		uint64_t bit = hashes[i] % bits;
 
 		if (!(f[bit / 8] & (1u << (bit % 8))))
 			return 0;
@@ -851,8 +870,13 @@ int commit_graph_bloom_maybe(const struct commit_graph *g, uint32_t pos,
 	/* Zero length: the filter was not computed (commitGraph.maxNewFilters). */
 	if (!f || !len)
 		return -1;
-	for (i = 0; i < nr; i++)
-		if (filter_has(f, len, g, &keys[i]))
+	for (i = 0; i < nr; i++) {
+		const uint32_t *h = keys[i].hashes;
+		uint32_t n = g->num_hashes;
+
+		if (filter_has(f, len, h, n) ||
+		    (g->bloom_version == 1 && filter_has(f, len, h + n, n)))
 			return 1;
+	}
 	return 0;
 }

@@ -82,7 +82,12 @@ unsigned int commit_graph_parents(const struct commit_graph *g, uint32_t pos,
  * hashed once for the settings of the graph.
  */
 struct commit_graph_bloom_key {
-	uint32_t *hashes;	/* num_hashes of them */
+	/*
+	 * num_hashes of them; twice that for filters of hash version 1,
+	 * whose paths with bytes of 0x80 or more git hashes one way where
+	 * char is signed and another where it is not: both are asked.
+	 */
+	uint32_t *hashes;
 };
 
 /*
