@@ -1,5 +1,6 @@
 #include "blame.h"
 #include "error.h"
+#include "history.h"
 #include "strbuf.h"
 #include "util.h"
 
@@ -176,7 +177,7 @@ static int missing(struct match *m, const git_oid *base, const git_oid *id)
 
 	if (git_oid_equal(id, base))
 		return 0;
-	r = git_graph_descendant_of(m->repo, base, id);
+	r = history_descendant_of(m->repo, base, id);
 	if (r < 0)
 		return error_git("cannot tell whether %s is below the base",
 				 git_oid_tostr_s(id));

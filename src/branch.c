@@ -1,5 +1,6 @@
 #include "branch.h"
 #include "error.h"
+#include "history.h"
 #include "treediff.h"
 #include "message.h"
 #include "progress.h"
@@ -403,7 +404,7 @@ int branch_index_build(struct branch_index *bi, git_repository *repo,
 
 	if (resolve_tip(bi, repo, branch) < 0)
 		return -1;
-	ret = git_merge_base(&bi->base, repo, &bi->tip, upstream_tip);
+	ret = history_merge_base(&bi->base, repo, &bi->tip, upstream_tip);
 	if (ret == GIT_ENOTFOUND)
 		return error("branch '%s' has no history in common with mainline",
 			     branch);

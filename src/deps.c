@@ -1,5 +1,6 @@
 #include "deps.h"
 #include "error.h"
+#include "history.h"
 #include "strbuf.h"
 #include "trace.h"
 #include "util.h"
@@ -368,7 +369,7 @@ static int settle_by_range(struct deps *d)
 			continue;
 		}
 		graph++;
-		r = git_graph_descendant_of(d->repo, &d->branch->base, &a->id);
+		r = history_descendant_of(d->repo, &d->branch->base, &a->id);
 		if (r < 0)
 			git_error_clear();
 		a->below = r > 0;

@@ -1,6 +1,7 @@
 #include "match.h"
 #include "match-internal.h"
 #include "error.h"
+#include "history.h"
 #include "message.h"
 #include "patchid-pool.h"
 #include "progress.h"
@@ -317,7 +318,7 @@ static int below_base_of(struct match *m, const struct candidate_list *l,
 		     "%zu walked below the base, %u left for the graph", asked,
 		     walked, HASH_COUNT(pending));
 	HASH_ITER(hh, pending, e, tmp) {
-		int r = git_graph_descendant_of(m->repo, &bi->base, &e->id);
+		int r = history_descendant_of(m->repo, &bi->base, &e->id);
 
 		if (r < 0) {
 			ret = error_git("cannot tell whether %s is in %s",
@@ -801,7 +802,7 @@ int match_commit_in_branch(struct match *m, const git_oid *id, int ask_graph)
 	    branch_index_has(m->branch, id))
 		return 1;
 	if (ask_graph) {
-		ret = git_graph_descendant_of(m->repo, &m->branch->base, id);
+		ret = history_descendant_of(m->repo, &m->branch->base, id);
 		if (ret > 0)
 			return 1;
 		git_error_clear();

@@ -5,6 +5,7 @@
 #include "checks.h"
 #include "deps.h"
 #include "error.h"
+#include "history.h"
 #include "paths.h"
 #include "posted.h"
 #include "score.h"
@@ -96,6 +97,7 @@ void run_context_release(struct run_context *ctx)
 	free(ctx->rules_dirs);
 	ctx->rules_dirs = NULL;
 	ctx->nr_rules_dirs = ctx->alloc_rules_dirs = 0;
+	history_forget(ctx->repo);
 	git_repository_free(ctx->repo);
 	ctx->repo = NULL;
 	config_release(&ctx->config);
@@ -301,7 +303,7 @@ int run_scan(struct run_context *ctx, struct run *run)
 		holds = branch_index_base_holds(bi, &run->scan);
 	} else {
 		/* Another range (--range): only the merge base itself tells. */
-		holds = !git_merge_base(&base, ctx->repo, &bi->tip, &run->upstream) &&
+		holds = !history_merge_base(&base, ctx->repo, &bi->tip, &run->upstream) &&
 			git_oid_equal(&base, &bi->base);
 		git_error_clear();
 	}
@@ -718,7 +720,7 @@ static int resolve_since(struct run *run, git_repository *repo,
 		st->has_from = old.has_from;
 		git_oid_cpy(&st->from, &old.from);
 		st->then_run = old.then_run;
-	} else if (git_graph_descendant_of(repo, &run->upstream, &old.tip) > 0) {
+	} else if (history_descendant_of(repo, &run->upstream, &old.tip) > 0) {
 		moved = 1;
 		st->has_from = 1;
 		git_oid_cpy(&st->from, &old.tip);

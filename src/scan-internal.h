@@ -23,6 +23,18 @@ void scan_watch_free(struct watch_node *n);
 int scan_watch_diff(struct scan *s, const git_tree *a, const git_tree *b,
 		    struct candidate *c);
 
+/*
+ * The directories under which every change the watch can see lies, for
+ * the changed-path Bloom filters: keys->v (the caller frees them).
+ * Returns 0, or -1 when any path may count (a glob or a template at the
+ * top of the tree).
+ */
+struct scan_keys {
+	char **v;
+	size_t nr, alloc;
+};
+int scan_watch_keys(const struct scan *s, struct scan_keys *keys);
+
 /* 1 if sub is asked for (no --subsystem, or named by it). */
 int scan_wanted(const struct scan *s, const struct subsystem *sub);
 

@@ -510,3 +510,48 @@ out:
 	git_tree_free(root);
 	return ret;
 }
+
+static int watch_keys(const struct watch_node *n, struct strbuf *path,
+		      struct scan_keys *keys);
+
+/*
+ * The paths under which every change the watch can see lies: the
+ * directories of the nodes that own, glob or derive, the shallowest
+ * only.  A commit a Bloom filter says changed none of them changed
+ * nothing the scan looks at.  -1 when a glob or a template sits at the
+ * top (any change may count).
+ */
+int scan_watch_keys(const struct scan *s, struct scan_keys *keys)
+{
+	struct strbuf path = STRBUF_INIT;
+	int ret;
+
+	if (!s->watch || s->watch->nr_globs || s->watch->nr_templates ||
+	    s->watch->nr_owners)
+		return -1;
+	ret = watch_keys(s->watch, &path, keys);
+	strbuf_release(&path);
+	return ret;
+}
+
+static int watch_keys(const struct watch_node *n, struct strbuf *path,
+		      struct scan_keys *keys)
+{
+	size_t i, len = path->len;
+
+	for (i = 0; i < n->nr_kids; i++) {
+		const struct watch_node *k = n->kids[i];
+
+		if (len)
+			strbuf_addch(path, '/');
+		strbuf_addstr(path, k->name);
+		if (k->nr_owners || k->nr_globs || k->nr_templates) {
+			ALLOC_GROW(keys->v, keys->nr, keys->alloc);
+			keys->v[keys->nr++] = xstrdup(path->buf);
+		}
+		else
+			watch_keys(k, path, keys);
+		strbuf_setlen(path, len);
+	}
+	return 0;
+}

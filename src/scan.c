@@ -7,6 +7,7 @@
 #include "scan.h"
 #include "scan-internal.h"
 #include "error.h"
+#include "history.h"
 #include "trace.h"
 #include "treediff.h"
 #include "strbuf.h"
@@ -276,16 +277,6 @@ int scan_commit_touches(struct scan *s, const git_commit *commit)
 	ret = scan_touches(s, commit, &probe);
 	free(probe.touched);
 	return ret < 0 ? ret : probe.nr_touched > 0;
-}
-
-static int has_parent(const git_commit *commit, const git_oid *id)
-{
-	unsigned int i, n = git_commit_parentcount(commit);
-
-	for (i = 0; i < n; i++)
-		if (git_oid_equal(git_commit_parent_id(commit, i), id))
-			return 1;
-	return 0;
 }
 
 int scan_reaches_from(const struct scan *s)
@@ -560,6 +551,54 @@ static int replay(struct scan *s, const struct scan_memo *m,
 }
 
 /*
+ * The Bloom filter keys of the watched paths, when the repository's
+ * commit-graph has changed-path filters and the watch is bounded.
+ */
+static size_t bloom_keys(struct scan *s, const struct commit_graph *g,
+			 struct commit_graph_bloom_key **out)
+{
+	struct scan_keys keys = { NULL, 0, 0 };
+	size_t i, nr = 0;
+
+	*out = NULL;
+	if (g && commit_graph_has_bloom(g) && !scan_watch_keys(s, &keys) &&
+	    keys.nr) {
+		*out = xcalloc(keys.nr, sizeof(**out));
+		for (i = 0; i < keys.nr; i++)
+			commit_graph_bloom_key(g, keys.v[i], &(*out)[i]);
+		nr = keys.nr;
+	}
+	free_string_array(keys.v, keys.nr);
+	return nr;
+}
+
+static void free_bloom_keys(struct commit_graph_bloom_key *k, size_t nr)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++)
+		commit_graph_bloom_key_release(&k[i]);
+	free(k);
+}
+
+/*
+ * Whether the commit may change a watched path: 0 only when its Bloom
+ * filter says it changed none (a filter never wrongly says no).
+ */
+static int may_touch(const struct commit_graph *g,
+		     const struct commit_graph_bloom_key *keys, size_t nr_keys,
+		     const git_oid *id, size_t *skipped)
+{
+	uint32_t pos;
+
+	if (!nr_keys || !commit_graph_find(g, id, &pos) ||
+	    commit_graph_bloom_maybe(g, pos, keys, nr_keys))
+		return 1;
+	(*skipped)++;
+	return 0;
+}
+
+/*
  * Walks s->to, hiding s->from and (when not NULL) stop, keeping the
  * commits that touch a watched path as candidates, newest first.
  * *painted_beyond tells whether soak marks were passed on to commits
@@ -568,58 +607,74 @@ static int replay(struct scan *s, const struct scan_memo *m,
 static int walk(struct scan *s, const git_oid *stop, struct scan_memo *memo,
 		int *painted_beyond, int *exact, struct soak_mark *at_stop)
 {
-	git_revwalk *walk = NULL;
-	git_oid id, *shallow = NULL;
+	const struct commit_graph *g = history_graph(s->repo);
+	struct commit_graph_bloom_key *keys = NULL;
+	struct history_range range;
+	git_oid hide[2], *shallow = NULL;
 	struct soak_paint paint;
 	struct soak_mark mark;
-	size_t nr_shallow = 0;
+	size_t nr_shallow = 0, nr_hide = 0, nr_keys = 0, skipped = 0, k;
 	int ret;
 
 	if ((ret = scan_read_shallow(s->repo, &shallow, &nr_shallow)) < 0)
 		return ret;
 	soak_paint_init(&paint, &s->soak_tags);
 	mark.release = mark.rc = -1;
-	if (git_revwalk_new(&walk, s->repo) < 0) {
-		ret = error_git("cannot walk %s", s->range);
-		goto out;
-	}
-	git_revwalk_sorting(walk, GIT_SORT_TOPOLOGICAL | GIT_SORT_TIME);
-	if (git_revwalk_push(walk, &s->to) < 0 ||
-	    (s->has_from && git_revwalk_hide(walk, &s->from) < 0) ||
-	    (stop && git_revwalk_hide(walk, stop) < 0)) {
+	if (s->has_from)
+		git_oid_cpy(&hide[nr_hide++], &s->from);
+	if (stop)
+		git_oid_cpy(&hide[nr_hide++], stop);
+	if (history_range(&range, s->repo, &s->to, hide, nr_hide) < 0) {
 		ret = nr_shallow ? scan_shallow_error(s->repo, s->range)
 				 : error_git("cannot walk %s", s->range);
 		goto out;
 	}
-	while (!(ret = git_revwalk_next(&id, walk))) {
+	nr_keys = bloom_keys(s, g, &keys);
+	for (k = 0; k < range.nr; k++) {
+		const struct history_commit *hc = &range.items[k];
+		const git_oid *id = &hc->id;
 		git_commit *commit = NULL;
 		struct candidate *c, probe;
+		unsigned int i;
 
 		s->walked++;
 		memo->walked++;
 		ALLOC_GROW(memo->range, memo->nr_range, memo->alloc_range);
-		git_oid_cpy(&memo->range[memo->nr_range++], &id);
+		git_oid_cpy(&memo->range[memo->nr_range++], id);
 		progress_update(&s->progress, s->walked);
-		if (git_commit_lookup(&commit, s->repo, &id) < 0) {
-			ret = error_git("cannot read commit %s in %s",
-					git_oid_tostr_s(&id), s->range);
-			goto out;
-		}
-		if (nr_shallow && scan_is_shallow(shallow, nr_shallow, &id) &&
-		    scan_history_cut(s->repo, commit)) {
-			git_commit_free(commit);
-			ret = scan_shallow_error(s->repo, s->range);
-			goto out;
+		if (nr_shallow && scan_is_shallow(shallow, nr_shallow, id)) {
+			if (git_commit_lookup(&commit, s->repo, id) < 0) {
+				ret = error_git("cannot read commit %s in %s",
+						git_oid_tostr_s(id), s->range);
+				goto out;
+			}
+			if (scan_history_cut(s->repo, commit)) {
+				git_commit_free(commit);
+				ret = scan_shallow_error(s->repo, s->range);
+				goto out;
+			}
 		}
 		if (s->soak_painted)
-			soak_paint_visit(&paint, commit, &mark);
-		if (s->has_from && !memo->reaches_from)
-			memo->reaches_from = has_parent(commit, &s->from);
-		if (git_commit_parentcount(commit) > 1) {
+			soak_paint_visit(&paint, id, history_parent(&range, hc, 0),
+					 hc->nr_parents, &mark);
+		for (i = 0; s->has_from && !memo->reaches_from &&
+			    i < hc->nr_parents; i++)
+			memo->reaches_from = git_oid_equal(history_parent(&range, hc, i),
+							   &s->from);
+		if (hc->nr_parents > 1) {
 			s->merges++;
 			memo->merges++;
 			git_commit_free(commit);
 			continue;
+		}
+		if (!may_touch(g, keys, nr_keys, id, &skipped)) {
+			git_commit_free(commit);
+			continue;
+		}
+		if (!commit && git_commit_lookup(&commit, s->repo, id) < 0) {
+			ret = error_git("cannot read commit %s in %s",
+					git_oid_tostr_s(id), s->range);
+			goto out;
 		}
 		memset(&probe, 0, sizeof(probe));
 		ret = scan_touches(s, commit, &probe);
@@ -628,7 +683,7 @@ static int walk(struct scan *s, const git_oid *stop, struct scan_memo *memo,
 			memo->left_out++;
 		}
 		if (!ret && probe.nr_touched) {
-			c = candidate_list_add(&s->candidates, &id);
+			c = candidate_list_add(&s->candidates, id);
 			c->touched = probe.touched;
 			c->nr_touched = probe.nr_touched;
 			c->alloc_touched = probe.alloc_touched;
@@ -644,20 +699,18 @@ static int walk(struct scan *s, const git_oid *stop, struct scan_memo *memo,
 		if (ret < 0)
 			goto out;
 	}
-	if (ret == GIT_ITEROVER) {
-		ret = 0;
-	} else {
-		ret = nr_shallow ? scan_shallow_error(s->repo, s->range)
-				 : error_git("cannot walk %s", s->range);
-		goto out;
-	}
+	trace_printf("walk: %zu commits, %s, %zu of them passed over by "
+		     "their Bloom filters%s", range.nr, range.from_graph ?
+		     "on the commit-graph" : "read from their objects", skipped,
+		     nr_keys ? "" : " (no filters)");
 	*painted_beyond = soak_paint_pending(&paint);
 	if (stop)
 		*exact = soak_paint_lowest_at(&paint, stop, at_stop);
 out:
+	free_bloom_keys(keys, nr_keys);
+	history_range_release(&range);
 	soak_paint_release(&paint);
 	free(shallow);
-	git_revwalk_free(walk);
 	return ret;
 }
 
@@ -689,7 +742,7 @@ int scan_run(struct scan *s)
 		old = NULL;
 	/* Only what is new since the memo's end: it must be an ancestor. */
 	if (old && !git_oid_equal(&old->to, &s->to) &&
-	    git_graph_descendant_of(s->repo, &s->to, &old->to) != 1) {
+	    history_descendant_of(s->repo, &s->to, &old->to) != 1) {
 		git_error_clear();
 		old = NULL;
 	}

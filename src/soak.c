@@ -1,5 +1,6 @@
 #include "soak.h"
 #include "error.h"
+#include "history.h"
 #include "rules.h"
 #include "strbuf.h"
 #include "util.h"
@@ -345,12 +346,12 @@ void soak_paint_release(struct soak_paint *p)
 	}
 }
 
-void soak_paint_visit(struct soak_paint *p, const git_commit *commit,
+void soak_paint_visit(struct soak_paint *p, const git_oid *id,
+		      const git_oid *parents, unsigned int nr_parents,
 		      struct soak_mark *out)
 {
-	const git_oid *id = git_commit_id(commit);
 	struct soak_paint_entry *e;
-	unsigned int i, n;
+	unsigned int i;
 
 	out->release = out->rc = -1;
 	HASH_FIND(hh, p->frontier, id, sizeof(*id), e);
@@ -359,9 +360,8 @@ void soak_paint_visit(struct soak_paint *p, const git_commit *commit,
 	*out = e->mark;
 	HASH_DEL(p->frontier, e);
 	free(e);
-	n = git_commit_parentcount(commit);
-	for (i = 0; i < n; i++) {
-		e = paint_entry(p, git_commit_parent_id(commit, i));
+	for (i = 0; i < nr_parents; i++) {
+		e = paint_entry(p, &parents[i]);
 		soak_mark_min(&e->mark, out);
 		e->passed = 1;
 	}
@@ -421,7 +421,7 @@ static int contains(git_repository *repo, const struct soak_tag *t,
 
 	if (git_oid_equal(&t->commit, commit))
 		return 1;
-	ret = git_graph_descendant_of(repo, &t->commit, commit);
+	ret = history_descendant_of(repo, &t->commit, commit);
 	if (ret >= 0)
 		return ret;
 	git_oid_tostr(hex, sizeof(hex), commit);

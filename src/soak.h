@@ -102,7 +102,7 @@ int soak_first_tag(const struct soak_tags *tags, git_repository *repo,
  *     soak_tags_load_all(&tags, repo, &rules);
  *     soak_paint_init(&paint, &tags);
  *     for (each commit of tip, or of base..tip, in topological order)
- *             soak_paint_visit(&paint, commit, &mark);
+ *             soak_paint_visit(&paint, &id, parents, nr_parents, &mark);
  *     soak_mark_first(&tags, &mark, releases_only, &name, &when);
  *     soak_paint_release(&paint);
  *
@@ -125,7 +125,8 @@ int soak_tags_load_all(struct soak_tags *tags, git_repository *repo,
 
 void soak_paint_init(struct soak_paint *p, const struct soak_tags *tags);
 void soak_paint_release(struct soak_paint *p);
-void soak_paint_visit(struct soak_paint *p, const git_commit *commit,
+void soak_paint_visit(struct soak_paint *p, const git_oid *id,
+		      const git_oid *parents, unsigned int nr_parents,
 		      struct soak_mark *out);
 /*
  * Whether a visit passed a mark on to a commit the walk has not

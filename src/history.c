@@ -1,0 +1,798 @@
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <uthash.h>
+
+#include "error.h"
+#include "history.h"
+#include "util.h"
+
+/*
+ * A commit is named by a handle: its position in the commit-graph, or,
+ * for a commit the graph does not hold (newer than the graph, or no
+ * graph at all), nr_graph plus its index among the commits parsed from
+ * their objects.  Facts about a commit id never change, so what was
+ * learnt stays valid for the life of the process.
+ */
+#define NO_HANDLE UINT32_MAX
+
+/* Per-handle flags of one operation, cleared when it ends. */
+#define SEEN		(1u << 0)
+#define UNINTERESTING	(1u << 1)
+#define QUEUED		(1u << 2)
+#define IN_SET		(1u << 3)
+#define PARENT1		(1u << 4)
+#define PARENT2		(1u << 5)
+#define STALE		(1u << 6)
+#define RESULT		(1u << 7)
+
+struct parsed {
+	git_oid id;
+	int64_t date;
+	unsigned int nr_parents;
+	git_oid *parent_ids;
+	uint32_t *parents;		/* handles, NO_HANDLE until resolved */
+	UT_hash_handle hh;
+	uint32_t handle;
+};
+
+/* Everything reachable from tip down to generation floor, marked. */
+struct reach {
+	uint32_t tip;			/* NO_HANDLE when unused */
+	uint8_t *marks;			/* a bit per graph position */
+	uint32_t *frontier;		/* a heap by generation */
+	size_t nr, alloc;
+};
+
+#define NR_REACH 4
+
+struct history {
+	git_repository *repo;
+	char *path;
+	struct commit_graph *graph;
+	uint32_t nr_graph;
+	struct parsed **parsed;
+	size_t nr_parsed, alloc_parsed;
+	struct parsed *by_id;
+	uint8_t *flags;
+	size_t alloc_flags;
+	uint32_t *touched;
+	size_t nr_touched, alloc_touched;
+	struct reach reach[NR_REACH];
+	unsigned int next_reach;
+};
+
+static struct history *current;
+static int hinted;
+
+static void free_parsed(struct parsed *p)
+{
+	free(p->parent_ids);
+	free(p->parents);
+	free(p);
+}
+
+static void history_free(struct history *h)
+{
+	size_t i;
+
+	if (!h)
+		return;
+	HASH_CLEAR(hh, h->by_id);
+	for (i = 0; i < h->nr_parsed; i++)
+		free_parsed(h->parsed[i]);
+	free(h->parsed);
+	for (i = 0; i < NR_REACH; i++) {
+		free(h->reach[i].marks);
+		free(h->reach[i].frontier);
+	}
+	free(h->flags);
+	free(h->touched);
+	commit_graph_free(h->graph);
+	free(h->path);
+	free(h);
+}
+
+void history_forget(git_repository *repo)
+{
+	if (current && current->repo == repo) {
+		history_free(current);
+		current = NULL;
+	}
+}
+
+/*
+ * The history of repo, opened on first use.  The path is compared too:
+ * a repository freed without history_forget() may leave its address to
+ * another.
+ */
+static struct history *history_of(git_repository *repo)
+{
+	const char *path = git_repository_path(repo);
+	struct history *h;
+	size_t i;
+
+	if (current && current->repo == repo && !strcmp(current->path, path))
+		return current;
+	history_free(current);
+	current = NULL;
+	h = xcalloc(1, sizeof(*h));
+	h->repo = repo;
+	h->path = xstrdup(path);
+	if (commit_graph_open(&h->graph, repo) < 0)
+		h->graph = NULL;
+	h->nr_graph = h->graph ? commit_graph_nr(h->graph) : 0;
+	for (i = 0; i < NR_REACH; i++)
+		h->reach[i].tip = NO_HANDLE;
+	current = h;
+	return h;
+}
+
+const struct commit_graph *history_graph(git_repository *repo)
+{
+	return history_of(repo)->graph;
+}
+
+static void grow_flags(struct history *h, uint32_t handle)
+{
+	size_t want = (size_t)handle + 1, old = h->alloc_flags;
+
+	if (want <= old)
+		return;
+	h->alloc_flags = want > 2 * old ? want : 2 * old;
+	if (h->alloc_flags < h->nr_graph)
+		h->alloc_flags = h->nr_graph;
+	h->flags = xrealloc(h->flags, h->alloc_flags);
+	memset(h->flags + old, 0, h->alloc_flags - old);
+}
+
+static void set_flags(struct history *h, uint32_t handle, unsigned int f)
+{
+	grow_flags(h, handle);
+	if (!h->flags[handle]) {
+		ALLOC_GROW(h->touched, h->nr_touched, h->alloc_touched);
+		h->touched[h->nr_touched++] = handle;
+	}
+	h->flags[handle] |= f;
+}
+
+static unsigned int flags_of(const struct history *h, uint32_t handle)
+{
+	return handle < h->alloc_flags ? h->flags[handle] : 0;
+}
+
+static void clear_flags(struct history *h)
+{
+	size_t i;
+
+	for (i = 0; i < h->nr_touched; i++)
+		h->flags[h->touched[i]] = 0;
+	h->nr_touched = 0;
+}
+
+static struct parsed *parsed_at(const struct history *h, uint32_t handle)
+{
+	return handle >= h->nr_graph ? h->parsed[handle - h->nr_graph] : NULL;
+}
+
+/* The handle of id if it is known without reading an object. */
+static uint32_t known_handle(const struct history *h, const git_oid *id)
+{
+	struct parsed *p;
+	uint32_t pos;
+
+	if (h->graph && commit_graph_find(h->graph, id, &pos))
+		return pos;
+	HASH_FIND(hh, h->by_id, id, sizeof(*id), p);
+	return p ? p->handle : NO_HANDLE;
+}
+
+/* The handle of id, reading the commit when the graph lacks it. */
+static int handle_of(struct history *h, const git_oid *id, uint32_t *out)
+{
+	git_commit *commit = NULL;
+	struct parsed *p;
+	unsigned int i;
+
+	if ((*out = known_handle(h, id)) != NO_HANDLE)
+		return 0;
+	if (git_commit_lookup(&commit, h->repo, id) < 0)
+		return -1;
+	p = xcalloc(1, sizeof(*p));
+	git_oid_cpy(&p->id, id);
+	p->date = git_commit_time(commit);
+	p->nr_parents = git_commit_parentcount(commit);
+	p->parent_ids = xcalloc(p->nr_parents ? p->nr_parents : 1,
+				sizeof(*p->parent_ids));
+	p->parents = xcalloc(p->nr_parents ? p->nr_parents : 1,
+			     sizeof(*p->parents));
+	for (i = 0; i < p->nr_parents; i++) {
+		git_oid_cpy(&p->parent_ids[i], git_commit_parent_id(commit, i));
+		p->parents[i] = NO_HANDLE;
+	}
+	git_commit_free(commit);
+	p->handle = h->nr_graph + (uint32_t)h->nr_parsed;
+	ALLOC_GROW(h->parsed, h->nr_parsed, h->alloc_parsed);
+	h->parsed[h->nr_parsed++] = p;
+	HASH_ADD(hh, h->by_id, id, sizeof(p->id), p);
+	*out = p->handle;
+	return 0;
+}
+
+static void oid_of(const struct history *h, uint32_t handle, git_oid *out)
+{
+	if (handle < h->nr_graph)
+		commit_graph_oid(h->graph, handle, out);
+	else
+		git_oid_cpy(out, &parsed_at(h, handle)->id);
+}
+
+static int64_t date_of(const struct history *h, uint32_t handle)
+{
+	return handle < h->nr_graph ? commit_graph_date(h->graph, handle)
+				    : parsed_at(h, handle)->date;
+}
+
+static uint64_t generation_of(const struct history *h, uint32_t handle)
+{
+	return handle < h->nr_graph ? commit_graph_generation(h->graph, handle)
+				    : COMMIT_GRAPH_INFINITY;
+}
+
+/* A commit's parents as handles. */
+struct parent_buf {
+	uint32_t *v;
+	unsigned int alloc;
+};
+
+/*
+ * The parents of handle into buf; their number, or -1 when one outside
+ * the graph cannot be read (with resolve; without, such a parent is
+ * NO_HANDLE unless it was read before).
+ */
+static int parents_of(struct history *h, uint32_t handle,
+		      struct parent_buf *buf, int resolve)
+{
+	struct parsed *p;
+	unsigned int i, n;
+
+	if (handle < h->nr_graph) {
+		n = commit_graph_parents(h->graph, handle, buf->v, buf->alloc);
+		if (n > buf->alloc) {
+			buf->alloc = n;
+			buf->v = xrealloc(buf->v, n * sizeof(*buf->v));
+			commit_graph_parents(h->graph, handle, buf->v, n);
+		}
+		return (int)n;
+	}
+	p = parsed_at(h, handle);
+	if (p->nr_parents > buf->alloc) {
+		buf->alloc = p->nr_parents;
+		buf->v = xrealloc(buf->v, buf->alloc * sizeof(*buf->v));
+	}
+	for (i = 0; i < p->nr_parents; i++) {
+		if (p->parents[i] == NO_HANDLE) {
+			uint32_t got = known_handle(h, &p->parent_ids[i]);
+
+			if (got == NO_HANDLE && resolve &&
+			    handle_of(h, &p->parent_ids[i], &got) < 0)
+				return -1;
+			/* h->parsed may have moved: look p up again. */
+			p = parsed_at(h, handle);
+			p->parents[i] = got;
+		}
+		buf->v[i] = p->parents[i];
+	}
+	return (int)p->nr_parents;
+}
+
+/*
+ * A binary heap of handles; before(h, a, b) says a comes out first.
+ * Every key is total, so the order never depends on the heap's shape.
+ */
+typedef int (*before_fn)(const struct history *h, uint32_t a, uint32_t b);
+
+struct heap {
+	uint32_t *v;
+	size_t nr, alloc;
+	before_fn before;
+	const struct history *h;
+};
+
+static void heap_push(struct heap *q, uint32_t x)
+{
+	size_t i, up;
+
+	ALLOC_GROW(q->v, q->nr, q->alloc);
+	i = q->nr++;
+	while (i) {
+		up = (i - 1) / 2;
+		if (!q->before(q->h, x, q->v[up]))
+			break;
+		q->v[i] = q->v[up];
+		i = up;
+	}
+	q->v[i] = x;
+}
+
+static uint32_t heap_pop(struct heap *q)
+{
+	uint32_t top = q->v[0], last = q->v[--q->nr];
+	size_t i = 0, child;
+
+	while ((child = 2 * i + 1) < q->nr) {
+		if (child + 1 < q->nr &&
+		    q->before(q->h, q->v[child + 1], q->v[child]))
+			child++;
+		if (!q->before(q->h, q->v[child], last))
+			break;
+		q->v[i] = q->v[child];
+		i = child;
+	}
+	if (q->nr)
+		q->v[i] = last;
+	return top;
+}
+
+/* Higher generation first, then later date, then the handle. */
+static int before_generation(const struct history *h, uint32_t a, uint32_t b)
+{
+	uint64_t ga = generation_of(h, a), gb = generation_of(h, b);
+	int64_t da, db;
+
+	if (ga != gb)
+		return ga > gb;
+	da = date_of(h, a);
+	db = date_of(h, b);
+	if (da != db)
+		return da > db;
+	return a < b;
+}
+
+/* Later committer date first, then the smaller id. */
+static int before_date(const struct history *h, uint32_t a, uint32_t b)
+{
+	int64_t da = date_of(h, a), db = date_of(h, b);
+	git_oid ia, ib;
+
+	if (da != db)
+		return da > db;
+	oid_of(h, a, &ia);
+	oid_of(h, b, &ib);
+	return git_oid_cmp(&ia, &ib) < 0;
+}
+
+void history_range_release(struct history_range *r)
+{
+	free(r->items);
+	free(r->parents);
+	memset(r, 0, sizeof(*r));
+}
+
+/*
+ * The commits outside the graph that the tips reach without passing
+ * through the graph, children before parents, with UNINTERESTING passed
+ * down; their graph parents are queued.  Those commits are few (what
+ * was made since the graph was written), so they are all read.
+ */
+static int walk_parsed(struct history *h, const uint32_t *tips, size_t nr_tips,
+		       struct heap *queue, uint32_t **set, size_t *nr_set,
+		       size_t *alloc_set)
+{
+	struct parent_buf buf = { NULL, 0 };
+	uint32_t *list = NULL, *indeg = NULL, *ready = NULL;
+	size_t nr = 0, alloc = 0, i, nr_ready = 0, alloc_ready = 0;
+	int n, ret = 0;
+	unsigned int j;
+
+	for (i = 0; i < nr_tips; i++) {
+		if (tips[i] < h->nr_graph || (flags_of(h, tips[i]) & QUEUED))
+			continue;
+		set_flags(h, tips[i], QUEUED);
+		ALLOC_GROW(list, nr, alloc);
+		list[nr++] = tips[i];
+	}
+	/* Every commit outside the graph the tips reach through such. */
+	for (i = 0; i < nr; i++) {
+		if ((n = parents_of(h, list[i], &buf, 1)) < 0) {
+			ret = -1;
+			goto out;
+		}
+		for (j = 0; j < (unsigned int)n; j++) {
+			uint32_t p = buf.v[j];
+
+			if (p < h->nr_graph || (flags_of(h, p) & QUEUED))
+				continue;
+			set_flags(h, p, QUEUED);
+			ALLOC_GROW(list, nr, alloc);
+			list[nr++] = p;
+		}
+	}
+	/* Children before parents: in-degrees among them. */
+	indeg = xcalloc(h->nr_parsed ? h->nr_parsed : 1, sizeof(*indeg));
+	for (i = 0; i < nr; i++) {
+		n = parents_of(h, list[i], &buf, 0);
+		for (j = 0; j < (unsigned int)n; j++)
+			if (buf.v[j] >= h->nr_graph)
+				indeg[buf.v[j] - h->nr_graph]++;
+	}
+	for (i = 0; i < nr; i++)
+		if (!indeg[list[i] - h->nr_graph]) {
+			ALLOC_GROW(ready, nr_ready, alloc_ready);
+			ready[nr_ready++] = list[i];
+		}
+	while (nr_ready) {
+		uint32_t c = ready[--nr_ready];
+		unsigned int pass = flags_of(h, c) & UNINTERESTING;
+
+		if (!pass) {
+			ALLOC_GROW(*set, *nr_set, *alloc_set);
+			(*set)[(*nr_set)++] = c;
+		}
+		n = parents_of(h, c, &buf, 0);
+		for (j = 0; j < (unsigned int)n; j++) {
+			uint32_t p = buf.v[j];
+
+			set_flags(h, p, SEEN | pass);
+			if (p >= h->nr_graph) {
+				if (!--indeg[p - h->nr_graph]) {
+					ALLOC_GROW(ready, nr_ready, alloc_ready);
+					ready[nr_ready++] = p;
+				}
+			} else if (!(flags_of(h, p) & QUEUED)) {
+				set_flags(h, p, QUEUED);
+				heap_push(queue, p);
+			}
+		}
+	}
+out:
+	free(buf.v);
+	free(list);
+	free(indeg);
+	free(ready);
+	return ret;
+}
+
+/*
+ * The set of the range by the graph: popped by generation, a commit has
+ * met all of its descendants the walk reaches, so whether it is hidden
+ * is known when it comes out; the walk ends when only hidden commits
+ * are queued.
+ */
+static int range_set_graph(struct history *h, const uint32_t *tips,
+			   size_t nr_tips, uint32_t **set, size_t *nr_set)
+{
+	struct heap queue = { NULL, 0, 0, before_generation, h };
+	struct parent_buf buf = { NULL, 0 };
+	size_t alloc_set = 0, i, interesting = 0;
+	unsigned int j;
+	int n;
+
+	if (walk_parsed(h, tips, nr_tips, &queue, set, nr_set, &alloc_set) < 0) {
+		free(queue.v);
+		return -1;
+	}
+	for (i = 0; i < nr_tips; i++)
+		if (tips[i] < h->nr_graph && !(flags_of(h, tips[i]) & QUEUED)) {
+			set_flags(h, tips[i], QUEUED);
+			heap_push(&queue, tips[i]);
+		}
+	for (i = 0; i < queue.nr; i++)
+		if (!(flags_of(h, queue.v[i]) & UNINTERESTING))
+			interesting++;
+	while (interesting && queue.nr) {
+		uint32_t c = heap_pop(&queue);
+		unsigned int pass = flags_of(h, c) & UNINTERESTING;
+
+		h->flags[c] &= ~QUEUED;
+		if (!pass) {
+			interesting--;
+			ALLOC_GROW(*set, *nr_set, alloc_set);
+			(*set)[(*nr_set)++] = c;
+		}
+		n = parents_of(h, c, &buf, 0);
+		for (j = 0; j < (unsigned int)n; j++) {
+			uint32_t p = buf.v[j];
+			unsigned int f = flags_of(h, p);
+
+			if (!(f & SEEN)) {
+				set_flags(h, p, SEEN | QUEUED | pass);
+				heap_push(&queue, p);
+				if (!pass)
+					interesting++;
+			} else if (pass && !(f & UNINTERESTING)) {
+				/* Queued still: its generation is lower. */
+				set_flags(h, p, UNINTERESTING);
+				interesting--;
+			}
+		}
+	}
+	free(buf.v);
+	free(queue.v);
+	return 0;
+}
+
+/* The set of the range by libgit2's walk, each commit read. */
+static int range_set_objects(struct history *h, const git_oid *tip,
+			     const git_oid *hide, size_t nr_hide,
+			     uint32_t **set, size_t *nr_set)
+{
+	git_revwalk *walk = NULL;
+	size_t alloc = 0, i;
+	git_oid id;
+	int ret;
+
+	if (git_revwalk_new(&walk, h->repo) < 0 ||
+	    git_revwalk_push(walk, tip) < 0) {
+		git_revwalk_free(walk);
+		return -1;
+	}
+	for (i = 0; i < nr_hide; i++)
+		if (git_revwalk_hide(walk, &hide[i]) < 0) {
+			git_revwalk_free(walk);
+			return -1;
+		}
+	while (!(ret = git_revwalk_next(&id, walk))) {
+		uint32_t handle;
+
+		if ((ret = handle_of(h, &id, &handle)) < 0)
+			break;
+		ALLOC_GROW(*set, *nr_set, alloc);
+		(*set)[(*nr_set)++] = handle;
+	}
+	git_revwalk_free(walk);
+	return ret == GIT_ITEROVER ? 0 : -1;
+}
+
+/* The set in date order, into out. */
+static void order_range(struct history *h, struct history_range *out,
+			const uint32_t *set, size_t nr_set)
+{
+	struct heap ready = { NULL, 0, 0, before_date, h };
+	struct parent_buf buf = { NULL, 0 };
+	uint32_t *indeg;
+	size_t i, top = 0;
+	unsigned int j;
+	int n;
+
+	for (i = 0; i < nr_set; i++) {
+		set_flags(h, set[i], IN_SET);
+		if (set[i] + 1 > top)
+			top = set[i] + 1;
+	}
+	indeg = xcalloc(top ? top : 1, sizeof(*indeg));
+	for (i = 0; i < nr_set; i++) {
+		n = parents_of(h, set[i], &buf, 0);
+		for (j = 0; j < (unsigned int)n; j++)
+			if (buf.v[j] != NO_HANDLE &&
+			    (flags_of(h, buf.v[j]) & IN_SET))
+				indeg[buf.v[j]]++;
+	}
+	for (i = 0; i < nr_set; i++)
+		if (!indeg[set[i]])
+			heap_push(&ready, set[i]);
+	while (ready.nr) {
+		uint32_t c = heap_pop(&ready);
+		struct history_commit *item;
+
+		ALLOC_GROW(out->items, out->nr, out->alloc);
+		item = &out->items[out->nr++];
+		oid_of(h, c, &item->id);
+		n = parents_of(h, c, &buf, 0);
+		item->nr_parents = (unsigned int)n;
+		item->parents = out->nr_parents;
+		for (j = 0; j < (unsigned int)n; j++) {
+			uint32_t p = buf.v[j];
+
+			ALLOC_GROW(out->parents, out->nr_parents,
+				   out->alloc_parents);
+			if (p == NO_HANDLE)	/* outside the set, unread */
+				git_oid_cpy(&out->parents[out->nr_parents++],
+					    &parsed_at(h, c)->parent_ids[j]);
+			else
+				oid_of(h, p, &out->parents[out->nr_parents++]);
+			if (p != NO_HANDLE && (flags_of(h, p) & IN_SET) &&
+			    !--indeg[p])
+				heap_push(&ready, p);
+		}
+	}
+	free(indeg);
+	free(buf.v);
+	free(ready.v);
+}
+
+static void hint_graph(size_t nr)
+{
+	if (hinted || nr < 10000)
+		return;
+	hinted = 1;
+	fprintf(stderr, "hint: the repository has no commit-graph; "
+		"'git commit-graph write --reachable --changed-paths'\n"
+		"hint: (or 'git maintenance start') makes stablepick and git "
+		"faster on it\n");
+}
+
+int history_range(struct history_range *out, git_repository *repo,
+		  const git_oid *tip, const git_oid *hide, size_t nr_hide)
+{
+	struct history *h = history_of(repo);
+	uint32_t *tips = NULL, *set = NULL;
+	size_t nr_set = 0, i;
+	int ret = 0;
+
+	memset(out, 0, sizeof(*out));
+	if (h->graph) {
+		tips = xcalloc(nr_hide + 1, sizeof(*tips));
+		for (i = 0; !ret && i <= nr_hide; i++) {
+			ret = handle_of(h, i ? &hide[i - 1] : tip, &tips[i]);
+			if (!ret)
+				set_flags(h, tips[i], SEEN | (i ? UNINTERESTING : 0));
+		}
+		if (!ret)
+			ret = range_set_graph(h, tips, nr_hide + 1, &set, &nr_set);
+		out->from_graph = 1;
+	} else {
+		ret = range_set_objects(h, tip, hide, nr_hide, &set, &nr_set);
+	}
+	clear_flags(h);
+	if (!ret) {
+		order_range(h, out, set, nr_set);
+		clear_flags(h);
+		if (!h->graph)
+			hint_graph(nr_set);
+	}
+	free(tips);
+	free(set);
+	return ret;
+}
+
+/*
+ * The merge base by the graph, as git's paint_down_to_common() with
+ * generation numbers; 1 when the base is unique, 0 when there is none,
+ * 2 when there are several (libgit2 then chooses, as before).
+ */
+static int merge_base_graph(struct history *h, uint32_t one, uint32_t two,
+			    uint32_t *out)
+{
+	struct heap queue = { NULL, 0, 0, before_generation, h };
+	struct parent_buf buf = { NULL, 0 };
+	size_t nonstale = 2, results = 0;
+	unsigned int j;
+	int n;
+
+	set_flags(h, one, PARENT1 | QUEUED);
+	set_flags(h, two, PARENT2 | QUEUED);
+	heap_push(&queue, one);
+	heap_push(&queue, two);
+	while (nonstale && queue.nr) {
+		uint32_t c = heap_pop(&queue);
+		unsigned int f = h->flags[c] & (PARENT1 | PARENT2 | STALE);
+
+		h->flags[c] &= ~QUEUED;
+		if (!(f & STALE))
+			nonstale--;
+		if (f == (PARENT1 | PARENT2)) {
+			if (!(h->flags[c] & RESULT)) {
+				set_flags(h, c, RESULT);
+				if (!results++)
+					*out = c;
+			}
+			f |= STALE;
+		}
+		n = parents_of(h, c, &buf, 0);
+		for (j = 0; j < (unsigned int)n; j++) {
+			uint32_t p = buf.v[j];
+			unsigned int pf = flags_of(h, p);
+
+			if ((pf & f) == f)
+				continue;
+			if (pf & QUEUED) {
+				if ((f & STALE) && !(pf & STALE))
+					nonstale--;
+				set_flags(h, p, f);
+				continue;
+			}
+			set_flags(h, p, f | QUEUED);
+			heap_push(&queue, p);
+			if (!((pf | f) & STALE))
+				nonstale++;
+		}
+	}
+	free(buf.v);
+	free(queue.v);
+	clear_flags(h);
+	return results > 1 ? 2 : (int)results;
+}
+
+int history_merge_base(git_oid *out, git_repository *repo,
+		       const git_oid *one, const git_oid *two)
+{
+	struct history *h = history_of(repo);
+	uint32_t a, b, base;
+
+	if (h->graph && (a = known_handle(h, one)) < h->nr_graph &&
+	    (b = known_handle(h, two)) < h->nr_graph) {
+		switch (merge_base_graph(h, a, b, &base)) {
+		case 1:
+			oid_of(h, base, out);
+			return 0;
+		case 0:
+			git_error_set_str(GIT_ERROR_INVALID,
+					  "no merge base found");
+			return GIT_ENOTFOUND;
+		}
+	}
+	return git_merge_base(out, repo, one, two);
+}
+
+static int marked(const struct reach *r, uint32_t pos)
+{
+	return r->marks[pos / 8] & (1u << (pos % 8));
+}
+
+static void mark(struct reach *r, uint32_t pos)
+{
+	r->marks[pos / 8] |= 1u << (pos % 8);
+}
+
+static struct reach *reach_of(struct history *h, uint32_t tip)
+{
+	struct reach *r;
+	size_t i;
+
+	for (i = 0; i < NR_REACH; i++)
+		if (h->reach[i].tip == tip)
+			return &h->reach[i];
+	r = &h->reach[h->next_reach++ % NR_REACH];
+	r->tip = tip;
+	free(r->marks);
+	r->marks = xcalloc(h->nr_graph / 8 + 1, 1);
+	r->nr = 0;
+	ALLOC_GROW(r->frontier, r->nr, r->alloc);
+	r->frontier[r->nr++] = tip;
+	mark(r, tip);
+	return r;
+}
+
+int history_descendant_of(git_repository *repo, const git_oid *commit,
+			  const git_oid *ancestor)
+{
+	struct history *h = history_of(repo);
+	struct parent_buf buf = { NULL, 0 };
+	struct heap frontier = { NULL, 0, 0, before_generation, h };
+	uint32_t c, a;
+	uint64_t floor;
+	struct reach *r;
+	unsigned int j;
+	int n;
+
+	if (!h->graph || (c = known_handle(h, commit)) >= h->nr_graph ||
+	    (a = known_handle(h, ancestor)) >= h->nr_graph)
+		return git_graph_descendant_of(repo, commit, ancestor);
+	if (a == c)
+		return 0;
+	floor = generation_of(h, a);
+	if (floor >= generation_of(h, c))
+		return 0;
+	r = reach_of(h, c);
+	frontier.v = r->frontier;
+	frontier.nr = r->nr;
+	frontier.alloc = r->alloc;
+	while (!marked(r, a) && frontier.nr &&
+	       generation_of(h, frontier.v[0]) > floor) {
+		uint32_t x = heap_pop(&frontier);
+
+		n = parents_of(h, x, &buf, 0);
+		for (j = 0; j < (unsigned int)n; j++)
+			if (!marked(r, buf.v[j])) {
+				mark(r, buf.v[j]);
+				heap_push(&frontier, buf.v[j]);
+			}
+	}
+	r->frontier = frontier.v;
+	r->nr = frontier.nr;
+	r->alloc = frontier.alloc;
+	free(buf.v);
+	return marked(r, a) ? 1 : 0;
+}

@@ -1,0 +1,331 @@
+/*
+ * Unit tests for history.c: ranges, merge bases and ancestry, answered
+ * from the commit objects, from a commit-graph, and from a graph older
+ * than some of the commits, must be git's answers, and the order of a
+ * range must be the same all three ways.
+ *
+ * The history (fixed identities; dates move on an hour a commit, but
+ * some commits share a date and one is dated before its parent):
+ * master with two topic branches merged back, an octopus merge, a
+ * second root merged in, and a stable branch forked from master that
+ * takes commits of its own.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "history.h"
+#include "testrepo.h"
+
+struct fixture {
+	char dir[64];
+	long tick;
+	git_repository *repo;
+};
+
+__attribute__((format(printf, 3, 4)))
+static void git(struct fixture *f, long step, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	testrepo_vgit(f->dir, &f->tick, step, fmt, ap);
+	va_end(ap);
+}
+
+static void commits(struct fixture *f, const char *prefix, int n, long step)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		git(f, step, "commit -q --allow-empty -m %s%d", prefix, i);
+}
+
+/* The first part of the history: the graph is written after it. */
+static void build_old(struct fixture *f)
+{
+	git(f, 60, "init -q -b master");
+	commits(f, "m", 3, 3600);
+	git(f, 60, "tag base");
+	git(f, 60, "checkout -q -b topic1");
+	commits(f, "a", 3, 3600);
+	git(f, 60, "checkout -q master");
+	commits(f, "m-b", 2, 0);		/* the same date twice */
+	git(f, 60, "checkout -q -b topic2 base");
+	commits(f, "b", 2, 3600);
+	git(f, 60, "checkout -q -b topic3 base");
+	commits(f, "c", 1, 3600);
+	git(f, 60, "checkout -q master");
+	git(f, 3600, "merge -q --no-edit topic1 topic2 topic3");
+	git(f, 60, "checkout -q -b stable base");
+	commits(f, "s", 3, 3600);
+	git(f, 60, "checkout -q --orphan other");
+	commits(f, "o", 2, 3600);
+	git(f, 60, "checkout -q master");
+	git(f, 3600, "merge -q --no-edit --allow-unrelated-histories other");
+	commits(f, "m-c", 2, -7200);		/* dated before its parent */
+	git(f, 60, "checkout -q stable");
+	git(f, 3600, "merge -q --no-edit topic2");
+	git(f, 60, "checkout -q master");
+}
+
+/* Commits made after the graph was written. */
+static void build_new(struct fixture *f)
+{
+	commits(f, "n", 2, 3600);
+	git(f, 60, "checkout -q -b late HEAD~1");
+	commits(f, "l", 2, 0);
+	git(f, 60, "checkout -q master");
+	git(f, 3600, "merge -q --no-edit late");
+	git(f, 60, "checkout -q stable");
+	commits(f, "t", 1, 3600);
+	git(f, 60, "checkout -q master");
+}
+
+static git_oid rev(struct fixture *f, const char *name)
+{
+	return testrepo_rev(f->repo, name);
+}
+
+/* git rev-list ARGS, sorted, into out (at most max ids). */
+static size_t rev_list(struct fixture *f, const char *args, char out[][41],
+		       size_t max)
+{
+	char cmd[512];
+	FILE *p;
+	size_t n = 0;
+
+	snprintf(cmd, sizeof(cmd), "git -C %s rev-list %s | sort", f->dir, args);
+	p = popen(cmd, "r");
+	assert_non_null(p);
+	while (n < max && fscanf(p, "%40s", out[n]) == 1)
+		n++;
+	assert_int_equal(pclose(p), 0);
+	return n;
+}
+
+static int cmp_hex(const void *a, const void *b)
+{
+	return strcmp(a, b);
+}
+
+static const char *const names[] = {
+	"master", "stable", "topic1", "topic2", "topic3", "other", "base",
+	"master~1", "master~2", "master^2", "stable~1", "topic1~2", "late",
+};
+
+/* A range's set is git's, and each commit comes before its parents. */
+static void check_range(struct fixture *f, const char *tip, const char *hide,
+			struct history_range *out)
+{
+	static char want[256][41], got[256][41];
+	git_oid t = rev(f, tip), h;
+	char args[128];
+	size_t n, i, j, k;
+
+	if (hide) {
+		h = rev(f, hide);
+		snprintf(args, sizeof(args), "%s ^%s", tip, hide);
+	} else {
+		snprintf(args, sizeof(args), "%s", tip);
+	}
+	n = rev_list(f, args, want, 256);
+	assert_int_equal(history_range(out, f->repo, &t, hide ? &h : NULL,
+				       hide ? 1 : 0), 0);
+	assert_int_equal(out->nr, n);
+	for (i = 0; i < out->nr; i++)
+		git_oid_tostr(got[i], 41, &out->items[i].id);
+	qsort(got, out->nr, sizeof(got[0]), cmp_hex);
+	for (i = 0; i < n; i++)
+		assert_string_equal(got[i], want[i]);
+	for (i = 0; i < out->nr; i++) {
+		const struct history_commit *c = &out->items[i];
+
+		for (j = 0; j < c->nr_parents; j++)
+			for (k = 0; k < i; k++)
+				assert_false(git_oid_equal(&out->items[k].id,
+							   history_parent(out, c, j)));
+	}
+}
+
+static int exists(struct fixture *f, const char *name)
+{
+	git_object *o = NULL;
+	int ok = !git_revparse_single(&o, f->repo, name);
+
+	git_object_free(o);
+	git_error_clear();
+	return ok;
+}
+
+/*
+ * Every answer of the three kinds for the names; the ranges' orders
+ * into orders (one per pair) for comparing between modes.
+ */
+static void check_all(struct fixture *f, struct history_range *orders,
+		      size_t *nr_orders)
+{
+	size_t a, b;
+
+	*nr_orders = 0;
+	for (a = 0; a < sizeof(names) / sizeof(*names); a++) {
+		if (!exists(f, names[a]))
+			continue;
+		check_range(f, names[a], NULL, &orders[(*nr_orders)++]);
+		for (b = 0; b < sizeof(names) / sizeof(*names); b++) {
+			git_oid x, y, mine, theirs;
+			int r1, r2;
+
+			if (!exists(f, names[b]))
+				continue;
+			check_range(f, names[a], names[b],
+				    &orders[(*nr_orders)++]);
+			x = rev(f, names[a]);
+			y = rev(f, names[b]);
+			r1 = history_descendant_of(f->repo, &x, &y);
+			r2 = git_graph_descendant_of(f->repo, &x, &y);
+			assert_int_equal(r1, r2);
+			r1 = history_merge_base(&mine, f->repo, &x, &y);
+			r2 = git_merge_base(&theirs, f->repo, &x, &y);
+			assert_int_equal(r1, r2);
+			if (!r1)
+				assert_true(git_oid_equal(&mine, &theirs));
+		}
+	}
+}
+
+#define MAX_ORDERS 256
+
+static void compare_orders(struct history_range *a, struct history_range *b,
+			   size_t nr)
+{
+	size_t i, j;
+
+	for (i = 0; i < nr; i++) {
+		assert_int_equal(a[i].nr, b[i].nr);
+		for (j = 0; j < a[i].nr; j++)
+			assert_true(git_oid_equal(&a[i].items[j].id,
+						  &b[i].items[j].id));
+	}
+}
+
+static void release_orders(struct history_range *o, size_t nr)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++)
+		history_range_release(&o[i]);
+}
+
+static void reopen(struct fixture *f)
+{
+	history_forget(f->repo);
+	git_repository_free(f->repo);
+	assert_int_equal(git_repository_open(&f->repo, f->dir), 0);
+}
+
+static void test_modes(void **state)
+{
+	static struct history_range plain[MAX_ORDERS], graph[MAX_ORDERS];
+	struct fixture f;
+	size_t nr_plain, nr_graph;
+
+	(void)state;
+	memset(&f, 0, sizeof(f));
+	strcpy(f.dir, "/tmp/test_history.XXXXXX");
+	testrepo_create(f.dir);
+	f.tick = 1700000000;
+	build_old(&f);
+	assert_int_equal(git_repository_open(&f.repo, f.dir), 0);
+
+	/* No graph: libgit2's answers, the range in date order. */
+	assert_null(history_graph(f.repo));
+	check_all(&f, plain, &nr_plain);
+
+	/* A graph of everything: the same answers, the same order. */
+	git(&f, 0, "commit-graph write --reachable --changed-paths");
+	reopen(&f);
+	assert_non_null(history_graph(f.repo));
+	check_all(&f, graph, &nr_graph);
+	assert_int_equal(nr_plain, nr_graph);
+	compare_orders(plain, graph, nr_plain);
+	release_orders(plain, nr_plain);
+	release_orders(graph, nr_graph);
+
+	/* Commits the graph does not hold: read, and still the same. */
+	build_new(&f);
+	reopen(&f);
+	check_all(&f, graph, &nr_graph);
+	git(&f, 0, "status -s && rm -f .git/objects/info/commit-graph");
+	reopen(&f);
+	assert_null(history_graph(f.repo));
+	check_all(&f, plain, &nr_plain);
+	assert_int_equal(nr_plain, nr_graph);
+	compare_orders(plain, graph, nr_plain);
+	release_orders(plain, nr_plain);
+	release_orders(graph, nr_graph);
+
+	history_forget(f.repo);
+	git_repository_free(f.repo);
+	testrepo_remove(f.dir);
+}
+
+/* A range is in date order: the latest of the ready commits first. */
+static void test_date_order(void **state)
+{
+	struct history_range r;
+	struct fixture f;
+	git_oid tip;
+	char hex[41];
+	FILE *p;
+	char cmd[256], line[64];
+	size_t i = 0;
+
+	(void)state;
+	memset(&f, 0, sizeof(f));
+	strcpy(f.dir, "/tmp/test_history.XXXXXX");
+	testrepo_create(f.dir);
+	f.tick = 1700000000;
+	build_old(&f);
+	assert_int_equal(git_repository_open(&f.repo, f.dir), 0);
+	tip = rev(&f, "master");
+	assert_int_equal(history_range(&r, f.repo, &tip, NULL, 0), 0);
+	/*
+	 * git's --date-order breaks ties of date by the order commits
+	 * were met; here no two ready commits share a date but the two
+	 * made at the same second, one the parent of the other.
+	 */
+	snprintf(cmd, sizeof(cmd), "git -C %s rev-list --date-order master",
+		 f.dir);
+	p = popen(cmd, "r");
+	assert_non_null(p);
+	while (fgets(line, sizeof(line), p)) {
+		line[40] = '\0';
+		assert_true(i < r.nr);
+		git_oid_tostr(hex, sizeof(hex), &r.items[i++].id);
+		assert_string_equal(hex, line);
+	}
+	assert_int_equal(pclose(p), 0);
+	assert_int_equal(i, r.nr);
+	history_range_release(&r);
+	history_forget(f.repo);
+	git_repository_free(f.repo);
+	testrepo_remove(f.dir);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_modes),
+		cmocka_unit_test(test_date_order),
+	};
+
+	git_libgit2_init();
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
