@@ -47,4 +47,13 @@ struct filepair {
 int patchid_detect_renames(git_repository *repo, struct filepair *pairs,
 			   size_t nr);
 
+/*
+ * 1 if no gitattributes file of repo can apply to path (none in its
+ * directories, in the working tree or the index, nor outside the tree),
+ * so that libgit2 needs not look the "diff" attribute up; 0 if one
+ * could, or if that cannot be told (patchid-attr.c).  What it finds is
+ * kept per thread and per directory.
+ */
+int patchid_no_attributes(git_repository *repo, const char *path);
+
 #endif

@@ -545,6 +545,19 @@ static int patch_stand_ins(struct patch *p, const char *path_a,
 				      p->text_b, len[1], path_b, &opts);
 }
 
+/* NULL for no side; an empty blob is an empty buffer, not none. */
+static const void *blob_text(const git_blob *blob)
+{
+	const void *text = blob ? git_blob_rawcontent(blob) : NULL;
+
+	return blob && !text ? "" : text;
+}
+
+static size_t blob_size(const git_blob *blob)
+{
+	return blob ? (size_t)git_blob_rawsize(blob) : 0;
+}
+
 static int patch_init(struct patch *p, git_repository *repo,
 		      const struct side *a, const struct side *b)
 {
@@ -563,8 +576,20 @@ static int patch_init(struct patch *p, git_repository *repo,
 	ret = a->mode ? git_blob_lookup(&p->blob_a, repo, &a->id) : 0;
 	if (!ret && b->mode)
 		ret = git_blob_lookup(&p->blob_b, repo, &b->id);
-	/* The first diff also tells binary from text, attributes included. */
-	if (!ret)
+	/*
+	 * The first diff also tells binary from text, attributes included.
+	 * Where no attributes file can apply, the blobs are diffed as
+	 * buffers, which libgit2 diffs with no attribute look-up (no
+	 * repository): the same diff without its twenty system calls.
+	 */
+	if (!ret && (!path_a || patchid_no_attributes(repo, path_a)) &&
+	    (!path_b || patchid_no_attributes(repo, path_b)))
+		ret = git_patch_from_buffers(&p->patch,
+					     blob_text(p->blob_a), blob_size(p->blob_a),
+					     path_a,
+					     blob_text(p->blob_b), blob_size(p->blob_b),
+					     path_b, &opts);
+	else if (!ret)
 		ret = git_patch_from_blobs(&p->patch, p->blob_a, path_a,
 					   p->blob_b, path_b, &opts);
 	if (!ret)

@@ -1,6 +1,7 @@
 #include "testrun.h"
 #include "error.h"
 #include "message.h"
+#include "progress.h"
 #include "strbuf.h"
 #include "trace.h"
 #include "util.h"
@@ -200,10 +201,13 @@ int tests_resolve(struct run_context *ctx, struct run *run,
 		  struct tests_run *t)
 {
 	struct match *m = run_match(run, ctx->repo);
+	struct progress progress;
 	size_t i;
+	int ret = 0;
 
 	t->named = xcalloc(t->set.nr ? t->set.nr : 1, sizeof(*t->named));
-	for (i = 0; i < t->set.nr; i++) {
+	progress_start(&progress, "Annotations", t->set.nr);
+	for (i = 0; !ret && i < t->set.nr; i++) {
 		const struct testannot *a = &t->set.items[i];
 		struct named *n = &t->named[i];
 		struct match_found found;
@@ -214,6 +218,7 @@ int tests_resolve(struct run_context *ctx, struct run *run,
 		char *why = NULL;
 		int r;
 
+		progress_update(&progress, i + 1);
 		n->a = a;
 		n->state = FIX_UNRESOLVED;
 		if (a->kind == TESTANNOT_CVE) {
@@ -227,8 +232,10 @@ int tests_resolve(struct run_context *ctx, struct run *run,
 			continue;
 		}
 		r = lookup(ctx->repo, a->sha, &n->id, &why);
-		if (r < 0)
-			return -1;
+		if (r < 0) {
+			ret = -1;
+			break;
+		}
 		if (!r) {
 			n->detail = why;
 			continue;
@@ -238,8 +245,10 @@ int tests_resolve(struct run_context *ctx, struct run *run,
 		    branch_index_has(&run->branch, &n->id) ||
 		    git_oid_equal(&n->id, &run->branch.tip))
 			continue;
-		if (git_commit_lookup(&commit, ctx->repo, &n->id) < 0)
-			return error_git("cannot read commit %s", a->sha);
+		if (git_commit_lookup(&commit, ctx->repo, &n->id) < 0) {
+			ret = error_git("cannot read commit %s", a->sha);
+			break;
+		}
 		raw = git_commit_message(commit);
 		message_init(&msg);
 		message_parse(&msg, raw ? raw : "", raw ? strlen(raw) : 0);
@@ -254,9 +263,14 @@ int tests_resolve(struct run_context *ctx, struct run *run,
 		message_release(&msg);
 		git_commit_free(commit);
 		if (r < 0)
-			return -1;
+			ret = -1;
 	}
-	return by_subject(run, t);
+	progress_stop(&progress);
+	trace_stage("annotations resolved by id");
+	if (!ret)
+		ret = by_subject(run, t);
+	trace_stage("annotations resolved by subject");
+	return ret;
 }
 
 /*

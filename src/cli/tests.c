@@ -90,6 +90,7 @@ static int tests(struct run_context *ctx, int argc, char **argv)
 		ret = tests_read_suite(&t.set, ltp.v[i], "ltp");
 	cli_list_release(&fstests);
 	cli_list_release(&ltp);
+	trace_stage("test annotations read");
 	if (ret) {
 		tests_run_release(&t);
 		return 1;
@@ -97,13 +98,12 @@ static int tests(struct run_context *ctx, int argc, char **argv)
 	ret = cli_run_scan(ctx, &run, &a);
 	if (!ret)
 		ret = tests_resolve(ctx, &run, &t);
-	trace_stage("annotations resolved");
 	if (!ret)
 		ret = tests_judge(ctx, &run, &t);
-	trace_stage("presence of their bugs");
 	if (!ret) {
 		tests_settle(&t);
 		tests_group(&t, &list, &nr);
+		trace_stage("statuses settled");
 		if (a.format == FORMAT_TEXT)
 			report_tests_text(&out, &run, &t, list, nr, mask);
 		for (i = 0; a.format != FORMAT_TEXT && i < nr; i++) {
@@ -119,8 +119,10 @@ static int tests(struct run_context *ctx, int argc, char **argv)
 		ret = write_file_atomic(output, out.buf, out.len, "test list");
 	else if (!ret)
 		ret = report_write(stdout, &out);
+	trace_stage("report");
 	if (!ret)
 		ret = run_save(ctx, &run);
+	trace_stage("save");
 	free(list);
 	strbuf_release(&out);
 	tests_run_release(&t);

@@ -139,6 +139,26 @@ cd "$tmp/wt"
 expect_same base..HEAD
 cd "$repo"
 
+# Attributes are read as git reads them: a text file called binary is
+# hashed by its ids, whether the .gitattributes that says so is in a
+# directory of the working tree or in info/.  (One in the index alone
+# is not read by libgit2 1.5 as git reads it: not tested.)
+"$STABLEPICK" patch-id base..master >"$tmp/plain"
+expect_attributes() {
+	expect_same base..master
+	cmp -s "$tmp/plain" "$tmp/actual" &&
+		fail "the attributes ($1) changed no patch-id"
+	ok "patch-id follows the attributes of $1"
+}
+echo 'inode.c binary' >fs/ext4/.gitattributes
+expect_attributes "a directory's .gitattributes"
+rm fs/ext4/.gitattributes
+echo 'inode.c binary' >"$(git rev-parse --git-path info)/attributes"
+expect_attributes "info/attributes"
+rm "$(git rev-parse --git-path info)/attributes"
+expect_same base..master
+cmp -s "$tmp/plain" "$tmp/actual" || fail "patch-ids changed with no attributes"
+
 # The merge and the empty commit have no line; every other commit does.
 "$STABLEPICK" patch-id base..master | cut -d' ' -f2 >"$tmp/actual"
 git rev-list --no-merges base..master >"$tmp/all"

@@ -430,3 +430,24 @@ printf 'proposed\tfollow-up\t0\n' | test_cmp - "$tmp/actual"
 [ -z "$(jq -r 'select(.facts | index("named-by-test")) | .commit' "$tmp/json")" ] ||
 	fail "named-by-test without --tests-from"
 ok "propose --tests-from"
+
+# STABLEPICK_TRACE: every stage of tests, in order, each once, and the
+# same report as without.
+"$STABLEPICK" tests --branch linux-6.6.y --fstests "$fst" --ltp "$ltp" \
+	>"$tmp/plain"
+STABLEPICK_TRACE=1 "$STABLEPICK" tests --branch linux-6.6.y \
+	--fstests "$fst" --ltp "$ltp" >"$tmp/actual" 2>"$tmp/err"
+test_cmp "$tmp/plain" "$tmp/actual"
+sed -n 's/^trace: \([a-z][a-z ]*[a-z]\)  .*/\1/p' "$tmp/err" |
+	grep -v '^patch-id' >"$tmp/stages"
+for stage in 'test annotations read' scan 'annotations resolved by id' \
+	'annotations resolved by subject' 'the range judged' \
+	'statuses settled' report save; do
+	[ "$(grep -c -x "$stage" "$tmp/stages")" = 1 ] ||
+		fail "stage '$stage' traced $(grep -c -x "$stage" "$tmp/stages") times"
+done
+[ "$(head -1 "$tmp/stages")" = 'test annotations read' ] ||
+	fail "the first stage traced is $(head -1 "$tmp/stages")"
+[ "$(tail -1 "$tmp/stages")" = save ] ||
+	fail "the last stage traced is $(tail -1 "$tmp/stages")"
+ok "STABLEPICK_TRACE: the stages of tests"
