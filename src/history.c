@@ -73,21 +73,37 @@ static void free_parsed(struct parsed *p)
 	free(p);
 }
 
+/*
+ * Without a graph every commit of a range was read into h->parsed;
+ * nothing else asks them (ancestry and merge bases are libgit2's
+ * then), so they go, not to weigh on the rest of the run.
+ */
+static void drop_parsed(struct history *h)
+{
+	size_t i;
+
+	HASH_CLEAR(hh, h->by_id);
+	for (i = 0; i < h->nr_parsed; i++)
+		free_parsed(h->parsed[i]);
+	free(h->parsed);
+	h->parsed = NULL;
+	h->nr_parsed = h->alloc_parsed = 0;
+	free(h->flags);
+	h->flags = NULL;
+	h->alloc_flags = 0;
+}
+
 static void history_free(struct history *h)
 {
 	size_t i;
 
 	if (!h)
 		return;
-	HASH_CLEAR(hh, h->by_id);
-	for (i = 0; i < h->nr_parsed; i++)
-		free_parsed(h->parsed[i]);
-	free(h->parsed);
+	drop_parsed(h);
 	for (i = 0; i < NR_REACH; i++) {
 		free(h->reach[i].marks);
 		free(h->reach[i].frontier);
 	}
-	free(h->flags);
 	free(h->touched);
 	commit_graph_free(h->graph);
 	free(h->path);
@@ -639,7 +655,10 @@ int history_range(struct history_range *out, git_repository *repo,
 	if (!ret) {
 		order_range(h, out, set, nr_set);
 		clear_flags(h);
-		if (!h->graph)
+	}
+	if (!h->graph) {
+		drop_parsed(h);
+		if (!ret)
 			hint_graph(nr_set);
 	}
 	free(tips);
