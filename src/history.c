@@ -595,6 +595,7 @@ static void order_range(struct history *h, struct history_range *out,
 		ALLOC_GROW(out->items, out->nr, out->alloc);
 		item = &out->items[out->nr++];
 		oid_of(h, c, &item->id);
+		item->graph_pos = c < h->nr_graph ? c : HISTORY_NO_POS;
 		n = parents_of(h, c, &buf, 0);
 		item->nr_parents = (unsigned int)n;
 		item->parents = out->nr_parents;

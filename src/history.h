@@ -3,6 +3,7 @@
 
 #include <git2.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "commitgraph.h"
 
@@ -19,9 +20,11 @@
  * them (before git_repository_free()).
  */
 
-/* A commit of a range and its parents. */
+/* A commit of a range, its parents and its place in the graph. */
+#define HISTORY_NO_POS UINT32_MAX
 struct history_commit {
 	git_oid id;
+	uint32_t graph_pos;		/* HISTORY_NO_POS: not in the graph */
 	unsigned int nr_parents;
 	size_t parents;			/* index of the first in range->parents */
 };

@@ -587,11 +587,9 @@ static void free_bloom_keys(struct commit_graph_bloom_key *k, size_t nr)
  */
 static int may_touch(const struct commit_graph *g,
 		     const struct commit_graph_bloom_key *keys, size_t nr_keys,
-		     const git_oid *id, size_t *skipped)
+		     uint32_t pos, size_t *skipped)
 {
-	uint32_t pos;
-
-	if (!nr_keys || !commit_graph_find(g, id, &pos) ||
+	if (!nr_keys || pos == HISTORY_NO_POS ||
 	    commit_graph_bloom_maybe(g, pos, keys, nr_keys))
 		return 1;
 	(*skipped)++;
@@ -667,7 +665,7 @@ static int walk(struct scan *s, const git_oid *stop, struct scan_memo *memo,
 			git_commit_free(commit);
 			continue;
 		}
-		if (!may_touch(g, keys, nr_keys, id, &skipped)) {
+		if (!may_touch(g, keys, nr_keys, hc->graph_pos, &skipped)) {
 			git_commit_free(commit);
 			continue;
 		}
