@@ -210,11 +210,16 @@ static int commit_trees(const git_commit *commit, const char *hex,
 	return ret;
 }
 
-int scan_fill(struct scan *s, struct candidate *c, const git_commit *commit)
+/*
+ * scan_fill() with the commit's trees when the caller has them (tree
+ * NULL: read here when needed).
+ */
+static int fill(struct scan *s, struct candidate *c, const git_commit *commit,
+		git_tree *have_tree, git_tree *have_ptree)
 {
 	const git_signature *author = git_commit_author(commit);
 	const char *raw = git_commit_message(commit);
-	git_tree *tree = NULL, *ptree = NULL;
+	git_tree *tree = have_tree, *ptree = have_ptree;
 	struct strbuf sb = STRBUF_INIT;
 	int ret = 0;
 
@@ -227,8 +232,8 @@ int scan_fill(struct scan *s, struct candidate *c, const git_commit *commit)
 	scan_read_links(s->rules, c);
 
 	/* The trees only when the cache did not say what they tell. */
-	if ((!c->nr_touched || !c->has_pathkey ||
-	     !c->paths_known) &&
+	if (!tree && (!c->nr_touched || !c->has_pathkey ||
+		      !c->paths_known) &&
 	    (ret = commit_trees(commit, c->hex, &tree, &ptree)) < 0)
 		goto out;
 	if (!c->nr_touched)
@@ -244,9 +249,16 @@ int scan_fill(struct scan *s, struct candidate *c, const git_commit *commit)
 	}
 	scan_resolve_fixes(s->repo, c);
 out:
-	git_tree_free(ptree);
-	git_tree_free(tree);
+	if (!have_tree) {
+		git_tree_free(ptree);
+		git_tree_free(tree);
+	}
 	return ret;
+}
+
+int scan_fill(struct scan *s, struct candidate *c, const git_commit *commit)
+{
+	return fill(s, c, commit, NULL, NULL);
 }
 
 /*
@@ -254,18 +266,13 @@ out:
  * cheap test every walked commit goes through.
  */
 static int scan_touches(struct scan *s, const git_commit *commit,
-			struct candidate *probe)
+			struct candidate *probe, git_tree **tree,
+			git_tree **ptree)
 {
-	git_tree *tree = NULL, *ptree = NULL;
-	int ret;
-
 	git_oid_tostr(probe->hex, sizeof(probe->hex), git_commit_id(commit));
-	ret = commit_trees(commit, probe->hex, &tree, &ptree);
-	if (!ret)
-		ret = scan_watch_diff(s, ptree, tree, probe);
-	git_tree_free(ptree);
-	git_tree_free(tree);
-	return ret;
+	if (commit_trees(commit, probe->hex, tree, ptree) < 0)
+		return -1;
+	return scan_watch_diff(s, *ptree, *tree, probe);
 }
 
 int scan_commit_touches(struct scan *s, const git_commit *commit)
@@ -273,8 +280,12 @@ int scan_commit_touches(struct scan *s, const git_commit *commit)
 	struct candidate probe;
 	int ret;
 
+	git_tree *tree = NULL, *ptree = NULL;
+
 	memset(&probe, 0, sizeof(probe));
-	ret = scan_touches(s, commit, &probe);
+	ret = scan_touches(s, commit, &probe, &tree, &ptree);
+	git_tree_free(ptree);
+	git_tree_free(tree);
 	free(probe.touched);
 	return ret < 0 ? ret : probe.nr_touched > 0;
 }
@@ -631,6 +642,7 @@ static int walk(struct scan *s, const git_oid *stop, struct scan_memo *memo,
 	for (k = 0; k < range.nr; k++) {
 		const struct history_commit *hc = &range.items[k];
 		const git_oid *id = &hc->id;
+		git_tree *tree = NULL, *ptree = NULL;
 		git_commit *commit = NULL;
 		struct candidate *c, probe;
 		unsigned int i;
@@ -675,7 +687,7 @@ static int walk(struct scan *s, const git_oid *stop, struct scan_memo *memo,
 			goto out;
 		}
 		memset(&probe, 0, sizeof(probe));
-		ret = scan_touches(s, commit, &probe);
+		ret = scan_touches(s, commit, &probe, &tree, &ptree);
 		if (!ret && !probe.nr_touched && probe.left_out) {
 			s->left_out++;
 			memo->left_out++;
@@ -688,11 +700,13 @@ static int walk(struct scan *s, const git_oid *stop, struct scan_memo *memo,
 			probe.touched = NULL;
 			c->soak = mark;
 			c->soak_settled = s->soak_painted;
-			ret = scan_fill(s, c, commit);
+			ret = fill(s, c, commit, tree, ptree);
 			if (!ret)
 				memo_add(s, memo, c);
 		}
 		free(probe.touched);
+		git_tree_free(ptree);
+		git_tree_free(tree);
 		git_commit_free(commit);
 		if (ret < 0)
 			goto out;
