@@ -137,3 +137,25 @@ damage foreign 'not a stablepick trial cache'
 damage version 'written by another version of stablepick'
 damage truncate 'checksum mismatch (corrupt)'
 ok "a damaged trial cache is named, ignored and rebuilt"
+
+# The size is bounded: each new branch tip on c.c adds the btrfs pick's
+# result for it; what none of the last 8 writers used is dropped, so
+# once 8 runs have written the file it stops growing.
+round() {	# round N: a branch commit on c.c, then a run
+	git checkout -q linux-6.6.y
+	sed -i "3s/.*/int z_round$1;/" fs/btrfs/c.c
+	git add fs/btrfs/c.c
+	test_tick
+	git commit -q -m "btrfs: stable-only change $1"
+	git checkout -q master
+	sp propose --branch linux-6.6.y >/dev/null
+	[ "$(picks)" = "9 from the cache, 1 computed" ] || fail "round $1: $(picks)"
+}
+for n in 1 2 3 4 5 6 7 8 9; do round $n; done
+size9=$(wc -c <"$cache")
+round 10
+[ "$(wc -c <"$cache")" = "$size9" ] || fail "the cache grows: $size9, then $(wc -c <"$cache")"
+round 11
+[ "$(wc -c <"$cache")" = "$size9" ] || fail "the cache grows: $size9, then $(wc -c <"$cache")"
+same "after the old entries are dropped"
+ok "the trial cache keeps what the last 8 writers used"
