@@ -505,6 +505,9 @@ struct apply_series {
 	git_oid onto;			/* the commit picked onto */
 	struct series_pick *picks;
 	size_t nr;
+	/* The trees of the picks that applied, once made (make_trees()). */
+	git_oid *before, *after;
+	char *built;
 };
 
 static void forget_changes(struct series_pick *p)
@@ -529,6 +532,9 @@ static void series_unref(struct apply_series *s)
 		free(s->picks[i].deps);
 	}
 	free(s->picks);
+	free(s->before);
+	free(s->after);
+	free(s->built);
 	free(s);
 }
 
@@ -939,7 +945,11 @@ int apply_series_check_cached(struct apply_result *out, git_repository *repo,
 	return ret;
 }
 
-/* The trees of a result from the cache, by picking it again. */
+/*
+ * The trees of a result from the cache, by picking it again.  A patch
+ * is wanted for most picks that applied (the mbox, the queue): the
+ * first one asked for makes them all, in one pass of the series.
+ */
 static int make_trees(const struct apply_result *r, git_repository *repo,
 		      git_oid *before, git_oid *after)
 {
@@ -947,24 +957,36 @@ static int make_trees(const struct apply_result *r, git_repository *repo,
 	struct apply_result *tmp;
 	char *want;
 	size_t i, made = 0;
-	int ret;
+	int ret = 0;
 
 	if (!s)
 		return error("no patch: the pick's series is not known");
-	tmp = xcalloc(s->nr, sizeof(*tmp));
-	want = xcalloc(s->nr, 1);
-	want[r->pos] = 1;
-	ret = series_build(s, repo, want, tmp, &made);
-	if (!ret && !tmp[r->pos].trees)
-		ret = error("no patch: %s does not apply when picked again",
-			    git_oid_tostr_s(&s->picks[r->pos].id));
-	if (!ret) {
-		git_oid_cpy(before, &tmp[r->pos].before);
-		git_oid_cpy(after, &tmp[r->pos].after);
+	if (!s->built) {
+		s->built = xcalloc(s->nr, 1);
+		s->before = xcalloc(s->nr, sizeof(*s->before));
+		s->after = xcalloc(s->nr, sizeof(*s->after));
+		tmp = xcalloc(s->nr, sizeof(*tmp));
+		want = xcalloc(s->nr, 1);
+		for (i = 0; i < s->nr; i++)
+			want[i] = s->picks[i].known && s->picks[i].applies;
+		ret = series_build(s, repo, want, tmp, &made);
+		for (i = 0; i < s->nr; i++) {
+			if (!ret && tmp[i].trees) {
+				git_oid_cpy(&s->before[i], &tmp[i].before);
+				git_oid_cpy(&s->after[i], &tmp[i].after);
+				s->built[i] = 1;
+			}
+			apply_result_release(&tmp[i]);
+		}
+		free(tmp);
+		free(want);
+		if (ret)
+			return ret;
 	}
-	for (i = 0; i < s->nr; i++)
-		apply_result_release(&tmp[i]);
-	free(tmp);
-	free(want);
-	return ret;
+	if (!s->built[r->pos])
+		return error("no patch: %s does not apply when picked again",
+			     git_oid_tostr_s(&s->picks[r->pos].id));
+	git_oid_cpy(before, &s->before[r->pos]);
+	git_oid_cpy(after, &s->after[r->pos]);
+	return 0;
 }
