@@ -870,6 +870,39 @@ static void to_record(struct trial_record *rec, const struct apply_result *r)
 	rec->nr_changes = r->nr_changes;
 }
 
+/*
+ * A pick taken from the cache reads nothing of its commit: that the
+ * trees it would read are in the repository is checked (an index
+ * look-up each), so that a damaged repository is not hidden by a
+ * cache, with the errors of pick_onto_tree().  0, or -1 after an
+ * error message.
+ */
+static int trees_at_hand(git_odb *odb, const git_commit *pick)
+{
+	char hex[GIT_OID_HEXSZ + 1], pid[GIT_OID_HEXSZ + 1];
+	git_commit *parent = NULL;
+	int ret = 0;
+
+	git_oid_tostr(hex, sizeof(hex), git_commit_id(pick));
+	if (git_commit_parentcount(pick) &&
+	    git_commit_parent(&parent, pick, 0) < 0)
+		return error_git("cannot read commit %s, the parent of %.12s",
+				 git_oid_tostr_s(git_commit_parent_id(pick, 0)),
+				 hex);
+	if (parent && !git_odb_exists(odb, git_commit_tree_id(parent))) {
+		git_oid_tostr(pid, sizeof(pid), git_commit_id(parent));
+		ret = error("cannot read tree %s of commit %.12s, the parent "
+			    "of %.12s: object not found",
+			    git_oid_tostr_s(git_commit_tree_id(parent)), pid, hex);
+	} else if (!git_odb_exists(odb, git_commit_tree_id(pick))) {
+		ret = error("cannot read tree %s of commit %.12s: object not "
+			    "found", git_oid_tostr_s(git_commit_tree_id(pick)),
+			    hex);
+	}
+	git_commit_free(parent);
+	return ret;
+}
+
 int apply_series_check_cached(struct apply_result *out, git_repository *repo,
 			      const git_commit *onto,
 			      const git_commit *const *picks, size_t nr,
@@ -879,6 +912,7 @@ int apply_series_check_cached(struct apply_result *out, git_repository *repo,
 	struct apply_series *s;
 	unsigned char *keys;
 	git_tree *tip = NULL;
+	git_odb *odb = NULL;
 	char *want;
 	size_t i, made = 0;
 	int ret = 0;
@@ -891,9 +925,13 @@ int apply_series_check_cached(struct apply_result *out, git_repository *repo,
 			return error("cannot trial-pick merge %.12s",
 				     git_oid_tostr_s(git_commit_id(picks[i])));
 	}
-	if (git_commit_tree(&tip, onto) < 0)
+	if (git_repository_odb(&odb, repo) < 0)
+		return error_git("cannot open the object database");
+	if (git_commit_tree(&tip, onto) < 0) {
+		git_odb_free(odb);
 		return error_git("cannot read the tree of %.12s",
 				 git_oid_tostr_s(git_commit_id(onto)));
+	}
 	s = xcalloc(1, sizeof(*s));
 	s->refs = 1;
 	git_oid_cpy(&s->onto, git_commit_id(onto));
@@ -918,6 +956,10 @@ int apply_series_check_cached(struct apply_result *out, git_repository *repo,
 			want[i] = 1;
 			continue;
 		}
+		if (trees_at_hand(odb, picks[i]) < 0) {
+			ret = -1;
+			break;
+		}
 		from_record(&out[i], rec);
 		remember(&s->picks[i], &out[i]);
 		cache->hits++;
@@ -940,6 +982,7 @@ int apply_series_check_cached(struct apply_result *out, git_repository *repo,
 	HASH_FREE_ALL(files, e, tmp, free_slot);
 	HASH_FREE_ALL(dirs, e, tmp, free_slot);
 	git_tree_free(tip);
+	git_odb_free(odb);
 	free(want);
 	free(keys);
 	return ret;
