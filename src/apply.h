@@ -4,6 +4,7 @@
 #include <git2.h>
 
 #include "strbuf.h"
+#include "trialcache.h"
 #include <stddef.h>
 
 /*
@@ -29,15 +30,31 @@
  *     apply_result_release(&res);
  */
 
+struct apply_series;
+
 struct apply_result {
 	int applies;			/* 1 when the pick merges cleanly */
 	/*
-	 * When it applies: the tree before and after the pick, in the
-	 * branch's context (after the earlier picks of a series).
+	 * When it applies and the pick was made by this process (trees
+	 * is 1): the tree before and after the pick, in the branch's
+	 * context (after the earlier picks of a series).  A result taken
+	 * from the trial cache has no trees; apply_result_patch() makes
+	 * them again.
 	 */
+	int trees;
 	git_oid before, after;
 	char **conflicts;		/* conflicting paths, sorted, unique */
 	size_t nr_conflicts, alloc_conflicts;
+	/*
+	 * When it applies: the entries the pick changes (the path, the
+	 * new mode, 0 for a removal, and id), sorted by path; none, the
+	 * pick changes nothing (its patch would be empty).
+	 */
+	struct trial_change *changes;
+	size_t nr_changes, alloc_changes;
+	/* The series it was picked in, to make its trees again. */
+	struct apply_series *series;
+	size_t pos;
 };
 
 void apply_result_init(struct apply_result *r);
@@ -53,10 +70,16 @@ int apply_in_memory(git_repository *repo);
 /*
  * The change a pick that applies makes to the branch, as git
  * format-patch writes it after "---": a diffstat, a blank line, then the
- * diff.  Appends to out; returns 0 or -1 after an error message.
+ * diff.  A result without trees (from the trial cache) is picked again
+ * first, with what it needs of its series.  Appends to out; returns 0
+ * or -1 after an error message.
  */
 int apply_result_patch(const struct apply_result *r, git_repository *repo,
 		       struct strbuf *out);
+
+/* Whether the pick r describes (one that applied) changes path. */
+int apply_result_changes(const struct apply_result *r, const char *path);
+
 /* Frees what r owns and initialises it again. */
 void apply_result_release(struct apply_result *r);
 
@@ -100,5 +123,41 @@ int apply_check(struct apply_result *out, git_repository *repo,
 int apply_series_check(struct apply_result *out, git_repository *repo,
 		       const git_commit *onto,
 		       const git_commit *const *picks, size_t nr);
+
+/*
+ * apply_series_check() with the results kept in cache (NULL: none, the
+ * same as apply_series_check()).  A pick's result is decided by its
+ * key, which hashes:
+ *
+ * - the commit id of the pick: it fixes its tree, its parent and so
+ *   the parent's tree, the two sides of the change merged;
+ * - the paths the pick changes (against its first parent), each with
+ *   the entry of the tree picked onto there (mode and id), or, where
+ *   there is none, the entry that stands in the way (a file where a
+ *   directory of the path should be) or its absence: a pick reads the
+ *   tree picked onto at those paths only (merge_path() in apply.c);
+ * - in order, the keys of the earlier picks of the series that change
+ *   one of those paths, or a path above or below one (a file that
+ *   becomes a directory): only they change the tree at those paths
+ *   before the pick, and their own keys say how.
+ *
+ * Nothing else is read: no rename detection (a rename is a removal and
+ * an addition), no configuration (git_merge_file() with its default
+ * options, which no setting changes), nothing of the tree picked onto
+ * away from those paths.  So which series a pick is in (the proposals
+ * alone, with the needs-ack ones, ...) is not in its key: a series
+ * reaches a pick only through the earlier picks on its paths.
+ *
+ * Picks whose key the cache has are taken from it (without trees);
+ * the others are made, with the earlier picks they need: one that did
+ * not apply is left out, as the series leaves it out; one that applied
+ * is replayed from its recorded changes when the objects they name are
+ * at hand, else picked again.  Counts each result in cache->hits or
+ * cache->computed.
+ */
+int apply_series_check_cached(struct apply_result *out, git_repository *repo,
+			      const git_commit *onto,
+			      const git_commit *const *picks, size_t nr,
+			      struct trialcache *cache);
 
 #endif

@@ -163,7 +163,7 @@ static int in_trial(const struct candidate *c, enum trial_kind kind)
 /* Cherry-picks onto onto, oldest first, the candidates kind says.  0 or -1. */
 static int trial_run(struct trial *t, git_repository *repo,
 		     const git_commit *onto, struct candidate_list *l,
-		     enum trial_kind kind)
+		     enum trial_kind kind, struct trialcache *cache)
 {
 	const git_commit **picks;
 	size_t i, n;
@@ -188,7 +188,8 @@ static int trial_run(struct trial *t, git_repository *repo,
 		picks[n] = commit;
 	}
 	if (!ret && t->nr)
-		ret = apply_series_check(t->res, repo, onto, picks, t->nr);
+		ret = apply_series_check_cached(t->res, repo, onto, picks,
+						t->nr, cache);
 	for (i = 0; i < n; i++)
 		git_commit_free((git_commit *)picks[i]);
 	free(picks);
@@ -214,43 +215,12 @@ static void take_result(struct candidate *c, struct apply_result *r)
 	apply_result_init(r);
 }
 
-/* Whether the pick r describes (one that applied) changes path. */
-static int changes_path(git_repository *repo, const struct apply_result *r,
-			const char *path)
-{
-	git_tree *before = NULL, *after = NULL;
-	git_tree_entry *x = NULL, *y = NULL;
-	int changed;
-
-	if (git_tree_lookup(&before, repo, &r->before) < 0 ||
-	    git_tree_lookup(&after, repo, &r->after) < 0) {
-		git_error_clear();
-		changed = 0;
-	} else {
-		if (git_tree_entry_bypath(&x, before, path) < 0)
-			x = NULL;
-		if (git_tree_entry_bypath(&y, after, path) < 0)
-			y = NULL;
-		git_error_clear();
-		changed = !x != !y || (x && y && (git_tree_entry_filemode(x) !=
-						  git_tree_entry_filemode(y) ||
-						  !git_oid_equal(git_tree_entry_id(x),
-								 git_tree_entry_id(y))));
-	}
-	git_tree_entry_free(x);
-	git_tree_entry_free(y);
-	git_tree_free(before);
-	git_tree_free(after);
-	return changed;
-}
-
 /*
  * The held commit before index at of the held-inclusive series that a
  * proposal conflicting on the paths of mine needs: the newest one that
  * applied there and changes one of those paths.
  */
-static struct candidate *needed_held(git_repository *repo,
-				     const struct trial *all, size_t at,
+static struct candidate *needed_held(const struct trial *all, size_t at,
 				     const struct apply_result *mine)
 {
 	size_t i, j;
@@ -259,7 +229,7 @@ static struct candidate *needed_held(git_repository *repo,
 		if (!is_held(all->who[i]->verdict) || !all->res[i].applies)
 			continue;
 		for (j = 0; j < mine->nr_conflicts; j++)
-			if (changes_path(repo, &all->res[i], mine->conflicts[j]))
+			if (apply_result_changes(&all->res[i], mine->conflicts[j]))
 				return all->who[i];
 	}
 	return NULL;
@@ -304,8 +274,7 @@ static void hold(struct candidate *c, const struct candidate *h)
 static void check_empty(struct candidate *c)
 {
 	if ((c->verdict != VERDICT_PROPOSED && c->verdict != VERDICT_NEEDS_ACK) ||
-	    !c->apply_checked || !c->apply.applies ||
-	    !git_oid_equal(&c->apply.before, &c->apply.after))
+	    !c->apply_checked || !c->apply.applies || c->apply.nr_changes)
 		return;
 	candidate_add_evidence(c, EVIDENCE_SAME_CONTENT, NULL,
 			       "picked onto the branch tip after the "
@@ -339,7 +308,7 @@ static size_t trial_find(const struct trial *t, const struct candidate *c,
  * commit says so.
  */
 static int run_apply(git_repository *repo, const struct branch_index *branch,
-		     struct candidate_list *l)
+		     struct candidate_list *l, struct trialcache *cache)
 {
 	struct trial alone, review, all;
 	const struct trial *widest;
@@ -361,11 +330,11 @@ static int run_apply(git_repository *repo, const struct branch_index *branch,
 	 * with no needs-ack commit the review series is the proposals
 	 * alone, with no other held commit the widest is the review.
 	 */
-	ret = trial_run(&alone, repo, onto, l, TRIAL_PROPOSED);
+	ret = trial_run(&alone, repo, onto, l, TRIAL_PROPOSED, cache);
 	if (!ret && nr_ack)
-		ret = trial_run(&review, repo, onto, l, TRIAL_REVIEW);
+		ret = trial_run(&review, repo, onto, l, TRIAL_REVIEW, cache);
 	if (!ret && nr_held > nr_ack)
-		ret = trial_run(&all, repo, onto, l, TRIAL_HELD);
+		ret = trial_run(&all, repo, onto, l, TRIAL_HELD, cache);
 	widest = nr_held > nr_ack ? &all : nr_ack ? &review : &alone;
 	/*
 	 * The proposals that need a held commit: held with it, their
@@ -379,7 +348,7 @@ static int run_apply(git_repository *repo, const struct branch_index *branch,
 			continue;
 		trial_find(&alone, c, &j);
 		if (!alone.res[j].applies && widest->res[i].applies &&
-		    (h = needed_held(repo, widest, i, &alone.res[j]))) {
+		    (h = needed_held(widest, i, &alone.res[j]))) {
 			hold(c, h);
 			if (c->verdict != VERDICT_PROPOSED) {
 				take_result(c, &widest->res[i]);
@@ -421,7 +390,7 @@ static void queue(struct candidate *c)
  * queue_apply, as a proposal among them keeps its own in apply.
  */
 static int run_queue(git_repository *repo, const struct branch_index *branch,
-		     struct candidate_list *l)
+		     struct candidate_list *l, struct trialcache *cache)
 {
 	struct trial t;
 	git_commit *onto = NULL;
@@ -438,7 +407,7 @@ static int run_queue(git_repository *repo, const struct branch_index *branch,
 	if (git_commit_lookup(&onto, repo, &branch->tip) < 0)
 		return error_git("cannot read the tip of '%s'", branch->name);
 	memset(&t, 0, sizeof(t));
-	ret = trial_run(&t, repo, onto, l, TRIAL_QUEUE);
+	ret = trial_run(&t, repo, onto, l, TRIAL_QUEUE, cache);
 	for (i = 0; !ret && i < t.nr; i++) {
 		apply_result_release(&t.who[i]->queue_apply);
 		t.who[i]->queue_apply = t.res[i];
@@ -451,12 +420,24 @@ static int run_queue(git_repository *repo, const struct branch_index *branch,
 
 int checks_run(git_repository *repo, const struct branch_index *branch,
 	       const git_oid *upstream, const struct ruleset *rules,
-	       const struct soak_tags *painted, struct candidate_list *l)
+	       const struct soak_tags *painted, struct trialcache *cache,
+	       struct candidate_list *l)
 {
+	size_t hits = cache ? cache->hits : 0;
+	size_t computed = cache ? cache->computed : 0;
+	int ret;
+
 	if (run_soak(repo, upstream, rules, painted, l) < 0)
 		return -1;
 	trace_stage("soak");
-	if (run_apply(repo, branch, l) < 0)
-		return -1;
-	return run_queue(repo, branch, l);
+	ret = run_apply(repo, branch, l, cache);
+	if (!ret)
+		ret = run_queue(repo, branch, l, cache);
+	if (cache)
+		trace_printf("checks: trial picks: %zu from the cache, %zu "
+			     "computed", cache->hits - hits,
+			     cache->computed - computed);
+	else
+		trace_printf("checks: trial picks: no cache");
+	return ret;
 }

@@ -6,6 +6,7 @@
 #include "branch.h"
 #include "candidate.h"
 #include "rules.h"
+#include "trialcache.h"
 
 /*
  * The last checks on what would be proposed, after the verdicts:
@@ -22,12 +23,17 @@
  * - does it apply: the proposed and needs-ack candidates, oldest first,
  *   are cherry-picked in memory onto the branch tip as a series
  *   (src/apply.h); each is marked applies or conflicts, with the paths.
+ *   With a trial cache (NULL: none), a pick whose inputs were seen
+ *   before is not made again (apply_series_check_cached()): its
+ *   result has no trees, and apply_result_patch() makes them when a
+ *   patch is written.
  *
  *     checks_run(repo, &branch_index, &upstream_tip, &rules,
- *                &scan.soak_tags, &candidates);
+ *                &scan.soak_tags, &trials, &candidates);
  */
 int checks_run(git_repository *repo, const struct branch_index *branch,
 	       const git_oid *upstream, const struct ruleset *rules,
-	       const struct soak_tags *painted, struct candidate_list *l);
+	       const struct soak_tags *painted, struct trialcache *cache,
+	       struct candidate_list *l);
 
 #endif

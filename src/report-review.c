@@ -177,7 +177,7 @@ size_t report_review(struct strbuf *out, const struct report *r,
 static int in_queue(const struct candidate *c)
 {
 	return c->queued && c->queue_apply.applies &&
-	       !git_oid_equal(&c->queue_apply.before, &c->queue_apply.after);
+	       c->queue_apply.nr_changes;
 }
 
 size_t report_queue(const struct candidate_list *l, struct candidate ***out)

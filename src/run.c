@@ -263,6 +263,13 @@ int run_setup(struct run_context *ctx, struct run *run,
 		run->scan.cache = &run->scans;
 	}
 	free(path);
+	path = run_cache_path(ctx, "trial-cache");
+	trialcache_init(&run->trials, path ? path : "");
+	if (path) {
+		trialcache_load(&run->trials);
+		run->trial_cache = &run->trials;
+	}
+	free(path);
 	path = run_ledger_path(ctx);
 	ledger_init(&run->ledger, path);
 	ledger_set_repo(&run->ledger, ctx->repo);
@@ -351,6 +358,8 @@ int run_save(struct run_context *ctx, struct run *run)
 		ret = -1;
 	if (scancache_save(&run->scans) < 0)
 		ret = -1;
+	if (run->trial_cache && trialcache_save(run->trial_cache) < 0)
+		ret = -1;
 	if (run->archive)
 		archive_save(run->archive);
 	if (ret)
@@ -372,6 +381,8 @@ void run_release(struct run *run)
 	patchid_cache_release(&run->patchids);
 	scan_release(&run->scan);
 	scancache_release(&run->scans);
+	trialcache_release(&run->trials);
+	run->trial_cache = NULL;
 	branch_index_release(&run->branch);
 	ruleset_release(&run->rules);
 }
@@ -625,7 +636,8 @@ int run_judge(struct run *run, git_repository *repo,
 		ret = apply_decisions(run, l);
 	if (!ret)
 		ret = checks_run(repo, &run->branch, &run->upstream, &run->rules,
-				 run->scan.soak_painted ? &run->scan.soak_tags : NULL, l);
+				 run->scan.soak_painted ? &run->scan.soak_tags : NULL,
+				 run->trial_cache, l);
 	trace_stage("checks");
 	if (!ret && run->archive)
 		posted_mates(l, run_match(run, repo));

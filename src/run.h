@@ -14,6 +14,7 @@
 #include "scancache.h"
 #include "state.h"
 #include "strbuf.h"
+#include "trialcache.h"
 
 /*
  * A run of the pipeline, in the order the commands call it:
@@ -81,6 +82,8 @@ struct run {
 	struct scan scan;
 	struct patchid_cache patchids;	/* <cache dir>/patchid-cache */
 	struct scancache scans;		/* <cache dir>/scan-cache */
+	struct trialcache trials;	/* <cache dir>/trial-cache */
+	struct trialcache *trial_cache;	/* &trials, NULL with --no-cache */
 	struct ledger ledger;		/* decisions; stablepick.ledger */
 	git_oid upstream;
 	const char *upstream_name;
@@ -140,7 +143,7 @@ int run_open_archives(struct run_context *ctx, struct run *run,
 		      const char *const *paths, size_t nr);
 
 /*
- * Saves what the run learnt (the patch-id and scan caches).  A cache only
+ * Saves what the run learnt (the patch-id, scan and trial caches).  A cache only
  * saves time: a failure to write one is reported and the run goes on.
  */
 int run_save(struct run_context *ctx, struct run *run);

@@ -153,7 +153,8 @@ static int follow_up_rows(struct diff_rows *r, struct run_context *ctx,
 		{
 			const git_commit *one = pick;
 
-			ret = apply_series_check(&res, ctx->repo, onto, &one, 1);
+			ret = apply_series_check_cached(&res, ctx->repo, onto,
+							&one, 1, run->trial_cache);
 		}
 		git_commit_free(pick);
 		git_oid_tostr(hex, sizeof(hex), &t->id);

@@ -47,8 +47,8 @@ while [ $i -lt 20 ]; do
 	for f in "$cache"/*; do
 		[ -e "$f" ] || continue
 		case ${f##*/} in
-		scan-cache|patchid-cache) ;;
-		scan-cache.tmp.*|patchid-cache.tmp.*) rm -f "$f" ;;
+		scan-cache|patchid-cache|trial-cache) ;;
+		scan-cache.tmp.*|patchid-cache.tmp.*|trial-cache.tmp.*) rm -f "$f" ;;
 		*) fail "unexpected file $f after kill $i" ;;
 		esac
 	done
@@ -73,7 +73,7 @@ for w in 1 2 3 4; do
 	test_cmp /dev/null "$tmp/err.$w"
 done
 ls "$cache" >"$tmp/actual"
-printf '%s\n' patchid-cache scan-cache | test_cmp - "$tmp/actual"
+printf '%s\n' patchid-cache scan-cache trial-cache | test_cmp - "$tmp/actual"
 check_cached "concurrent runs"
 ok "4 runs writing the caches at once"
 

@@ -202,7 +202,7 @@ static void test_soak_loaded(void **state)
 
 	decide(f);
 	assert_int_equal(checks_run(f->repo, &f->branch, &f->tip, &f->rules,
-				    NULL, &f->scan.candidates), 0);
+				    NULL, NULL, &f->scan.candidates), 0);
 	assert_soak(f);
 }
 
@@ -215,7 +215,7 @@ static void test_soak_painted(void **state)
 	assert_true(cand(f, "x2")->soak_settled);
 	decide(f);
 	assert_int_equal(checks_run(f->repo, &f->branch, &f->tip, &f->rules,
-				    &f->scan.soak_tags, &f->scan.candidates), 0);
+				    &f->scan.soak_tags, NULL, &f->scan.candidates), 0);
 	assert_soak(f);
 }
 
@@ -226,7 +226,7 @@ static void test_apply(void **state)
 
 	decide(f);
 	assert_int_equal(checks_run(f->repo, &f->branch, &f->tip, &f->rules,
-				    NULL, &f->scan.candidates), 0);
+				    NULL, NULL, &f->scan.candidates), 0);
 	assert_true(cand(f, "x1")->apply_checked);
 	assert_true(cand(f, "x1")->apply.applies);
 	assert_true(cand(f, "e1")->apply.applies);
@@ -260,7 +260,7 @@ static void test_apply_alone(void **state)
 	decide(f);
 	cand(f, "e1")->verdict = VERDICT_BELOW_THRESHOLD;
 	assert_int_equal(checks_run(f->repo, &f->branch, &f->tip, &f->rules,
-				    NULL, &f->scan.candidates), 0);
+				    NULL, NULL, &f->scan.candidates), 0);
 	assert_false(cand(f, "e1")->apply_checked);
 	assert_true(cand(f, "e5")->apply_checked);
 	assert_false(cand(f, "e5")->apply.applies);
@@ -284,7 +284,7 @@ static void expect_held(struct fixture *f, enum verdict e1, enum verdict e5,
 	free(cand(f, "e1")->why);
 	cand(f, "e1")->why = strdup("held by the test");
 	assert_int_equal(checks_run(f->repo, &f->branch, &f->tip, &f->rules,
-				    NULL, &f->scan.candidates), 0);
+				    NULL, NULL, &f->scan.candidates), 0);
 	c = cand(f, "e5");
 	assert_int_equal(c->verdict, e5);
 	assert_true(c->apply_checked);

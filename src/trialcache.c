@@ -1,0 +1,428 @@
+#include "trialcache.h"
+#include "cachefile.h"
+#include "error.h"
+#include "strbuf.h"
+#include "util.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <string.h>
+#include <uthash.h>
+
+static const char magic[16] = "STABLEPICK-TRIAL";
+
+struct trialcache_result {
+	unsigned char key[SHA1_RAWSZ];
+	uint32_t stamp;			/* the generation that last used it */
+	int used;			/* by this run */
+	struct trial_record rec;
+	UT_hash_handle hh;
+};
+
+struct trialcache_paths {
+	git_oid id;
+	uint32_t stamp;
+	int used;
+	char **paths;
+	size_t nr;
+	UT_hash_handle hh;
+};
+
+static void free_strings(char **v, size_t nr)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++)
+		free(v[i]);
+	free(v);
+}
+
+static char **copy_strings(char *const *v, size_t nr)
+{
+	char **copy = xcalloc(nr ? nr : 1, sizeof(*copy));
+	size_t i;
+
+	for (i = 0; i < nr; i++)
+		copy[i] = xstrdup(v[i]);
+	return copy;
+}
+
+void trial_record_release(struct trial_record *r)
+{
+	size_t i;
+
+	free_strings(r->conflicts, r->nr_conflicts);
+	for (i = 0; i < r->nr_changes; i++)
+		free(r->changes[i].path);
+	free(r->changes);
+	memset(r, 0, sizeof(*r));
+}
+
+static void free_result(struct trialcache_result *e)
+{
+	trial_record_release(&e->rec);
+	free(e);
+}
+
+static void free_paths(struct trialcache_paths *e)
+{
+	free_strings(e->paths, e->nr);
+	free(e);
+}
+
+void trialcache_init(struct trialcache *c, const char *path)
+{
+	memset(c, 0, sizeof(*c));
+	c->path = xstrdup(path);
+}
+
+void trialcache_release(struct trialcache *c)
+{
+	struct trialcache_result *r, *rtmp;
+	struct trialcache_paths *p, *ptmp;
+
+	HASH_FREE_ALL(c->results, r, rtmp, free_result);
+	HASH_FREE_ALL(c->paths, p, ptmp, free_paths);
+	free(c->path);
+	memset(c, 0, sizeof(*c));
+}
+
+const struct trial_record *trialcache_find(struct trialcache *c,
+					   const unsigned char *key)
+{
+	struct trialcache_result *e;
+
+	HASH_FIND(hh, c->results, key, SHA1_RAWSZ, e);
+	if (!e)
+		return NULL;
+	e->used = 1;
+	return &e->rec;
+}
+
+void trialcache_put(struct trialcache *c, const unsigned char *key,
+		    const struct trial_record *r)
+{
+	struct trialcache_result *e;
+	size_t i;
+
+	HASH_FIND(hh, c->results, key, SHA1_RAWSZ, e);
+	if (e) {
+		e->used = 1;
+		return;		/* the same key is the same result */
+	}
+	e = xcalloc(1, sizeof(*e));
+	memcpy(e->key, key, SHA1_RAWSZ);
+	e->used = 1;
+	e->rec.applies = r->applies;
+	e->rec.conflicts = copy_strings(r->conflicts, r->nr_conflicts);
+	e->rec.nr_conflicts = r->nr_conflicts;
+	e->rec.changes = xcalloc(r->nr_changes ? r->nr_changes : 1,
+				 sizeof(*e->rec.changes));
+	for (i = 0; i < r->nr_changes; i++) {
+		e->rec.changes[i] = r->changes[i];
+		e->rec.changes[i].path = xstrdup(r->changes[i].path);
+	}
+	e->rec.nr_changes = r->nr_changes;
+	HASH_ADD(hh, c->results, key, SHA1_RAWSZ, e);
+	c->added = 1;
+}
+
+char *const *trialcache_find_paths(struct trialcache *c, const git_oid *id,
+				   size_t *nr)
+{
+	struct trialcache_paths *e;
+
+	HASH_FIND(hh, c->paths, id, sizeof(*id), e);
+	if (!e)
+		return NULL;
+	e->used = 1;
+	*nr = e->nr;
+	return e->paths;
+}
+
+void trialcache_put_paths(struct trialcache *c, const git_oid *id,
+			  char *const *paths, size_t nr)
+{
+	struct trialcache_paths *e;
+
+	HASH_FIND(hh, c->paths, id, sizeof(*id), e);
+	if (e)
+		return;
+	e = xcalloc(1, sizeof(*e));
+	git_oid_cpy(&e->id, id);
+	e->used = 1;
+	e->paths = copy_strings(paths, nr);
+	e->nr = nr;
+	HASH_ADD(hh, c->paths, id, sizeof(e->id), e);
+	c->added = 1;
+}
+
+/* --- the file -------------------------------------------------------- */
+
+static void put_u32(struct strbuf *sb, uint32_t v)
+{
+	v = htonl(v);
+	strbuf_add(sb, &v, 4);
+}
+
+static void put_str(struct strbuf *sb, const char *s)
+{
+	size_t len = strlen(s);
+
+	put_u32(sb, (uint32_t)len);
+	strbuf_add(sb, s, len);
+}
+
+static void put_strings(struct strbuf *sb, char *const *v, size_t nr)
+{
+	size_t i;
+
+	put_u32(sb, (uint32_t)nr);
+	for (i = 0; i < nr; i++)
+		put_str(sb, v[i]);
+}
+
+/*
+ * Whether an entry is kept by the save of generation gen: used by this
+ * run (it then takes gen), or by one of the TRIALCACHE_RUNS - 1 writers
+ * before.
+ */
+static int keep(uint32_t *stamp, int used, uint32_t gen)
+{
+	if (used)
+		*stamp = gen;
+	return gen - *stamp < TRIALCACHE_RUNS;
+}
+
+/* Whether the run used only what the last writer used, and added nothing. */
+static int unchanged(const struct trialcache *c)
+{
+	const struct trialcache_result *r;
+	const struct trialcache_paths *p;
+
+	if (c->added)
+		return 0;
+	for (r = c->results; r; r = r->hh.next)
+		if (r->used && r->stamp != c->generation)
+			return 0;
+	for (p = c->paths; p; p = p->hh.next)
+		if (p->used && p->stamp != c->generation)
+			return 0;
+	return 1;
+}
+
+int trialcache_save(struct trialcache *c)
+{
+	struct strbuf sb = STRBUF_INIT, body = STRBUF_INIT;
+	struct trialcache_result *r, *rtmp;
+	struct trialcache_paths *p, *ptmp;
+	uint32_t gen, n;
+	size_t i;
+	int ret;
+
+	if (unchanged(c))
+		return 0;
+	gen = c->generation + 1;
+	cachefile_add_binary_header(&sb, magic, TRIALCACHE_VERSION);
+	put_u32(&sb, gen);
+	n = 0;
+	HASH_ITER(hh, c->paths, p, ptmp) {
+		if (!keep(&p->stamp, p->used, gen))
+			continue;
+		strbuf_add(&body, p->id.id, GIT_OID_RAWSZ);
+		put_u32(&body, p->stamp);
+		put_strings(&body, p->paths, p->nr);
+		n++;
+	}
+	put_u32(&sb, n);
+	strbuf_add(&sb, body.buf, body.len);
+	strbuf_reset(&body);
+	n = 0;
+	HASH_ITER(hh, c->results, r, rtmp) {
+		if (!keep(&r->stamp, r->used, gen))
+			continue;
+		strbuf_add(&body, r->key, SHA1_RAWSZ);
+		put_u32(&body, r->stamp);
+		strbuf_addch(&body, r->rec.applies);
+		put_strings(&body, r->rec.conflicts, r->rec.nr_conflicts);
+		put_u32(&body, (uint32_t)r->rec.nr_changes);
+		for (i = 0; i < r->rec.nr_changes; i++) {
+			put_str(&body, r->rec.changes[i].path);
+			put_u32(&body, r->rec.changes[i].mode);
+			strbuf_add(&body, r->rec.changes[i].id.id, GIT_OID_RAWSZ);
+		}
+		n++;
+	}
+	put_u32(&sb, n);
+	strbuf_add(&sb, body.buf, body.len);
+	cachefile_seal(&sb, CACHEFILE_SHA1_RAW, NULL);
+	ret = cachefile_write(c->path, &sb, "trial cache");
+	if (!ret) {
+		c->generation = gen;
+		c->added = 0;
+	}
+	strbuf_release(&body);
+	strbuf_release(&sb);
+	return ret;
+}
+
+/* A bounded reader: once past the end, every read fails. */
+struct reader {
+	const unsigned char *p, *end;
+	int bad;
+};
+
+static const unsigned char *take(struct reader *r, size_t n)
+{
+	const unsigned char *p = r->p;
+
+	if (r->bad || (size_t)(r->end - r->p) < n) {
+		r->bad = 1;
+		return NULL;
+	}
+	r->p += n;
+	return p;
+}
+
+static uint32_t get_u32(struct reader *r)
+{
+	const unsigned char *p = take(r, 4);
+	uint32_t v;
+
+	if (!p)
+		return 0;
+	memcpy(&v, p, 4);
+	return ntohl(v);
+}
+
+/* A count of records of at least min bytes each that fits the rest. */
+static size_t get_count(struct reader *r, size_t min)
+{
+	uint32_t n = get_u32(r);
+
+	if (!r->bad && (size_t)(r->end - r->p) / min < n)
+		r->bad = 1;
+	return r->bad ? 0 : n;
+}
+
+static char *get_str(struct reader *r)
+{
+	size_t len = get_u32(r);
+	const unsigned char *p = take(r, len);
+
+	if (p && memchr(p, '\0', len))
+		r->bad = 1;
+	return p ? xstrndup((const char *)p, len) : xstrdup("");
+}
+
+static char **get_strings(struct reader *r, size_t *nr)
+{
+	size_t i, n = get_count(r, 4);
+	char **v = xcalloc(n ? n : 1, sizeof(*v));
+
+	for (i = 0; i < n; i++)
+		v[i] = get_str(r);
+	*nr = n;
+	return v;
+}
+
+static void parse_paths(struct trialcache *c, struct reader *r)
+{
+	struct trialcache_paths *e = xcalloc(1, sizeof(*e)), *old;
+	const unsigned char *id = take(r, GIT_OID_RAWSZ);
+
+	if (id)
+		git_oid_fromraw(&e->id, id);
+	e->stamp = get_u32(r);
+	e->paths = get_strings(r, &e->nr);
+	HASH_FIND(hh, c->paths, &e->id, sizeof(e->id), old);
+	if (r->bad || old) {
+		r->bad = 1;
+		free_paths(e);
+		return;
+	}
+	HASH_ADD(hh, c->paths, id, sizeof(e->id), e);
+}
+
+static void parse_result(struct trialcache *c, struct reader *r)
+{
+	struct trialcache_result *e = xcalloc(1, sizeof(*e)), *old;
+	const unsigned char *key = take(r, SHA1_RAWSZ);
+	const unsigned char *p;
+	size_t i, n;
+
+	if (key)
+		memcpy(e->key, key, SHA1_RAWSZ);
+	e->stamp = get_u32(r);
+	p = take(r, 1);
+	e->rec.applies = p && *p;
+	e->rec.conflicts = get_strings(r, &e->rec.nr_conflicts);
+	n = get_count(r, 4 + 4 + GIT_OID_RAWSZ);
+	e->rec.changes = xcalloc(n ? n : 1, sizeof(*e->rec.changes));
+	for (i = 0; i < n && !r->bad; i++) {
+		struct trial_change *ch = &e->rec.changes[i];
+
+		ch->path = get_str(r);
+		ch->mode = get_u32(r);
+		p = take(r, GIT_OID_RAWSZ);
+		if (p)
+			git_oid_fromraw(&ch->id, p);
+		e->rec.nr_changes++;
+	}
+	HASH_FIND(hh, c->results, e->key, SHA1_RAWSZ, old);
+	if (r->bad || old) {
+		r->bad = 1;
+		free_result(e);
+		return;
+	}
+	HASH_ADD(hh, c->results, key, SHA1_RAWSZ, e);
+}
+
+void trialcache_load(struct trialcache *c)
+{
+	struct trialcache_result *r, *rtmp;
+	struct trialcache_paths *p, *ptmp;
+	struct strbuf sb = STRBUF_INIT;
+	const char *why = NULL;
+	struct reader rd;
+	size_t i, n, body;
+	int status;
+
+	if (strbuf_read_file(&sb, c->path) < 0) {
+		if (errno != ENOENT)
+			warning("cannot read trial cache '%s': %s; picking "
+				"without it", c->path, strerror(errno));
+		strbuf_release(&sb);
+		return;
+	}
+	status = cachefile_check_binary_header(sb.buf, sb.len, magic,
+					       TRIALCACHE_VERSION);
+	if (!status)
+		status = cachefile_verify(sb.buf, sb.len, CACHEFILE_SHA1_RAW,
+					  &body, NULL);
+	if (status) {
+		why = cachefile_why(status, "not a stablepick trial cache");
+		goto out;
+	}
+	rd.p = (const unsigned char *)sb.buf + sizeof(magic) + 4;
+	rd.end = (const unsigned char *)sb.buf + body;
+	rd.bad = 0;
+	c->generation = get_u32(&rd);
+	n = get_count(&rd, GIT_OID_RAWSZ + 8);
+	for (i = 0; i < n && !rd.bad; i++)
+		parse_paths(c, &rd);
+	n = get_count(&rd, SHA1_RAWSZ + 13);
+	for (i = 0; i < n && !rd.bad; i++)
+		parse_result(c, &rd);
+	if (rd.bad || rd.p != rd.end)
+		why = "malformed records";
+out:
+	if (why) {
+		HASH_FREE_ALL(c->results, r, rtmp, free_result);
+		HASH_FREE_ALL(c->paths, p, ptmp, free_paths);
+		c->generation = 0;
+		c->added = 1;	/* the next save replaces it */
+		cachefile_ignore("trial cache", c->path, why);
+	}
+	strbuf_release(&sb);
+}

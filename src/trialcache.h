@@ -1,0 +1,112 @@
+#ifndef TRIALCACHE_H
+#define TRIALCACHE_H
+
+#include <git2.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sha1.h"
+
+/*
+ * What trial picks found, kept between runs: a pick's result is decided
+ * by its inputs alone (apply.h, apply_series_check_cached(), says which
+ * and how they make its key), so a run that meets the same inputs again
+ * takes the result from here instead of merging.  Also the paths each
+ * picked commit changes (against its first parent), which its key needs
+ * and which never change for a commit id.
+ *
+ *     struct trialcache cache;
+ *     trialcache_init(&cache, ".git/stablepick/trial-cache");
+ *     trialcache_load(&cache);          warns and starts empty if bad
+ *     rec = trialcache_find(&cache, key);
+ *     ... or pick, then trialcache_put(&cache, key, &rec) ...
+ *     trialcache_save(&cache);
+ *     trialcache_release(&cache);
+ *
+ * The file is binary, in network byte order:
+ *
+ *     "STABLEPICK-TRIAL"  16 bytes
+ *     u32 version (TRIALCACHE_VERSION)
+ *     u32 generation (the runs that wrote the file, counted)
+ *     u32 number of path lists, then each: 20-byte commit id,
+ *       u32 generation last used, u32 paths, then each: u32 length, bytes
+ *     u32 number of results, then each: 20-byte key,
+ *       u32 generation last used, u8 applies,
+ *       u32 conflicts, then each: u32 length, bytes,
+ *       u32 changes, then each: u32 length, bytes (the path),
+ *           u32 mode (0: removed), 20-byte id
+ *     20-byte SHA-1 of everything before it
+ *
+ * Its size is bounded: what no run of the last TRIALCACHE_RUNS that
+ * wrote the file used is dropped.  A file with another magic or
+ * version, a wrong checksum or a record that runs past the end is not
+ * trusted: a warning names it and the run goes on as if there were no
+ * cache (the next save replaces it).
+ */
+
+#define TRIALCACHE_VERSION 1
+#define TRIALCACHE_RUNS 8
+
+/* One entry a pick changed: the path, the new mode (0: removed) and id. */
+struct trial_change {
+	char *path;
+	uint32_t mode;
+	git_oid id;
+};
+
+/* What a trial pick found. */
+struct trial_record {
+	int applies;
+	char **conflicts;		/* sorted, unique */
+	size_t nr_conflicts;
+	struct trial_change *changes;	/* sorted by path */
+	size_t nr_changes;
+};
+
+struct trialcache_result;
+struct trialcache_paths;
+
+struct trialcache {
+	char *path;
+	struct trialcache_result *results;	/* uthash by key */
+	struct trialcache_paths *paths;		/* uthash by commit id */
+	uint32_t generation;		/* as loaded */
+	int added;			/* something new to write */
+	/* For the trace: picks taken from here, and picks made. */
+	size_t hits, computed;
+};
+
+void trialcache_init(struct trialcache *c, const char *path);
+void trialcache_release(struct trialcache *c);
+
+/* Reads the file if there is one; never fails (see above). */
+void trialcache_load(struct trialcache *c);
+
+/* The result of key (SHA1_RAWSZ bytes), marked used, or NULL. */
+const struct trial_record *trialcache_find(struct trialcache *c,
+					   const unsigned char *key);
+
+/* Keeps a copy of r under key. */
+void trialcache_put(struct trialcache *c, const unsigned char *key,
+		    const struct trial_record *r);
+
+/*
+ * The paths commit id changes (sorted), marked used; NULL when not
+ * known.
+ */
+char *const *trialcache_find_paths(struct trialcache *c, const git_oid *id,
+				   size_t *nr);
+/* Keeps a copy of the nr paths of id. */
+void trialcache_put_paths(struct trialcache *c, const git_oid *id,
+			  char *const *paths, size_t nr);
+
+/*
+ * Writes the file, unless the run added nothing and used only what the
+ * last writer used: 0, or -1 after an error message.
+ */
+int trialcache_save(struct trialcache *c);
+
+/* Frees what r owns. */
+void trial_record_release(struct trial_record *r);
+
+#endif
