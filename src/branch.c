@@ -195,33 +195,43 @@ static int cmp_oid(const void *a, const void *b)
 	return git_oid_cmp(a, b);
 }
 
-int branch_walk(const struct branch_index *bi, git_repository *repo,
-		git_revwalk **out)
+int branch_walk(struct branch_walk *w, const struct branch_index *bi,
+		git_repository *repo)
 {
-	*out = NULL;
-	if (git_revwalk_new(out, repo) < 0 ||
-	    git_revwalk_push(*out, &bi->tip) < 0 ||
-	    git_revwalk_hide(*out, &bi->base) < 0) {
-		git_revwalk_free(*out);
-		*out = NULL;
+	if (history_range(&w->range, repo, &bi->tip, &bi->base, 1) < 0) {
+		w->left = 0;
 		return error_git("cannot walk branch '%s'", bi->name);
 	}
-	git_revwalk_sorting(*out, GIT_SORT_TOPOLOGICAL | GIT_SORT_REVERSE);
+	w->left = w->range.nr;
 	return 0;
+}
+
+int branch_walk_next(git_oid *id, struct branch_walk *w)
+{
+	if (!w->left)
+		return 0;
+	git_oid_cpy(id, &w->range.items[--w->left].id);
+	return 1;
+}
+
+void branch_walk_release(struct branch_walk *w)
+{
+	history_range_release(&w->range);
+	w->left = 0;
 }
 
 /* Reads the branch after bi->base; 1 when it has more than limit. */
 static int read_branch(struct branch_index *bi, git_repository *repo,
 		       size_t limit)
 {
-	git_revwalk *walk = NULL;
+	struct branch_walk walk;
 	git_oid id;
 	int ret;
 
 	/* Oldest first: the newest backport of a subject wins. */
-	if ((ret = branch_walk(bi, repo, &walk)) < 0)
-		goto out;
-	while (!(ret = git_revwalk_next(&id, walk))) {
+	if ((ret = branch_walk(&walk, bi, repo)) < 0)
+		return ret;
+	while (branch_walk_next(&id, &walk)) {
 		git_commit *commit = NULL;
 		struct message m;
 		const char *raw;
@@ -260,17 +270,13 @@ static int read_branch(struct branch_index *bi, git_repository *repo,
 		message_release(&m);
 		git_commit_free(commit);
 	}
-	if (ret == GIT_ITEROVER) {
-		ret = 0;
-		settle_backports(bi);
-		QSORT(bi->commits, bi->nr_sorted, cmp_oid);
-		if (git_oid_equal(&bi->tip, &bi->base))
-			bi->reaches_base = 1;
-	} else {
-		ret = error_git("cannot walk branch '%s'", bi->name);
-	}
+	ret = 0;
+	settle_backports(bi);
+	QSORT(bi->commits, bi->nr_sorted, cmp_oid);
+	if (git_oid_equal(&bi->tip, &bi->base))
+		bi->reaches_base = 1;
 out:
-	git_revwalk_free(walk);
+	branch_walk_release(&walk);
 	return ret;
 }
 

@@ -2,6 +2,8 @@
 #define BRANCH_H
 
 #include <git2.h>
+
+#include "history.h"
 #include <uthash.h>
 
 #include "candidate.h"
@@ -122,10 +124,27 @@ const struct branch_revert *branch_index_reverted(const struct branch_index *bi,
 int branch_parse_version(const char *s, int *major, int *minor);
 
 /*
- * A walk of the branch's own commits (base..tip), oldest first in
- * topological order, into *out; 0, or -1 after "cannot walk branch".
+ * A walk of the branch's own commits (base..tip), oldest first: the
+ * reverse of history_range()'s date order, so each commit after its
+ * parents (on the commit-graph when the repository has one).
+ *
+ *     struct branch_walk w;
+ *     if (branch_walk(&w, bi, repo) < 0)
+ *             return -1;
+ *     while (branch_walk_next(&id, &w))
+ *             ...
+ *     branch_walk_release(&w);
  */
-int branch_walk(const struct branch_index *bi, git_repository *repo,
-		git_revwalk **out);
+struct branch_walk {
+	struct history_range range;
+	size_t left;
+};
+
+/* 0, or -1 after "cannot walk branch". */
+int branch_walk(struct branch_walk *w, const struct branch_index *bi,
+		git_repository *repo);
+/* 1 and *id, or 0 at the end. */
+int branch_walk_next(git_oid *id, struct branch_walk *w);
+void branch_walk_release(struct branch_walk *w);
 
 #endif

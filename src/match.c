@@ -351,18 +351,20 @@ static int build_pathkeys(struct match *m, int every)
 {
 	const struct branch_index *bi = m->branch;
 	struct match_pathkey *k, *ktmp;
-	git_revwalk *walk = NULL;
+	struct branch_walk walk;
 	git_oid id;
-	int ret;
+	int ret = 0;
 
 	HASH_FREE_ALL(m->by_pathkey, k, ktmp, pathkey_free);
 	m->pathkeys_built = every ? 2 : 1;
-	if (branch_walk(bi, m->repo, &walk) < 0)
+	if (branch_walk(&walk, bi, m->repo) < 0)
 		return -1;
-	while (!(ret = git_revwalk_next(&id, walk))) {
+	while (branch_walk_next(&id, &walk)) {
 		git_commit *commit = NULL;
 		unsigned char key[SHA1_RAWSZ];
 
+		if (!every && !scan_commit_may_touch(m->scan, &id))
+			continue;
 		if (git_commit_lookup(&commit, m->repo, &id) < 0) {
 			ret = error_git("cannot read a commit of '%s'", bi->name);
 			break;
@@ -387,11 +389,11 @@ static int build_pathkeys(struct match *m, int every)
 		ALLOC_GROW(k->commits, k->nr, k->alloc);
 		git_oid_cpy(&k->commits[k->nr++], &id);
 	}
-	git_revwalk_free(walk);
+	branch_walk_release(&walk);
 	trace_printf("presence: the paths of %u sets of commits of %s%s",
 		     HASH_COUNT(m->by_pathkey), bi->name,
 		     every ? ", watched or not" : "");
-	return ret == GIT_ITEROVER ? 0 : -1;
+	return ret < 0 ? -1 : 0;
 }
 
 /*

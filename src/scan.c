@@ -17,6 +17,8 @@
 #include <stdio.h>
 #include <string.h>
 
+static void free_bloom_keys(struct scan *s);
+
 void scan_init(struct scan *s, git_repository *repo, struct ruleset *rules)
 {
 	memset(s, 0, sizeof(*s));
@@ -33,6 +35,7 @@ void scan_release(struct scan *s)
 	candidate_list_release(&s->candidates);
 	soak_tags_release(&s->soak_tags);
 	scan_memo_free(s->own_memo);
+	free_bloom_keys(s);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -561,35 +564,51 @@ static int replay(struct scan *s, const struct scan_memo *m,
 	return ret;
 }
 
-/*
- * The Bloom filter keys of the watched paths, when the repository's
- * commit-graph has changed-path filters and the watch is bounded.
- */
-static size_t bloom_keys(struct scan *s, const struct commit_graph *g,
-			 struct commit_graph_bloom_key **out)
-{
-	struct scan_keys keys = { NULL, 0, 0 };
-	size_t i, nr = 0;
-
-	*out = NULL;
-	if (g && commit_graph_has_bloom(g) && !scan_watch_keys(s, &keys) &&
-	    keys.nr) {
-		*out = xcalloc(keys.nr, sizeof(**out));
-		for (i = 0; i < keys.nr; i++)
-			commit_graph_bloom_key(g, keys.v[i], &(*out)[i]);
-		nr = keys.nr;
-	}
-	free_string_array(keys.v, keys.nr);
-	return nr;
-}
-
-static void free_bloom_keys(struct commit_graph_bloom_key *k, size_t nr)
+static void free_bloom_keys(struct scan *s)
 {
 	size_t i;
 
-	for (i = 0; i < nr; i++)
-		commit_graph_bloom_key_release(&k[i]);
-	free(k);
+	for (i = 0; i < s->nr_bloom; i++)
+		commit_graph_bloom_key_release(&s->bloom[i]);
+	free(s->bloom);
+	s->bloom = NULL;
+	s->nr_bloom = 0;
+	s->bloom_watch = NULL;
+}
+
+/*
+ * The Bloom filter keys of the watched paths into s->bloom, when the
+ * repository's commit-graph has changed-path filters and the watch is
+ * bounded; their number.
+ */
+static size_t bloom_keys(struct scan *s, const struct commit_graph *g)
+{
+	struct scan_keys keys = { NULL, 0, 0 };
+	size_t i;
+
+	if (s->bloom_watch == s->watch)
+		return s->nr_bloom;
+	free_bloom_keys(s);
+	s->bloom_watch = s->watch;
+	if (g && commit_graph_has_bloom(g) && !scan_watch_keys(s, &keys) &&
+	    keys.nr) {
+		s->bloom = xcalloc(keys.nr, sizeof(*s->bloom));
+		for (i = 0; i < keys.nr; i++)
+			commit_graph_bloom_key(g, keys.v[i], &s->bloom[i]);
+		s->nr_bloom = keys.nr;
+	}
+	free_string_array(keys.v, keys.nr);
+	return s->nr_bloom;
+}
+
+int scan_commit_may_touch(struct scan *s, const git_oid *id)
+{
+	const struct commit_graph *g = history_graph(s->repo);
+	uint32_t pos;
+
+	return !s->watch || !bloom_keys(s, g) ||
+	       !commit_graph_find(g, id, &pos) ||
+	       commit_graph_bloom_maybe(g, pos, s->bloom, s->nr_bloom) != 0;
 }
 
 /*
@@ -617,7 +636,6 @@ static int walk(struct scan *s, const git_oid *stop, struct scan_memo *memo,
 		int *painted_beyond, int *exact, struct soak_mark *at_stop)
 {
 	const struct commit_graph *g = history_graph(s->repo);
-	struct commit_graph_bloom_key *keys = NULL;
 	struct history_range range;
 	git_oid hide[2], *shallow = NULL;
 	struct soak_paint paint;
@@ -638,7 +656,7 @@ static int walk(struct scan *s, const git_oid *stop, struct scan_memo *memo,
 				 : error_git("cannot walk %s", s->range);
 		goto out;
 	}
-	nr_keys = bloom_keys(s, g, &keys);
+	nr_keys = bloom_keys(s, g);
 	for (k = 0; k < range.nr; k++) {
 		const struct history_commit *hc = &range.items[k];
 		const git_oid *id = &hc->id;
@@ -677,7 +695,7 @@ static int walk(struct scan *s, const git_oid *stop, struct scan_memo *memo,
 			git_commit_free(commit);
 			continue;
 		}
-		if (!may_touch(g, keys, nr_keys, hc->graph_pos, &skipped)) {
+		if (!may_touch(g, s->bloom, nr_keys, hc->graph_pos, &skipped)) {
 			git_commit_free(commit);
 			continue;
 		}
@@ -719,7 +737,6 @@ static int walk(struct scan *s, const git_oid *stop, struct scan_memo *memo,
 	if (stop)
 		*exact = soak_paint_lowest_at(&paint, stop, at_stop);
 out:
-	free_bloom_keys(keys, nr_keys);
 	history_range_release(&range);
 	soak_paint_release(&paint);
 	free(shallow);

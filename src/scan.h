@@ -27,6 +27,7 @@
  */
 
 struct watch_node;
+struct commit_graph_bloom_key;
 
 struct scan {
 	git_repository *repo;
@@ -63,6 +64,15 @@ struct scan {
 	const struct scan_memo *memo;	/* after scan_run(): the range */
 	struct scan_memo *own_memo;	/* the same, when there is no cache */
 	struct progress progress;
+
+	/*
+	 * The changed-path Bloom filter keys of the watched directories
+	 * (when the repository's commit-graph has filters), for the watch
+	 * they were made for.
+	 */
+	struct commit_graph_bloom_key *bloom;
+	size_t nr_bloom;
+	const struct watch_node *bloom_watch;
 };
 
 void scan_init(struct scan *s, git_repository *repo, struct ruleset *rules);
@@ -115,6 +125,14 @@ void scan_set_only(struct scan *s, const char *list);
  * for --subsystem.  scan_run() calls it, explain calls it alone.
  */
 int scan_prepare(struct scan *s);
+
+/*
+ * 0 when the commit certainly changes no watched path against its
+ * first parent (its changed-path Bloom filter says so), 1 when it may:
+ * a cheap test before scan_commit_touches(), which reads trees.  After
+ * scan_prepare().
+ */
+int scan_commit_may_touch(struct scan *s, const git_oid *id);
 
 /* Walks the range and fills s->candidates; returns 0 or -1. */
 int scan_run(struct scan *s);

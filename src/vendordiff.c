@@ -54,13 +54,13 @@ static int vendor_rows(struct diff_rows *r, git_repository *repo,
 		       struct candidate_list *vendor)
 {
 	struct scan *scan = m->scan;
-	git_revwalk *walk = NULL;
+	struct branch_walk walk;
 	git_oid id;
-	int ret;
+	int ret = 0;
 
-	if (branch_walk(v, repo, &walk) < 0)
+	if (branch_walk(&walk, v, repo) < 0)
 		return -1;
-	while (!(ret = git_revwalk_next(&id, walk))) {
+	while (branch_walk_next(&id, &walk)) {
 		git_commit *commit = NULL;
 		struct match_pick pick;
 		struct match_found found;
@@ -68,6 +68,8 @@ static int vendor_rows(struct diff_rows *r, git_repository *repo,
 		const struct subsystem *s;
 		const char *up;
 
+		if (!scan_commit_may_touch(scan, &id))
+			continue;
 		if (git_commit_lookup(&commit, repo, &id) < 0) {
 			ret = error_git("cannot read a commit of '%s'", v->name);
 			break;
@@ -101,8 +103,8 @@ static int vendor_rows(struct diff_rows *r, git_repository *repo,
 						"ahead of stable" :
 						"no upstream counterpart"));
 	}
-	git_revwalk_free(walk);
-	return ret == GIT_ITEROVER ? 0 : ret < 0 ? -1 : ret;
+	branch_walk_release(&walk);
+	return ret < 0 ? -1 : 0;
 }
 
 /*
