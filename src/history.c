@@ -61,7 +61,15 @@ struct history {
 	size_t nr_touched, alloc_touched;
 	struct reach reach[NR_REACH];
 	unsigned int next_reach;
+	/* The last range asked, when small enough to keep. */
+	struct history_range memo;
+	git_oid memo_ends[3];		/* the tip, then the hidden ones */
+	size_t memo_nr_hide;
+	int has_memo;
 };
+
+/* Ranges up to this size are kept for the next ask of the same. */
+#define MEMO_MAX 200000
 
 static struct history *current;
 static int hinted;
@@ -100,6 +108,7 @@ static void history_free(struct history *h)
 	if (!h)
 		return;
 	drop_parsed(h);
+	history_range_release(&h->memo);
 	for (i = 0; i < NR_REACH; i++) {
 		free(h->reach[i].marks);
 		free(h->reach[i].frontier);
@@ -630,6 +639,55 @@ static void hint_graph(size_t nr)
 		"faster on it\n");
 }
 
+static int is_memo(const struct history *h, const git_oid *tip,
+		   const git_oid *hide, size_t nr_hide)
+{
+	size_t i;
+
+	if (!h->has_memo || h->memo_nr_hide != nr_hide ||
+	    !git_oid_equal(&h->memo_ends[0], tip))
+		return 0;
+	for (i = 0; i < nr_hide; i++)
+		if (!git_oid_equal(&h->memo_ends[i + 1], &hide[i]))
+			return 0;
+	return 1;
+}
+
+static void copy_range(struct history_range *to,
+		       const struct history_range *from)
+{
+	*to = *from;
+	to->alloc = from->nr;
+	to->items = xcalloc(from->nr ? from->nr : 1, sizeof(*to->items));
+	memcpy(to->items, from->items, from->nr * sizeof(*to->items));
+	to->alloc_parents = from->nr_parents;
+	to->parents = xcalloc(from->nr_parents ? from->nr_parents : 1,
+			      sizeof(*to->parents));
+	memcpy(to->parents, from->parents,
+	       from->nr_parents * sizeof(*to->parents));
+}
+
+/*
+ * Keeps a copy of the range just made: the branch's own commits are
+ * walked by the branch index, presence and diff in turn.
+ */
+static void keep_memo(struct history *h, const struct history_range *r,
+		      const git_oid *tip, const git_oid *hide, size_t nr_hide)
+{
+	size_t i;
+
+	history_range_release(&h->memo);
+	h->has_memo = 0;
+	if (r->nr > MEMO_MAX || nr_hide + 1 > ARRAY_SIZE(h->memo_ends))
+		return;
+	copy_range(&h->memo, r);
+	git_oid_cpy(&h->memo_ends[0], tip);
+	for (i = 0; i < nr_hide; i++)
+		git_oid_cpy(&h->memo_ends[i + 1], &hide[i]);
+	h->memo_nr_hide = nr_hide;
+	h->has_memo = 1;
+}
+
 int history_range(struct history_range *out, git_repository *repo,
 		  const git_oid *tip, const git_oid *hide, size_t nr_hide)
 {
@@ -639,6 +697,10 @@ int history_range(struct history_range *out, git_repository *repo,
 	int ret = 0;
 
 	memset(out, 0, sizeof(*out));
+	if (is_memo(h, tip, hide, nr_hide)) {
+		copy_range(out, &h->memo);
+		return 0;
+	}
 	if (h->graph) {
 		tips = xcalloc(nr_hide + 1, sizeof(*tips));
 		for (i = 0; !ret && i <= nr_hide; i++) {
@@ -656,6 +718,7 @@ int history_range(struct history_range *out, git_repository *repo,
 	if (!ret) {
 		order_range(h, out, set, nr_set);
 		clear_flags(h);
+		keep_memo(h, out, tip, hide, nr_hide);
 	}
 	if (!h->graph) {
 		drop_parsed(h);
