@@ -1,5 +1,6 @@
 #include "apply.h"
 #include "error.h"
+#include "history.h"
 #include "progress.h"
 #include "sha1.h"
 #include "treediff.h"
@@ -785,9 +786,19 @@ static int cmp_pos(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* Hashes what the tree picked onto has at path (see apply.h). */
-static void hash_entry(struct sha1 *ctx, const git_tree *tree,
-		       const char *path)
+/*
+ * What the tree picked onto has at a path, as the key hashes it (see
+ * apply.h), kept per path: a series' picks share their files, and
+ * git_tree_entry_bypath() reads every tree on the way down each time.
+ */
+struct tip_entry {
+	char *path;
+	struct strbuf bytes;
+	UT_hash_handle hh;
+};
+
+static void describe_entry(struct strbuf *out, const git_tree *tree,
+			   const char *path)
 {
 	git_tree_entry *e = entry_at(tree, path);
 	const char *slash;
@@ -804,26 +815,50 @@ static void hash_entry(struct sha1 *ctx, const git_tree *tree,
 			break;
 		if (git_tree_entry_type(e) != GIT_OBJECT_TREE) {
 			/* A file where a directory of the path should be. */
-			sha1_update(ctx, "b", 1);
-			sha1_update(ctx, path, (size_t)(slash - path) + 1);
+			strbuf_addch(out, 'b');
+			strbuf_add(out, path, (size_t)(slash - path) + 1);
 			break;
 		}
 		git_tree_entry_free(e);
 		e = NULL;
 	}
 	if (!e) {
-		sha1_update(ctx, "a", 1);
+		strbuf_addch(out, 'a');
 		return;
 	}
-	sha1_update(ctx, "e", 1);
+	strbuf_addch(out, 'e');
 	m = (uint32_t)git_tree_entry_filemode(e);
 	mode[0] = m >> 24;
 	mode[1] = m >> 16;
 	mode[2] = m >> 8;
 	mode[3] = m;
-	sha1_update(ctx, mode, 4);
-	sha1_update(ctx, git_tree_entry_id(e)->id, GIT_OID_RAWSZ);
+	strbuf_add(out, mode, 4);
+	strbuf_add(out, git_tree_entry_id(e)->id, GIT_OID_RAWSZ);
 	git_tree_entry_free(e);
+}
+
+/* Hashes what the tree picked onto has at path. */
+static void hash_entry(struct sha1 *ctx, const git_tree *tree,
+		       const char *path, struct tip_entry **memo)
+{
+	struct tip_entry *t;
+
+	HASH_FIND_STR(*memo, path, t);
+	if (!t) {
+		t = xcalloc(1, sizeof(*t));
+		t->path = xstrdup(path);
+		strbuf_init(&t->bytes, 0);
+		describe_entry(&t->bytes, tree, path);
+		HASH_ADD_KEYPTR(hh, *memo, t->path, strlen(t->path), t);
+	}
+	sha1_update(ctx, t->bytes.buf, t->bytes.len);
+}
+
+static void free_tip_entry(struct tip_entry *t)
+{
+	free(t->path);
+	strbuf_release(&t->bytes);
+	free(t);
 }
 
 /*
@@ -832,7 +867,8 @@ static void hash_entry(struct sha1 *ctx, const git_tree *tree,
  * files and dirs for the picks after it.
  */
 static void key_pick(struct apply_series *s, size_t i, unsigned char *keys,
-		     const git_tree *tip, char *const *paths, size_t nr,
+		     const git_tree *tip, struct tip_entry **memo,
+		     char *const *paths, size_t nr,
 		     struct path_slot **files, struct path_slot **dirs)
 {
 	static const char salt[] = "stablepick trial pick\n";
@@ -846,7 +882,7 @@ static void key_pick(struct apply_series *s, size_t i, unsigned char *keys,
 	sha1_update(&ctx, p->id.id, GIT_OID_RAWSZ);
 	for (j = 0; j < nr; j++) {
 		sha1_update(&ctx, paths[j], strlen(paths[j]) + 1);
-		hash_entry(&ctx, tip, paths[j]);
+		hash_entry(&ctx, tip, paths[j], memo);
 		add_deps(p, &alloc, find_slot(files, paths[j],
 					      strlen(paths[j]), 0));
 		add_deps(p, &alloc, find_slot(dirs, paths[j],
@@ -902,23 +938,34 @@ static void to_record(struct trial_record *rec, const struct apply_result *r)
  * cache, with the errors of pick_onto_tree().  0, or -1 after an
  * error message.
  */
-static int trees_at_hand(git_odb *odb, const git_commit *pick)
+static int trees_at_hand(git_repository *repo, git_odb *odb,
+			 const git_commit *pick)
 {
+	const struct commit_graph *g = history_graph(repo);
 	char hex[GIT_OID_HEXSZ + 1], pid[GIT_OID_HEXSZ + 1];
 	git_commit *parent = NULL;
-	int ret = 0;
+	git_oid ptree;
+	uint32_t pos;
+	int ret = 0, has_parent = git_commit_parentcount(pick) > 0;
 
 	git_oid_tostr(hex, sizeof(hex), git_commit_id(pick));
-	if (git_commit_parentcount(pick) &&
-	    git_commit_parent(&parent, pick, 0) < 0)
-		return error_git("cannot read commit %s, the parent of %.12s",
-				 git_oid_tostr_s(git_commit_parent_id(pick, 0)),
-				 hex);
-	if (parent && !git_odb_exists(odb, git_commit_tree_id(parent))) {
-		git_oid_tostr(pid, sizeof(pid), git_commit_id(parent));
+	/* The parent's tree id from the commit-graph, else its object. */
+	if (has_parent && g &&
+	    commit_graph_find(g, git_commit_parent_id(pick, 0), &pos)) {
+		commit_graph_tree(g, pos, &ptree);
+	} else if (has_parent) {
+		if (git_commit_parent(&parent, pick, 0) < 0)
+			return error_git("cannot read commit %s, the parent "
+					 "of %.12s",
+					 git_oid_tostr_s(git_commit_parent_id(pick, 0)),
+					 hex);
+		git_oid_cpy(&ptree, git_commit_tree_id(parent));
+	}
+	if (has_parent && !git_odb_exists(odb, &ptree)) {
+		git_oid_tostr(pid, sizeof(pid), git_commit_parent_id(pick, 0));
 		ret = error("cannot read tree %s of commit %.12s, the parent "
 			    "of %.12s: object not found",
-			    git_oid_tostr_s(git_commit_tree_id(parent)), pid, hex);
+			    git_oid_tostr_s(&ptree), pid, hex);
 	} else if (!git_odb_exists(odb, git_commit_tree_id(pick))) {
 		ret = error("cannot read tree %s of commit %.12s: object not "
 			    "found", git_oid_tostr_s(git_commit_tree_id(pick)),
@@ -934,6 +981,7 @@ int apply_series_check_cached(struct apply_result *out, git_repository *repo,
 			      struct trialcache *cache)
 {
 	struct path_slot *files = NULL, *dirs = NULL, *e, *tmp;
+	struct tip_entry *memo = NULL, *t, *ttmp;
 	struct apply_series *s;
 	unsigned char *keys;
 	git_tree *tip = NULL;
@@ -975,13 +1023,14 @@ int apply_series_check_cached(struct apply_result *out, git_repository *repo,
 			ret = -1;
 			break;
 		}
-		key_pick(s, i, keys, tip, paths, nr_paths, &files, &dirs);
+		key_pick(s, i, keys, tip, &memo, paths, nr_paths, &files,
+			 &dirs);
 		rec = trialcache_find(cache, keys + i * SHA1_RAWSZ);
 		if (!rec) {
 			want[i] = 1;
 			continue;
 		}
-		if (trees_at_hand(odb, picks[i]) < 0) {
+		if (trees_at_hand(repo, odb, picks[i]) < 0) {
 			ret = -1;
 			break;
 		}
@@ -1006,6 +1055,7 @@ int apply_series_check_cached(struct apply_result *out, git_repository *repo,
 	series_unref(s);
 	HASH_FREE_ALL(files, e, tmp, free_slot);
 	HASH_FREE_ALL(dirs, e, tmp, free_slot);
+	HASH_FREE_ALL(memo, t, ttmp, free_tip_entry);
 	git_tree_free(tip);
 	git_odb_free(odb);
 	free(want);
