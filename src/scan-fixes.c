@@ -4,6 +4,7 @@
  * the repository, with a warning for an id that is not a commit.
  */
 #include "scan-internal.h"
+#include "history.h"
 #include "strbuf.h"
 #include "util.h"
 
@@ -137,12 +138,43 @@ void scan_read_links(const struct ruleset *rs, struct candidate *c)
 	c->msg.alloc_fixes = alloc;
 }
 
+/*
+ * The commit an abbreviated id names, found without reading it: the
+ * object store's index gives the full id (or says it is ambiguous or
+ * unknown), and the commit-graph, else the object's header, that it is
+ * a commit.  0 when that settles it; -1 leaves the case (and its
+ * warning) to a full lookup.
+ */
+static int quick_resolve(git_repository *repo, git_odb *odb,
+			 const git_oid *prefix, size_t len, git_oid *out)
+{
+	const struct commit_graph *g = history_graph(repo);
+	git_object_t type;
+	size_t size;
+	uint32_t pos;
+
+	if (!odb || git_odb_exists_prefix(out, odb, prefix, len) < 0) {
+		git_error_clear();
+		return -1;
+	}
+	if (g && commit_graph_find(g, out, &pos))
+		return 0;
+	if (git_odb_read_header(&size, &type, odb, out) < 0) {
+		git_error_clear();
+		return -1;
+	}
+	return type == GIT_OBJECT_COMMIT ? 0 : -1;
+}
+
 void scan_resolve_fixes(git_repository *repo, struct candidate *c)
 {
+	git_odb *odb = NULL;
 	size_t i;
 
 	if (!c->msg.nr_fixes)
 		return;
+	if (git_repository_odb(&odb, repo) < 0)
+		git_error_clear();
 	c->fixes = xcalloc(c->msg.nr_fixes, sizeof(*c->fixes));
 	for (i = 0; i < c->msg.nr_fixes; i++) {
 		const struct fixes_ref *ref = &c->msg.fixes[i];
@@ -155,6 +187,10 @@ void scan_resolve_fixes(git_repository *repo, struct candidate *c)
 		t->ref = ref;
 		if (len < 4 || git_oid_fromstrn(&prefix, ref->id, len) < 0)
 			continue;
+		if (!quick_resolve(repo, odb, &prefix, len, &t->id)) {
+			t->resolved = 1;
+			continue;
+		}
 		ret = git_object_lookup_prefix(&obj, repo, &prefix, len,
 					       GIT_OBJECT_ANY);
 		git_error_clear();
@@ -167,4 +203,5 @@ void scan_resolve_fixes(git_repository *repo, struct candidate *c)
 		t->resolved = 1;
 		git_object_free(obj);
 	}
+	git_odb_free(odb);
 }
