@@ -147,12 +147,19 @@ static int tip_tree(struct match *m)
 
 static int has_path(struct match *m, const char *path)
 {
+	struct match_has_path *h;
 	git_tree_entry *e = NULL;
-	int ret = git_tree_entry_bypath(&e, m->tip_tree, path);
 
+	HASH_FIND_STR(m->has_paths, path, h);
+	if (h)
+		return h->has;
+	h = xcalloc(1, sizeof(*h));
+	h->path = xstrdup(path);
+	h->has = !git_tree_entry_bypath(&e, m->tip_tree, path);
 	git_tree_entry_free(e);
 	git_error_clear();
-	return !ret;
+	HASH_ADD_KEYPTR(hh, m->has_paths, h->path, strlen(h->path), h);
+	return h->has;
 }
 
 static int collect_name(const char *root, const git_tree_entry *e, void *data)

@@ -54,6 +54,17 @@ struct match_names {
 	UT_hash_handle hh;
 };
 
+/*
+ * Whether the branch tip has a path, by path: a warm run asks the paths
+ * of tens of thousands of candidates, many the same, and each answer
+ * walks the tip's trees down to it.
+ */
+struct match_has_path {
+	char *path;
+	int has;
+	UT_hash_handle hh;
+};
+
 /* Fills m->subjects, the range's candidates by subject (match.c). */
 void match_build_subjects(struct match *m);
 

@@ -68,6 +68,12 @@ static void names_free(struct match_names *n)
 	free(n);
 }
 
+static void has_path_free(struct match_has_path *h)
+{
+	free(h->path);
+	free(h);
+}
+
 void match_release(struct match *m)
 {
 	struct match_subject *s, *stmp;
@@ -76,6 +82,7 @@ void match_release(struct match *m)
 	struct match_files *f, *ftmp;
 	struct match_upstream *u, *utmp;
 	struct match_names *n, *ntmp;
+	struct match_has_path *hp, *hptmp;
 
 	HASH_FREE_ALL(m->subjects, s, stmp, free);
 	HASH_FREE_ALL(m->ties, t, ttmp, free);
@@ -83,6 +90,7 @@ void match_release(struct match *m)
 	HASH_FREE_ALL(m->files, f, ftmp, files_free);
 	HASH_FREE_ALL(m->named, u, utmp, free);
 	HASH_FREE_ALL(m->names, n, ntmp, names_free);
+	HASH_FREE_ALL(m->has_paths, hp, hptmp, has_path_free);
 	git_tree_free(m->tip_tree);
 	memset(m, 0, sizeof(*m));
 }

@@ -60,6 +60,7 @@ struct match_pathkey;
 struct match_files;
 struct match_upstream;
 struct match_names;
+struct match_has_path;
 
 struct match {
 	git_repository *repo;
@@ -79,6 +80,7 @@ struct match {
 	int named_built;
 	git_tree *tip_tree;		/* the branch's, when asked */
 	struct match_names *names;	/* file names of a subsystem there */
+	struct match_has_path *has_paths;	/* paths asked of it */
 };
 
 void match_init(struct match *m, git_repository *repo,
