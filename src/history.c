@@ -659,12 +659,14 @@ static void copy_range(struct history_range *to,
 	*to = *from;
 	to->alloc = from->nr;
 	to->items = xcalloc(from->nr ? from->nr : 1, sizeof(*to->items));
-	memcpy(to->items, from->items, from->nr * sizeof(*to->items));
+	if (from->nr)
+		memcpy(to->items, from->items, from->nr * sizeof(*to->items));
 	to->alloc_parents = from->nr_parents;
 	to->parents = xcalloc(from->nr_parents ? from->nr_parents : 1,
 			      sizeof(*to->parents));
-	memcpy(to->parents, from->parents,
-	       from->nr_parents * sizeof(*to->parents));
+	if (from->nr_parents)
+		memcpy(to->parents, from->parents,
+		       from->nr_parents * sizeof(*to->parents));
 }
 
 /*
