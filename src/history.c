@@ -49,6 +49,7 @@ struct reach {
 
 struct history {
 	git_repository *repo;
+	git_odb *odb;
 	char *path;
 	struct commit_graph *graph;
 	uint32_t nr_graph;
@@ -115,6 +116,7 @@ static void history_free(struct history *h)
 	}
 	free(h->touched);
 	commit_graph_free(h->graph);
+	git_odb_free(h->odb);
 	free(h->path);
 	free(h);
 }
@@ -145,6 +147,10 @@ static struct history *history_of(git_repository *repo)
 	h = xcalloc(1, sizeof(*h));
 	h->repo = repo;
 	h->path = xstrdup(path);
+	if (git_repository_odb(&h->odb, repo) < 0) {
+		h->odb = NULL;
+		git_error_clear();
+	}
 	if (commit_graph_open(&h->graph, repo) < 0)
 		h->graph = NULL;
 	h->nr_graph = h->graph ? commit_graph_nr(h->graph) : 0;
@@ -214,29 +220,93 @@ static uint32_t known_handle(const struct history *h, const git_oid *id)
 }
 
 /* The handle of id, reading the commit when the graph lacks it. */
+/*
+ * The parents and committer date of a commit from its raw object, as
+ * libgit2's own walk reads them (the header only: no signature or
+ * message is parsed or copied).  0, or -1 when the header is not the
+ * usual one, for git_commit_lookup() to read (and judge) it.
+ */
+static int parse_header(struct parsed *p, const char *buf, size_t len)
+{
+	const char *end = buf + len, *line = buf, *eol, *gt;
+	git_oid parents[16];
+	unsigned int n = 0;
+	char *stop;
+
+	while (line < end && *line != '\n') {
+		eol = memchr(line, '\n', (size_t)(end - line));
+		if (!eol)
+			return -1;
+		if (eol - line == 47 && !memcmp(line, "parent ", 7)) {
+			if (n == ARRAY_SIZE(parents) ||
+			    git_oid_fromstrn(&parents[n++], line + 7, 40) < 0)
+				return -1;	/* the full reader takes it */
+		} else if (eol - line > 10 && !memcmp(line, "committer ", 10)) {
+			for (gt = eol; gt > line && gt[-1] != '>'; gt--)
+				;
+			if (gt == line || gt >= eol)
+				return -1;
+			p->date = strtoll(gt, &stop, 10);
+			if (stop == gt)
+				return -1;
+			p->nr_parents = n;
+			p->parent_ids = xcalloc(n ? n : 1, sizeof(*p->parent_ids));
+			memcpy(p->parent_ids, parents, n * sizeof(*parents));
+			return 0;
+		}
+		line = eol + 1;
+	}
+	return -1;
+}
+
+static int read_parsed(struct history *h, struct parsed *p)
+{
+	git_odb_object *obj = NULL;
+	git_commit *commit = NULL;
+	unsigned int i;
+
+	if (h->odb && !git_odb_read(&obj, h->odb, &p->id) &&
+	    git_odb_object_type(obj) == GIT_OBJECT_COMMIT &&
+	    !parse_header(p, git_odb_object_data(obj),
+			  git_odb_object_size(obj))) {
+		git_odb_object_free(obj);
+		return 0;
+	}
+	git_odb_object_free(obj);
+	git_error_clear();
+	free(p->parent_ids);
+	p->parent_ids = NULL;
+	p->nr_parents = 0;
+	if (git_commit_lookup(&commit, h->repo, &p->id) < 0)
+		return -1;
+	p->date = git_commit_time(commit);
+	p->nr_parents = git_commit_parentcount(commit);
+	p->parent_ids = xcalloc(p->nr_parents ? p->nr_parents : 1,
+				sizeof(*p->parent_ids));
+	for (i = 0; i < p->nr_parents; i++)
+		git_oid_cpy(&p->parent_ids[i], git_commit_parent_id(commit, i));
+	git_commit_free(commit);
+	return 0;
+}
+
 static int handle_of(struct history *h, const git_oid *id, uint32_t *out)
 {
-	git_commit *commit = NULL;
 	struct parsed *p;
 	unsigned int i;
 
 	if ((*out = known_handle(h, id)) != NO_HANDLE)
 		return 0;
-	if (git_commit_lookup(&commit, h->repo, id) < 0)
-		return -1;
 	p = xcalloc(1, sizeof(*p));
 	git_oid_cpy(&p->id, id);
-	p->date = git_commit_time(commit);
-	p->nr_parents = git_commit_parentcount(commit);
-	p->parent_ids = xcalloc(p->nr_parents ? p->nr_parents : 1,
-				sizeof(*p->parent_ids));
+	if (read_parsed(h, p) < 0) {
+		free(p->parent_ids);
+		free(p);
+		return -1;
+	}
 	p->parents = xcalloc(p->nr_parents ? p->nr_parents : 1,
 			     sizeof(*p->parents));
-	for (i = 0; i < p->nr_parents; i++) {
-		git_oid_cpy(&p->parent_ids[i], git_commit_parent_id(commit, i));
+	for (i = 0; i < p->nr_parents; i++)
 		p->parents[i] = NO_HANDLE;
-	}
-	git_commit_free(commit);
 	p->handle = h->nr_graph + (uint32_t)h->nr_parsed;
 	ALLOC_GROW(h->parsed, h->nr_parsed, h->alloc_parsed);
 	h->parsed[h->nr_parsed++] = p;
@@ -538,36 +608,143 @@ static int range_set_graph(struct history *h, const uint32_t *tips,
 	return 0;
 }
 
-/* The set of the range by libgit2's walk, each commit read. */
+/* Later committer date first, then the smaller handle. */
+static int before_date_quick(const struct history *h, uint32_t a, uint32_t b)
+{
+	int64_t da = date_of(h, a), db = date_of(h, b);
+
+	if (da != db)
+		return da > db;
+	return a < b;
+}
+
+/*
+ * Marks handle and what it reaches among the commits read so far as
+ * hidden; a queued one that turns hidden no longer counts as
+ * interesting.
+ */
+static void hide_seen(struct history *h, uint32_t handle, size_t *interesting)
+{
+	struct parent_buf buf = { NULL, 0 };
+	uint32_t *stack = NULL;
+	size_t nr = 0, alloc = 0;
+	unsigned int j;
+	int n;
+
+	ALLOC_GROW(stack, nr, alloc);
+	stack[nr++] = handle;
+	while (nr) {
+		uint32_t x = stack[--nr];
+		unsigned int f = flags_of(h, x);
+
+		if (f & UNINTERESTING)
+			continue;
+		set_flags(h, x, UNINTERESTING);
+		if (f & QUEUED) {
+			(*interesting)--;
+			continue;	/* its parents are met when it comes out */
+		}
+		n = parents_of(h, x, &buf, 0);
+		for (j = 0; j < (unsigned int)n; j++)
+			if (buf.v[j] != NO_HANDLE &&
+			    (flags_of(h, buf.v[j]) & SEEN)) {
+				ALLOC_GROW(stack, nr, alloc);
+				stack[nr++] = buf.v[j];
+			}
+	}
+	free(stack);
+	free(buf.v);
+}
+
+#define SLOP 5
+
+/*
+ * The set of the range without a graph, as git's limit_list() finds
+ * it: commits come out latest first, a hidden one hides its parents,
+ * and the walk ends a few commits after only hidden ones are queued
+ * (clock skew is what the slack is for).  Each commit is read once,
+ * its header only.
+ */
 static int range_set_objects(struct history *h, const git_oid *tip,
 			     const git_oid *hide, size_t nr_hide,
 			     uint32_t **set, size_t *nr_set)
 {
-	git_revwalk *walk = NULL;
-	size_t alloc = 0, i;
-	git_oid id;
-	int ret;
+	struct heap queue = { NULL, 0, 0, before_date_quick, h };
+	struct parent_buf buf = { NULL, 0 };
+	uint32_t *list = NULL, x;
+	size_t nr = 0, alloc = 0, alloc_set = 0, interesting = 0, i;
+	int64_t date = INT64_MAX;
+	int slop = SLOP, ret = 0, n;
+	unsigned int j;
 
-	if (git_revwalk_new(&walk, h->repo) < 0 ||
-	    git_revwalk_push(walk, tip) < 0) {
-		git_revwalk_free(walk);
-		return -1;
-	}
-	for (i = 0; i < nr_hide; i++)
-		if (git_revwalk_hide(walk, &hide[i]) < 0) {
-			git_revwalk_free(walk);
-			return -1;
+	for (i = 0; i <= nr_hide; i++) {
+		unsigned int f = i ? UNINTERESTING : 0;
+
+		if (handle_of(h, i ? &hide[i - 1] : tip, &x) < 0) {
+			ret = -1;
+			goto out;
 		}
-	while (!(ret = git_revwalk_next(&id, walk))) {
-		uint32_t handle;
-
-		if ((ret = handle_of(h, &id, &handle)) < 0)
-			break;
-		ALLOC_GROW(*set, *nr_set, alloc);
-		(*set)[(*nr_set)++] = handle;
+		if (flags_of(h, x) & SEEN) {
+			if (f && !(flags_of(h, x) & UNINTERESTING)) {
+				set_flags(h, x, UNINTERESTING);
+				interesting--;
+			}
+			continue;
+		}
+		set_flags(h, x, SEEN | QUEUED | f);
+		heap_push(&queue, x);
+		if (!f)
+			interesting++;
 	}
-	git_revwalk_free(walk);
-	return ret == GIT_ITEROVER ? 0 : -1;
+	while (queue.nr) {
+		uint32_t c = heap_pop(&queue);
+		unsigned int pass;
+
+		h->flags[c] &= ~QUEUED;
+		pass = h->flags[c] & UNINTERESTING;
+		if (!pass)
+			interesting--;
+		if ((n = parents_of(h, c, &buf, 1)) < 0) {
+			ret = -1;
+			goto out;
+		}
+		for (j = 0; j < (unsigned int)n; j++) {
+			uint32_t p = buf.v[j];
+			unsigned int f = flags_of(h, p);
+
+			if (!(f & SEEN)) {
+				set_flags(h, p, SEEN | QUEUED | pass);
+				heap_push(&queue, p);
+				if (!pass)
+					interesting++;
+			} else if (pass && !(f & UNINTERESTING)) {
+				hide_seen(h, p, &interesting);
+			}
+		}
+		if (pass) {
+			/* As git's still_interesting(). */
+			if (!queue.nr)
+				break;
+			if (date <= date_of(h, queue.v[0]) || interesting)
+				slop = SLOP;
+			else if (!--slop)
+				break;
+			continue;
+		}
+		date = date_of(h, c);
+		ALLOC_GROW(list, nr, alloc);
+		list[nr++] = c;
+	}
+	for (i = 0; i < nr; i++)
+		if (!(flags_of(h, list[i]) & UNINTERESTING)) {
+			ALLOC_GROW(*set, *nr_set, alloc_set);
+			(*set)[(*nr_set)++] = list[i];
+		}
+out:
+	free(list);
+	free(buf.v);
+	free(queue.v);
+	return ret;
 }
 
 /* The set in date order, into out. */
