@@ -234,3 +234,79 @@ const char *cachefile_why(int status, const char *foreign)
 		return "checksum mismatch (corrupt)";
 	}
 }
+
+void cachefile_put_u32(struct strbuf *sb, uint32_t v)
+{
+	v = htonl(v);
+	strbuf_add(sb, &v, 4);
+}
+
+void cachefile_put_str(struct strbuf *sb, const char *s)
+{
+	size_t len = strlen(s);
+
+	cachefile_put_u32(sb, (uint32_t)len);
+	strbuf_add(sb, s, len);
+}
+
+void cachefile_put_strings(struct strbuf *sb, char *const *v, size_t nr)
+{
+	size_t i;
+
+	cachefile_put_u32(sb, (uint32_t)nr);
+	for (i = 0; i < nr; i++)
+		cachefile_put_str(sb, v[i]);
+}
+
+const unsigned char *cachefile_take(struct cachefile_reader *r, size_t n)
+{
+	const unsigned char *p = r->p;
+
+	if (r->bad || (size_t)(r->end - r->p) < n) {
+		r->bad = 1;
+		return NULL;
+	}
+	r->p += n;
+	return p;
+}
+
+uint32_t cachefile_get_u32(struct cachefile_reader *r)
+{
+	const unsigned char *p = cachefile_take(r, 4);
+	uint32_t v;
+
+	if (!p)
+		return 0;
+	memcpy(&v, p, 4);
+	return ntohl(v);
+}
+
+size_t cachefile_get_count(struct cachefile_reader *r, size_t min)
+{
+	uint32_t n = cachefile_get_u32(r);
+
+	if (!r->bad && (size_t)(r->end - r->p) / min < n)
+		r->bad = 1;
+	return r->bad ? 0 : n;
+}
+
+char *cachefile_get_str(struct cachefile_reader *r)
+{
+	size_t len = cachefile_get_u32(r);
+	const unsigned char *p = cachefile_take(r, len);
+
+	if (p && memchr(p, '\0', len))
+		r->bad = 1;
+	return p ? xstrndup((const char *)p, len) : xstrdup("");
+}
+
+char **cachefile_get_strings(struct cachefile_reader *r, size_t *nr)
+{
+	size_t i, n = cachefile_get_count(r, 4);
+	char **v = xcalloc(n ? n : 1, sizeof(*v));
+
+	for (i = 0; i < n; i++)
+		v[i] = cachefile_get_str(r);
+	*nr = n;
+	return v;
+}

@@ -134,4 +134,26 @@ void cachefile_ignore(const char *what, const char *path, const char *why);
 /* The why of a status, for cachefile_ignore(): "checksum mismatch (corrupt)", ... */
 const char *cachefile_why(int status, const char *foreign);
 
+/*
+ * The binary caches' records: 32-bit counts and lengths in network
+ * order, strings as length and bytes.  A reader is bounded: once a
+ * read would pass the end (or a string holds a NUL), r->bad is set and
+ * every later read yields nothing.
+ */
+void cachefile_put_u32(struct strbuf *sb, uint32_t v);
+void cachefile_put_str(struct strbuf *sb, const char *s);
+void cachefile_put_strings(struct strbuf *sb, char *const *v, size_t nr);
+
+struct cachefile_reader {
+	const unsigned char *p, *end;
+	int bad;
+};
+
+const unsigned char *cachefile_take(struct cachefile_reader *r, size_t n);
+uint32_t cachefile_get_u32(struct cachefile_reader *r);
+/* A count of records of at least min bytes each that fits the rest. */
+size_t cachefile_get_count(struct cachefile_reader *r, size_t min);
+char *cachefile_get_str(struct cachefile_reader *r);
+char **cachefile_get_strings(struct cachefile_reader *r, size_t *nr);
+
 #endif

@@ -4,7 +4,6 @@
 #include "strbuf.h"
 #include "util.h"
 
-#include <arpa/inet.h>
 #include <errno.h>
 #include <string.h>
 
@@ -64,15 +63,6 @@ struct scan_memo *scan_memo_new(void)
 	return xcalloc(1, sizeof(struct scan_memo));
 }
 
-static void free_strings(char **v, size_t nr)
-{
-	size_t i;
-
-	for (i = 0; i < nr; i++)
-		free(v[i]);
-	free(v);
-}
-
 void scan_memo_free(struct scan_memo *m)
 {
 	size_t i;
@@ -81,13 +71,13 @@ void scan_memo_free(struct scan_memo *m)
 		return;
 	for (i = 0; i < m->nr_hits; i++) {
 		free(m->hits[i].touched);
-		free_strings(m->hits[i].paths, m->hits[i].nr_paths);
-		free_strings(m->hits[i].old_paths, m->hits[i].nr_old_paths);
+		free_string_array(m->hits[i].paths, m->hits[i].nr_paths);
+		free_string_array(m->hits[i].old_paths, m->hits[i].nr_old_paths);
 	}
 	free(m->hits);
 	free(m->range);
-	free_strings(m->names, m->nr_names);
-	free_strings(m->tags, m->nr_tags);
+	free_string_array(m->names, m->nr_names);
+	free_string_array(m->tags, m->nr_tags);
 	free(m);
 }
 
@@ -159,29 +149,6 @@ void scancache_put(struct scancache *c, struct scan_memo *m)
 
 /* --- the file -------------------------------------------------------- */
 
-static void put_u32(struct strbuf *sb, uint32_t v)
-{
-	v = htonl(v);
-	strbuf_add(sb, &v, 4);
-}
-
-static void put_str(struct strbuf *sb, const char *s)
-{
-	size_t len = strlen(s);
-
-	put_u32(sb, (uint32_t)len);
-	strbuf_add(sb, s, len);
-}
-
-static void put_strings(struct strbuf *sb, char **v, size_t nr)
-{
-	size_t i;
-
-	put_u32(sb, (uint32_t)nr);
-	for (i = 0; i < nr; i++)
-		put_str(sb, v[i]);
-}
-
 static void format_memo(struct strbuf *sb, const struct scan_memo *m)
 {
 	size_t i, j;
@@ -190,30 +157,30 @@ static void format_memo(struct strbuf *sb, const struct scan_memo *m)
 	strbuf_addch(sb, m->has_from);
 	strbuf_add(sb, m->from.id, GIT_OID_RAWSZ);
 	strbuf_add(sb, m->to.id, GIT_OID_RAWSZ);
-	put_u32(sb, (uint32_t)m->walked);
-	put_u32(sb, (uint32_t)m->merges);
-	put_u32(sb, (uint32_t)m->left_out);
+	cachefile_put_u32(sb, (uint32_t)m->walked);
+	cachefile_put_u32(sb, (uint32_t)m->merges);
+	cachefile_put_u32(sb, (uint32_t)m->left_out);
 	strbuf_addch(sb, m->reaches_from);
-	put_strings(sb, m->names, m->nr_names);
-	put_strings(sb, m->tags, m->nr_tags);
-	put_u32(sb, (uint32_t)m->nr_hits);
+	cachefile_put_strings(sb, m->names, m->nr_names);
+	cachefile_put_strings(sb, m->tags, m->nr_tags);
+	cachefile_put_u32(sb, (uint32_t)m->nr_hits);
 	for (i = 0; i < m->nr_hits; i++) {
 		const struct scan_memo_hit *h = &m->hits[i];
 
 		strbuf_add(sb, h->id.id, GIT_OID_RAWSZ);
 		strbuf_addch(sb, h->settled);
-		put_u32(sb, (uint32_t)h->release);
-		put_u32(sb, (uint32_t)h->rc);
-		put_u32(sb, (uint32_t)h->nr_touched);
+		cachefile_put_u32(sb, (uint32_t)h->release);
+		cachefile_put_u32(sb, (uint32_t)h->rc);
+		cachefile_put_u32(sb, (uint32_t)h->nr_touched);
 		for (j = 0; j < h->nr_touched; j++)
-			put_u32(sb, h->touched[j]);
+			cachefile_put_u32(sb, h->touched[j]);
 		strbuf_addch(sb, h->has_pathkey);
 		strbuf_add(sb, h->pathkey, SHA1_RAWSZ);
 		strbuf_addch(sb, h->paths_known);
-		put_strings(sb, h->paths, h->nr_paths);
-		put_strings(sb, h->old_paths, h->nr_old_paths);
+		cachefile_put_strings(sb, h->paths, h->nr_paths);
+		cachefile_put_strings(sb, h->old_paths, h->nr_old_paths);
 	}
-	put_u32(sb, (uint32_t)m->nr_range);
+	cachefile_put_u32(sb, (uint32_t)m->nr_range);
 	for (i = 0; i < m->nr_range; i++)
 		strbuf_add(sb, m->range[i].id, GIT_OID_RAWSZ);
 }
@@ -246,14 +213,14 @@ int scancache_save(struct scancache *c)
 	if (!c->dirty)
 		return 0;
 	cachefile_add_binary_header(&sb, magic, SCANCACHE_VERSION);
-	put_u32(&sb, (uint32_t)c->nr);
+	cachefile_put_u32(&sb, (uint32_t)c->nr);
 	for (i = 0; i < c->nr; i++)
 		format_memo(&sb, c->memos[i]);
-	put_u32(&sb, (uint32_t)c->nr_bases);
+	cachefile_put_u32(&sb, (uint32_t)c->nr_bases);
 	for (i = 0; i < c->nr_bases; i++) {
-		put_str(&sb, c->bases[i].branch);
+		cachefile_put_str(&sb, c->bases[i].branch);
 		strbuf_add(&sb, c->bases[i].base.id, GIT_OID_RAWSZ);
-		put_u32(&sb, (uint32_t)c->bases[i].nr_commits);
+		cachefile_put_u32(&sb, (uint32_t)c->bases[i].nr_commits);
 	}
 	cachefile_seal(&sb, CACHEFILE_SHA1_RAW, digest);
 	if (c->has_loaded && !memcmp(digest, c->loaded, SHA1_RAWSZ)) {
@@ -268,79 +235,25 @@ int scancache_save(struct scancache *c)
 	return ret;
 }
 
-/* A bounded reader: once past the end, every read fails. */
-struct reader {
-	const unsigned char *p, *end;
-	int bad;
-};
-
-static const unsigned char *take(struct reader *r, size_t n)
+static int get_u8(struct cachefile_reader *r)
 {
-	const unsigned char *p = r->p;
-
-	if (r->bad || (size_t)(r->end - r->p) < n) {
-		r->bad = 1;
-		return NULL;
-	}
-	r->p += n;
-	return p;
-}
-
-static uint32_t get_u32(struct reader *r)
-{
-	const unsigned char *p = take(r, 4);
-	uint32_t v;
-
-	if (!p)
-		return 0;
-	memcpy(&v, p, 4);
-	return ntohl(v);
-}
-
-static int get_u8(struct reader *r)
-{
-	const unsigned char *p = take(r, 1);
+	const unsigned char *p = cachefile_take(r, 1);
 
 	return p ? *p : 0;
 }
 
-static void get_oid(struct reader *r, git_oid *out)
+static void get_oid(struct cachefile_reader *r, git_oid *out)
 {
-	const unsigned char *p = take(r, GIT_OID_RAWSZ);
+	const unsigned char *p = cachefile_take(r, GIT_OID_RAWSZ);
 
 	if (p)
 		git_oid_fromraw(out, p);
 }
 
-/* A count of records of at least min bytes each that fits the rest. */
-static size_t get_count(struct reader *r, size_t min)
-{
-	uint32_t n = get_u32(r);
-
-	if (!r->bad && (size_t)(r->end - r->p) / min < n)
-		r->bad = 1;
-	return r->bad ? 0 : n;
-}
-
-static char **get_strings(struct reader *r, size_t *nr)
-{
-	size_t i, n = get_count(r, 4);
-	char **v = xcalloc(n ? n : 1, sizeof(*v));
-
-	for (i = 0; i < n; i++) {
-		size_t len = get_u32(r);
-		const unsigned char *p = take(r, len);
-
-		v[i] = p ? xstrndup((const char *)p, len) : xstrdup("");
-	}
-	*nr = n;
-	return v;
-}
-
-static struct scan_memo *parse_memo(struct reader *r)
+static struct scan_memo *parse_memo(struct cachefile_reader *r)
 {
 	struct scan_memo *m = scan_memo_new();
-	const unsigned char *key = take(r, SHA1_RAWSZ);
+	const unsigned char *key = cachefile_take(r, SHA1_RAWSZ);
 	size_t i, j, n;
 
 	if (key)
@@ -348,13 +261,13 @@ static struct scan_memo *parse_memo(struct reader *r)
 	m->has_from = get_u8(r);
 	get_oid(r, &m->from);
 	get_oid(r, &m->to);
-	m->walked = get_u32(r);
-	m->merges = get_u32(r);
-	m->left_out = get_u32(r);
+	m->walked = cachefile_get_u32(r);
+	m->merges = cachefile_get_u32(r);
+	m->left_out = cachefile_get_u32(r);
 	m->reaches_from = get_u8(r);
-	m->names = get_strings(r, &m->nr_names);
-	m->tags = get_strings(r, &m->nr_tags);
-	n = get_count(r, GIT_OID_RAWSZ + 39);
+	m->names = cachefile_get_strings(r, &m->nr_names);
+	m->tags = cachefile_get_strings(r, &m->nr_tags);
+	n = cachefile_get_count(r, GIT_OID_RAWSZ + 39);
 	m->hits = xcalloc(n ? n : 1, sizeof(*m->hits));
 	m->alloc_hits = n ? n : 1;
 	for (i = 0; i < n && !r->bad; i++) {
@@ -362,30 +275,30 @@ static struct scan_memo *parse_memo(struct reader *r)
 
 		get_oid(r, &h->id);
 		h->settled = get_u8(r);
-		h->release = (int32_t)get_u32(r);
-		h->rc = (int32_t)get_u32(r);
-		h->nr_touched = get_count(r, 4);
+		h->release = (int32_t)cachefile_get_u32(r);
+		h->rc = (int32_t)cachefile_get_u32(r);
+		h->nr_touched = cachefile_get_count(r, 4);
 		h->touched = xcalloc(h->nr_touched ? h->nr_touched : 1,
 				     sizeof(*h->touched));
 		for (j = 0; j < h->nr_touched; j++) {
-			h->touched[j] = get_u32(r);
+			h->touched[j] = cachefile_get_u32(r);
 			if (h->touched[j] >= m->nr_names)
 				r->bad = 1;
 		}
 		h->has_pathkey = get_u8(r);
-		key = take(r, SHA1_RAWSZ);
+		key = cachefile_take(r, SHA1_RAWSZ);
 		if (key)
 			memcpy(h->pathkey, key, SHA1_RAWSZ);
 		h->paths_known = get_u8(r);
-		h->paths = get_strings(r, &h->nr_paths);
-		h->old_paths = get_strings(r, &h->nr_old_paths);
+		h->paths = cachefile_get_strings(r, &h->nr_paths);
+		h->old_paths = cachefile_get_strings(r, &h->nr_old_paths);
 		if ((h->release >= 0 && (size_t)h->release >= m->nr_tags) ||
 		    (h->rc >= 0 && (size_t)h->rc >= m->nr_tags) ||
 		    h->release < -1 || h->rc < -1)
 			r->bad = 1;
 		m->nr_hits++;
 	}
-	n = get_count(r, GIT_OID_RAWSZ);
+	n = cachefile_get_count(r, GIT_OID_RAWSZ);
 	m->range = xcalloc(n ? n : 1, sizeof(*m->range));
 	m->alloc_range = n ? n : 1;
 	for (i = 0; i < n && !r->bad; i++) {
@@ -401,7 +314,7 @@ void scancache_load(struct scancache *c)
 {
 	struct strbuf sb = STRBUF_INIT;
 	struct cachefile_sum sum;
-	struct reader r;
+	struct cachefile_reader r;
 	const char *why = NULL;
 	size_t i, n, body;
 	int status;
@@ -425,23 +338,23 @@ void scancache_load(struct scancache *c)
 	r.p = (const unsigned char *)sb.buf + sizeof(magic) + 4;
 	r.end = (const unsigned char *)sb.buf + body;
 	r.bad = 0;
-	n = get_count(&r, SHA1_RAWSZ + 1 + 2 * GIT_OID_RAWSZ + 25);
+	n = cachefile_get_count(&r, SHA1_RAWSZ + 1 + 2 * GIT_OID_RAWSZ + 25);
 	for (i = 0; i < n && !r.bad; i++) {
 		struct scan_memo *m = parse_memo(&r);
 
 		ALLOC_GROW(c->memos, c->nr, c->alloc);
 		c->memos[c->nr++] = m;
 	}
-	n = get_count(&r, 4 + GIT_OID_RAWSZ + 4);
+	n = cachefile_get_count(&r, 4 + GIT_OID_RAWSZ + 4);
 	for (i = 0; i < n && !r.bad; i++) {
 		struct scancache_base *b;
-		size_t len = get_u32(&r);
-		const unsigned char *name = take(&r, len);
+		size_t len = cachefile_get_u32(&r);
+		const unsigned char *name = cachefile_take(&r, len);
 		git_oid base;
 		size_t nr;
 
 		get_oid(&r, &base);
-		nr = get_u32(&r);
+		nr = cachefile_get_u32(&r);
 		if (r.bad)
 			break;
 		ALLOC_GROW(c->bases, c->nr_bases, c->alloc_bases);

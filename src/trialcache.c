@@ -4,7 +4,6 @@
 #include "strbuf.h"
 #include "util.h"
 
-#include <arpa/inet.h>
 #include <errno.h>
 #include <string.h>
 #include <uthash.h>
@@ -28,15 +27,6 @@ struct trialcache_paths {
 	UT_hash_handle hh;
 };
 
-static void free_strings(char **v, size_t nr)
-{
-	size_t i;
-
-	for (i = 0; i < nr; i++)
-		free(v[i]);
-	free(v);
-}
-
 static char **copy_strings(char *const *v, size_t nr)
 {
 	char **copy = xcalloc(nr ? nr : 1, sizeof(*copy));
@@ -51,7 +41,7 @@ void trial_record_release(struct trial_record *r)
 {
 	size_t i;
 
-	free_strings(r->conflicts, r->nr_conflicts);
+	free_string_array(r->conflicts, r->nr_conflicts);
 	for (i = 0; i < r->nr_changes; i++)
 		free(r->changes[i].path);
 	free(r->changes);
@@ -66,7 +56,7 @@ static void free_result(struct trialcache_result *e)
 
 static void free_paths(struct trialcache_paths *e)
 {
-	free_strings(e->paths, e->nr);
+	free_string_array(e->paths, e->nr);
 	free(e);
 }
 
@@ -159,29 +149,6 @@ void trialcache_put_paths(struct trialcache *c, const git_oid *id,
 
 /* --- the file -------------------------------------------------------- */
 
-static void put_u32(struct strbuf *sb, uint32_t v)
-{
-	v = htonl(v);
-	strbuf_add(sb, &v, 4);
-}
-
-static void put_str(struct strbuf *sb, const char *s)
-{
-	size_t len = strlen(s);
-
-	put_u32(sb, (uint32_t)len);
-	strbuf_add(sb, s, len);
-}
-
-static void put_strings(struct strbuf *sb, char *const *v, size_t nr)
-{
-	size_t i;
-
-	put_u32(sb, (uint32_t)nr);
-	for (i = 0; i < nr; i++)
-		put_str(sb, v[i]);
-}
-
 /*
  * Whether an entry is kept by the save of generation gen: used by this
  * run (it then takes gen), or by one of the TRIALCACHE_RUNS - 1 writers
@@ -224,17 +191,17 @@ int trialcache_save(struct trialcache *c)
 		return 0;
 	gen = c->generation + 1;
 	cachefile_add_binary_header(&sb, magic, TRIALCACHE_VERSION);
-	put_u32(&sb, gen);
+	cachefile_put_u32(&sb, gen);
 	n = 0;
 	HASH_ITER(hh, c->paths, p, ptmp) {
 		if (!keep(&p->stamp, p->used, gen))
 			continue;
 		strbuf_add(&body, p->id.id, GIT_OID_RAWSZ);
-		put_u32(&body, p->stamp);
-		put_strings(&body, p->paths, p->nr);
+		cachefile_put_u32(&body, p->stamp);
+		cachefile_put_strings(&body, p->paths, p->nr);
 		n++;
 	}
-	put_u32(&sb, n);
+	cachefile_put_u32(&sb, n);
 	strbuf_add(&sb, body.buf, body.len);
 	strbuf_reset(&body);
 	n = 0;
@@ -242,18 +209,18 @@ int trialcache_save(struct trialcache *c)
 		if (!keep(&r->stamp, r->used, gen))
 			continue;
 		strbuf_add(&body, r->key, SHA1_RAWSZ);
-		put_u32(&body, r->stamp);
+		cachefile_put_u32(&body, r->stamp);
 		strbuf_addch(&body, r->rec.applies);
-		put_strings(&body, r->rec.conflicts, r->rec.nr_conflicts);
-		put_u32(&body, (uint32_t)r->rec.nr_changes);
+		cachefile_put_strings(&body, r->rec.conflicts, r->rec.nr_conflicts);
+		cachefile_put_u32(&body, (uint32_t)r->rec.nr_changes);
 		for (i = 0; i < r->rec.nr_changes; i++) {
-			put_str(&body, r->rec.changes[i].path);
-			put_u32(&body, r->rec.changes[i].mode);
+			cachefile_put_str(&body, r->rec.changes[i].path);
+			cachefile_put_u32(&body, r->rec.changes[i].mode);
 			strbuf_add(&body, r->rec.changes[i].id.id, GIT_OID_RAWSZ);
 		}
 		n++;
 	}
-	put_u32(&sb, n);
+	cachefile_put_u32(&sb, n);
 	strbuf_add(&sb, body.buf, body.len);
 	cachefile_seal(&sb, CACHEFILE_SHA1_RAW, NULL);
 	ret = cachefile_write(c->path, &sb, "trial cache");
@@ -266,75 +233,15 @@ int trialcache_save(struct trialcache *c)
 	return ret;
 }
 
-/* A bounded reader: once past the end, every read fails. */
-struct reader {
-	const unsigned char *p, *end;
-	int bad;
-};
-
-static const unsigned char *take(struct reader *r, size_t n)
-{
-	const unsigned char *p = r->p;
-
-	if (r->bad || (size_t)(r->end - r->p) < n) {
-		r->bad = 1;
-		return NULL;
-	}
-	r->p += n;
-	return p;
-}
-
-static uint32_t get_u32(struct reader *r)
-{
-	const unsigned char *p = take(r, 4);
-	uint32_t v;
-
-	if (!p)
-		return 0;
-	memcpy(&v, p, 4);
-	return ntohl(v);
-}
-
-/* A count of records of at least min bytes each that fits the rest. */
-static size_t get_count(struct reader *r, size_t min)
-{
-	uint32_t n = get_u32(r);
-
-	if (!r->bad && (size_t)(r->end - r->p) / min < n)
-		r->bad = 1;
-	return r->bad ? 0 : n;
-}
-
-static char *get_str(struct reader *r)
-{
-	size_t len = get_u32(r);
-	const unsigned char *p = take(r, len);
-
-	if (p && memchr(p, '\0', len))
-		r->bad = 1;
-	return p ? xstrndup((const char *)p, len) : xstrdup("");
-}
-
-static char **get_strings(struct reader *r, size_t *nr)
-{
-	size_t i, n = get_count(r, 4);
-	char **v = xcalloc(n ? n : 1, sizeof(*v));
-
-	for (i = 0; i < n; i++)
-		v[i] = get_str(r);
-	*nr = n;
-	return v;
-}
-
-static void parse_paths(struct trialcache *c, struct reader *r)
+static void parse_paths(struct trialcache *c, struct cachefile_reader *r)
 {
 	struct trialcache_paths *e = xcalloc(1, sizeof(*e)), *old;
-	const unsigned char *id = take(r, GIT_OID_RAWSZ);
+	const unsigned char *id = cachefile_take(r, GIT_OID_RAWSZ);
 
 	if (id)
 		git_oid_fromraw(&e->id, id);
-	e->stamp = get_u32(r);
-	e->paths = get_strings(r, &e->nr);
+	e->stamp = cachefile_get_u32(r);
+	e->paths = cachefile_get_strings(r, &e->nr);
 	HASH_FIND(hh, c->paths, &e->id, sizeof(e->id), old);
 	if (r->bad || old) {
 		r->bad = 1;
@@ -344,27 +251,27 @@ static void parse_paths(struct trialcache *c, struct reader *r)
 	HASH_ADD(hh, c->paths, id, sizeof(e->id), e);
 }
 
-static void parse_result(struct trialcache *c, struct reader *r)
+static void parse_result(struct trialcache *c, struct cachefile_reader *r)
 {
 	struct trialcache_result *e = xcalloc(1, sizeof(*e)), *old;
-	const unsigned char *key = take(r, SHA1_RAWSZ);
+	const unsigned char *key = cachefile_take(r, SHA1_RAWSZ);
 	const unsigned char *p;
 	size_t i, n;
 
 	if (key)
 		memcpy(e->key, key, SHA1_RAWSZ);
-	e->stamp = get_u32(r);
-	p = take(r, 1);
+	e->stamp = cachefile_get_u32(r);
+	p = cachefile_take(r, 1);
 	e->rec.applies = p && *p;
-	e->rec.conflicts = get_strings(r, &e->rec.nr_conflicts);
-	n = get_count(r, 4 + 4 + GIT_OID_RAWSZ);
+	e->rec.conflicts = cachefile_get_strings(r, &e->rec.nr_conflicts);
+	n = cachefile_get_count(r, 4 + 4 + GIT_OID_RAWSZ);
 	e->rec.changes = xcalloc(n ? n : 1, sizeof(*e->rec.changes));
 	for (i = 0; i < n && !r->bad; i++) {
 		struct trial_change *ch = &e->rec.changes[i];
 
-		ch->path = get_str(r);
-		ch->mode = get_u32(r);
-		p = take(r, GIT_OID_RAWSZ);
+		ch->path = cachefile_get_str(r);
+		ch->mode = cachefile_get_u32(r);
+		p = cachefile_take(r, GIT_OID_RAWSZ);
 		if (p)
 			git_oid_fromraw(&ch->id, p);
 		e->rec.nr_changes++;
@@ -384,7 +291,7 @@ void trialcache_load(struct trialcache *c)
 	struct trialcache_paths *p, *ptmp;
 	struct strbuf sb = STRBUF_INIT;
 	const char *why = NULL;
-	struct reader rd;
+	struct cachefile_reader rd;
 	size_t i, n, body;
 	int status;
 
@@ -407,11 +314,11 @@ void trialcache_load(struct trialcache *c)
 	rd.p = (const unsigned char *)sb.buf + sizeof(magic) + 4;
 	rd.end = (const unsigned char *)sb.buf + body;
 	rd.bad = 0;
-	c->generation = get_u32(&rd);
-	n = get_count(&rd, GIT_OID_RAWSZ + 8);
+	c->generation = cachefile_get_u32(&rd);
+	n = cachefile_get_count(&rd, GIT_OID_RAWSZ + 8);
 	for (i = 0; i < n && !rd.bad; i++)
 		parse_paths(c, &rd);
-	n = get_count(&rd, SHA1_RAWSZ + 13);
+	n = cachefile_get_count(&rd, SHA1_RAWSZ + 13);
 	for (i = 0; i < n && !rd.bad; i++)
 		parse_result(c, &rd);
 	if (rd.bad || rd.p != rd.end)
