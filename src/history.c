@@ -550,75 +550,6 @@ out:
 }
 
 /*
- * The set of the range by the graph: popped by generation, a commit has
- * met all of its descendants the walk reaches, so whether it is hidden
- * is known when it comes out; the walk ends when only hidden commits
- * are queued.
- */
-static int range_set_graph(struct history *h, const uint32_t *tips,
-			   size_t nr_tips, uint32_t **set, size_t *nr_set)
-{
-	struct heap queue = { NULL, 0, 0, before_generation, h };
-	struct parent_buf buf = { NULL, 0 };
-	size_t alloc_set = 0, i, interesting = 0;
-	unsigned int j;
-	int n;
-
-	if (walk_parsed(h, tips, nr_tips, &queue, set, nr_set, &alloc_set) < 0) {
-		free(queue.v);
-		return -1;
-	}
-	for (i = 0; i < nr_tips; i++)
-		if (tips[i] < h->nr_graph && !(flags_of(h, tips[i]) & QUEUED)) {
-			set_flags(h, tips[i], QUEUED);
-			heap_push(&queue, tips[i]);
-		}
-	for (i = 0; i < queue.nr; i++)
-		if (!(flags_of(h, queue.v[i]) & UNINTERESTING))
-			interesting++;
-	while (interesting && queue.nr) {
-		uint32_t c = heap_pop(&queue);
-		unsigned int pass = flags_of(h, c) & UNINTERESTING;
-
-		h->flags[c] &= ~QUEUED;
-		if (!pass) {
-			interesting--;
-			ALLOC_GROW(*set, *nr_set, alloc_set);
-			(*set)[(*nr_set)++] = c;
-		}
-		n = parents_of(h, c, &buf, 0);
-		for (j = 0; j < (unsigned int)n; j++) {
-			uint32_t p = buf.v[j];
-			unsigned int f = flags_of(h, p);
-
-			if (!(f & SEEN)) {
-				set_flags(h, p, SEEN | QUEUED | pass);
-				heap_push(&queue, p);
-				if (!pass)
-					interesting++;
-			} else if (pass && !(f & UNINTERESTING)) {
-				/* Queued still: its generation is lower. */
-				set_flags(h, p, UNINTERESTING);
-				interesting--;
-			}
-		}
-	}
-	free(buf.v);
-	free(queue.v);
-	return 0;
-}
-
-/* Later committer date first, then the smaller handle. */
-static int before_date_quick(const struct history *h, uint32_t a, uint32_t b)
-{
-	int64_t da = date_of(h, a), db = date_of(h, b);
-
-	if (da != db)
-		return da > db;
-	return a < b;
-}
-
-/*
  * Marks handle and what it reaches among the commits read so far as
  * hidden; a queued one that turns hidden no longer counts as
  * interesting.
@@ -656,6 +587,93 @@ static void hide_seen(struct history *h, uint32_t handle, size_t *interesting)
 	free(buf.v);
 }
 
+/*
+ * Takes the next commit off queue, and queues its parents not met yet
+ * with its hiddenness; a parent met already is hidden, with what it
+ * reaches, when the commit is (hide_seen()).  *interesting counts the
+ * queued commits not hidden.  The commit, with *hidden set; NO_HANDLE
+ * when a parent cannot be read (only with resolve).
+ */
+static uint32_t take_next(struct history *h, struct heap *queue,
+			  struct parent_buf *buf, int resolve,
+			  size_t *interesting, unsigned int *hidden)
+{
+	uint32_t c = heap_pop(queue);
+	unsigned int j;
+	int n;
+
+	h->flags[c] &= ~QUEUED;
+	*hidden = h->flags[c] & UNINTERESTING;
+	if (!*hidden)
+		(*interesting)--;
+	if ((n = parents_of(h, c, buf, resolve)) < 0)
+		return NO_HANDLE;
+	for (j = 0; j < (unsigned int)n; j++) {
+		uint32_t p = buf->v[j];
+		unsigned int f = flags_of(h, p);
+
+		if (!(f & SEEN)) {
+			set_flags(h, p, SEEN | QUEUED | *hidden);
+			heap_push(queue, p);
+			if (!*hidden)
+				(*interesting)++;
+		} else if (*hidden && !(f & UNINTERESTING)) {
+			hide_seen(h, p, interesting);
+		}
+	}
+	return c;
+}
+
+/*
+ * The set of the range by the graph: popped by generation, a commit has
+ * met all of its descendants the walk reaches, so whether it is hidden
+ * is known when it comes out; the walk ends when only hidden commits
+ * are queued.
+ */
+static int range_set_graph(struct history *h, const uint32_t *tips,
+			   size_t nr_tips, uint32_t **set, size_t *nr_set)
+{
+	struct heap queue = { NULL, 0, 0, before_generation, h };
+	struct parent_buf buf = { NULL, 0 };
+	size_t alloc_set = 0, i, interesting = 0;
+	unsigned int hidden;
+
+	if (walk_parsed(h, tips, nr_tips, &queue, set, nr_set, &alloc_set) < 0) {
+		free(queue.v);
+		return -1;
+	}
+	for (i = 0; i < nr_tips; i++)
+		if (tips[i] < h->nr_graph && !(flags_of(h, tips[i]) & QUEUED)) {
+			set_flags(h, tips[i], QUEUED);
+			heap_push(&queue, tips[i]);
+		}
+	for (i = 0; i < queue.nr; i++)
+		if (!(flags_of(h, queue.v[i]) & UNINTERESTING))
+			interesting++;
+	while (interesting && queue.nr) {
+		/* A parent met already is queued still: its generation is lower. */
+		uint32_t c = take_next(h, &queue, &buf, 0, &interesting, &hidden);
+
+		if (!hidden) {
+			ALLOC_GROW(*set, *nr_set, alloc_set);
+			(*set)[(*nr_set)++] = c;
+		}
+	}
+	free(buf.v);
+	free(queue.v);
+	return 0;
+}
+
+/* Later committer date first, then the smaller handle. */
+static int before_date_quick(const struct history *h, uint32_t a, uint32_t b)
+{
+	int64_t da = date_of(h, a), db = date_of(h, b);
+
+	if (da != db)
+		return da > db;
+	return a < b;
+}
+
 #define SLOP 5
 
 /*
@@ -674,8 +692,8 @@ static int range_set_objects(struct history *h, const git_oid *tip,
 	uint32_t *list = NULL, x;
 	size_t nr = 0, alloc = 0, alloc_set = 0, interesting = 0, i;
 	int64_t date = INT64_MAX;
-	int slop = SLOP, ret = 0, n;
-	unsigned int j;
+	int slop = SLOP, ret = 0;
+	unsigned int hidden;
 
 	for (i = 0; i <= nr_hide; i++) {
 		unsigned int f = i ? UNINTERESTING : 0;
@@ -697,31 +715,13 @@ static int range_set_objects(struct history *h, const git_oid *tip,
 			interesting++;
 	}
 	while (queue.nr) {
-		uint32_t c = heap_pop(&queue);
-		unsigned int pass;
+		uint32_t c = take_next(h, &queue, &buf, 1, &interesting, &hidden);
 
-		h->flags[c] &= ~QUEUED;
-		pass = h->flags[c] & UNINTERESTING;
-		if (!pass)
-			interesting--;
-		if ((n = parents_of(h, c, &buf, 1)) < 0) {
+		if (c == NO_HANDLE) {
 			ret = -1;
 			goto out;
 		}
-		for (j = 0; j < (unsigned int)n; j++) {
-			uint32_t p = buf.v[j];
-			unsigned int f = flags_of(h, p);
-
-			if (!(f & SEEN)) {
-				set_flags(h, p, SEEN | QUEUED | pass);
-				heap_push(&queue, p);
-				if (!pass)
-					interesting++;
-			} else if (pass && !(f & UNINTERESTING)) {
-				hide_seen(h, p, &interesting);
-			}
-		}
-		if (pass) {
+		if (hidden) {
 			/* As git's still_interesting(). */
 			if (!queue.nr)
 				break;
