@@ -281,9 +281,8 @@ static int scan_touches(struct scan *s, const git_commit *commit,
 int scan_commit_touches(struct scan *s, const git_commit *commit)
 {
 	struct candidate probe;
-	int ret;
-
 	git_tree *tree = NULL, *ptree = NULL;
+	int ret;
 
 	memset(&probe, 0, sizeof(probe));
 	ret = scan_touches(s, commit, &probe, &tree, &ptree);
@@ -601,29 +600,24 @@ static size_t bloom_keys(struct scan *s, const struct commit_graph *g)
 	return s->nr_bloom;
 }
 
+/*
+ * Whether the commit at graph position pos may change a watched path:
+ * 0 only when its Bloom filter says it changed none (a filter never
+ * wrongly says no).
+ */
+static int may_touch(struct scan *s, const struct commit_graph *g,
+		     uint32_t pos)
+{
+	return !s->watch || pos == HISTORY_NO_POS || !bloom_keys(s, g) ||
+	       commit_graph_bloom_maybe(g, pos, s->bloom, s->nr_bloom) != 0;
+}
+
 int scan_commit_may_touch(struct scan *s, const git_oid *id)
 {
 	const struct commit_graph *g = history_graph(s->repo);
 	uint32_t pos;
 
-	return !s->watch || !bloom_keys(s, g) ||
-	       !commit_graph_find(g, id, &pos) ||
-	       commit_graph_bloom_maybe(g, pos, s->bloom, s->nr_bloom) != 0;
-}
-
-/*
- * Whether the commit may change a watched path: 0 only when its Bloom
- * filter says it changed none (a filter never wrongly says no).
- */
-static int may_touch(const struct commit_graph *g,
-		     const struct commit_graph_bloom_key *keys, size_t nr_keys,
-		     uint32_t pos, size_t *skipped)
-{
-	if (!nr_keys || pos == HISTORY_NO_POS ||
-	    commit_graph_bloom_maybe(g, pos, keys, nr_keys))
-		return 1;
-	(*skipped)++;
-	return 0;
+	return !g || !commit_graph_find(g, id, &pos) || may_touch(s, g, pos);
 }
 
 /*
@@ -695,7 +689,8 @@ static int walk(struct scan *s, const git_oid *stop, struct scan_memo *memo,
 			git_commit_free(commit);
 			continue;
 		}
-		if (!may_touch(g, s->bloom, nr_keys, hc->graph_pos, &skipped)) {
+		if (!may_touch(s, g, hc->graph_pos)) {
+			skipped++;
 			git_commit_free(commit);
 			continue;
 		}
