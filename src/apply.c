@@ -694,11 +694,6 @@ out:
 	return ret;
 }
 
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 /*
  * The paths pick changes against its first parent, sorted, as the
  * cache keeps them (borrowed from it).  NULL after an error message.

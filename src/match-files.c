@@ -17,11 +17,6 @@
 
 /* --- the files a change touches ---------------------------------------- */
 
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 static void add_name(char ***names, size_t *nr, size_t *alloc, const char *path,
 		     size_t len)
 {

@@ -55,11 +55,6 @@ void report_rule_file(struct strbuf *out, const struct ruleset *rs,
 	strbuf_addstr(out, ")\n");
 }
 
-static int cmp_name(const void *a, const void *b)
-{
-	return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
 void report_subsystem_names(struct strbuf *out, const struct ruleset *rs)
 {
 	const char **names = xcalloc(rs->nr_subsystems + 1, sizeof(*names));
@@ -68,7 +63,7 @@ void report_subsystem_names(struct strbuf *out, const struct ruleset *rs)
 	for (i = 0; i < rs->nr_subsystems; i++)
 		if (!rs->subsystems[i]->is_template)
 			names[nr++] = rs->subsystems[i]->name;
-	qsort(names, nr, sizeof(*names), cmp_name);
+	qsort(names, nr, sizeof(*names), cmp_str);
 	for (i = 0; i < nr; i++)
 		strbuf_addf(out, "%s\n", names[i]);
 	free(names);

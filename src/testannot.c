@@ -156,11 +156,6 @@ int testannot_sha_ok(const char *sha)
 
 /* --- reading a checkout ----------------------------------------------- */
 
-static int cmp_names(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 /*
  * The names in directory path, sorted, "." and ".." left out.  Returns
  * 0, 1 if it does not exist and missing_ok, or -1 after an error.
@@ -199,7 +194,7 @@ static int list_dir(const char *path, int missing_ok, char ***names,
 		return error("cannot read '%s': %s", path, strerror(saved));
 	}
 	closedir(d);
-	QSORT(*names, *nr, cmp_names);
+	QSORT(*names, *nr, cmp_str);
 	return 0;
 }
 

@@ -179,11 +179,6 @@ out:
 	return ret;
 }
 
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 void treediff_key_of(unsigned char *key, char **paths, size_t nr)
 {
 	struct sha1 ctx;

@@ -338,3 +338,8 @@ int cmp_int(const void *a, const void *b)
 
 	return x < y ? -1 : x > y;
 }
+
+int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}

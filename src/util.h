@@ -129,6 +129,9 @@ void hint_similar(const char *word, size_t len, const char *const *names,
 /* For QSORT of ints, ascending. */
 int cmp_int(const void *a, const void *b);
 
+/* For QSORT of strings (an array of char *), in strcmp() order. */
+int cmp_str(const void *a, const void *b);
+
 /* Whether dir/name is a directory (following symbolic links). */
 int is_dir_in(const char *dir, const char *name);
 
