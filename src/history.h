@@ -12,8 +12,10 @@
  * when the repository has one: a range, a merge base and "is A an
  * ancestor of B?" then cost what the commits inside the answer cost,
  * read from the graph, instead of parsing every commit object down the
- * way as libgit2 does.  Without a graph each answer is libgit2's, as
- * before, and the first asks once, on stderr, for one to be written.
+ * way as libgit2 does.  Without a graph a range is read from the
+ * commit objects (each header once, walked as git's limit_list()
+ * walks), merge bases and ancestry are libgit2's, and a walk of 10,000
+ * commits or more asks once, on stderr, for a graph to be written.
  *
  * The repository's graph and what was learnt of its commits are kept
  * per repository for the life of the process; history_forget() drops
@@ -44,7 +46,7 @@ void history_range_release(struct history_range *r);
  * tip ^hide...), in date order: each commit before its parents, and of
  * those ready, the latest committer date first, then the smaller id.
  * The order is the same with or without a commit-graph.  Returns 0, or
- * -1 after an error naming what was walked.
+ * -1 with libgit2's error set (the caller names what it walked).
  */
 int history_range(struct history_range *out, git_repository *repo,
 		  const git_oid *tip, const git_oid *hide, size_t nr_hide);

@@ -244,7 +244,7 @@ static void test_modes(void **state)
 	build_old(&f);
 	assert_int_equal(git_repository_open(&f.repo, f.dir), 0);
 
-	/* No graph: libgit2's answers, the range in date order. */
+	/* No graph: the commit objects read, the range in date order. */
 	assert_null(history_graph(f.repo));
 	check_all(&f, plain, &nr_plain);
 
