@@ -428,7 +428,7 @@ static void cache_load(struct archive *a, size_t src)
 	}
 out:
 	if (why) {
-		warning("ignoring the archive cache '%s' of '%s': %s", s->cache_path,
+		warning_aside("ignoring the archive cache '%s' of '%s': %s", s->cache_path,
 			s->path, why);
 		for (i = first; i < a->nr; i++)
 			msg_free(a->msgs[i]);
@@ -514,7 +514,7 @@ int archive_save(struct archive *a)
 		if (cache_save(a, i) < 0)
 			ret = -1;
 	if (ret)
-		warning("the next run will read the archives again");
+		warning_aside("the next run will read the archives again");
 	return ret;
 }
 

@@ -220,7 +220,7 @@ int cachefile_write(const char *path, const struct strbuf *sb, const char *what)
 
 void cachefile_ignore(const char *what, const char *path, const char *why)
 {
-	warning("ignoring %s '%s': %s; it will be rebuilt", what, path, why);
+	warning_aside("ignoring %s '%s': %s; it will be rebuilt", what, path, why);
 }
 
 const char *cachefile_why(int status, const char *foreign)

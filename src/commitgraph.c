@@ -294,7 +294,7 @@ static int layer_parse(struct layer *l, struct strbuf *why)
 
 static void damaged(const char *path, const struct strbuf *why)
 {
-	warning("ignoring commit-graph '%s': %s", path, why->buf);
+	warning_aside("ignoring commit-graph '%s': %s", path, why->buf);
 }
 
 static void graph_free_layers(struct commit_graph *g)
@@ -481,7 +481,7 @@ static int graph_enabled(git_repository *repo)
 		return 1;
 	ret = git_config_get_bool(&on, cfg, "core.commitGraph");
 	if (ret < 0 && ret != GIT_ENOTFOUND) {
-		warning("ignoring core.commitGraph: %s",
+		warning_aside("ignoring core.commitGraph: %s",
 			git_error_last() ? git_error_last()->message : "bad value");
 		on = 1;
 	}
@@ -633,7 +633,7 @@ static void damaged_late(const struct commit_graph *g, const struct layer *l,
 	va_start(ap, fmt);
 	strbuf_vaddf(&why, fmt, ap);
 	va_end(ap);
-	warning("damaged commit-graph '%s': %s", l->path, why.buf);
+	warning_aside("damaged commit-graph '%s': %s", l->path, why.buf);
 	strbuf_release(&why);
 }
 

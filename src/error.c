@@ -8,8 +8,15 @@
 
 const char *error_progname = "stablepick";
 
-static void report(const char *prefix, const char *fmt, va_list ap,
-		   const char *tail)
+static struct strbuf *captured;
+
+void error_capture(struct strbuf *sb)
+{
+	captured = sb;
+}
+
+static void report_to(const char *prefix, const char *fmt, va_list ap,
+		      const char *tail, int capture)
 {
 	struct strbuf sb = STRBUF_INIT;
 
@@ -22,7 +29,15 @@ static void report(const char *prefix, const char *fmt, va_list ap,
 	strbuf_addch(&sb, '\n');
 	fflush(stdout);
 	fputs(sb.buf, stderr);
+	if (capture && captured)
+		strbuf_addbuf(captured, &sb);
 	strbuf_release(&sb);
+}
+
+static void report(const char *prefix, const char *fmt, va_list ap,
+		   const char *tail)
+{
+	report_to(prefix, fmt, ap, tail, 1);
 }
 
 int error(const char *fmt, ...)
@@ -41,6 +56,24 @@ void warning(const char *fmt, ...)
 
 	va_start(ap, fmt);
 	report("warning: ", fmt, ap, NULL);
+	va_end(ap);
+}
+
+void warning_aside(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	report_to("warning: ", fmt, ap, NULL, 0);
+	va_end(ap);
+}
+
+void say(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	report("", fmt, ap, NULL);
 	va_end(ap);
 }
 

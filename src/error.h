@@ -19,6 +19,22 @@ __attribute__((format(printf, 1, 2))) void warning(const char *fmt, ...);
 __attribute__((format(printf, 1, 2))) int error_git(const char *fmt, ...);
 
 /*
+ * say() prints a line that is part of the answer (on stderr: "nothing
+ * to propose for X: no mail written").  warning_aside() is a warning
+ * about this machine's files (a damaged cache, one that could not be
+ * written), not about the answer.
+ *
+ * While error_capture() has set a buffer, the lines of error(),
+ * warning(), error_git() and say() are also appended to it, so that a
+ * kept answer (memo.h) shows them again; those of warning_aside() are
+ * not.  error_capture(NULL) stops it.
+ */
+__attribute__((format(printf, 1, 2))) void say(const char *fmt, ...);
+__attribute__((format(printf, 1, 2))) void warning_aside(const char *fmt, ...);
+struct strbuf;
+void error_capture(struct strbuf *sb);
+
+/*
  * BUG("...") for what cannot happen unless the code is wrong: prints
  * "BUG: file:line: message" and aborts.
  */

@@ -126,7 +126,7 @@ static int cache_parse(struct patchid_cache *cache, const char *line,
 	}
 	HASH_FIND(hh, cache->entries, &commit, sizeof(commit), e);
 	if (e) {
-		warning("%s:%zu: commit %.*s listed again, ignored",
+		warning_aside("%s:%zu: commit %.*s listed again, ignored",
 			cache->path, lineno, GIT_OID_HEXSZ, line);
 		return -1;
 	}
@@ -139,7 +139,7 @@ static int cache_parse(struct patchid_cache *cache, const char *line,
 	}
 	return 0;
 bad:
-	warning("%s:%zu: malformed line, ignored", cache->path, lineno);
+	warning_aside("%s:%zu: malformed line, ignored", cache->path, lineno);
 	return -1;
 }
 
@@ -168,13 +168,13 @@ int patchid_cache_load(struct patchid_cache *cache)
 
 	if (strbuf_read_file(&sb, cache->path) < 0) {
 		if (errno != ENOENT)
-			warning("cannot read patch-id cache '%s': %s",
+			warning_aside("cannot read patch-id cache '%s': %s",
 				cache->path, strerror(errno));
 		strbuf_release(&sb);
 		return 0;
 	}
 	if (!sb.len) {
-		warning("%s: empty file, ignored", cache->path);
+		warning_aside("%s: empty file, ignored", cache->path);
 		cache->dirty = 1;
 		strbuf_release(&sb);
 		return 0;
@@ -194,7 +194,7 @@ int patchid_cache_load(struct patchid_cache *cache)
 		end = memchr(line, '\n', sb.buf + sb.len - line);
 		lineno++;
 		if (!end) {
-			warning("%s:%zu: truncated line, ignored",
+			warning_aside("%s:%zu: truncated line, ignored",
 				cache->path, lineno);
 			cache->dirty = 1;
 			break;
@@ -212,12 +212,12 @@ int patchid_cache_load(struct patchid_cache *cache)
 			case CACHEFILE_OK:
 				continue;
 			case CACHEFILE_OTHER_VERSION:
-				warning("%s:1: written by another version "
+				warning_aside("%s:1: written by another version "
 					"of stablepick, ignored; it will be "
 					"rebuilt", cache->path);
 				break;
 			default:
-				warning("%s:1: not a stablepick patch-id "
+				warning_aside("%s:1: not a stablepick patch-id "
 					"cache, ignored", cache->path);
 				break;
 			}
@@ -230,7 +230,7 @@ int patchid_cache_load(struct patchid_cache *cache)
 			nr++;
 	}
 	if (!lineno) {
-		warning("%s: empty file, ignored", cache->path);
+		warning_aside("%s: empty file, ignored", cache->path);
 		cache->dirty = 1;
 	}
 	strbuf_release(&sb);

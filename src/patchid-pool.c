@@ -285,7 +285,7 @@ int patchid_compute_all(git_repository *repo, struct patchid_job *items,
 					 worker_thread, &workers[started]);
 
 		if (err) {
-			warning("cannot start a thread: %s; going on with %d",
+			warning_aside("cannot start a thread: %s; going on with %d",
 				strerror(err), started);
 			break;
 		}

@@ -1,12 +1,14 @@
 #include "rules.h"
 #include "rules-internal.h"
 #include "error.h"
+#include "sha1.h"
 #include "soak.h"
 #include "strbuf.h"
 #include "util.h"
 
 #include <dirent.h>
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -355,17 +357,19 @@ static int cmp_overlay(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
-/* Adds the rule files of dir, in place of those of the same name. */
-static int list_dir(const char *dir, struct overlay_file **v, size_t *nr,
-		    size_t *alloc)
+/*
+ * Adds the rule files of dir, in place of those of the same name;
+ * -1 (errno set) when dir cannot be read.
+ */
+static int list_dir_quiet(const char *dir, struct overlay_file **v,
+			  size_t *nr, size_t *alloc)
 {
 	struct dirent *de;
 	size_t i;
 	DIR *d = opendir(dir);
 
 	if (!d)
-		return error("cannot read rule directory '%s': %s", dir,
-			     strerror(errno));
+		return -1;
 	while ((de = readdir(d))) {
 		if (strcmp(de->d_name, "default.rules") &&
 		    !is_rule_file(de->d_name))
@@ -380,6 +384,15 @@ static int list_dir(const char *dir, struct overlay_file **v, size_t *nr,
 		(*v)[i].dir = dir;
 	}
 	closedir(d);
+	return 0;
+}
+
+static int list_dir(const char *dir, struct overlay_file **v, size_t *nr,
+		    size_t *alloc)
+{
+	if (list_dir_quiet(dir, v, nr, alloc) < 0)
+		return error("cannot read rule directory '%s': %s", dir,
+			     strerror(errno));
 	return 0;
 }
 
@@ -418,6 +431,39 @@ out:
 	free(v);
 	strbuf_release(&path);
 	return ret < 0 ? -1 : 0;
+}
+
+void ruleset_digest_dirs(const char *const *dirs, size_t nr,
+			 struct sha1 *ctx)
+{
+	struct strbuf path = STRBUF_INIT, text = STRBUF_INIT;
+	struct overlay_file *v = NULL;
+	size_t n = 0, alloc = 0, i;
+	char buf[32];
+
+	for (i = 0; i < nr; i++) {
+		sha1_update(ctx, dirs[i], strlen(dirs[i]) + 1);
+		/* A directory that cannot be read fails the run anyway. */
+		if (list_dir_quiet(dirs[i], &v, &n, &alloc) < 0)
+			sha1_update(ctx, "?", 2);
+	}
+	QSORT(v, n, cmp_overlay);
+	for (i = 0; i < n; i++) {
+		strbuf_reset(&path);
+		strbuf_addf(&path, "%s/%s", v[i].dir, v[i].name);
+		strbuf_reset(&text);
+		sha1_update(ctx, path.buf, path.len + 1);
+		if (strbuf_read_file(&text, path.buf) < 0)
+			snprintf(buf, sizeof(buf), "unread %d", errno);
+		else
+			snprintf(buf, sizeof(buf), "%zu", text.len);
+		sha1_update(ctx, buf, strlen(buf) + 1);
+		sha1_update(ctx, text.buf, text.len);
+		free(v[i].name);
+	}
+	free(v);
+	strbuf_release(&path);
+	strbuf_release(&text);
 }
 
 int ruleset_load_dir(struct ruleset *rs, const char *dir)

@@ -181,6 +181,14 @@ int ruleset_load_dir(struct ruleset *rs, const char *dir);
  */
 int ruleset_load_dirs(struct ruleset *rs, const char *const *dirs, size_t nr);
 
+struct sha1;
+/*
+ * Feeds ctx with the rule files ruleset_load_dirs() would read from
+ * dirs: their paths and contents, in the order it reads them.
+ */
+void ruleset_digest_dirs(const char *const *dirs, size_t nr,
+			 struct sha1 *ctx);
+
 /* Parses rule-file text directly (for tests); name is used in messages. */
 int ruleset_load_buffer(struct ruleset *rs, const char *name,
 			const char *text, size_t len);

@@ -72,22 +72,30 @@ const char *run_default_rules_dir(void)
 	return PKGDATADIR "/rules";
 }
 
-int run_load_rules(struct run_context *ctx, struct ruleset *rs)
+const char **run_rules_dirs(struct run_context *ctx, size_t *nr)
 {
 	const char *const *over = ctx->rules_dirs;
-	size_t nr = ctx->nr_rules_dirs, i;
+	size_t n = ctx->nr_rules_dirs, i;
 	const char **dirs;
-	int ret;
 
-	if (!nr && ctx->repo) {
+	if (!n && ctx->repo) {
 		over = (const char *const *)ctx->config.rules;
-		nr = ctx->config.nr_rules;
+		n = ctx->config.nr_rules;
 	}
-	dirs = xcalloc(nr + 1, sizeof(*dirs));
+	dirs = xcalloc(n + 1, sizeof(*dirs));
 	dirs[0] = run_default_rules_dir();
-	for (i = 0; i < nr; i++)
+	for (i = 0; i < n; i++)
 		dirs[i + 1] = over[i];
-	ret = ruleset_load_dirs(rs, dirs, nr + 1);
+	*nr = n + 1;
+	return dirs;
+}
+
+int run_load_rules(struct run_context *ctx, struct ruleset *rs)
+{
+	size_t nr;
+	const char **dirs = run_rules_dirs(ctx, &nr);
+	int ret = ruleset_load_dirs(rs, dirs, nr);
+
 	free(dirs);
 	return ret;
 }
@@ -363,7 +371,7 @@ int run_save(struct run_context *ctx, struct run *run)
 	if (run->archive)
 		archive_save(run->archive);
 	if (ret)
-		warning("the next run will be slower");
+		warning_aside("the next run will be slower");
 	return 0;
 }
 

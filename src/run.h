@@ -60,6 +60,12 @@ int run_open_repo(struct run_context *ctx);
 int run_load_rules(struct run_context *ctx, struct ruleset *rs);
 
 /*
+ * The rules directories run_load_rules() reads, the shipped one first
+ * (the array is the caller's to free, the strings are not).
+ */
+const char **run_rules_dirs(struct run_context *ctx, size_t *nr);
+
+/*
  * Mainline: upstream when given, else stablepick.upstream, else the
  * first of master, main, origin/master and origin/main that exists.
  * *name is how it was named.  Returns 0 or -1 after an error message.

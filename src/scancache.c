@@ -321,7 +321,7 @@ void scancache_load(struct scancache *c)
 
 	if (strbuf_read_file(&sb, c->path) < 0) {
 		if (errno != ENOENT)
-			warning("cannot read scan cache '%s': %s; scanning "
+			warning_aside("cannot read scan cache '%s': %s; scanning "
 				"without it", c->path, strerror(errno));
 		strbuf_release(&sb);
 		return;

@@ -297,7 +297,7 @@ void trialcache_load(struct trialcache *c)
 
 	if (strbuf_read_file(&sb, c->path) < 0) {
 		if (errno != ENOENT)
-			warning("cannot read trial cache '%s': %s; picking "
+			warning_aside("cannot read trial cache '%s': %s; picking "
 				"without it", c->path, strerror(errno));
 		strbuf_release(&sb);
 		return;

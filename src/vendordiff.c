@@ -350,7 +350,7 @@ int vendordiff_run(struct run_context *ctx, struct vendordiff *d,
 void vendordiff_save(struct run_context *ctx, struct vendordiff *d)
 {
 	if (!ctx->no_cache && patchid_cache_save(&d->patchids) < 0)
-		warning("the next run will be slower");
+		warning_aside("the next run will be slower");
 }
 
 void vendordiff_release(struct vendordiff *d)

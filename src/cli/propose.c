@@ -1,6 +1,7 @@
 #include "cli.h"
 #include "error.h"
 #include "mail.h"
+#include "memo.h"
 #include "options.h"
 #include "report.h"
 #include "report-review.h"
@@ -100,8 +101,8 @@ static int render_review(struct run *run, git_repository *repo,
 		ret = fill_patches(run, repo);
 	if (!ret && !report_review(out, r, &run->scan.candidates,
 				   &run->upstream, people, nr))
-		fprintf(stderr, "nothing for %s waits for an ack: no mail "
-			"written\n", run->branch.name);
+		say("nothing for %s waits for an ack: no mail written",
+		    run->branch.name);
 	run_review_people_release(people, nr);
 	return ret;
 }
@@ -136,8 +137,8 @@ static int render(struct run_context *ctx, struct run *run,
 	 * wrote tests for an empty file (exit status 0, as for a mail).
 	 */
 	if (!mail_has_content(&run->scan.candidates)) {
-		fprintf(stderr, "nothing to propose for %s: no mail written\n",
-			run->branch.name);
+		say("nothing to propose for %s: no mail written",
+		    run->branch.name);
 		return 0;
 	}
 	if (cli_report_sender(ctx, run, &r, &me, &cc) < 0) {
@@ -161,8 +162,8 @@ static int render(struct run_context *ctx, struct run *run,
 		r.fetch_branch = branch;
 		/* Nothing failed: no mail, and no error either. */
 		if (!report_failed(out, &r, &run->scan.candidates))
-			fprintf(stderr, "nothing failed to apply to %s: no mail written\n",
-				run->branch.name);
+			say("nothing failed to apply to %s: no mail written",
+			    run->branch.name);
 		free(branch);
 		free(url);
 	} else {
@@ -170,13 +171,20 @@ static int render(struct run_context *ctx, struct run *run,
 		if (!ret)
 			report_mbox(out, &r, &run->scan.candidates);
 		if (!ret && !out->len)
-			fprintf(stderr, "no patch for %s applies as it is: "
-				"no mail written\n", run->branch.name);
+			say("no patch for %s applies as it is: no mail written",
+			    run->branch.name);
 	}
 	free(id);
 	git_signature_free(me);
 	strbuf_release(&cc);
 	return ret;
+}
+
+/* Whether the format prints the time of the run (a mail's Date:). */
+static unsigned dated(int format)
+{
+	return format == FORMAT_EMAIL || format == FORMAT_REVIEW ||
+	       format == FORMAT_FAILED ? MEMO_DATED : 0;
 }
 
 static int propose(struct run_context *ctx, int argc, char **argv)
@@ -207,6 +215,7 @@ static int propose(struct run_context *ctx, int argc, char **argv)
 	};
 	struct state since_state;
 	struct strbuf out = STRBUF_INIT;
+	struct memo memo;
 	struct run run;
 	size_t i;
 	int n, ret;
@@ -219,6 +228,28 @@ static int propose(struct run_context *ctx, int argc, char **argv)
 		cli_args_release(&a);
 		cli_list_release(&tests_from);
 		return cli_usage(&cmd_propose);
+	}
+
+	/*
+	 * The answer of an earlier run with the same inputs, unless the
+	 * run reads what the memo's key does not hold (the list archives,
+	 * fstests or LTP checkouts, the state of --since).
+	 */
+	memo_init(&memo);
+	if (!since && !tests_from.nr && !a.archives.nr) {
+		ret = run_open_repo(ctx);
+		if (!ret && !ctx->config.nr_archives)
+			ret = memo_lookup(&memo, ctx, argc, argv,
+					  dated(a.format), &out);
+		if (ret) {
+			if (ret > 0)
+				ret = report_write(stdout, &out);
+			memo_release(&memo);
+			strbuf_release(&out);
+			cli_args_release(&a);
+			cli_list_release(&tests_from);
+			return ret < 0 ? 1 : 0;
+		}
 	}
 
 	ret = cli_run_scan(ctx, &run, &a);
@@ -244,6 +275,9 @@ static int propose(struct run_context *ctx, int argc, char **argv)
 		ret = render(ctx, &run, (enum format)a.format, all, &a, &out);
 	if (!ret)
 		ret = report_write(stdout, &out);
+	if (!ret)
+		memo_store(&memo, &out);
+	memo_release(&memo);
 	trace_stage("report");
 	if (!ret)
 		ret = run_save(ctx, &run);

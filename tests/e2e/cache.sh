@@ -39,7 +39,9 @@ subsystem btrfs
 end
 RULES
 
+# Each run judges: the answers kept (memo.sh) are set aside first.
 sp() {
+	rm -rf .git/stablepick/memo "$tmp"/*/memo
 	STABLEPICK_TRACE=1 "$STABLEPICK" --rules rules "$@" 2>"$tmp/err"
 }
 verdicts() {	# the answers, one line each

@@ -22,13 +22,19 @@ STABLEPICK_LOCK_TIMEOUT=10
 export STABLEPICK_NOW STABLEPICK_LOCK_TIMEOUT
 
 "$STABLEPICK" --no-cache propose --branch linux-6.6.y --format json >"$tmp/expect"
+"$STABLEPICK" --no-cache propose --branch linux-6.6.y >"$tmp/expect.text"
 
 # A run of the caches: its output must be the uncached one, with no
-# word about a damaged cache.
+# word about a damaged cache; so must the answer kept for the text
+# format, if the killed run kept one.
 check_cached() {	# check_cached WHAT
 	"$STABLEPICK" --cache "$cache" propose --branch linux-6.6.y --format json \
 		>"$tmp/actual" 2>"$tmp/err" || fail "$1: the run after failed"
 	test_cmp "$tmp/expect" "$tmp/actual"
+	test_cmp /dev/null "$tmp/err"
+	"$STABLEPICK" --cache "$cache" propose --branch linux-6.6.y \
+		>"$tmp/actual" 2>"$tmp/err" || fail "$1: the text run failed"
+	test_cmp "$tmp/expect.text" "$tmp/actual"
 	test_cmp /dev/null "$tmp/err"
 }
 
@@ -49,7 +55,15 @@ while [ $i -lt 20 ]; do
 		case ${f##*/} in
 		scan-cache|patchid-cache|trial-cache) ;;
 		scan-cache.tmp.*|patchid-cache.tmp.*|trial-cache.tmp.*) rm -f "$f" ;;
+		memo) ;;
 		*) fail "unexpected file $f after kill $i" ;;
+		esac
+	done
+	for f in "$cache"/memo/*; do
+		[ -e "$f" ] || continue
+		case ${f##*/} in
+		*.tmp.*) rm -f "$f" ;;
+		*[!0-9a-f]*) fail "unexpected file $f after kill $i" ;;
 		esac
 	done
 	check_cached "kill $i"
@@ -73,7 +87,9 @@ for w in 1 2 3 4; do
 	test_cmp /dev/null "$tmp/err.$w"
 done
 ls "$cache" >"$tmp/actual"
-printf '%s\n' patchid-cache scan-cache trial-cache | test_cmp - "$tmp/actual"
+printf '%s\n' memo patchid-cache scan-cache trial-cache | test_cmp - "$tmp/actual"
+[ "$(ls "$cache/memo" | grep -c '^[0-9a-f]*$')" -eq 1 ] &&
+	! ls "$cache/memo" | grep -q '\.tmp\.' || fail "memo: $(ls "$cache/memo")"
 check_cached "concurrent runs"
 ok "4 runs writing the caches at once"
 
@@ -130,6 +146,7 @@ full() {
 }
 cp "$cache/scan-cache" "$tmp/scan-cache.before"
 rm -f "$cache/patchid-cache"
+rm -r "$cache/memo"	# else the kept answer is printed, and nothing written
 full "$tmp/actual" "$tmp/err" \
 	"$STABLEPICK" --cache "$cache" propose --branch linux-6.6.y --format json
 [ "$status" = 0 ] || fail "a cache that cannot be written failed the run"

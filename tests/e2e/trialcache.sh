@@ -44,7 +44,9 @@ fix 'ext4: fix a race in a and b' fs/ext4/a.c fs/ext4/b.c
 fix 'xfs: fix a hang in d' fs/xfs/d.c
 fix 'ext4: fix a deadlock in b' fs/ext4/b.c
 
+# Each run judges: the answers kept (memo.sh) are set aside first.
 sp() {
+	rm -rf .git/stablepick/memo "$tmp"/*/memo
 	STABLEPICK_TRACE=1 "$STABLEPICK" "$@" 2>"$tmp/err"
 }
 picks() {	# what the last run's checks took from the cache and made
