@@ -100,6 +100,7 @@ static void candidate_free(struct candidate *c)
 	free(c->reverted_by_subject);
 	free(c->facts);
 	free_string_array(c->named_by, c->nr_named_by);
+	free_string_array(c->cves, c->nr_cves);
 	free(c->not_applicable);
 	free(c->lacks);
 	free(c->why);
@@ -200,15 +201,49 @@ void candidate_add_warning(struct candidate *c, const char *fmt, ...)
 	va_end(ap);
 }
 
-void candidate_add_named_by(struct candidate *c, const char *test)
+/* Appends a copy of s to the strings v unless they hold it. */
+static void add_once(char ***v, size_t *nr, size_t *alloc, const char *s)
 {
 	size_t i;
 
-	for (i = 0; i < c->nr_named_by; i++)
-		if (!strcmp(c->named_by[i], test))
+	for (i = 0; i < *nr; i++)
+		if (!strcmp((*v)[i], s))
 			return;
-	ALLOC_GROW(c->named_by, c->nr_named_by, c->alloc_named_by);
-	c->named_by[c->nr_named_by++] = xstrdup(test);
+	ALLOC_GROW(*v, *nr, *alloc);
+	(*v)[(*nr)++] = xstrdup(s);
+}
+
+void candidate_add_named_by(struct candidate *c, const char *test)
+{
+	add_once(&c->named_by, &c->nr_named_by, &c->alloc_named_by, test);
+}
+
+void candidate_add_cve(struct candidate *c, const char *id)
+{
+	add_once(&c->cves, &c->nr_cves, &c->alloc_cves, id);
+}
+
+void candidate_list_place_added(struct candidate_list *l, size_t added)
+{
+	struct candidate **walked = l->items, **extra, **items;
+	size_t nr = l->nr - added, i = 0, j = 0, k = 0;
+
+	extra = xcalloc(added + 1, sizeof(*extra));
+	memcpy(extra, walked + nr, added * sizeof(*extra));
+	QSORT(extra, added, candidate_cmp_time);
+	items = xcalloc(l->nr + 1, sizeof(*items));
+	while (i < nr || j < added) {
+		if (j < added && (i == nr || extra[j]->time < walked[i]->time))
+			items[k++] = extra[j++];
+		else
+			items[k++] = walked[i++];
+	}
+	for (i = 0; i < l->nr; i++) {
+		items[i]->order = i;
+		l->items[i] = items[i];
+	}
+	free(items);
+	free(extra);
 }
 
 void candidate_add_fact(struct candidate *c, enum rule_fact f)

@@ -212,6 +212,9 @@ struct candidate {
 	/* Regression tests naming it as their fix: "fstests generic/123". */
 	char **named_by;
 	size_t nr_named_by, alloc_named_by;
+	/* The CVEs it fixes (--cve), "CVE-2024-26581", in order. */
+	char **cves;
+	size_t nr_cves, alloc_cves;
 
 	/*
 	 * The patch mail in the list archives (posted.h), or NULL; and how
@@ -298,6 +301,14 @@ void candidate_add_warning(struct candidate *c, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 /* Adds a test that names c as its fix ("fstests xfs/123") once. */
 void candidate_add_named_by(struct candidate *c, const char *test);
+/* Adds a CVE that c fixes once. */
+void candidate_add_cve(struct candidate *c, const char *id);
+/*
+ * The last added candidates of l (added after a walk) go where the walk
+ * would have met them, by author date among the others: a fix must come
+ * after what it fixes, and the judging relies on it.  Renumbers order.
+ */
+void candidate_list_place_added(struct candidate_list *l, size_t added);
 /*
  * For QSORT of candidate pointers: mainline order, the order to apply
  * them in, oldest first (by author time, then id).

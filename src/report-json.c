@@ -229,6 +229,7 @@ static void json_candidate(struct strbuf *out, const struct candidate *c)
 	jw_object_strings(&jw, "facts", c->facts, c->nr_facts);
 	jw_object_strings(&jw, "named_by", (const char *const *)c->named_by,
 			  c->nr_named_by);
+	jw_object_strings(&jw, "cves", (const char *const *)c->cves, c->nr_cves);
 	jw_object_array(&jw, "prerequisites");
 	for (i = 0; i < c->nr_prereqs; i++) {
 		jw_array_object(&jw);

@@ -45,6 +45,8 @@ void report_reasons(struct strbuf *out, const struct candidate *c)
 	for (i = 0; i < c->nr_named_by; i++)
 		strbuf_addf(out, "%s%s", i ? ", " : "; named by ",
 			    c->named_by[i]);
+	for (i = 0; i < c->nr_cves; i++)
+		strbuf_addf(out, "%s%s", i ? ", " : "; fixes ", c->cves[i]);
 }
 
 /* "does not apply to linux-6.6.y: conflicts in fs/a.c, fs/b.c" */

@@ -46,6 +46,7 @@ static const char *const fact_names[FACT__NR] = {
 	[FACT_REVERTS_PRESENT] = "reverts-present",
 	[FACT_PREREQUISITE] = "prerequisite",
 	[FACT_NAMED_BY_TEST] = "named-by-test",
+	[FACT_CVE] = "cve",
 };
 
 const char *rule_fact_name(enum rule_fact f)

@@ -41,6 +41,7 @@ enum rule_fact {
 	FACT_REVERTS_PRESENT,	/* it reverts a commit the branch carries */
 	FACT_PREREQUISITE,	/* a proposed commit needs it first */
 	FACT_NAMED_BY_TEST,	/* a regression test names it as its fix */
+	FACT_CVE,		/* the kernel's CVE records name it as a fix */
 	FACT__NR
 };
 

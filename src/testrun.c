@@ -274,34 +274,6 @@ int tests_resolve(struct run_context *ctx, struct run *run,
 }
 
 /*
- * The commits added after the walk (the last added ones of l) go where
- * the walk would have met them, by author date among the others: a fix
- * must come after what it fixes, and the judging relies on it.
- */
-static void place_added(struct candidate_list *l, size_t added)
-{
-	struct candidate **walked = l->items, **extra, **items;
-	size_t nr = l->nr - added, i = 0, j = 0, k = 0;
-
-	extra = xcalloc(added + 1, sizeof(*extra));
-	memcpy(extra, walked + nr, added * sizeof(*extra));
-	QSORT(extra, added, candidate_cmp_time);
-	items = xcalloc(l->nr + 1, sizeof(*items));
-	while (i < nr || j < added) {
-		if (j < added && (i == nr || extra[j]->time < walked[i]->time))
-			items[k++] = extra[j++];
-		else
-			items[k++] = walked[i++];
-	}
-	for (i = 0; i < l->nr; i++) {
-		items[i]->order = i;
-		l->items[i] = items[i];
-	}
-	free(items);
-	free(extra);
-}
-
-/*
  * The commits named become candidates: those of the range join the
  * scan's (in the place the walk would have met them), so that they
  * are judged with the range, as propose --tests-from judges them; the
@@ -344,7 +316,7 @@ static int add_named(struct run_context *ctx, struct run *run,
 		free(label);
 	}
 	if (!ret && added)
-		place_added(&run->scan.candidates, added);
+		candidate_list_place_added(&run->scan.candidates, added);
 	return ret;
 }
 

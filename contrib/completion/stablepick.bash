@@ -15,7 +15,7 @@ __stablepick_takes_value()
 {
 	case $1 in
 	-C|--cache|--config|--rules|\
-	--against|--archive|--branch|--format|--fstests|--fstyp|--in-reply-to|--jobs|\
+	--against|--archive|--branch|--cve|--format|--fstests|--fstyp|--in-reply-to|--jobs|\
 	--label|--ltp|--mbox|--message|-m|--output|--picks|--queue|--range|--ref|--since|\
 	--status|--subsystem|--tests-from|--until|--upstream)
 		return 0 ;;
@@ -30,6 +30,7 @@ __stablepick_options()
 	'')       echo "-C --cache --config --help --no-cache --rules --version" ;;
 	acks)     echo "--archive --branch --dry-run --help --upstream" ;;
 	audit)    echo "--archive --branch --format --help --in-reply-to --mbox --picks --queue --range --upstream" ;;
+	cves)     echo "--all --branch --cve --format --help --upstream" ;;
 	diff)     echo "--against --branch --format --help --subsystem --upstream" ;;
 	eval)     echo "--ablation --branch --false-picks --format --help --misses --range --subsystem --threshold-sweep --upstream" ;;
 	explain)  echo "--archive --branch --help --upstream" ;;
@@ -40,7 +41,7 @@ __stablepick_options()
 		esac ;;
 	mark)     echo "--branch --help --list --message --until" ;;
 	patch-id) echo "--help --jobs" ;;
-	propose)  echo "--all --archive --branch --format --help --in-reply-to --range --since --subsystem --tests-from --upstream" ;;
+	propose)  echo "--all --archive --branch --cve --format --help --in-reply-to --range --since --subsystem --tests-from --upstream" ;;
 	queue)    echo "--archive --branch --format --help --output --range --upstream" ;;
 	rules)
 		case $2 in
@@ -57,6 +58,7 @@ __stablepick_formats()
 {
 	case $1 in
 	audit)   echo "text json email" ;;
+	cves)    echo "text json" ;;
 	diff)    echo "text json html" ;;
 	eval)    echo "text json" ;;
 	propose) echo "text json email mbox review failed" ;;
@@ -66,7 +68,7 @@ __stablepick_formats()
 	esac
 }
 
-__stablepick_commands="acks audit diff eval explain ledger mark patch-id propose queue rules tests"
+__stablepick_commands="acks audit cves diff eval explain ledger mark patch-id propose queue rules tests"
 
 # __stablepick_refs heads|revs|notes: branch names (local and remote),
 # every ref and HEAD, or the notes refs, of the repository the command
@@ -143,7 +145,7 @@ __stablepick_value()
 	local opt=$1 cmd=$2 cur=$3
 
 	case $opt in
-	-C|--cache|--fstests|--ltp|--queue|--rules|--tests-from)
+	-C|--cache|--cve|--fstests|--ltp|--queue|--rules|--tests-from)
 		__stablepick_files -d "$cur" ;;
 	--archive|--config|--output)
 		__stablepick_files -f "$cur" ;;

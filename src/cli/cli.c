@@ -14,6 +14,7 @@
 const struct cli_command *const cli_commands[] = {
 	&cmd_acks,
 	&cmd_audit,
+	&cmd_cves,
 	&cmd_diff,
 	&cmd_eval,
 	&cmd_explain,

@@ -18,6 +18,7 @@ struct cli_command {
 
 extern const struct cli_command cmd_acks;
 extern const struct cli_command cmd_audit;
+extern const struct cli_command cmd_cves;
 extern const struct cli_command cmd_diff;
 extern const struct cli_command cmd_eval;
 extern const struct cli_command cmd_explain;

@@ -1,4 +1,5 @@
 #include "cli.h"
+#include "cverun.h"
 #include "error.h"
 #include "mail.h"
 #include "memo.h"
@@ -191,13 +192,16 @@ static int propose(struct run_context *ctx, int argc, char **argv)
 {
 	struct cli_args a = { 0 };
 	struct cli_list tests_from = { 0 };
-	const char *since = NULL;
+	const char *since = NULL, *cve_dir = NULL;
 	int all = 0;
 	const struct cli_option opts[] = {
 		OPT_BRANCH(&a, "the stable or vendor branch (required)"),
 		OPT_BOOL("all", &all, "also list present and below-threshold "
 			 "commits"),
 		OPT_ARCHIVE(&a),
+		OPT_STRING(0, "cve", &cve_dir, "DIR",
+			   "the fixes the kernel's CVE records in DIR (a vulns "
+			   "checkout) name carry their CVE ids and the fact cve"),
 		OPT_FORMAT(&a, format_names),
 		OPT_IN_REPLY_TO(&a, "thread the mbox to this message instead "
 				"of the proposal email"),
@@ -216,6 +220,7 @@ static int propose(struct run_context *ctx, int argc, char **argv)
 	struct state since_state;
 	struct strbuf out = STRBUF_INIT;
 	struct memo memo;
+	struct cve_set cves;
 	struct run run;
 	size_t i;
 	int n, ret;
@@ -236,7 +241,14 @@ static int propose(struct run_context *ctx, int argc, char **argv)
 	 * fstests or LTP checkouts, the state of --since).
 	 */
 	memo_init(&memo);
-	if (!since && !tests_from.nr && !a.archives.nr) {
+	cve_set_init(&cves);
+	if (cve_dir && cve_set_load(&cves, cve_dir) < 0) {
+		cve_set_release(&cves);
+		cli_args_release(&a);
+		cli_list_release(&tests_from);
+		return 1;
+	}
+	if (!since && !tests_from.nr && !a.archives.nr && !cve_dir) {
 		ret = run_open_repo(ctx);
 		if (!ret && !ctx->config.nr_archives)
 			ret = memo_lookup(&memo, ctx, argc, argv,
@@ -255,6 +267,8 @@ static int propose(struct run_context *ctx, int argc, char **argv)
 	ret = cli_run_scan(ctx, &run, &a);
 	for (i = 0; !ret && i < tests_from.nr; i++)
 		ret = tests_named_by(ctx, &run, tests_from.v[i]);
+	if (!ret && cve_dir)
+		cve_run_annotate(&run, &cves);
 	if (!ret)
 		ret = run_judge_range(ctx, &run, a.archives.v, a.archives.nr);
 	if (!ret && since)
@@ -284,6 +298,7 @@ static int propose(struct run_context *ctx, int argc, char **argv)
 	if (!ret && since && !strcmp(since, "last"))
 		ret = run_since_save(&run, &since_state);
 	state_release(&since_state);
+	cve_set_release(&cves);
 	strbuf_release(&out);
 	cli_args_release(&a);
 	cli_list_release(&tests_from);
@@ -293,7 +308,7 @@ static int propose(struct run_context *ctx, int argc, char **argv)
 
 const struct cli_command cmd_propose = {
 	"propose",
-	"--branch BRANCH [--all] [--archive PATH]...\n"
+	"--branch BRANCH [--all] [--archive PATH]... [--cve DIR]\n"
 	"                          [--format text|json|email|mbox|review|failed]\n"
 	"                          [--in-reply-to MSGID] [--range A..B]\n"
 	"                          [--since last|REV] [--subsystem LIST]\n"

@@ -123,12 +123,12 @@ fi
 
 # Exact lists.
 expect "commands" \
-	"acks audit diff eval explain ledger mark patch-id propose queue rules tests" ''
+	"acks audit cves diff eval explain ledger mark patch-id propose queue rules tests" ''
 expect "commands by prefix" "patch-id propose" p
 expect "global options" \
 	"--cache --config --help --no-cache --rules --version -C" -
 expect "propose options" \
-	"--all --archive --branch --format --help --in-reply-to --range --since --subsystem --tests-from --upstream" \
+	"--all --archive --branch --cve --format --help --in-reply-to --range --since --subsystem --tests-from --upstream" \
 	propose -
 expect "options after a global option" "--branch" -C "$repo" explain --br
 expect "rules subcommands" "check list test" rules ''

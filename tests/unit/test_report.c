@@ -279,7 +279,7 @@ static void test_json(void **state)
 		"\"why\":\"score 0 is below the threshold 10 of ext4\","
 		"\"reasons\":[],\"veto\":null,\"evidence\":[{\"kind\":\"absent\","
 		"\"commit\":null,\"detail\":\"not in the branch\"}],\"fixes\":[],"
-		"\"stable\":[],\"facts\":[],\"named_by\":[],\"prerequisites\":[],"
+		"\"stable\":[],\"facts\":[],\"named_by\":[],\"cves\":[],\"prerequisites\":[],"
 		"\"series\":null,\"posted\":null,\"applies\":null,\"conflicts\":[],\"likely_prerequisites\":null,"
 		"\"reverted_by\":null,\"reverts\":null,\"other_decisions\":[],\"warnings\":[]}\n",
 		(size_t)(nl - line + 1));
