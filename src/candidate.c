@@ -101,6 +101,7 @@ static void candidate_free(struct candidate *c)
 	free(c->facts);
 	free_string_array(c->named_by, c->nr_named_by);
 	free_string_array(c->cves, c->nr_cves);
+	free(c->newer_lacking);
 	free(c->not_applicable);
 	free(c->lacks);
 	free(c->why);

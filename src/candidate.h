@@ -215,6 +215,18 @@ struct candidate {
 	/* The CVEs it fixes (--cve), "CVE-2024-26581", in order. */
 	char **cves;
 	size_t nr_cves, alloc_cves;
+	/*
+	 * Runs of several branches: for a commit this branch is to take
+	 * (proposed, needs-ack, accepted), the newer branches of the run
+	 * that lack it and are not to take it either, newest first, with
+	 * their verdicts ("newer trees first": a user who upgrades must
+	 * not lose the fix).
+	 */
+	struct newer_lack {
+		const char *branch;	/* borrowed from the newer branch's run */
+		enum verdict verdict;
+	} *newer_lacking;
+	size_t nr_newer_lacking, alloc_newer_lacking;
 
 	/*
 	 * The patch mail in the list archives (posted.h), or NULL; and how

@@ -190,7 +190,8 @@ static void json_other_decisions(struct json_writer *jw,
 	jw_end(jw);
 }
 
-static void json_candidate(struct strbuf *out, const struct candidate *c)
+static void json_candidate(struct strbuf *out, const struct candidate *c,
+			   const char *branch)
 {
 	const struct subsystem *s = candidate_subsystem(c);
 	struct strbuf date = STRBUF_INIT;
@@ -200,6 +201,7 @@ static void json_candidate(struct strbuf *out, const struct candidate *c)
 	jw_init(&jw, out);
 	jw_object_begin(&jw);
 	jw_object_string(&jw, "commit", c->hex);
+	jw_object_string(&jw, "branch", branch);
 	jw_object_string(&jw, "subject", c->msg.subject);
 	jw_object_string(&jw, "author", c->author);
 	report_add_date(&date, c->time, c->tz_offset);
@@ -230,6 +232,15 @@ static void json_candidate(struct strbuf *out, const struct candidate *c)
 	jw_object_strings(&jw, "named_by", (const char *const *)c->named_by,
 			  c->nr_named_by);
 	jw_object_strings(&jw, "cves", (const char *const *)c->cves, c->nr_cves);
+	jw_object_array(&jw, "newer_lacking");
+	for (i = 0; i < c->nr_newer_lacking; i++) {
+		jw_array_object(&jw);
+		jw_object_string(&jw, "branch", c->newer_lacking[i].branch);
+		jw_object_string(&jw, "verdict",
+				 verdict_name(c->newer_lacking[i].verdict));
+		jw_end(&jw);
+	}
+	jw_end(&jw);
 	jw_object_array(&jw, "prerequisites");
 	for (i = 0; i < c->nr_prereqs; i++) {
 		jw_array_object(&jw);
@@ -293,8 +304,8 @@ void report_json(struct strbuf *out, const struct report *r,
 {
 	size_t i;
 
-	(void)r;
 	for (i = 0; i < l->nr; i++)
 		if (!l->items[i]->listed_before)
-			json_candidate(out, l->items[i]);
+			json_candidate(out, l->items[i],
+				       r->branch ? r->branch->name : NULL);
 }

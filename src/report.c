@@ -90,7 +90,7 @@ size_t report_add_likely(struct strbuf *out, const struct candidate *c,
 	return i;
 }
 
-static int shown(const struct report *r, const struct candidate *c)
+int report_shows(const struct report *r, const struct candidate *c)
 {
 	if (c->listed_before)
 		return 0;
@@ -135,8 +135,8 @@ static void add_archive_line(struct strbuf *out, const struct archive *a,
 	strbuf_addstr(out, first ? "\n" : ")\n");
 }
 
-static void add_header(struct strbuf *out, const struct report *r,
-		       const struct candidate_list *l)
+void report_header(struct strbuf *out, const struct report *r,
+		   const struct candidate_list *l)
 {
 	const struct branch_index *b = r->branch;
 	size_t named = 0, i;
@@ -180,7 +180,7 @@ static void add_counts(struct strbuf *out, const struct report *r,
 		nr++;
 		newly += l->items[i]->newly != NEWLY_NONE;
 		count[l->items[i]->verdict]++;
-		hidden += !shown(r, l->items[i]);
+		hidden += !report_shows(r, l->items[i]);
 	}
 	strbuf_addf(out, "%zu %s:", nr, nr == 1 ? "candidate" : "candidates");
 	for (i = 0; i < VERDICT__COUNT; i++) {
@@ -275,13 +275,13 @@ void report_text(struct strbuf *out, const struct report *r,
 	int wsub = (int)strlen("SUBSYSTEM");
 	size_t i, j;
 
-	add_header(out, r, l);
+	report_header(out, r, l);
 	for (i = 0; i < l->nr; i++) {
 		const struct candidate *c = l->items[i];
 		char num[16];
 		int len;
 
-		if (!shown(r, c))
+		if (!report_shows(r, c))
 			continue;
 		len = (int)strlen(verdict_name(c->verdict));
 		wv = len > wv ? len : wv;
@@ -290,7 +290,7 @@ void report_text(struct strbuf *out, const struct report *r,
 		len = (int)strlen(report_subsystem_name(c));
 		wsub = len > wsub ? len : wsub;
 	}
-	for (i = 0; i < l->nr && !shown(r, l->items[i]); i++)
+	for (i = 0; i < l->nr && !report_shows(r, l->items[i]); i++)
 		;
 	if (i == l->nr)
 		strbuf_addstr(out, "\n(nothing to show)\n");
@@ -301,7 +301,7 @@ void report_text(struct strbuf *out, const struct report *r,
 		const struct candidate *c = l->items[i];
 		int indent = wv + 2 + ws + 2;
 
-		if (!shown(r, c))
+		if (!report_shows(r, c))
 			continue;
 		strbuf_addf(out, "%-*s  %*d  %.12s  %-*s  %s\n", wv,
 			    verdict_name(c->verdict), ws, c->score, c->hex,

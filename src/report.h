@@ -36,6 +36,14 @@ struct report {
 
 void report_text(struct strbuf *out, const struct report *r,
 		 const struct candidate_list *l);
+/*
+ * What the text table shows of a branch: "branch X (base v6.6): ...",
+ * "mainline v6.6..master: ..."; and whether it lists c (not present,
+ * below the threshold or decided, unless r->all or listed again).
+ */
+void report_header(struct strbuf *out, const struct report *r,
+		   const struct candidate_list *l);
+int report_shows(const struct report *r, const struct candidate *c);
 void report_json(struct strbuf *out, const struct report *r,
 		 const struct candidate_list *l);
 /*

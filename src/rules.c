@@ -47,6 +47,7 @@ static const char *const fact_names[FACT__NR] = {
 	[FACT_PREREQUISITE] = "prerequisite",
 	[FACT_NAMED_BY_TEST] = "named-by-test",
 	[FACT_CVE] = "cve",
+	[FACT_IN_NEWER_BRANCH] = "in-newer-branch",
 };
 
 const char *rule_fact_name(enum rule_fact f)

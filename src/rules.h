@@ -42,6 +42,7 @@ enum rule_fact {
 	FACT_PREREQUISITE,	/* a proposed commit needs it first */
 	FACT_NAMED_BY_TEST,	/* a regression test names it as its fix */
 	FACT_CVE,		/* the kernel's CVE records name it as a fix */
+	FACT_IN_NEWER_BRANCH,	/* a newer branch of the run carries it */
 	FACT__NR
 };
 

@@ -3,7 +3,9 @@
 #include "error.h"
 #include "mail.h"
 #include "memo.h"
+#include "multirun.h"
 #include "options.h"
+#include "propose.h"
 #include "report.h"
 #include "report-review.h"
 #include "strbuf.h"
@@ -14,172 +16,9 @@
 #include <stdio.h>
 #include <string.h>
 
-enum format { FORMAT_TEXT, FORMAT_JSON, FORMAT_EMAIL, FORMAT_MBOX,
-	      FORMAT_REVIEW, FORMAT_FAILED };
-
 static const char *const format_names[] = {
 	"text", "json", "email", "mbox", "review", "failed", NULL
 };
-
-/*
- * The Message-ID of the proposal email: the branch, the upstream tip,
- * and a digest of what the mail lists (and the subsystems asked for),
- * so that the email and the series made from the same run thread
- * together however often they are made, and two different mails
- * (--subsystem xfs and the full run) never share an id.
- */
-static char *proposal_id(const struct run *run, const char *subsystems,
-			 const char *email)
-{
-	struct strbuf what = STRBUF_INIT;
-	char hex[GIT_OID_HEXSZ + 1], sum[GIT_OID_HEXSZ + 1];
-	const struct candidate_list *l = &run->scan.candidates;
-	char *local, *id;
-	git_oid digest;
-	size_t i;
-
-	strbuf_addf(&what, "%s\n%s\n", run->branch.name,
-		    subsystems ? subsystems : "");
-	for (i = 0; i < l->nr; i++)
-		if (report_mail_lists(l->items[i]))
-			strbuf_addf(&what, "%s %s\n", l->items[i]->hex,
-				    verdict_name(l->items[i]->verdict));
-	if (git_odb_hash(&digest, what.buf, what.len, GIT_OBJECT_BLOB) < 0)
-		git_error_clear();
-	git_oid_tostr(hex, sizeof(hex), &run->upstream);
-	git_oid_tostr(sum, sizeof(sum), &digest);
-	local = xstrfmt("stablepick.%s.%.12s.%.8s", run->branch.name, hex, sum);
-	id = mail_message_id(local, email);
-	free(local);
-	strbuf_release(&what);
-	return id;
-}
-
-/* Whether the email has anything to say (else none is written). */
-static int mail_has_content(const struct candidate_list *l)
-{
-	size_t i;
-
-	for (i = 0; i < l->nr; i++)
-		if (report_mail_lists(l->items[i]))
-			return 1;
-	return 0;
-}
-
-/*
- * The patches of the series (and of the review threads), in the
- * branch's context.
- */
-static int fill_patches(struct run *run, git_repository *repo)
-{
-	struct candidate_list *l = &run->scan.candidates;
-	size_t i;
-	int ret = 0;
-
-	for (i = 0; !ret && i < l->nr; i++) {
-		struct candidate *c = l->items[i];
-		struct strbuf patch = STRBUF_INIT;
-
-		if (c->patch || !c->apply_checked || !c->apply.applies ||
-		    (c->verdict != VERDICT_PROPOSED && !report_review_sends(c)))
-			continue;
-		ret = apply_result_patch(&c->apply, repo, &patch);
-		c->patch = strbuf_detach(&patch, NULL);
-	}
-	return ret;
-}
-
-/* The review threads of the opt-in subsystems. */
-static int render_review(struct run *run, git_repository *repo,
-			 const struct report *r, struct strbuf *out)
-{
-	struct review_people *people;
-	size_t nr;
-	int ret;
-
-	ret = run_review_people(run, repo, &people, &nr);
-	if (!ret)
-		ret = fill_patches(run, repo);
-	if (!ret && !report_review(out, r, &run->scan.candidates,
-				   &run->upstream, people, nr))
-		say("nothing for %s waits for an ack: no mail written",
-		    run->branch.name);
-	run_review_people_release(people, nr);
-	return ret;
-}
-
-static int render(struct run_context *ctx, struct run *run,
-		  enum format format, int all, const struct cli_args *a,
-		  struct strbuf *out)
-{
-	git_signature *me = NULL;
-	struct strbuf cc = STRBUF_INIT;
-	struct report r;
-	char *id = NULL;
-	int ret = 0;
-
-	cli_report(&r, run);
-	r.all = all;
-	switch (format) {
-	case FORMAT_TEXT:
-		report_text(out, &r, &run->scan.candidates);
-		return 0;
-	case FORMAT_JSON:
-		report_json(out, &r, &run->scan.candidates);
-		return 0;
-	case FORMAT_EMAIL:
-	case FORMAT_MBOX:
-	case FORMAT_REVIEW:
-	case FORMAT_FAILED:
-		break;
-	}
-	/*
-	 * Nothing to send is no mail: a script that mails what propose
-	 * wrote tests for an empty file (exit status 0, as for a mail).
-	 */
-	if (!mail_has_content(&run->scan.candidates)) {
-		say("nothing to propose for %s: no mail written",
-		    run->branch.name);
-		return 0;
-	}
-	if (cli_report_sender(ctx, run, &r, &me, &cc) < 0) {
-		strbuf_release(&cc);
-		return -1;
-	}
-	id = a->in_reply_to ?
-		xstrndup(a->in_reply_to + (*a->in_reply_to == '<'),
-			 strcspn(a->in_reply_to + (*a->in_reply_to == '<'), ">")) :
-		proposal_id(run, a->subsystems, r.from_email);
-	r.message_id = id;
-	if (format == FORMAT_EMAIL) {
-		report_email(out, &r, &run->scan.candidates);
-	} else if (format == FORMAT_REVIEW) {
-		ret = render_review(run, ctx->repo, &r, out);
-	} else if (format == FORMAT_FAILED) {
-		char *url, *branch;
-
-		run_fetch_source(ctx, run, &url, &branch);
-		r.fetch_url = url;
-		r.fetch_branch = branch;
-		/* Nothing failed: no mail, and no error either. */
-		if (!report_failed(out, &r, &run->scan.candidates))
-			say("nothing failed to apply to %s: no mail written",
-			    run->branch.name);
-		free(branch);
-		free(url);
-	} else {
-		ret = fill_patches(run, ctx->repo);
-		if (!ret)
-			report_mbox(out, &r, &run->scan.candidates);
-		if (!ret && !out->len)
-			say("no patch for %s applies as it is: no mail written",
-			    run->branch.name);
-	}
-	free(id);
-	git_signature_free(me);
-	strbuf_release(&cc);
-	return ret;
-}
 
 /* Whether the format prints the time of the run (a mail's Date:). */
 static unsigned dated(int format)
@@ -191,11 +30,15 @@ static unsigned dated(int format)
 static int propose(struct run_context *ctx, int argc, char **argv)
 {
 	struct cli_args a = { 0 };
-	struct cli_list tests_from = { 0 };
+	struct cli_list tests_from = { 0 }, branches = { 0 };
+	char **names = NULL;
+	size_t nr_names = 0;
 	const char *since = NULL, *cve_dir = NULL;
 	int all = 0;
 	const struct cli_option opts[] = {
-		OPT_BRANCH(&a, "the stable or vendor branch (required)"),
+		OPT_LIST("branch", &branches, "BRANCH",
+			 "the stable or vendor branch (required); may be "
+			 "repeated, or a glob ('linux-*.y'): several at once"),
 		OPT_BOOL("all", &all, "also list present and below-threshold "
 			 "commits"),
 		OPT_ARCHIVE(&a),
@@ -228,25 +71,37 @@ static int propose(struct run_context *ctx, int argc, char **argv)
 	if ((n = cli_parse(&cmd_propose, opts, argc, argv, CLI_NO_ARGS)) < 0)
 		return cli_parse_status(n);
 	state_init(&since_state);
-	if (!a.branch) {
+	memo_init(&memo);
+	cve_set_init(&cves);
+	if (!branches.nr) {
 		error("propose needs --branch");
-		cli_args_release(&a);
-		cli_list_release(&tests_from);
-		return cli_usage(&cmd_propose);
+		ret = cli_usage(&cmd_propose);
+		goto out;
 	}
+	if (multirun_expand(ctx, branches.v, branches.nr, &names,
+			    &nr_names) < 0) {
+		ret = 1;
+		goto out;
+	}
+	if (nr_names > 1 && ((a.format != FORMAT_TEXT &&
+			      a.format != FORMAT_JSON) || since ||
+			     a.in_reply_to)) {
+		error("several branches take --format text or json, and "
+		      "neither --since nor --in-reply-to");
+		ret = cli_usage(&cmd_propose);
+		goto out;
+	}
+	multirun_order(ctx, names, nr_names);
+	a.branch = names[0];
 
 	/*
 	 * The answer of an earlier run with the same inputs, unless the
 	 * run reads what the memo's key does not hold (the list archives,
 	 * fstests or LTP checkouts, the state of --since).
 	 */
-	memo_init(&memo);
-	cve_set_init(&cves);
 	if (cve_dir && cve_set_load(&cves, cve_dir) < 0) {
-		cve_set_release(&cves);
-		cli_args_release(&a);
-		cli_list_release(&tests_from);
-		return 1;
+		ret = 1;
+		goto out;
 	}
 	if (!since && !tests_from.nr && !a.archives.nr && !cve_dir) {
 		ret = run_open_repo(ctx);
@@ -256,12 +111,19 @@ static int propose(struct run_context *ctx, int argc, char **argv)
 		if (ret) {
 			if (ret > 0)
 				ret = report_write(stdout, &out);
-			memo_release(&memo);
-			strbuf_release(&out);
-			cli_args_release(&a);
-			cli_list_release(&tests_from);
-			return ret < 0 ? 1 : 0;
+			ret = ret < 0;
+			goto out;
 		}
+	}
+	if (nr_names > 1) {
+		ret = propose_many(ctx, &a, names, nr_names, all, &tests_from,
+				   cve_dir ? &cves : NULL, &out);
+		if (!ret)
+			ret = report_write(stdout, &out);
+		if (!ret)
+			memo_store(&memo, &out);
+		ret = ret < 0;
+		goto out;
 	}
 
 	ret = cli_run_scan(ctx, &run, &a);
@@ -286,7 +148,8 @@ static int propose(struct run_context *ctx, int argc, char **argv)
 	if (!ret)
 		candidate_list_sort(&run.scan.candidates);
 	if (!ret)
-		ret = render(ctx, &run, (enum format)a.format, all, &a, &out);
+		ret = propose_render(ctx, &run, (enum propose_format)a.format,
+				     all, &a, &out);
 	if (!ret)
 		ret = report_write(stdout, &out);
 	if (!ret)
@@ -297,18 +160,23 @@ static int propose(struct run_context *ctx, int argc, char **argv)
 		ret = run_save(ctx, &run);
 	if (!ret && since && !strcmp(since, "last"))
 		ret = run_since_save(&run, &since_state);
+	run_release(&run);
+	ret = ret < 0;
+out:
+	memo_release(&memo);
 	state_release(&since_state);
 	cve_set_release(&cves);
 	strbuf_release(&out);
+	free_string_array(names, nr_names);
 	cli_args_release(&a);
 	cli_list_release(&tests_from);
-	run_release(&run);
-	return ret < 0 ? 1 : 0;
+	cli_list_release(&branches);
+	return ret;
 }
 
 const struct cli_command cmd_propose = {
 	"propose",
-	"--branch BRANCH [--all] [--archive PATH]... [--cve DIR]\n"
+	"--branch BRANCH... [--all] [--archive PATH]... [--cve DIR]\n"
 	"                          [--format text|json|email|mbox|review|failed]\n"
 	"                          [--in-reply-to MSGID] [--range A..B]\n"
 	"                          [--since last|REV] [--subsystem LIST]\n"

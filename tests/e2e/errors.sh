@@ -40,7 +40,7 @@ expect_error 1 "error: unknown subsystem 'xsf' for --subsystem" \
 expect_error 129 "error: unknown format 'yaml' (expected text, json, email, mbox, review or failed)" \
 	sp propose --branch linux-6.6.y --format yaml
 expect_error 129 "error: propose needs --branch
-usage: stablepick propose --branch BRANCH [--all] [--archive PATH]... [--cve DIR]
+usage: stablepick propose --branch BRANCH... [--all] [--archive PATH]... [--cve DIR]
                           [--format text|json|email|mbox|review|failed]
                           [--in-reply-to MSGID] [--range A..B]
                           [--since last|REV] [--subsystem LIST]

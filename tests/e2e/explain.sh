@@ -25,7 +25,7 @@ Score 125, threshold 10:
      +6  fixes-in-branch      rules/default.rules:@fixes-in-branch@  "fixes-in-branch"
      +6  subject-fix          rules/default.rules:@subject-fix@  "fix"
      +5  subject-crash        rules/default.rules:@subject-crash@  "use-after-free"
-  not matched: follow-up, reverts-present, prerequisite, named-by-test, cve, syzbot, reported-by, closes-report, subject-guard, subject-check, body-fix, body-consequence, body-trace, body-crash, body-memory, body-corruption, body-fuzz, subject-cleanup, subject-rename, subject-feature, subject-perf, noautosel, ext4-journal, ext4-fsck
+  not matched: follow-up, reverts-present, prerequisite, named-by-test, cve, in-newer-branch, syzbot, reported-by, closes-report, subject-guard, subject-check, body-fix, body-consequence, body-trace, body-crash, body-memory, body-corruption, body-fuzz, subject-cleanup, subject-rename, subject-feature, subject-perf, noautosel, ext4-journal, ext4-fsck
 
 Presence in linux-6.6.y:
   absent         no commit of linux-6.6.y after v6.6 names it
@@ -46,7 +46,7 @@ Score 25, threshold 10:
      +6  fixes-in-branch      rules/default.rules:@fixes-in-branch@  "fixes-in-branch"
      +6  subject-fix          rules/default.rules:@subject-fix@  "fix"
      +5  subject-crash        rules/default.rules:@subject-crash@  "leak"
-  not matched: cc-stable, follow-up, reverts-present, prerequisite, named-by-test, cve, syzbot, reported-by, closes-report, subject-guard, subject-check, body-fix, body-consequence, body-trace, body-crash, body-memory, body-corruption, body-fuzz, subject-cleanup, subject-rename, subject-feature, subject-perf, noautosel
+  not matched: cc-stable, follow-up, reverts-present, prerequisite, named-by-test, cve, in-newer-branch, syzbot, reported-by, closes-report, subject-guard, subject-check, body-fix, body-consequence, body-trace, body-crash, body-memory, body-corruption, body-fuzz, subject-cleanup, subject-rename, subject-feature, subject-perf, noautosel
 
 Presence in linux-6.6.y:
   upstream-line  backported as 8f3388abc9da (8f3388abc9da8f0bd4a0d1f6f7644cfac48ab01d)

@@ -272,14 +272,15 @@ static void test_json(void **state)
 	assert_non_null(nl);
 	assert_memory_equal(line,
 		"{\"commit\":\"3333333333333333333333333333333333333333\","
-		"\"subject\":\"ext4: tidy\",\"author\":\"A U Thor <author@example.com>\","
+		"\"branch\":\"linux-6.6.y\",\"subject\":\"ext4: tidy\",\"author\":\"A U Thor <author@example.com>\","
 		"\"date\":\"2023-11-14T22:13:20+00:00\",\"subsystem\":\"ext4\","
 		"\"subsystems\":[\"ext4\"],\"policy\":\"heuristic\",\"score\":0,"
 		"\"threshold\":10,\"verdict\":\"below-threshold\","
 		"\"why\":\"score 0 is below the threshold 10 of ext4\","
 		"\"reasons\":[],\"veto\":null,\"evidence\":[{\"kind\":\"absent\","
 		"\"commit\":null,\"detail\":\"not in the branch\"}],\"fixes\":[],"
-		"\"stable\":[],\"facts\":[],\"named_by\":[],\"cves\":[],\"prerequisites\":[],"
+		"\"stable\":[],\"facts\":[],\"named_by\":[],\"cves\":[],\"newer_lacking\":[],"
+		"\"prerequisites\":[],"
 		"\"series\":null,\"posted\":null,\"applies\":null,\"conflicts\":[],\"likely_prerequisites\":null,"
 		"\"reverted_by\":null,\"reverts\":null,\"other_decisions\":[],\"warnings\":[]}\n",
 		(size_t)(nl - line + 1));

@@ -1,0 +1,65 @@
+/* propose with several branches: see multirun.h. */
+#include "cli.h"
+#include "multirun.h"
+#include "propose.h"
+#include "report.h"
+#include "report-matrix.h"
+#include "testrun.h"
+#include "trace.h"
+#include "util.h"
+
+#include <stdlib.h>
+
+int propose_many(struct run_context *ctx, struct cli_args *a, char **names,
+		 size_t nr, int all, const struct cli_list *tests_from,
+		 const struct cve_set *cves, struct strbuf *out)
+{
+	struct run *runs = xcalloc(nr, sizeof(*runs));
+	const struct candidate_list **lists = xcalloc(nr, sizeof(*lists));
+	struct report *reports = xcalloc(nr, sizeof(*reports));
+	const char *given = a->branch;
+	size_t i, j, done = 0;
+	int ret = 0;
+
+	for (i = 0; !ret && i < nr; i++) {
+		struct run *run = &runs[i];
+
+		a->branch = names[i];
+		trace_printf("branches: %s (%zu of %zu)", names[i], i + 1, nr);
+		ret = cli_run_scan(ctx, run, a);
+		done = i + 1;
+		for (j = 0; !ret && j < tests_from->nr; j++)
+			ret = tests_named_by(ctx, run, tests_from->v[j]);
+		if (!ret && cves)
+			cve_run_annotate(run, cves);
+		if (!ret)
+			ret = multirun_mark_newer(ctx, run, runs, i);
+		if (!ret)
+			ret = run_judge_range(ctx, run, a->archives.v,
+					      a->archives.nr);
+		if (!ret)
+			multirun_flag_newer_lacking(run, runs, i);
+		/* The next branch loads what this one found. */
+		if (!ret)
+			ret = run_save(ctx, run);
+		if (!ret)
+			candidate_list_sort(&run->scan.candidates);
+	}
+	a->branch = given;
+	for (i = 0; !ret && i < nr; i++) {
+		cli_report(&reports[i], &runs[i]);
+		reports[i].all = all;
+		lists[i] = &runs[i].scan.candidates;
+		if (a->format == FORMAT_JSON)
+			report_json(out, &reports[i], lists[i]);
+	}
+	if (!ret && a->format == FORMAT_TEXT)
+		report_matrix(out, reports, lists, nr);
+	trace_stage("report");
+	for (i = 0; i < done; i++)
+		run_release(&runs[i]);
+	free(reports);
+	free(lists);
+	free(runs);
+	return ret;
+}

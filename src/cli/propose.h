@@ -1,0 +1,29 @@
+#ifndef CLI_PROPOSE_H
+#define CLI_PROPOSE_H
+
+#include "cli.h"
+#include "cverun.h"
+#include "options.h"
+#include "run.h"
+#include "strbuf.h"
+
+/* stablepick propose: the command (propose.c) and its two halves. */
+
+enum propose_format { FORMAT_TEXT, FORMAT_JSON, FORMAT_EMAIL, FORMAT_MBOX,
+		      FORMAT_REVIEW, FORMAT_FAILED };
+
+/* The output of a judged run of one branch (propose-render.c). */
+int propose_render(struct run_context *ctx, struct run *run,
+		   enum propose_format format, int all,
+		   const struct cli_args *a, struct strbuf *out);
+
+/*
+ * A run of several branches, newest first (multirun.h), written to
+ * out as text (a matrix) or JSON Lines (propose-many.c).  tests_from
+ * and cves (or NULL) as for one branch.  Returns 0 or -1.
+ */
+int propose_many(struct run_context *ctx, struct cli_args *a, char **names,
+		 size_t nr, int all, const struct cli_list *tests_from,
+		 const struct cve_set *cves, struct strbuf *out);
+
+#endif

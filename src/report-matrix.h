@@ -1,0 +1,23 @@
+#ifndef REPORT_MATRIX_H
+#define REPORT_MATRIX_H
+
+#include "report.h"
+#include "strbuf.h"
+
+/*
+ * The text of a run of several branches (multirun.h): each branch's
+ * header lines, then one row per commit that some branch lists (as its
+ * own table would, report_shows(); every commit with r->all), in
+ * mainline order, and a column per branch, newest first, holding the
+ * commit's verdict there: "present" also where the commit lies below
+ * the branch's base, "-" where it is not a commit of the branch's
+ * range.  A verdict marked "!" is one of a commit an older branch is
+ * to take while a newer branch of the run lacks it and is not to take
+ * it either (candidate.h, newer_lacking).  The counts of
+ * each branch last.  reports[i] describes branch i, lists[i] its
+ * candidates.
+ */
+void report_matrix(struct strbuf *out, const struct report *reports,
+		   const struct candidate_list *const *lists, size_t nr);
+
+#endif
