@@ -47,6 +47,19 @@ struct reach {
 
 #define NR_REACH 4
 
+/*
+ * Without the graph: the ancestors of a commit asked about more than
+ * once, read in one walk and sorted, so that the next questions are a
+ * search each (libgit2 walks for each: a negative answer is a walk of
+ * all history).
+ */
+struct ancestry {
+	git_oid tip;
+	int asked;			/* questions about tip so far */
+	git_oid *ids;			/* sorted; NULL until the second */
+	size_t nr;
+};
+
 struct history {
 	git_repository *repo;
 	git_odb *odb;
@@ -62,6 +75,8 @@ struct history {
 	size_t nr_touched, alloc_touched;
 	struct reach reach[NR_REACH];
 	unsigned int next_reach;
+	struct ancestry ancestry[NR_REACH];
+	unsigned int next_ancestry;
 	/* The last range asked, when small enough to keep. */
 	struct history_range memo;
 	git_oid memo_ends[3];		/* the tip, then the hidden ones */
@@ -113,6 +128,7 @@ static void history_free(struct history *h)
 	for (i = 0; i < NR_REACH; i++) {
 		free(h->reach[i].marks);
 		free(h->reach[i].frontier);
+		free(h->ancestry[i].ids);
 	}
 	free(h->touched);
 	commit_graph_free(h->graph);
@@ -1017,6 +1033,48 @@ static struct reach *reach_of(struct history *h, uint32_t tip)
 	return r;
 }
 
+static int cmp_git_oid(const void *a, const void *b)
+{
+	return git_oid_cmp(a, b);
+}
+
+static int descendant_without_graph(struct history *h, git_repository *repo,
+				    const git_oid *commit,
+				    const git_oid *ancestor)
+{
+	struct history_range r = { 0 };
+	struct ancestry *a = NULL;
+	size_t i;
+
+	if (git_oid_equal(commit, ancestor))
+		return 0;
+	for (i = 0; i < NR_REACH && !a; i++)
+		if (h->ancestry[i].asked && git_oid_equal(&h->ancestry[i].tip, commit))
+			a = &h->ancestry[i];
+	if (!a) {
+		a = &h->ancestry[h->next_ancestry++ % NR_REACH];
+		free(a->ids);
+		memset(a, 0, sizeof(*a));
+		git_oid_cpy(&a->tip, commit);
+	}
+	if (!a->ids && a->asked++ == 0)
+		return git_graph_descendant_of(repo, commit, ancestor);
+	if (!a->ids) {
+		if (history_range(&r, repo, commit, NULL, 0) < 0) {
+			a->asked = 0;
+			return -1;
+		}
+		a->ids = xcalloc(r.nr + 1, sizeof(*a->ids));
+		for (i = 0; i < r.nr; i++)
+			git_oid_cpy(&a->ids[i], &r.items[i].id);
+		a->nr = r.nr;
+		history_range_release(&r);
+		QSORT(a->ids, a->nr, cmp_git_oid);
+	}
+	return bsearch(ancestor, a->ids, a->nr, sizeof(*a->ids),
+		       cmp_git_oid) != NULL;
+}
+
 int history_descendant_of(git_repository *repo, const git_oid *commit,
 			  const git_oid *ancestor)
 {
@@ -1031,7 +1089,7 @@ int history_descendant_of(git_repository *repo, const git_oid *commit,
 
 	if (!h->graph || (c = known_handle(h, commit)) >= h->nr_graph ||
 	    (a = known_handle(h, ancestor)) >= h->nr_graph)
-		return git_graph_descendant_of(repo, commit, ancestor);
+		return descendant_without_graph(h, repo, commit, ancestor);
 	if (a == c)
 		return 0;
 	floor = generation_of(h, a);
