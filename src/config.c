@@ -18,6 +18,7 @@ void config_release(struct config *c)
 	free_string_array(c->rules, c->nr_rules);
 	free(c->ledger);
 	free(c->ledger_ref);
+	free(c->commit_url);
 	free(c->to);
 	free(c->cc);
 	free(c->stable_url);
@@ -120,6 +121,8 @@ int config_load(struct config *c, git_repository *repo, const char *file)
 		ret = get_string(snap, "stablepick.cc", &c->cc);
 	if (!ret)
 		ret = get_string(snap, "stablepick.stableUrl", &c->stable_url);
+	if (!ret)
+		ret = get_string(snap, "stablepick.commitUrl", &c->commit_url);
 	if (!ret)
 		ret = get_multivar(snap, "stablepick.archive", add_archive, c);
 	c->snapshot = snap;

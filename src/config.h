@@ -22,6 +22,7 @@ struct config {
 	char *ledger_ref;	/* stablepick.ledgerRef; NULL if unset */
 	char *to, *cc;		/* stablepick.to, stablepick.cc: mail addresses */
 	char *stable_url;	/* stablepick.stableUrl: where to fetch branches */
+	char *commit_url;	/* stablepick.commitUrl: a commit's page, %H */
 	char **archives;	/* stablepick.archive, every value */
 	size_t nr_archives, alloc_archives;
 	git_config *snapshot;	/* for per-branch settings */

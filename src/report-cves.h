@@ -17,5 +17,13 @@ void report_cves_text(struct strbuf *out, const struct run *run,
 		      const struct cve_run *cr, int all);
 void report_cves_json(struct strbuf *out, const struct run *run,
 		      const struct cve_run *cr);
+/*
+ * The page: the counts, a chart of the records by status, and every
+ * record (with --all, or but the not-affected ones): a CVE badge
+ * linking to its record at cve.org, the status, the fix (a link with
+ * stablepick.commitUrl), its verdict, subject and the evidence.
+ */
+void report_cves_html(struct strbuf *out, const struct run *run,
+		      const struct cve_run *cr, int all, const char *commit_url);
 
 #endif

@@ -1,6 +1,7 @@
 #include "report-diff.h"
 #include "json.h"
 #include "mail.h"
+#include "report-html.h"
 #include "util.h"
 
 #include <stdint.h>
@@ -97,32 +98,6 @@ void report_diff_text(struct strbuf *out, const struct diff_rows *r,
 	print_summary(out, r, rel);
 }
 
-static void html_text(struct strbuf *out, const char *s)
-{
-	struct strbuf clean = STRBUF_INIT;
-	size_t i;
-
-	mail_clean(&clean, s ? s : "");	/* one line of valid UTF-8 */
-	for (i = 0; i < clean.len; i++) {
-		switch (clean.buf[i]) {
-		case '&': strbuf_addstr(out, "&amp;"); break;
-		case '<': strbuf_addstr(out, "&lt;"); break;
-		case '>': strbuf_addstr(out, "&gt;"); break;
-		case '"': strbuf_addstr(out, "&quot;"); break;
-		default: strbuf_addch(out, clean.buf[i]);
-		}
-	}
-	strbuf_release(&clean);
-}
-
-/* Ages of missing fixes, in days before the stable tip's date. */
-static const struct { const char *label, *color; long days; } ages[] = {
-	{ "under 30 days", "#f4a582", 30 },
-	{ "30 to 90 days", "#d6604d", 90 },
-	{ "90 days to a year", "#b2182b", 365 },
-	{ "over a year", "#67001f", 0 },
-};
-
 /*
  * One file, no script, no network: a summary table, a chart of the
  * missing fixes by subsystem and age (inline SVG), and every row.
@@ -133,8 +108,8 @@ void report_diff_html(struct strbuf *out, git_repository *repo,
 		      const char *range, const git_oid *stable)
 {
 	struct tally *t;
-	size_t nr = tally(&t, r, rel), i, j, k, max = 1;
-	size_t (*age)[ARRAY_SIZE(ages)] = xcalloc(nr ? nr : 1, sizeof(*age));
+	size_t nr = tally(&t, r, rel), i, j, k;
+	struct report_html_bar *bars = xcalloc(nr ? nr : 1, sizeof(*bars));
 	git_commit *tip = NULL;
 	git_time_t now = 0;
 
@@ -157,36 +132,23 @@ void report_diff_html(struct strbuf *out, git_repository *repo,
 		}
 		days = (long)((now - git_commit_time(c)) / 86400);
 		git_commit_free(c);
-		for (k = 0; ages[k].days && days >= ages[k].days; k++)
-			;
-		age[j][k]++;
+		bars[j].n[report_html_age(days)]++;
 	}
-	for (j = 0; j < nr; j++)
-		if (t[j].n[0] > max)
-			max = t[j].n[0];
+	for (j = 0; j < nr; j++) {
+		bars[j].label = t[j].subsystem;
+		bars[j].total = t[j].n[0];
+	}
 
-	strbuf_addstr(out, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n"
-		      "<meta charset=\"utf-8\">\n<title>stablepick diff: ");
-	html_text(out, vendor);
-	strbuf_addstr(out, " against ");
-	html_text(out, stable_name);
-	strbuf_addstr(out, "</title>\n<style>\n"
-		      "body { font-family: sans-serif; margin: 2em; color: #222; }\n"
-		      "table { border-collapse: collapse; margin-bottom: 2em; }\n"
-		      "th, td { border: 1px solid #bbb; padding: 0.2em 0.6em; "
-		      "text-align: left; vertical-align: top; }\n"
-		      "td.n { text-align: right; }\n"
-		      "code { font-size: 0.95em; }\n"
-		      ".missing { background: #fde0dd; }\n"
-		      ".maybe-present { background: #fff7bc; }\n"
-		      ".vendor-only { background: #e5f5e0; }\n"
-		      ".missing-follow-up { background: #deebf7; }\n"
-		      "</style>\n</head>\n<body>\n<h1>");
-	html_text(out, vendor);
-	strbuf_addstr(out, " against ");
-	html_text(out, stable_name);
-	strbuf_addstr(out, "</h1>\n<p>Stable range ");
-	html_text(out, range);
+	{
+		struct strbuf title = STRBUF_INIT;
+
+		strbuf_addf(&title, "stablepick diff: %s against %s", vendor,
+			    stable_name);
+		report_html_begin(out, title.buf);
+		strbuf_release(&title);
+	}
+	strbuf_addstr(out, "<p>Stable range ");
+	report_html_escape(out, range);
 	strbuf_addstr(out, ", watched paths only; written by stablepick diff.</p>\n"
 		      "<h2>Summary</h2>\n<table>\n<tr><th>subsystem</th>");
 	for (k = 0; k < ARRAY_SIZE(sections); k++)
@@ -194,44 +156,18 @@ void report_diff_html(struct strbuf *out, git_repository *repo,
 	strbuf_addstr(out, "<th>caught up with</th></tr>\n");
 	for (j = 0; j < nr; j++) {
 		strbuf_addstr(out, "<tr><td>");
-		html_text(out, t[j].subsystem);
+		report_html_escape(out, t[j].subsystem);
 		strbuf_addstr(out, "</td>");
 		for (k = 0; k < ARRAY_SIZE(sections); k++)
 			strbuf_addf(out, "<td class=\"n\">%zu</td>", t[j].n[k]);
 		strbuf_addstr(out, "<td>");
-		html_text(out, diff_caught_up(rel, t[j].first_missing));
+		report_html_escape(out, diff_caught_up(rel, t[j].first_missing));
 		strbuf_addstr(out, "</td></tr>\n");
 	}
 	strbuf_addstr(out, "</table>\n<h2>Missing fixes by subsystem and age</h2>\n");
-	strbuf_addf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"720\" "
-		    "height=\"%zu\" role=\"img\" aria-label=\"missing fixes by "
-		    "subsystem and age\">\n", 40 + 24 * (nr ? nr : 1));
-	for (k = 0; k < ARRAY_SIZE(ages); k++)
-		strbuf_addf(out, "<rect x=\"%zu\" y=\"4\" width=\"12\" height=\"12\" "
-			    "fill=\"%s\"/><text x=\"%zu\" y=\"15\" font-size=\"12\">%s"
-			    "</text>\n", 10 + 170 * k, ages[k].color, 26 + 170 * k,
-			    ages[k].label);
-	for (j = 0; j < nr; j++) {
-		size_t x = 130, y = 32 + 24 * j;
-
-		strbuf_addf(out, "<text x=\"10\" y=\"%zu\" font-size=\"13\">", y + 14);
-		html_text(out, t[j].subsystem);
-		strbuf_addstr(out, "</text>\n");
-		for (k = 0; k < ARRAY_SIZE(ages); k++) {
-			size_t w = age[j][k] * 520 / max;
-
-			if (!age[j][k])
-				continue;
-			strbuf_addf(out, "<rect x=\"%zu\" y=\"%zu\" width=\"%zu\" "
-				    "height=\"18\" fill=\"%s\"><title>%zu %s</title>"
-				    "</rect>\n", x, y, w ? w : 1, ages[k].color,
-				    age[j][k], ages[k].label);
-			x += w ? w : 1;
-		}
-		strbuf_addf(out, "<text x=\"%zu\" y=\"%zu\" font-size=\"12\">%zu</text>\n",
-			    x + 6, y + 14, t[j].n[0]);
-	}
-	strbuf_addstr(out, "</svg>\n<h2>Commits</h2>\n<table>\n<tr><th>section</th>"
+	report_html_age_chart(out, bars, nr, "missing fixes by subsystem and "
+			      "age");
+	strbuf_addstr(out, "<h2>Commits</h2>\n<table>\n<tr><th>section</th>"
 		      "<th>commit</th><th>upstream</th><th>subsystem</th>"
 		      "<th>subject</th></tr>\n");
 	for (i = 0; i < r->nr; i++) {
@@ -244,18 +180,19 @@ void report_diff_html(struct strbuf *out, git_repository *repo,
 		if (w->upstream)
 			strbuf_addf(out, "%.12s", w->upstream);
 		strbuf_addstr(out, "</code></td><td>");
-		html_text(out, w->subsystem ? w->subsystem : "-");
+		report_html_escape(out, w->subsystem ? w->subsystem : "-");
 		strbuf_addstr(out, "</td><td>");
-		html_text(out, w->subject);
+		report_html_escape(out, w->subject);
 		if (w->detail) {
 			strbuf_addstr(out, "<br><small>");
-			html_text(out, w->detail);
+			report_html_escape(out, w->detail);
 			strbuf_addstr(out, "</small>");
 		}
 		strbuf_addstr(out, "</td></tr>\n");
 	}
-	strbuf_addstr(out, "</table>\n</body>\n</html>\n");
-	free(age);
+	strbuf_addstr(out, "</table>\n");
+	report_html_end(out);
+	free(bars);
 	free(t);
 }
 

@@ -16,10 +16,9 @@ static int cmp_row(const void *a, const void *b)
 	return memcmp(x->c->id.id, y->c->id.id, GIT_OID_RAWSZ);
 }
 
-/* The cell of commit id in branch i: its verdict, or what stands in. */
-static const char *cell(const struct report *r,
-			const struct candidate_list *l, const git_oid *id,
-			int *flagged)
+const char *report_matrix_cell(const struct report *r,
+			       const struct candidate_list *l,
+			       const git_oid *id, int *flagged)
 {
 	const struct candidate *c = candidate_list_find(l, id);
 
@@ -32,18 +31,13 @@ static const char *cell(const struct report *r,
 	return scan_in_range(r->scan, id) == 1 ? "-" : "present";
 }
 
-void report_matrix(struct strbuf *out, const struct report *reports,
-		   const struct candidate_list *const *lists, size_t nr)
+size_t report_matrix_rows(const struct report *reports,
+			  const struct candidate_list *const *lists, size_t nr,
+			  const struct candidate ***out)
 {
 	struct row *rows = NULL;
-	size_t nr_rows = 0, alloc = 0, i, j, k, flagged_rows = 0;
-	int *width = xcalloc(nr ? nr : 1, sizeof(*width));
+	size_t nr_rows = 0, alloc = 0, i, j, k;
 
-	for (i = 0; i < nr; i++) {
-		if (i)
-			strbuf_addch(out, '\n');
-		report_header(out, &reports[i], lists[i]);
-	}
 	/* The rows: a commit any branch lists, once. */
 	for (i = 0; i < nr; i++) {
 		for (j = 0; j < lists[i]->nr; j++) {
@@ -66,11 +60,31 @@ void report_matrix(struct strbuf *out, const struct report *reports,
 		}
 	}
 	QSORT(rows, nr_rows, cmp_row);
+	*out = xcalloc(nr_rows + 1, sizeof(**out));
+	for (k = 0; k < nr_rows; k++)
+		(*out)[k] = rows[k].c;
+	free(rows);
+	return nr_rows;
+}
+
+void report_matrix(struct strbuf *out, const struct report *reports,
+		   const struct candidate_list *const *lists, size_t nr)
+{
+	const struct candidate **rows;
+	size_t nr_rows, i, j, k, flagged_rows = 0;
+	int *width = xcalloc(nr ? nr : 1, sizeof(*width));
+
+	for (i = 0; i < nr; i++) {
+		if (i)
+			strbuf_addch(out, '\n');
+		report_header(out, &reports[i], lists[i]);
+	}
+	nr_rows = report_matrix_rows(reports, lists, nr, &rows);
 	for (i = 0; i < nr; i++) {
 		width[i] = (int)strlen(reports[i].branch->name);
 		for (k = 0; k < nr_rows; k++) {
-			int flag, len = (int)strlen(cell(&reports[i], lists[i],
-							 &rows[k].c->id, &flag));
+			int flag, len = (int)strlen(report_matrix_cell(&reports[i], lists[i],
+							 &rows[k]->id, &flag));
 
 			len += flag;
 			width[i] = len > width[i] ? len : width[i];
@@ -86,13 +100,13 @@ void report_matrix(struct strbuf *out, const struct report *reports,
 		strbuf_addstr(out, "  SUBJECT\n");
 	}
 	for (k = 0; k < nr_rows; k++) {
-		const struct candidate *c = rows[k].c;
+		const struct candidate *c = rows[k];
 		int any = 0;
 
 		strbuf_addf(out, "%.12s", c->hex);
 		for (i = 0; i < nr; i++) {
 			int flag;
-			const char *v = cell(&reports[i], lists[i], &c->id, &flag);
+			const char *v = report_matrix_cell(&reports[i], lists[i], &c->id, &flag);
 
 			strbuf_addf(out, "  %s%s%*s", v, flag ? "!" : "",
 				    width[i] - (int)strlen(v) - flag, "");

@@ -20,4 +20,20 @@
 void report_matrix(struct strbuf *out, const struct report *reports,
 		   const struct candidate_list *const *lists, size_t nr);
 
+/*
+ * The rows of the matrix: the commits some branch lists, in mainline
+ * order (*rows the caller's to free, the candidates borrowed).
+ */
+size_t report_matrix_rows(const struct report *reports,
+			  const struct candidate_list *const *lists, size_t nr,
+			  const struct candidate ***rows);
+/*
+ * The cell of commit id in the branch of r and l: the verdict there,
+ * "present" below its base, "-" when not of its range; *flagged when
+ * the commit has newer_lacking there.
+ */
+const char *report_matrix_cell(const struct report *r,
+			       const struct candidate_list *l,
+			       const git_oid *id, int *flagged);
+
 #endif

@@ -58,10 +58,10 @@ __stablepick_formats()
 {
 	case $1 in
 	audit)   echo "text json email" ;;
-	cves)    echo "text json" ;;
+	cves)    echo "text json html" ;;
 	diff)    echo "text json html" ;;
 	eval)    echo "text json" ;;
-	propose) echo "text json email mbox review failed" ;;
+	propose) echo "text json email mbox review failed html" ;;
 	queue)   echo "mbox quilt" ;;
 	rules)   echo "text json" ;;
 	tests)   echo "text json exclude" ;;

@@ -11,8 +11,8 @@
 
 /* stablepick cves: see cverun.h. */
 
-enum format { FORMAT_TEXT, FORMAT_JSON };
-static const char *const format_names[] = { "text", "json", NULL };
+enum format { FORMAT_TEXT, FORMAT_JSON, FORMAT_HTML };
+static const char *const format_names[] = { "text", "json", "html", NULL };
 
 static int cves(struct run_context *ctx, int argc, char **argv)
 {
@@ -58,6 +58,8 @@ static int cves(struct run_context *ctx, int argc, char **argv)
 		ret = cve_run_settle(ctx, &run, &cr);
 	if (!ret && a.format == FORMAT_JSON)
 		report_cves_json(&out, &run, &cr);
+	else if (!ret && a.format == FORMAT_HTML)
+		report_cves_html(&out, &run, &cr, all, ctx->config.commit_url);
 	else if (!ret)
 		report_cves_text(&out, &run, &cr, all);
 	ret = cli_finish(ctx, &run, &out, ret);
@@ -68,7 +70,7 @@ static int cves(struct run_context *ctx, int argc, char **argv)
 
 const struct cli_command cmd_cves = {
 	"cves",
-	"--branch BRANCH --cve DIR [--all] [--format text|json]\n"
+	"--branch BRANCH --cve DIR [--all] [--format text|json|html]\n"
 	"                       [--upstream REF]",
 	"which CVEs affect the branch, and the verdicts of their fixes",
 	cves,

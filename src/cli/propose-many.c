@@ -3,6 +3,7 @@
 #include "multirun.h"
 #include "propose.h"
 #include "report.h"
+#include "report-html.h"
 #include "report-matrix.h"
 #include "testrun.h"
 #include "trace.h"
@@ -55,6 +56,10 @@ int propose_many(struct run_context *ctx, struct cli_args *a, char **names,
 	}
 	if (!ret && a->format == FORMAT_TEXT)
 		report_matrix(out, reports, lists, nr);
+	if (!ret && a->format == FORMAT_HTML)
+		report_propose_html(out, reports, lists, nr,
+				    ctx->config.commit_url,
+				    propose_tip_time(ctx, &runs[0]));
 	trace_stage("report");
 	for (i = 0; i < done; i++)
 		run_release(&runs[i]);

@@ -4,6 +4,7 @@
 #include "mail.h"
 #include "propose.h"
 #include "report.h"
+#include "report-html.h"
 #include "report-review.h"
 #include "strbuf.h"
 #include "util.h"
@@ -117,6 +118,13 @@ int propose_render(struct run_context *ctx, struct run *run,
 	case FORMAT_JSON:
 		report_json(out, &r, &run->scan.candidates);
 		return 0;
+	case FORMAT_HTML: {
+		const struct candidate_list *l = &run->scan.candidates;
+
+		report_propose_html(out, &r, &l, 1, ctx->config.commit_url,
+				    propose_tip_time(ctx, run));
+		return 0;
+	}
 	case FORMAT_EMAIL:
 	case FORMAT_MBOX:
 	case FORMAT_REVIEW:
@@ -169,4 +177,17 @@ int propose_render(struct run_context *ctx, struct run *run,
 	git_signature_free(me);
 	strbuf_release(&cc);
 	return ret;
+}
+
+git_time_t propose_tip_time(struct run_context *ctx, const struct run *run)
+{
+	git_commit *tip;
+	git_time_t t = 0;
+
+	if (!git_commit_lookup(&tip, ctx->repo, &run->upstream)) {
+		t = git_commit_time(tip);
+		git_commit_free(tip);
+	}
+	git_error_clear();
+	return t;
 }

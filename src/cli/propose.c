@@ -17,7 +17,7 @@
 #include <string.h>
 
 static const char *const format_names[] = {
-	"text", "json", "email", "mbox", "review", "failed", NULL
+	"text", "json", "email", "mbox", "review", "failed", "html", NULL
 };
 
 /* Whether the format prints the time of the run (a mail's Date:). */
@@ -84,9 +84,10 @@ static int propose(struct run_context *ctx, int argc, char **argv)
 		goto out;
 	}
 	if (nr_names > 1 && ((a.format != FORMAT_TEXT &&
-			      a.format != FORMAT_JSON) || since ||
+			      a.format != FORMAT_JSON &&
+			      a.format != FORMAT_HTML) || since ||
 			     a.in_reply_to)) {
-		error("several branches take --format text or json, and "
+		error("several branches take --format text, json or html, and "
 		      "neither --since nor --in-reply-to");
 		ret = cli_usage(&cmd_propose);
 		goto out;
@@ -177,7 +178,7 @@ out:
 const struct cli_command cmd_propose = {
 	"propose",
 	"--branch BRANCH... [--all] [--archive PATH]... [--cve DIR]\n"
-	"                          [--format text|json|email|mbox|review|failed]\n"
+	"                          [--format text|json|email|mbox|review|failed|html]\n"
 	"                          [--in-reply-to MSGID] [--range A..B]\n"
 	"                          [--since last|REV] [--subsystem LIST]\n"
 	"                          [--tests-from DIR]... [--upstream REF]",

@@ -10,7 +10,10 @@
 /* stablepick propose: the command (propose.c) and its two halves. */
 
 enum propose_format { FORMAT_TEXT, FORMAT_JSON, FORMAT_EMAIL, FORMAT_MBOX,
-		      FORMAT_REVIEW, FORMAT_FAILED };
+		      FORMAT_REVIEW, FORMAT_FAILED, FORMAT_HTML };
+
+/* The upstream tip's committer date (for the ages of the HTML page). */
+git_time_t propose_tip_time(struct run_context *ctx, const struct run *run);
 
 /* The output of a judged run of one branch (propose-render.c). */
 int propose_render(struct run_context *ctx, struct run *run,
@@ -19,7 +22,7 @@ int propose_render(struct run_context *ctx, struct run *run,
 
 /*
  * A run of several branches, newest first (multirun.h), written to
- * out as text (a matrix) or JSON Lines (propose-many.c).  tests_from
+ * out as text (a matrix), JSON Lines or HTML (propose-many.c).  tests_from
  * and cves (or NULL) as for one branch.  Returns 0 or -1.
  */
 int propose_many(struct run_context *ctx, struct cli_args *a, char **names,

@@ -114,6 +114,6 @@ grep -q "^error: no branch matches 'nope-\*'$" "$tmp/err" || fail "$(cat "$tmp/e
 if "$STABLEPICK" propose --branch 'linux-*.y' --format email 2>"$tmp/err"; then
 	fail "email of several branches"
 fi
-grep -q "^error: several branches take --format text or json" "$tmp/err" ||
+grep -q "^error: several branches take --format text, json or html" "$tmp/err" ||
 	fail "$(cat "$tmp/err")"
 ok "errors: no branch matched, a one-branch format"

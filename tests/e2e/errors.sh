@@ -37,11 +37,11 @@ expect_error 1 "error: unknown revision 'v9.9' for --range" \
 	sp propose --branch linux-6.6.y --range v9.9..master
 expect_error 1 "error: unknown subsystem 'xsf' for --subsystem" \
 	sp propose --branch linux-6.6.y --subsystem xfs,xsf
-expect_error 129 "error: unknown format 'yaml' (expected text, json, email, mbox, review or failed)" \
+expect_error 129 "error: unknown format 'yaml' (expected text, json, email, mbox, review, failed or html)" \
 	sp propose --branch linux-6.6.y --format yaml
 expect_error 129 "error: propose needs --branch
 usage: stablepick propose --branch BRANCH... [--all] [--archive PATH]... [--cve DIR]
-                          [--format text|json|email|mbox|review|failed]
+                          [--format text|json|email|mbox|review|failed|html]
                           [--in-reply-to MSGID] [--range A..B]
                           [--since last|REV] [--subsystem LIST]
                           [--tests-from DIR]... [--upstream REF]" \

@@ -10,7 +10,7 @@ cat >"$tmp/layers" <<'LAYERS'
 2 candidate   candidate
 3 stages      audit blame branch checks deps eval match match-files match-internal match-mainline posted review revlist ruletest scan scan-fixes scan-internal scan-paths scan-refs score
 4 run         cverun memo multirun picks run testrun vendordiff
-5 report      report report-audit report-cves report-diff report-eval report-json report-matrix report-failed report-ledger report-mail report-review report-rules report-ruletest report-tests
+5 report      report report-audit report-cves report-diff report-eval report-json report-matrix report-failed report-html report-ledger report-mail report-review report-rules report-ruletest report-tests
 6 cli         cli/* main
 LAYERS
 
