@@ -84,6 +84,9 @@ void report_diff_text(struct strbuf *out, const struct diff_rows *r,
 	for (i = 0; i < r->nr; i++)
 		if (r->v[i].subsystem && (int)strlen(r->v[i].subsystem) > wsub)
 			wsub = (int)strlen(r->v[i].subsystem);
+	if (r->nr)
+		strbuf_addf(out, "%-17s %-12s  %-*s %s\n", "SECTION", "COMMIT",
+			    wsub, "SUBSYSTEM", "SUBJECT");
 	for (i = 0; i < r->nr; i++) {
 		const struct diff_row *w = &r->v[i];
 		char hex[GIT_OID_HEXSZ + 1];
@@ -94,6 +97,15 @@ void report_diff_text(struct strbuf *out, const struct diff_rows *r,
 			    w->subject ? w->subject : "");
 		if (w->detail)
 			strbuf_addf(out, "%*s%s\n", 21 + wsub, "", w->detail);
+		if (w->nr_cves) {
+			size_t k;
+
+			strbuf_addf(out, "%*sfixes", 21 + wsub, "");
+			for (k = 0; k < w->nr_cves; k++)
+				strbuf_addf(out, "%s %s", k ? "," : "",
+					    w->cves[k]->id);
+			strbuf_addch(out, '\n');
+		}
 	}
 	print_summary(out, r, rel);
 }
@@ -110,6 +122,7 @@ void report_diff_html(struct strbuf *out, git_repository *repo,
 	struct tally *t;
 	size_t nr = tally(&t, r, rel), i, j, k;
 	struct report_html_bar *bars = xcalloc(nr ? nr : 1, sizeof(*bars));
+	size_t nr_bars;
 	git_commit *tip = NULL;
 	git_time_t now = 0;
 
@@ -122,7 +135,8 @@ void report_diff_html(struct strbuf *out, git_repository *repo,
 		git_commit *c = NULL;
 		long days;
 
-		if (strcmp(w->section, "missing"))
+		if (strcmp(w->section, "missing") &&
+		    strcmp(w->section, "missing-follow-up"))
 			continue;
 		for (j = 0; j < nr && strcmp(t[j].subsystem, name); j++)
 			;
@@ -134,10 +148,15 @@ void report_diff_html(struct strbuf *out, git_repository *repo,
 		git_commit_free(c);
 		bars[j].n[report_html_age(days)]++;
 	}
-	for (j = 0; j < nr; j++) {
-		bars[j].label = t[j].subsystem;
-		bars[j].total = t[j].n[0];
+	/* The subsystems that lack something, no rows of zeros. */
+	for (j = k = 0; j < nr; j++) {
+		if (!t[j].n[0] && !t[j].n[3])
+			continue;
+		memcpy(bars[k].n, bars[j].n, sizeof(bars[k].n));
+		bars[k].label = t[j].subsystem;
+		bars[k++].total = t[j].n[0] + t[j].n[3];
 	}
+	nr_bars = k;
 
 	{
 		struct strbuf title = STRBUF_INIT;
@@ -164,9 +183,12 @@ void report_diff_html(struct strbuf *out, git_repository *repo,
 		report_html_escape(out, diff_caught_up(rel, t[j].first_missing));
 		strbuf_addstr(out, "</td></tr>\n");
 	}
-	strbuf_addstr(out, "</table>\n<h2>Missing fixes by subsystem and age</h2>\n");
-	report_html_age_chart(out, bars, nr, "missing fixes by subsystem and "
-			      "age");
+	strbuf_addstr(out, "</table>\n<h2>Missing fixes and follow-ups by subsystem and age</h2>\n");
+	if (nr_bars)
+		report_html_age_chart(out, bars, nr_bars, "missing fixes and "
+				      "follow-ups by subsystem and age");
+	else
+		strbuf_addstr(out, "<p>Nothing missing.</p>\n");
 	strbuf_addstr(out, "<h2>Commits</h2>\n<table>\n<tr><th>section</th>"
 		      "<th>commit</th><th>upstream</th><th>subsystem</th>"
 		      "<th>subject</th></tr>\n");
@@ -183,6 +205,11 @@ void report_diff_html(struct strbuf *out, git_repository *repo,
 		report_html_escape(out, w->subsystem ? w->subsystem : "-");
 		strbuf_addstr(out, "</td><td>");
 		report_html_escape(out, w->subject);
+		for (k = 0; k < w->nr_cves; k++) {
+			strbuf_addstr(out, "<span class=\"badge\">");
+			report_html_escape(out, w->cves[k]->id);
+			strbuf_addstr(out, "</span>");
+		}
 		if (w->detail) {
 			strbuf_addstr(out, "<br><small>");
 			report_html_escape(out, w->detail);
@@ -199,7 +226,7 @@ void report_diff_html(struct strbuf *out, git_repository *repo,
 void report_diff_json(struct strbuf *out, const struct diff_rows *r)
 {
 	struct json_writer jw;
-	size_t i;
+	size_t i, k;
 
 	for (i = 0; i < r->nr; i++) {
 		const struct diff_row *w = &r->v[i];
@@ -214,6 +241,10 @@ void report_diff_json(struct strbuf *out, const struct diff_rows *r)
 		jw_object_string(&jw, "subsystem", w->subsystem);
 		jw_object_string(&jw, "subject", w->subject);
 		jw_object_string(&jw, "detail", w->detail);
+		jw_object_array(&jw, "cves");
+		for (k = 0; k < w->nr_cves; k++)
+			jw_array_string(&jw, w->cves[k]->id);
+		jw_end(&jw);
 		jw_end(&jw);
 		strbuf_addch(out, '\n');
 	}

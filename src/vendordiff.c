@@ -23,6 +23,8 @@ static void add_row(struct diff_rows *r, const char *section,
 	w->subsystem = subsystem;
 	w->subject = subject;
 	w->detail = detail;
+	w->cves = NULL;
+	w->nr_cves = 0;
 }
 
 /* The stable side: what the vendor lacks. */
@@ -266,6 +268,22 @@ static void release_releases(struct diff_releases *rel)
 		free(rel->v[i].name);
 	free(rel->v);
 	free(rel->order);
+}
+
+void vendordiff_mark_cves(struct vendordiff *d, const struct cve_set *set)
+{
+	size_t i;
+
+	for (i = 0; i < d->rows.nr; i++) {
+		struct diff_row *w = &d->rows.v[i];
+		git_oid id;
+
+		if (!w->upstream || git_oid_fromstr(&id, w->upstream) < 0) {
+			git_error_clear();
+			continue;
+		}
+		w->nr_cves = cve_set_fixed_by(set, &id, &w->cves);
+	}
 }
 
 const char *diff_caught_up(const struct diff_releases *rel, size_t pos)

@@ -1,6 +1,7 @@
 #ifndef VENDORDIFF_H
 #define VENDORDIFF_H
 
+#include "cve.h"
 #include "run.h"
 
 /*
@@ -33,6 +34,9 @@ struct diff_row {
 	const char *subsystem;
 	const char *subject;
 	char *detail;
+	/* With --cve: the records its upstream commit fixes (borrowed). */
+	const struct cve *const *cves;
+	size_t nr_cves;
 };
 
 struct diff_rows {
@@ -105,5 +109,11 @@ int vendordiff_run(struct run_context *ctx, struct vendordiff *d,
 void vendordiff_save(struct run_context *ctx, struct vendordiff *d);
 
 void vendordiff_release(struct vendordiff *d);
+
+/*
+ * Each row whose upstream commit a record of set fixes gets them (set
+ * must outlive the rows).
+ */
+void vendordiff_mark_cves(struct vendordiff *d, const struct cve_set *set);
 
 #endif

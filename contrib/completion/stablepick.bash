@@ -31,7 +31,7 @@ __stablepick_options()
 	acks)     echo "--archive --branch --dry-run --help --upstream" ;;
 	audit)    echo "--archive --branch --format --help --in-reply-to --mbox --picks --queue --range --upstream" ;;
 	cves)     echo "--all --branch --cve --format --help --upstream" ;;
-	diff)     echo "--against --branch --format --help --subsystem --upstream" ;;
+	diff)     echo "--against --branch --cve --format --help --subsystem --upstream" ;;
 	eval)     echo "--ablation --branch --false-picks --format --help --misses --range --subsystem --threshold-sweep --upstream" ;;
 	explain)  echo "--archive --branch --help --upstream" ;;
 	ledger)

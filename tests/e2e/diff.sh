@@ -118,6 +118,21 @@ EXPECT
 test_cmp "$tmp/expect" "$tmp/actual"
 ok "missing, maybe-present, vendor-only and missing-follow-up, exactly"
 
+# --cve: the rows whose upstream fix a CVE record names carry its id.
+mkdir -p "$tmp/vulns/cve/published/2024"
+echo "$m5" >"$tmp/vulns/cve/published/2024/CVE-2024-4242.sha1"
+"$STABLEPICK" diff --branch vendor --against linux-5.15.y --cve "$tmp/vulns" \
+	--format json | jq -r 'select(.cves | length > 0) | [.section, .upstream,
+	(.cves | join(","))] | join(" ")' >"$tmp/actual"
+echo "missing $m5 CVE-2024-4242" >"$tmp/expect"
+test_cmp "$tmp/expect" "$tmp/actual"
+"$STABLEPICK" diff --branch vendor --against linux-5.15.y --cve "$tmp/vulns" |
+	grep -q '^ *fixes CVE-2024-4242$' || fail "the text names no CVE"
+"$STABLEPICK" diff --branch vendor --against linux-5.15.y --cve "$tmp/vulns" \
+	--format html | grep -q '<span class="badge">CVE-2024-4242</span>' ||
+	fail "the page shows no CVE"
+ok "--cve: the CVE ids of the missing fixes"
+
 "$STABLEPICK" diff --branch vendor --against linux-5.15.y --format json |
 	jq -r 'select(.section == "maybe-present") | .detail' >"$tmp/actual"
 echo "same subject as $(echo $vx | cut -c1-12) in vendor" >"$tmp/expect"
@@ -128,6 +143,7 @@ echo "fixes $(echo $m2 | cut -c1-12), which vendor carries; applies to its tip" 
 test_cmp "$tmp/expect" "$tmp/actual"
 "$STABLEPICK" diff --branch vendor --against linux-5.15.y --subsystem xfs >"$tmp/actual"
 cat >"$tmp/expect" <<EXPECT
+SECTION           COMMIT        SUBSYSTEM  SUBJECT
 maybe-present     $(echo $s4 | cut -c1-12)  xfs        xfs: fix a hang in log recovery
                                same subject as $(echo $vx | cut -c1-12) in vendor
 
@@ -193,6 +209,12 @@ subsystem missing maybe-present vendor-only missing-follow-up caught up with
 xfs 0 1 0 0 v5.15.1
 ext4 1 0 3 1 v5.15.2
 EXPECT
+test_cmp "$tmp/expect" "$tmp/actual"
+# The chart: a row for each subsystem that lacks something (ext4: its
+# missing fix and its missing follow-up), none of zeros (xfs).
+sed -n '/<svg/,/<\/svg>/p' "$tmp/report.html" |
+	sed -n 's/.*font-size="1[23]">\([^<]*\)<\/text>.*/\1/p' | tail -n +5 >"$tmp/actual"
+printf '%s\n' ext4 2 >"$tmp/expect"
 test_cmp "$tmp/expect" "$tmp/actual"
 ok "the HTML report"
 

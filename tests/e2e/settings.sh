@@ -108,6 +108,7 @@ git checkout -q main
 "$STABLEPICK" --rules "$tmp/rules" diff --branch vendor --against v255-stable \
 	>"$tmp/actual"
 cat >"$tmp/expect" <<EOF
+SECTION           COMMIT        SUBSYSTEM          SUBJECT
 missing           $hang  libsystemd-network sd-dhcp-client: fix a hang
 missing-follow-up $(short "$tidy")  resolve            resolved: tidy the cache code
                                        fixes $base, which vendor carries; does not apply to its tip
