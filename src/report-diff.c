@@ -241,6 +241,13 @@ void report_diff_json(struct strbuf *out, const struct diff_rows *r)
 		jw_object_string(&jw, "subsystem", w->subsystem);
 		jw_object_string(&jw, "subject", w->subject);
 		jw_object_string(&jw, "detail", w->detail);
+		if (w->verdict) {
+			jw_object_string(&jw, "verdict", w->verdict);
+			jw_object_int(&jw, "score", w->score);
+		} else {
+			jw_object_null(&jw, "verdict");
+			jw_object_null(&jw, "score");
+		}
 		jw_object_array(&jw, "cves");
 		for (k = 0; k < w->nr_cves; k++)
 			jw_array_string(&jw, w->cves[k]->id);

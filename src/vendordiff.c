@@ -25,6 +25,8 @@ static void add_row(struct diff_rows *r, const char *section,
 	w->detail = detail;
 	w->cves = NULL;
 	w->nr_cves = 0;
+	w->verdict = NULL;
+	w->score = 0;
 }
 
 /* The stable side: what the vendor lacks. */
@@ -162,12 +164,18 @@ static int follow_up_rows(struct diff_rows *r, struct run_context *ctx,
 		}
 		git_commit_free(pick);
 		git_oid_tostr(hex, sizeof(hex), &t->id);
-		if (!ret)
+		/* Judged: "make ... static" follows up, and is no fix. */
+		if (!ret) {
 			add_row(r, "missing-follow-up", &c->id, c->hex,
 				s ? s->name : NULL, c->msg.subject,
-				xstrfmt("fixes %.12s, which %s carries; %s", hex,
-					vendor, res.applies ? "applies to its tip" :
-					"does not apply to its tip"));
+				xstrfmt("fixes %.12s, which %s carries; %s; %s, "
+					"score %d", hex, vendor, res.applies ?
+					"applies to its tip" :
+					"does not apply to its tip",
+					verdict_name(c->verdict), c->score));
+			r->v[r->nr - 1].verdict = verdict_name(c->verdict);
+			r->v[r->nr - 1].score = c->score;
+		}
 		apply_result_release(&res);
 	}
 	git_commit_free(onto);

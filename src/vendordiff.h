@@ -34,6 +34,9 @@ struct diff_row {
 	const char *subsystem;
 	const char *subject;
 	char *detail;
+	/* A missing follow-up, judged as propose judges: its verdict. */
+	const char *verdict;		/* NULL for the other sections */
+	int score;
 	/* With --cve: the records its upstream commit fixes (borrowed). */
 	const struct cve *const *cves;
 	size_t nr_cves;

@@ -139,7 +139,14 @@ echo "same subject as $(echo $vx | cut -c1-12) in vendor" >"$tmp/expect"
 test_cmp "$tmp/expect" "$tmp/actual"
 "$STABLEPICK" diff --branch vendor --against linux-5.15.y --format json |
 	jq -r 'select(.section == "missing-follow-up") | .detail' >"$tmp/actual"
-echo "fixes $(echo $m2 | cut -c1-12), which vendor carries; applies to its tip" >"$tmp/expect"
+echo "fixes $(echo $m2 | cut -c1-12), which vendor carries; applies to its tip; proposed, score 25" >"$tmp/expect"
+test_cmp "$tmp/expect" "$tmp/actual"
+# The follow-up is judged as propose judges it; the other rows are not.
+"$STABLEPICK" diff --branch vendor --against linux-5.15.y --format json |
+	jq -r '[.section, (.verdict // "-"), (.score // "-")] | join(" ")' |
+	sort -u >"$tmp/actual"
+printf '%s\n' 'maybe-present - -' 'missing - -' 'missing-follow-up proposed 25' \
+	'vendor-only - -' >"$tmp/expect"
 test_cmp "$tmp/expect" "$tmp/actual"
 "$STABLEPICK" diff --branch vendor --against linux-5.15.y --subsystem xfs >"$tmp/actual"
 cat >"$tmp/expect" <<EXPECT

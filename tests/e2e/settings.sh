@@ -111,7 +111,7 @@ cat >"$tmp/expect" <<EOF
 SECTION           COMMIT        SUBSYSTEM          SUBJECT
 missing           $hang  libsystemd-network sd-dhcp-client: fix a hang
 missing-follow-up $(short "$tidy")  resolve            resolved: tidy the cache code
-                                       fixes $base, which vendor carries; does not apply to its tip
+                                       fixes $base, which vendor carries; does not apply to its tip; below-threshold, score 8
 
 subsystem           missing  maybe-present  vendor-only  missing-follow-up  caught up with
 libsystemd-network        1              0            0                  0  v255.1
