@@ -538,6 +538,11 @@ void report_explain(struct strbuf *out, const struct report *r,
 		report_add_other_decision(out, c->other_decisions[i], 1);
 		strbuf_addch(out, '\n');
 	}
+	for (i = 0; i < c->nr_newer_lacking; i++)
+		strbuf_addf(out, "Newer:     %s lacks it and is not to take it "
+			    "(%s): take it there first\n",
+			    c->newer_lacking[i].branch,
+			    verdict_name(c->newer_lacking[i].verdict));
 	strbuf_addf(out, "\nVerdict:   %s: %s\n", verdict_name(c->verdict), c->why);
 }
 

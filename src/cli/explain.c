@@ -1,5 +1,6 @@
 #include "cli.h"
 #include "error.h"
+#include "multirun.h"
 #include "options.h"
 #include "report.h"
 #include "strbuf.h"
@@ -70,47 +71,80 @@ static int explain_one(struct run_context *ctx, struct run *run,
 static int explain(struct run_context *ctx, int argc, char **argv)
 {
 	struct cli_args a = { 0 };
+	struct cli_list branches = { 0 };
 	const struct cli_option opts[] = {
-		OPT_BRANCH(&a, "the branch the commits are judged for "
-			   "(required)"),
+		OPT_LIST("branch", &branches, "BRANCH",
+			 "the branch the commits are judged for (required); "
+			 "may be repeated, or a glob: newest first"),
 		OPT_ARCHIVE(&a),
 		OPT_UPSTREAM(&a),
 		OPT_END()
 	};
 	struct strbuf out = STRBUF_INIT;
-	struct run run;
-	int n, ret, failed = 0;
+	struct run *runs = NULL;
+	char **names = NULL;
+	size_t nr_names = 0, done = 0, i;
+	int n, ret = 0, failed = 0, first;
 
 	if ((n = cli_parse(&cmd_explain, opts, argc, argv, 0)) < 0)
 		return cli_parse_status(n);
-	if (!a.branch || n == argc) {
-		if (!a.branch)
+	if (!branches.nr || n == argc) {
+		if (!branches.nr)
 			error("explain needs --branch");
 		else
 			error("explain needs at least one commit");
 		cli_args_release(&a);
+		cli_list_release(&branches);
 		return cli_usage(&cmd_explain);
 	}
-
-	/* Judge the whole range, so that links between commits count. */
-	ret = run_setup(ctx, &run, a.branch, a.upstream);
-	if (!ret)
-		ret = run_scan(ctx, &run);
-	if (!ret)
-		ret = run_judge_range(ctx, &run, a.archives.v, a.archives.nr);
-	for (; !ret && n < argc; n++) {
-		/* A bad commit is reported; the others are still explained. */
-		if (explain_one(ctx, &run, argv[n], &out) < 0)
-			failed = 1;
+	if (multirun_expand(ctx, branches.v, branches.nr, &names,
+			    &nr_names) < 0) {
+		cli_args_release(&a);
+		cli_list_release(&branches);
+		return 1;
 	}
-	ret = cli_finish(ctx, &run, &out, ret);
+	multirun_order(ctx, names, nr_names);
+	runs = xcalloc(nr_names, sizeof(*runs));
+	first = n;
+	for (i = 0; !ret && i < nr_names; i++) {
+		struct run *run = &runs[i];
+
+		/* Judge the whole range, so that links between commits count. */
+		ret = run_setup(ctx, run, names[i], a.upstream);
+		done = i + 1;
+		if (!ret)
+			ret = run_scan(ctx, run);
+		if (!ret)
+			ret = multirun_mark_newer(ctx, run, runs, i);
+		if (!ret)
+			ret = run_judge_range(ctx, run, a.archives.v,
+					      a.archives.nr);
+		if (!ret)
+			multirun_flag_newer_lacking(run, runs, i);
+		if (!ret && nr_names > 1)
+			strbuf_addf(&out, "%s== %s ==\n", i ? "\n" : "",
+				    names[i]);
+		for (n = first; !ret && n < argc; n++) {
+			/* A bad commit is reported; the others are still explained. */
+			if (explain_one(ctx, run, argv[n], &out) < 0)
+				failed = 1;
+		}
+		if (!ret)
+			ret = run_save(ctx, run);
+	}
+	ret = cli_output(&out, ret);
+	for (i = 0; i < done; i++)
+		run_release(&runs[i]);
+	free(runs);
+	free_string_array(names, nr_names);
 	cli_args_release(&a);
+	cli_list_release(&branches);
 	return ret < 0 || failed ? 1 : 0;
 }
 
 const struct cli_command cmd_explain = {
 	"explain",
-	"--branch BRANCH [--archive PATH]... [--upstream REF] COMMIT...",
+	"--branch BRANCH... [--archive PATH]... [--upstream REF] COMMIT...",
 	"show the score of commits rule by rule, and their presence",
 	explain,
 };

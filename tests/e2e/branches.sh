@@ -103,6 +103,20 @@ for br in linux-6.7.y linux-6.6.y linux-6.1.y; do
 done
 ok "each branch's verdicts are its own run's, but in-newer-branch"
 
+# explain: a section per branch, newest first; the fact and the flag.
+"$STABLEPICK" explain --branch 'linux-*.y' "$d" "$b" >"$tmp/explain" 2>"$tmp/err" ||
+	fail "explain: $(cat "$tmp/err")"
+grep '^== ' "$tmp/explain" >"$tmp/actual"
+printf '== %s ==\n' linux-6.7.y linux-6.6.y linux-6.1.y >"$tmp/expect"
+test_cmp "$tmp/expect" "$tmp/actual"
+[ "$(grep -c '^Newer:     linux-6.7.y lacks it and is not to take it (rejected): take it there first$' "$tmp/explain")" -eq 2 ] ||
+	fail "explain: no newer-first line: $(cat "$tmp/explain")"
+sed -n '/^== linux-6.6.y ==$/,/^== linux-6.1.y ==$/p' "$tmp/explain" |
+	grep -q '+6 *in-newer-branch' || fail "explain: no in-newer-branch in 6.6.y"
+"$STABLEPICK" explain --branch linux-6.6.y "$d" >"$tmp/one"
+! grep -q '^== ' "$tmp/one" || fail "explain of one branch has a section header"
+ok "explain of several branches: a section each, the fact and the flag"
+
 # The kept answer covers several branches; a glob that matches nothing
 # and a format that takes one branch are errors.
 sp --branch 'linux-*.y' --format json >"$tmp/again"
