@@ -86,6 +86,7 @@ struct eval_subsystem {
 };
 
 struct eval {
+	const char *branch;		/* for the JSON objects; borrowed */
 	struct eval_item *items;	/* in walk order */
 	size_t nr, alloc;
 	size_t positives, negatives, excluded;

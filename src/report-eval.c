@@ -113,6 +113,7 @@ static void json_table(struct strbuf *out, const struct run *run,
 	for (s = 0; s < EVAL__SELECTORS; s++) {
 		jw_object_begin(&jw);
 		jw_object_string(&jw, "type", "selector");
+		jw_object_string(&jw, "branch", ev->branch);
 		jw_object_string(&jw, "selector", eval_selector_name(s));
 		json_counts(&jw, &ev->all[s]);
 		jw_object_object(&jw, "subsystems");
@@ -165,6 +166,7 @@ void report_eval_items(struct strbuf *out, const struct eval *ev,
 			jw_init(&jw, out);
 			jw_object_begin(&jw);
 			jw_object_string(&jw, "type", name);
+			jw_object_string(&jw, "branch", ev->branch);
 			jw_object_string(&jw, "commit", c->hex);
 			jw_object_string(&jw, "subsystem", it->subsystem);
 			jw_object_string(&jw, "subject", c->msg.subject);
@@ -222,6 +224,7 @@ void report_eval_sweep(struct strbuf *out, const struct eval *ev,
 			jw_init(&jw, out);
 			jw_object_begin(&jw);
 			jw_object_string(&jw, "type", "sweep");
+			jw_object_string(&jw, "branch", ev->branch);
 			jw_object_int(&jw, "threshold", scores[i]);
 			json_counts(&jw, &n);
 			jw_end(&jw);
@@ -249,6 +252,7 @@ static void ablate_one(struct strbuf *out, const struct eval *ev,
 		jw_init(&jw, out);
 		jw_object_begin(&jw);
 		jw_object_string(&jw, "type", "ablation");
+		jw_object_string(&jw, "branch", ev->branch);
 		jw_object_string(&jw, "rule", r->name);
 		jw_object_int(&jw, "weight", r->weight);
 		jw_object_bool(&jw, "veto", r->veto);

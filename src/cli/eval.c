@@ -1,6 +1,7 @@
 #include "cli.h"
 #include "error.h"
 #include "eval.h"
+#include "multirun.h"
 #include "options.h"
 #include "report.h"
 #include "report-eval.h"
@@ -24,13 +25,36 @@ struct opts {
 	int misses, false_picks, sweep, ablation;
 };
 
+/* One branch's figures, after its run is judged. */
+static void report(struct strbuf *out, struct run *run, const struct opts *o,
+		   int json)
+{
+	struct eval ev;
+
+	eval_init(&ev);
+	ev.branch = run->branch.name;
+	eval_run(&ev, &run->scan.candidates);
+	report_eval_table(out, run, &ev, json);
+	if (o->misses)
+		report_eval_items(out, &ev, EVAL_POSITIVE, json);
+	if (o->false_picks)
+		report_eval_items(out, &ev, EVAL_NEGATIVE, json);
+	if (o->sweep)
+		report_eval_sweep(out, &ev, json);
+	if (o->ablation)
+		report_eval_ablation(out, &ev, &run->rules, json);
+	eval_release(&ev);
+}
+
 static int eval(struct run_context *ctx, int argc, char **argv)
 {
 	struct cli_args a = { 0 };
+	struct cli_list branches = { 0 };
 	struct opts o = { 0, 0, 0, 0 };
 	const struct cli_option opts[] = {
-		OPT_BRANCH(&a, "the stable branch whose backports are the "
-			   "labels (required)"),
+		OPT_LIST("branch", &branches, "BRANCH",
+			 "the stable branch whose backports are the labels "
+			 "(required); may be repeated, or a glob"),
 		OPT_FORMAT(&a, format_names),
 		OPT_BOOL("misses", &o.misses,
 			 "the positives the rules do not pick"),
@@ -46,44 +70,55 @@ static int eval(struct run_context *ctx, int argc, char **argv)
 		OPT_END()
 	};
 	struct strbuf out = STRBUF_INIT;
-	struct run run;
-	struct eval ev;
-	int n, ret;
+	struct run *runs;
+	char **names = NULL;
+	size_t nr_names = 0, done = 0, i;
+	int n, ret = 0, json = 0;
 
 	if ((n = cli_parse(&cmd_eval, opts, argc, argv, CLI_NO_ARGS)) < 0)
 		return cli_parse_status(n);
-	if (!a.branch) {
+	if (!branches.nr) {
 		error("eval needs --branch");
 		return cli_usage(&cmd_eval);
 	}
-
-	eval_init(&ev);
-	ret = cli_run_scan(ctx, &run, &a);
-	if (!ret)
-		ret = run_judge_scores(&run, ctx->repo, &run.scan.candidates,
-				       &run.scan.from);
-	if (!ret) {
-		int json = a.format == FORMAT_JSON;
-
-		eval_run(&ev, &run.scan.candidates);
-		report_eval_table(&out, &run, &ev, json);
-		if (o.misses)
-			report_eval_items(&out, &ev, EVAL_POSITIVE, json);
-		if (o.false_picks)
-			report_eval_items(&out, &ev, EVAL_NEGATIVE, json);
-		if (o.sweep)
-			report_eval_sweep(&out, &ev, json);
-		if (o.ablation)
-			report_eval_ablation(&out, &ev, &run.rules, json);
+	if (multirun_expand(ctx, branches.v, branches.nr, &names,
+			    &nr_names) < 0) {
+		cli_list_release(&branches);
+		return 1;
 	}
-	ret = cli_finish(ctx, &run, &out, ret);
-	eval_release(&ev);
+	multirun_order(ctx, names, nr_names);
+	json = a.format == FORMAT_JSON;
+	runs = xcalloc(nr_names, sizeof(*runs));
+	for (i = 0; !ret && i < nr_names; i++) {
+		a.branch = names[i];
+		ret = cli_run_scan(ctx, &runs[i], &a);
+		done = i + 1;
+		if (!ret)
+			ret = multirun_mark_newer(ctx, &runs[i], runs, i);
+		if (!ret)
+			ret = run_judge_scores(&runs[i], ctx->repo,
+					       &runs[i].scan.candidates,
+					       &runs[i].scan.from);
+		if (!ret && nr_names > 1 && !json)
+			strbuf_addf(&out, "%s== %s ==\n", i ? "\n" : "",
+				    names[i]);
+		if (!ret)
+			report(&out, &runs[i], &o, json);
+		if (!ret)
+			ret = run_save(ctx, &runs[i]);
+	}
+	ret = cli_output(&out, ret);
+	for (i = 0; i < done; i++)
+		run_release(&runs[i]);
+	free(runs);
+	free_string_array(names, nr_names);
+	cli_list_release(&branches);
 	return ret < 0 ? 1 : 0;
 }
 
 const struct cli_command cmd_eval = {
 	"eval",
-	"--branch BRANCH [--format text|json] [--misses] [--false-picks]\n"
+	"--branch BRANCH... [--format text|json] [--misses] [--false-picks]\n"
 	"                       [--threshold-sweep] [--ablation] [--range A..B]\n"
 	"                       [--subsystem LIST] [--upstream REF]",
 	"measure the rules against what a stable branch took",

@@ -117,6 +117,19 @@ sed -n '/^== linux-6.6.y ==$/,/^== linux-6.1.y ==$/p' "$tmp/explain" |
 ! grep -q '^== ' "$tmp/one" || fail "explain of one branch has a section header"
 ok "explain of several branches: a section each, the fact and the flag"
 
+# eval: each branch's figures, newest first.
+"$STABLEPICK" eval --branch 'linux-*.y' >"$tmp/eval" 2>"$tmp/err" ||
+	fail "eval: $(cat "$tmp/err")"
+grep '^== ' "$tmp/eval" >"$tmp/actual"
+printf '== %s ==\n' linux-6.7.y linux-6.6.y linux-6.1.y >"$tmp/expect"
+test_cmp "$tmp/expect" "$tmp/actual"
+"$STABLEPICK" eval --branch 'linux-*.y' --format json | jq -r .branch | uniq >"$tmp/actual"
+printf '%s\n' linux-6.7.y linux-6.6.y linux-6.1.y >"$tmp/expect"
+test_cmp "$tmp/expect" "$tmp/actual"
+"$STABLEPICK" eval --branch linux-6.1.y >"$tmp/alone"
+[ -s "$tmp/alone" ] || fail "eval of one branch printed nothing"
+ok "eval of several branches: a section each, newest first"
+
 # The kept answer covers several branches; a glob that matches nothing
 # and a format that takes one branch are errors.
 sp --branch 'linux-*.y' --format json >"$tmp/again"
