@@ -223,7 +223,8 @@ void report_diff_html(struct strbuf *out, git_repository *repo,
 	free(t);
 }
 
-void report_diff_json(struct strbuf *out, const struct diff_rows *r)
+void report_diff_json(struct strbuf *out, const struct diff_rows *r,
+		      const char *vendor)
 {
 	struct json_writer jw;
 	size_t i, k;
@@ -234,6 +235,7 @@ void report_diff_json(struct strbuf *out, const struct diff_rows *r)
 
 		jw_init(&jw, out);
 		jw_object_begin(&jw);
+		jw_object_string(&jw, "branch", vendor);
 		jw_object_string(&jw, "section", w->section);
 		jw_object_string(&jw, "commit",
 				 git_oid_tostr(hex, sizeof(hex), &w->commit));

@@ -1,6 +1,7 @@
 #include "cli.h"
 #include "error.h"
 #include "memo.h"
+#include "multirun.h"
 #include "options.h"
 #include "report.h"
 #include "report-diff.h"
@@ -15,13 +16,43 @@
 enum format { FORMAT_TEXT, FORMAT_JSON, FORMAT_HTML };
 static const char *const format_names[] = { "text", "json", "html", NULL };
 
+/* One vendor branch against the stable one, into out. */
+static int diff_one(struct run_context *ctx, const struct cli_args *a,
+		    const char *vendor, const char *against,
+		    const struct cve_set *cves, struct strbuf *out)
+{
+	struct vendordiff d;
+	int ret;
+
+	vendordiff_init(&d);
+	ret = vendordiff_run(ctx, &d, vendor, against, a->subsystems,
+			     a->upstream, a->format != FORMAT_JSON);
+	if (!ret && cves)
+		vendordiff_mark_cves(&d, cves);
+	if (!ret) {
+		if (a->format == FORMAT_JSON)
+			report_diff_json(out, &d.rows, vendor);
+		else if (a->format == FORMAT_HTML)
+			report_diff_html(out, ctx->repo, &d.rows, &d.rel, vendor,
+					 against, d.range, &d.stable);
+		else
+			report_diff_text(out, &d.rows, &d.rel);
+	}
+	if (!ret)
+		vendordiff_save(ctx, &d);
+	vendordiff_release(&d);
+	return ret;
+}
+
 static int diff(struct run_context *ctx, int argc, char **argv)
 {
 	struct cli_args a = { 0 };
+	struct cli_list branches = { 0 };
 	const char *against = NULL, *cve_dir = NULL;
 	const struct cli_option opts[] = {
-		OPT_STRING(0, "branch", &a.branch, "VENDOR",
-			   "the vendor branch (required)"),
+		OPT_LIST("branch", &branches, "VENDOR",
+			 "the vendor branch (required); may be repeated, or "
+			 "a glob"),
 		OPT_STRING(0, "against", &against, "STABLE",
 			   "the stable branch it follows (required)"),
 		OPT_STRING(0, "cve", &cve_dir, "DIR",
@@ -35,21 +66,34 @@ static int diff(struct run_context *ctx, int argc, char **argv)
 		OPT_END()
 	};
 	struct strbuf out = STRBUF_INIT;
-	struct vendordiff d;
 	struct memo memo;
 	struct cve_set cves;
+	char **names = NULL;
+	size_t nr_names = 0, i;
 	int n, ret;
 
 	if ((n = cli_parse(&cmd_diff, opts, argc, argv, CLI_NO_ARGS)) < 0)
 		return cli_parse_status(n);
-	if (!a.branch || !against) {
+	if (!branches.nr || !against) {
 		error("diff needs --branch and --against");
+		cli_list_release(&branches);
 		return cli_usage(&cmd_diff);
 	}
-
+	if (multirun_expand(ctx, branches.v, branches.nr, &names,
+			    &nr_names) < 0) {
+		cli_list_release(&branches);
+		return 1;
+	}
+	cli_list_release(&branches);
+	if (nr_names > 1 && a.format == FORMAT_HTML) {
+		free_string_array(names, nr_names);
+		error("several vendor branches take --format text or json");
+		return cli_usage(&cmd_diff);
+	}
 	cve_set_init(&cves);
 	if (cve_dir && cve_set_load(&cves, cve_dir) < 0) {
 		cve_set_release(&cves);
+		free_string_array(names, nr_names);
 		return 1;
 	}
 	/*
@@ -60,37 +104,29 @@ static int diff(struct run_context *ctx, int argc, char **argv)
 	ret = cve_dir ? 0 : memo_lookup(&memo, ctx, argc, argv, 0, &out);
 	if (ret) {
 		memo_release(&memo);
+		cve_set_release(&cves);
+		free_string_array(names, nr_names);
 		return cli_output(&out, ret < 0 ? -1 : 0) < 0 || ret < 0;
 	}
-
-	vendordiff_init(&d);
-	ret = vendordiff_run(ctx, &d, a.branch, against, a.subsystems,
-			     a.upstream, a.format != FORMAT_JSON);
-	if (!ret && cve_dir)
-		vendordiff_mark_cves(&d, &cves);
-	if (!ret) {
-		if (a.format == FORMAT_JSON)
-			report_diff_json(&out, &d.rows);
-		else if (a.format == FORMAT_HTML)
-			report_diff_html(&out, ctx->repo, &d.rows, &d.rel, a.branch,
-					 against, d.range, &d.stable);
-		else
-			report_diff_text(&out, &d.rows, &d.rel);
+	for (i = 0; !ret && i < nr_names; i++) {
+		if (nr_names > 1 && a.format == FORMAT_TEXT)
+			strbuf_addf(&out, "%s== %s ==\n", i ? "\n" : "",
+				    names[i]);
+		ret = diff_one(ctx, &a, names[i], against,
+			       cve_dir ? &cves : NULL, &out);
 	}
 	if (!ret)
 		memo_store(&memo, &out);
 	memo_release(&memo);
 	ret = cli_output(&out, ret);
-	if (!ret)
-		vendordiff_save(ctx, &d);
-	vendordiff_release(&d);
 	cve_set_release(&cves);
+	free_string_array(names, nr_names);
 	return ret < 0 ? 1 : 0;
 }
 
 const struct cli_command cmd_diff = {
 	"diff",
-	"--branch VENDOR --against STABLE [--cve DIR] [--subsystem LIST]\n"
+	"--branch VENDOR... --against STABLE [--cve DIR] [--subsystem LIST]\n"
 	"                       [--upstream REF] [--format text|json|html]",
 	"the fixes of a stable branch a vendor branch lacks, and its own",
 	diff,

@@ -133,6 +133,19 @@ test_cmp "$tmp/expect" "$tmp/actual"
 	fail "the page shows no CVE"
 ok "--cve: the CVE ids of the missing fixes"
 
+# Several vendor branches: a section each in the text, "branch" in JSON.
+git branch vendor2 vendor~1
+"$STABLEPICK" diff --branch 'vendor*' --against linux-5.15.y >"$tmp/actual"
+grep '^== ' "$tmp/actual" >"$tmp/sections"
+printf '== %s ==\n' vendor vendor2 | test_cmp - "$tmp/sections"
+"$STABLEPICK" diff --branch vendor2 --against linux-5.15.y >"$tmp/alone"
+sed -n '/^== vendor2 ==$/,$p' "$tmp/actual" | sed 1d | test_cmp "$tmp/alone" -
+"$STABLEPICK" diff --branch vendor --branch vendor2 --against linux-5.15.y \
+	--format json | jq -r .branch | uniq >"$tmp/actual"
+printf '%s\n' vendor vendor2 | test_cmp - "$tmp/actual"
+git branch -D vendor2 >/dev/null
+ok "several vendor branches"
+
 "$STABLEPICK" diff --branch vendor --against linux-5.15.y --format json |
 	jq -r 'select(.section == "maybe-present") | .detail' >"$tmp/actual"
 echo "same subject as $(echo $vx | cut -c1-12) in vendor" >"$tmp/expect"
