@@ -117,7 +117,8 @@ void report_diff_text(struct strbuf *out, const struct diff_rows *r,
 void report_diff_html(struct strbuf *out, git_repository *repo,
 		      const struct diff_rows *r, const struct diff_releases *rel,
 		      const char *vendor, const char *stable_name,
-		      const char *range, const git_oid *stable)
+		      const char *range, const git_oid *stable,
+		      const char *commit_url)
 {
 	struct tally *t;
 	size_t nr = tally(&t, r, rel), i, j, k;
@@ -194,14 +195,16 @@ void report_diff_html(struct strbuf *out, git_repository *repo,
 		      "<th>subject</th></tr>\n");
 	for (i = 0; i < r->nr; i++) {
 		const struct diff_row *w = &r->v[i];
-		char hex[GIT_OID_HEXSZ + 1];
+		git_oid up;
 
-		git_oid_tostr(hex, sizeof(hex), &w->commit);
-		strbuf_addf(out, "<tr class=\"%s\"><td>%s</td><td><code>%.12s</code>"
-			    "</td><td><code>", w->section, w->section, hex);
-		if (w->upstream)
-			strbuf_addf(out, "%.12s", w->upstream);
-		strbuf_addstr(out, "</code></td><td>");
+		strbuf_addf(out, "<tr class=\"%s\"><td>%s</td><td>", w->section,
+			    w->section);
+		report_html_commit(out, commit_url, &w->commit);
+		strbuf_addstr(out, "</td><td>");
+		if (w->upstream && !git_oid_fromstr(&up, w->upstream))
+			report_html_commit(out, commit_url, &up);
+		git_error_clear();
+		strbuf_addstr(out, "</td><td>");
 		report_html_escape(out, w->subsystem ? w->subsystem : "-");
 		strbuf_addstr(out, "</td><td>");
 		report_html_escape(out, w->subject);

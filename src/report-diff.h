@@ -9,8 +9,9 @@
  * per subsystem the rows of each section and the newest stable release
  * it is caught up with.  JSON: a row a line, each naming its vendor
  * branch ("branch").  HTML: one file, no
- * script, no network: the summary, a chart of the missing fixes by
- * subsystem and age (inline SVG), every row.
+ * script, no network: the summary, a chart of the missing fixes and
+ * follow-ups by subsystem and age (inline SVG), every row (its commits
+ * linked with commit_url, stablepick.commitUrl, when set).
  */
 void report_diff_text(struct strbuf *out, const struct diff_rows *r,
 		      const struct diff_releases *rel);
@@ -19,6 +20,7 @@ void report_diff_json(struct strbuf *out, const struct diff_rows *r,
 void report_diff_html(struct strbuf *out, git_repository *repo,
 		      const struct diff_rows *r, const struct diff_releases *rel,
 		      const char *vendor, const char *stable_name,
-		      const char *range, const git_oid *stable);
+		      const char *range, const git_oid *stable,
+		      const char *commit_url);
 
 #endif

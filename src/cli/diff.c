@@ -34,7 +34,8 @@ static int diff_one(struct run_context *ctx, const struct cli_args *a,
 			report_diff_json(out, &d.rows, vendor);
 		else if (a->format == FORMAT_HTML)
 			report_diff_html(out, ctx->repo, &d.rows, &d.rel, vendor,
-					 against, d.range, &d.stable);
+					 against, d.range, &d.stable,
+					 ctx->config.commit_url);
 		else
 			report_diff_text(out, &d.rows, &d.rel);
 	}

@@ -95,9 +95,15 @@ sp cves --branch linux-6.6.y --cve "$tmp/vulns" --format html >"$tmp/cves.html"
 well_formed "$tmp/cves.html"
 grep -q '<tr class="row unfixed"><td><a class="badge" href="https://www.cve.org/CVERecord?id=CVE-2024-1234">' \
 	"$tmp/cves.html" || fail "cves: $(cat "$tmp/cves.html")"
-git branch vendor linux-6.6.y
+test_fix fs/ext4/v.c 'int v;' 'ext4: fix a vendor-only race'
+git checkout -q linux-6.6.y
+git cherry-pick -x "$a" >/dev/null
+git checkout -q master
+git branch -f vendor v6.6
 sp diff --branch vendor --against linux-6.6.y --format html >"$tmp/diff.html"
 well_formed "$tmp/diff.html"
+grep -q '<a href="https://git.example.org/linux/commit/?id=[0-9a-f]*&amp;x=%22y%22"><code>' \
+	"$tmp/diff.html" || fail "diff: no commit link"
 ok "propose of one branch, cves and diff: well formed"
 
 # A real browser, network off, no script.
