@@ -202,26 +202,14 @@ void candidate_add_warning(struct candidate *c, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* Appends a copy of s to the strings v unless they hold it. */
-static void add_once(char ***v, size_t *nr, size_t *alloc, const char *s)
-{
-	size_t i;
-
-	for (i = 0; i < *nr; i++)
-		if (!strcmp((*v)[i], s))
-			return;
-	ALLOC_GROW(*v, *nr, *alloc);
-	(*v)[(*nr)++] = xstrdup(s);
-}
-
 void candidate_add_named_by(struct candidate *c, const char *test)
 {
-	add_once(&c->named_by, &c->nr_named_by, &c->alloc_named_by, test);
+	add_string_once(&c->named_by, &c->nr_named_by, &c->alloc_named_by, test);
 }
 
 void candidate_add_cve(struct candidate *c, const char *id)
 {
-	add_once(&c->cves, &c->nr_cves, &c->alloc_cves, id);
+	add_string_once(&c->cves, &c->nr_cves, &c->alloc_cves, id);
 }
 
 void candidate_list_place_added(struct candidate_list *l, size_t added)

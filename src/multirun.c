@@ -11,17 +11,6 @@ static int is_glob(const char *s)
 	return strpbrk(s, "*?[") != NULL;
 }
 
-static void add_name(char ***v, size_t *nr, size_t *alloc, const char *name)
-{
-	size_t i;
-
-	for (i = 0; i < *nr; i++)
-		if (!strcmp((*v)[i], name))
-			return;
-	ALLOC_GROW(*v, *nr, *alloc);
-	(*v)[(*nr)++] = xstrdup(name);
-}
-
 /* The short names of the local and remote-tracking branches, sorted. */
 static int branch_names(git_repository *repo, char ***out, size_t *nr)
 {
@@ -40,7 +29,7 @@ static int branch_names(git_repository *repo, char ***out, size_t *nr)
 
 		/* "origin/HEAD" is no branch of its own. */
 		if (git_reference_type(ref) == GIT_REFERENCE_DIRECT)
-			add_name(out, nr, &alloc, name);
+			add_string_once(out, nr, &alloc, name);
 		git_reference_free(ref);
 	}
 	git_branch_iterator_free(it);
@@ -62,7 +51,7 @@ int multirun_expand(struct run_context *ctx, const char *const *specs,
 	*nr_names = 0;
 	for (i = 0; !ret && i < nr; i++) {
 		if (!is_glob(specs[i])) {
-			add_name(names, nr_names, &alloc, specs[i]);
+			add_string_once(names, nr_names, &alloc, specs[i]);
 			continue;
 		}
 		if (!listed && (ret = run_open_repo(ctx)) == 0)
@@ -71,7 +60,7 @@ int multirun_expand(struct run_context *ctx, const char *const *specs,
 		before = *nr_names;
 		for (j = 0; !ret && j < nr_all; j++)
 			if (!fnmatch(specs[i], all[j], 0))
-				add_name(names, nr_names, &alloc, all[j]);
+				add_string_once(names, nr_names, &alloc, all[j]);
 		if (!ret && *nr_names == before)
 			ret = error("no branch matches '%s'", specs[i]);
 	}

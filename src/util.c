@@ -72,6 +72,17 @@ void free_string_array(char **v, size_t nr)
 	free(v);
 }
 
+void add_string_once(char ***v, size_t *nr, size_t *alloc, const char *s)
+{
+	size_t i;
+
+	for (i = 0; i < *nr; i++)
+		if (!strcmp((*v)[i], s))
+			return;
+	ALLOC_GROW(*v, *nr, *alloc);
+	(*v)[(*nr)++] = xstrdup(s);
+}
+
 static int lower(int c)
 {
 	return (c >= 'A' && c <= 'Z') ? c - 'A' + 'a' : c;

@@ -17,6 +17,8 @@ char *xstrndup(const char *s, size_t n);
 
 /* Frees the nr strings of v, then v itself. */
 void free_string_array(char **v, size_t nr);
+/* Appends a copy of s to the strings *v unless they hold it already. */
+void add_string_once(char ***v, size_t *nr, size_t *alloc, const char *s);
 
 /* Grows *arr (of *alloc elements) so that it holds at least nr + 1. */
 #define ALLOC_GROW(arr, nr, alloc) \
