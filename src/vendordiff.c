@@ -220,6 +220,18 @@ static int add_release(const char *refname, git_oid *oid, void *data)
 	    !git_object_peel(&peeled, obj, GIT_OBJECT_COMMIT))
 		pos = diff_release_position(rel, git_object_id(peeled));
 	git_error_clear();
+	if (pos == SIZE_MAX && peeled) {
+		/* Perhaps the release the base stands on (load_releases()). */
+		ALLOC_GROW(rel->before, rel->nr_before, rel->alloc_before);
+		rel->before_names = xrealloc(rel->before_names,
+					     rel->alloc_before *
+					     sizeof(*rel->before_names));
+		git_oid_cpy(&rel->before[rel->nr_before].id,
+			    git_object_id(peeled));
+		rel->before[rel->nr_before].pos = rel->nr_before;
+		rel->before_names[rel->nr_before] = xstrdup(refname + 10);
+		rel->nr_before++;
+	}
 	git_object_free(peeled);
 	git_object_free(obj);
 	if (pos == SIZE_MAX)
@@ -228,6 +240,50 @@ static int add_release(const char *refname, git_oid *oid, void *data)
 	rel->v[rel->nr].name = xstrdup(refname + 10);
 	rel->v[rel->nr++].pos = pos;
 	return 0;
+}
+
+/*
+ * A vendor branch forked between two releases is caught up with the one
+ * before the fork: the newest release tag on the first-parent line
+ * down from the base (as git describe finds it) counts as at the base,
+ * position 0.  Without it, a subsystem whose first missing commit comes
+ * before the next release was caught up with "-".
+ */
+#define DESCRIBE_DEPTH 100000
+
+static void release_at_base(struct diff_releases *rel, git_repository *repo,
+			    const git_oid *base)
+{
+	git_commit *c = NULL, *parent;
+	struct diff_position key, *hit = NULL;
+	size_t steps;
+
+	if (!rel->nr_before)
+		return;
+	QSORT(rel->before, rel->nr_before, cmp_position);
+	if (git_commit_lookup(&c, repo, base) < 0) {
+		git_error_clear();
+		return;
+	}
+	for (steps = 0; c && !hit && steps < DESCRIBE_DEPTH; steps++) {
+		git_oid_cpy(&key.id, git_commit_id(c));
+		hit = bsearch(&key, rel->before, rel->nr_before,
+			      sizeof(*rel->before), cmp_position);
+		if (hit || !git_commit_parentcount(c))
+			break;
+		if (git_commit_parent(&parent, c, 0) < 0) {
+			git_error_clear();
+			parent = NULL;
+		}
+		git_commit_free(c);
+		c = parent;
+	}
+	git_commit_free(c);
+	if (!hit)
+		return;
+	ALLOC_GROW(rel->v, rel->nr, rel->alloc);
+	rel->v[rel->nr].name = xstrdup(rel->before_names[hit->pos]);
+	rel->v[rel->nr++].pos = 0;
 }
 
 static int load_releases(struct diff_releases *rel, git_repository *repo,
@@ -265,6 +321,11 @@ static int load_releases(struct diff_releases *rel, git_repository *repo,
 	if (git_tag_foreach(repo, add_release, rel) < 0)
 		return error_git("cannot list the tags");
 	QSORT(rel->v, rel->nr, cmp_release);
+	/* The base itself a release: nothing older counts. */
+	if (!rel->nr || rel->v[0].pos) {
+		release_at_base(rel, repo, base);
+		QSORT(rel->v, rel->nr, cmp_release);
+	}
 	return 0;
 }
 
@@ -276,6 +337,8 @@ static void release_releases(struct diff_releases *rel)
 		free(rel->v[i].name);
 	free(rel->v);
 	free(rel->order);
+	free_string_array(rel->before_names, rel->nr_before);
+	free(rel->before);
 }
 
 void vendordiff_mark_cves(struct vendordiff *d, const struct cve_set *set)

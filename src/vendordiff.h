@@ -70,6 +70,9 @@ struct diff_releases {
 	size_t nr, alloc;
 	git_repository *repo;
 	const struct ruleset *rules;	/* how tags name stable releases */
+	struct diff_position *before;	/* releases outside the range, by id */
+	char **before_names;		/* their names, pos indexing them */
+	size_t nr_before, alloc_before;
 };
 
 /* The position of a commit of the stable range (SIZE_MAX: none). */

@@ -133,6 +133,17 @@ test_cmp "$tmp/expect" "$tmp/actual"
 	fail "the page shows no CVE"
 ok "--cve: the CVE ids of the missing fixes"
 
+# A vendor forked between two releases (at s3, after v5.15.1) is
+# caught up with the release before its fork where it lacks the very
+# next stable commit (xfs's s4), not with "-".
+git branch vendor3 "$s3"
+"$STABLEPICK" diff --branch vendor3 --against linux-5.15.y |
+	sed -n '/^subsystem/,$p' | awk 'NR > 1 { print $1, $NF }' >"$tmp/actual"
+printf '%s\n' 'xfs v5.15.1' 'ext4 v5.15.2' >"$tmp/expect"
+test_cmp "$tmp/expect" "$tmp/actual"
+git branch -D vendor3 >/dev/null
+ok "caught up with the release before the fork"
+
 # Several vendor branches: a section each in the text, "branch" in JSON.
 git branch vendor2 vendor~1
 "$STABLEPICK" diff --branch 'vendor*' --against linux-5.15.y >"$tmp/actual"
