@@ -233,3 +233,200 @@ void testannot_parse_ltp(struct testannot_set *set, const char *test,
 	} while (t != C_EOF);
 	strbuf_release(&lx.str);
 }
+
+/*
+ * LTP's shell tests that use the shell loader keep their metadata as
+ * JSON in a comment block:
+ *
+ *     # ---
+ *     # env
+ *     # {
+ *     #  "tags": [
+ *     #   ["linux-git", "832478cd342ab"],
+ *     #   ["CVE", "2099-999"]
+ *     #  ]
+ *     # }
+ *     # ---
+ *
+ * The lines of the block, without their "#", are scanned for the
+ * "tags" array of [name, value] pairs; the names are those of the C
+ * tests' .tags.
+ */
+struct shell_block {
+	struct strbuf text;
+	unsigned *lines;		/* the file line of each byte of text */
+	size_t alloc_lines;
+	size_t at;			/* the scanner's position */
+};
+
+static void block_add_line(struct shell_block *b, const char *s, size_t len,
+			   unsigned line)
+{
+	size_t i, need = b->text.len + len + 1;
+
+	if (need >= b->alloc_lines) {
+		b->alloc_lines = 2 * need;
+		b->lines = xrealloc(b->lines, b->alloc_lines * sizeof(*b->lines));
+	}
+	for (i = 0; i <= len; i++)
+		b->lines[b->text.len + i] = line;
+	strbuf_add(&b->text, s, len);
+	strbuf_addch(&b->text, '\n');
+}
+
+static void block_skip_space(struct shell_block *b)
+{
+	while (b->at < b->text.len && strchr(" \t\r\n", b->text.buf[b->at]))
+		b->at++;
+}
+
+static int block_take(struct shell_block *b, char c)
+{
+	block_skip_space(b);
+	if (b->at < b->text.len && b->text.buf[b->at] == c) {
+		b->at++;
+		return 1;
+	}
+	return 0;
+}
+
+/* A JSON string (simple escapes) into out; 0 when there is none. */
+static int block_string(struct shell_block *b, struct strbuf *out)
+{
+	block_skip_space(b);
+	strbuf_reset(out);
+	if (b->at >= b->text.len || b->text.buf[b->at] != '"')
+		return 0;
+	for (b->at++; b->at < b->text.len; b->at++) {
+		char c = b->text.buf[b->at];
+
+		if (c == '"') {
+			b->at++;
+			return 1;
+		}
+		if (c == '\n')
+			return 0;
+		if (c == '\\' && b->at + 1 < b->text.len)
+			c = b->text.buf[++b->at];
+		strbuf_addch(out, c);
+	}
+	return 0;
+}
+
+static unsigned block_line(const struct shell_block *b)
+{
+	size_t at = b->at < b->text.len ? b->at : b->text.len;
+
+	return b->text.len ? b->lines[at ? at - (at == b->text.len) : 0] : 0;
+}
+
+/* The tags of one env block. */
+static void block_tags(struct testannot_set *set, struct shell_block *b,
+		       const char *test, const char *file)
+{
+	struct strbuf name = STRBUF_INIT, value = STRBUF_INIT;
+	const char *key = strstr(b->text.buf, "\"tags\"");
+	unsigned line;
+	int tag;
+
+	if (!key)
+		goto out;
+	b->at = (size_t)(key - b->text.buf) + 6;
+	line = block_line(b);
+	if (!block_take(b, ':') || !block_take(b, '[')) {
+		testannot_add_problem(set, file, line, "", "tags",
+				      " of the env block is not an array of "
+				      "[name, value] pairs");
+		goto out;
+	}
+	if (block_take(b, ']'))
+		goto out;
+	do {
+		block_skip_space(b);
+		line = block_line(b);
+		if (!block_take(b, '[') || !block_string(b, &name) ||
+		    !block_take(b, ',') || !block_string(b, &value) ||
+		    !block_take(b, ']')) {
+			testannot_add_problem(set, file, line, "", "tags",
+					      " of the env block is not an array "
+					      "of [name, value] pairs");
+			goto out;
+		}
+		if ((tag = find_tag(&name)) >= 0) {
+			struct testannot a;
+
+			memset(&a, 0, sizeof(a));
+			a.test = (char *)test;
+			a.suite = (char *)ltp_suite;
+			a.kind = ltp_tags[tag].kind;
+			a.how = (char *)ltp_tags[tag].tag;
+			a.sha = value.buf;
+			a.file = (char *)file;
+			a.line = line;
+			testannot_add_item(set, &a);
+		}
+	} while (block_take(b, ','));
+	if (!block_take(b, ']'))
+		testannot_add_problem(set, file, block_line(b), "", "tags",
+				      " of the env block is not closed");
+out:
+	strbuf_release(&name);
+	strbuf_release(&value);
+}
+
+/* The text of a comment line after "#" and one blank, or NULL. */
+static const char *comment(const char *s, size_t len, size_t *out_len)
+{
+	if (!len || *s != '#')
+		return NULL;
+	s++;
+	len--;
+	if (len && *s == ' ')
+		s++, len--;
+	*out_len = len;
+	return s;
+}
+
+int testannot_parse_ltp_shell(struct testannot_set *set, const char *test,
+			      const char *file, const char *buf, size_t len)
+{
+	struct shell_block b = { STRBUF_INIT, NULL, 0, 0 };
+	const char *p = buf, *end = buf + (buf ? len : 0), *nl, *text;
+	enum { OUTSIDE, OPENED, ENV, OTHER } state = OUTSIDE;
+	unsigned line = 0;
+	size_t n, tlen;
+	int found = 0;
+
+	for (; p < end; p = nl ? nl + 1 : end) {
+		nl = memchr(p, '\n', (size_t)(end - p));
+		n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+		line++;
+		text = comment(p, n, &tlen);
+		while (text && tlen && (text[tlen - 1] == ' ' ||
+					text[tlen - 1] == '\t' ||
+					text[tlen - 1] == '\r'))
+			tlen--;
+		if (!text) {
+			state = OUTSIDE;
+			continue;
+		}
+		if (tlen == 3 && !memcmp(text, "---", 3)) {
+			if (state == ENV) {
+				block_tags(set, &b, test, file);
+				found = 1;
+			}
+			state = state == OUTSIDE ? OPENED : OUTSIDE;
+			strbuf_reset(&b.text);
+			continue;
+		}
+		if (state == OPENED) {
+			state = tlen == 3 && !memcmp(text, "env", 3) ? ENV : OTHER;
+			continue;
+		}
+		if (state == ENV)
+			block_add_line(&b, text, tlen, line);
+	}
+	strbuf_release(&b.text);
+	free(b.lines);
+	return found;
+}

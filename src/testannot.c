@@ -358,13 +358,16 @@ out:
 }
 
 /* An LTP test file: "NAME.c"; its test name, or NULL. */
-static char *ltp_test_name(const char *rel)
+static char *ltp_test_name(const char *rel, int *shell)
 {
 	const char *base = strrchr(rel, '/');
 	size_t len;
 
 	base = base ? base + 1 : rel;
 	len = strlen(base);
+	*shell = len > 3 && !strcmp(base + len - 3, ".sh");
+	if (*shell)
+		return xstrndup(base, len - 3);
 	if (len < 3 || strcmp(base + len - 2, ".c"))
 		return NULL;
 	return xstrndup(base, len - 2);
@@ -398,7 +401,7 @@ int testannot_read_ltp(struct testannot_set *set, const char *dir)
 	char **stack = NULL, *rel, *test;
 	size_t nr = 0, alloc = 0, base;
 	mode_t mode;
-	int ret = 0;
+	int ret = 0, shell;
 
 	checkout_path(&path, dir);
 	base = path.len;
@@ -414,9 +417,13 @@ int testannot_read_ltp(struct testannot_set *set, const char *dir)
 			if (push_entries(&path, base, rel, &stack, &nr,
 					 &alloc) < 0)
 				ret = -1;
-		} else if (S_ISREG(mode) && (test = ltp_test_name(rel))) {
+		} else if (S_ISREG(mode) && (test = ltp_test_name(rel, &shell))) {
 			if (read_file(&buf, path.buf) < 0) {
 				ret = -1;
+			} else if (shell) {
+				/* A test when it has the loader's metadata. */
+				set->nr_tests += testannot_parse_ltp_shell(
+					set, test, rel, buf.buf, buf.len);
 			} else {
 				testannot_parse_ltp(set, test, rel, buf.buf,
 						    buf.len);

@@ -192,6 +192,12 @@ void testannot_parse_fstests(struct testannot_set *set,
 			     const char *buf, size_t len);
 void testannot_parse_ltp(struct testannot_set *set, const char *test,
 			 const char *file, const char *buf, size_t len);
+/*
+ * The tags of an LTP shell test's metadata (the "# env" JSON comment
+ * block of the shell loader); 1 when the file has such a block.
+ */
+int testannot_parse_ltp_shell(struct testannot_set *set, const char *test,
+			      const char *file, const char *buf, size_t len);
 
 /*
  * Sorts the items by test name, then file, then line; items on the

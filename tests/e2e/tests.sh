@@ -451,3 +451,40 @@ done
 [ "$(tail -1 "$tmp/stages")" = save ] ||
 	fail "the last stage traced is $(tail -1 "$tmp/stages")"
 ok "STABLEPICK_TRACE: the stages of tests"
+
+
+# LTP's shell tests that use the shell loader: the tags of the "# env"
+# JSON comment block; a script without one is no test.
+ltp2=$tmp/ltp2
+mkdir -p "$ltp2/testcases/kernel/fs/shelly" "$ltp2/testcases/lib"
+cat >"$ltp2/testcases/kernel/fs/shelly/shelly01.sh" <<SHELL
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# ---
+# env
+# {
+#  "needs_tmpdir": true,
+#  "tags": [
+#   ["linux-git", "$(short "$I")"],
+#   ["CVE", "2099-0003"]
+#  ]
+# }
+# ---
+
+. tst_loader.sh
+SHELL
+cat >"$ltp2/testcases/lib/tst_helper.sh" <<'SHELL'
+#!/bin/sh
+# A helper: ["linux-git", "0123456789ab"] outside a metadata block.
+SHELL
+"$STABLEPICK" tests --branch linux-6.6.y --ltp "$ltp2" --format json \
+	>"$tmp/json" 2>"$tmp/err" || fail "tests --ltp: $(cat "$tmp/err")"
+jq -r '[.test, .suite, .status] | join(" ")' "$tmp/json" >"$tmp/actual"
+echo "shelly01 ltp expected-fail" >"$tmp/expect"
+test_cmp "$tmp/expect" "$tmp/actual"
+jq -r '.annotations[] | [.how, .file, (.line | tostring)] | join(" ")' \
+	"$tmp/json" >"$tmp/actual"
+printf '%s\n' "linux-git testcases/kernel/fs/shelly/shelly01.sh 8" \
+	"CVE testcases/kernel/fs/shelly/shelly01.sh 9" >"$tmp/expect"
+test_cmp "$tmp/expect" "$tmp/actual"
+ok "LTP shell tests: the tags of the shell loader's env block"

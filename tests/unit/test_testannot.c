@@ -862,6 +862,80 @@ static void test_ltp_problems(void **state)
 	testannot_set_release(&set);
 }
 
+/* The shell loader's metadata: the "# env" JSON comment block. */
+static void test_ltp_shell(void **state)
+{
+	static const char good[] =
+		"#!/bin/sh\n"						/* 1 */
+		"# SPDX-License-Identifier: GPL-2.0-or-later\n"
+		"#\n"
+		"# ---\n"
+		"# doc\n"						/* 5 */
+		"# [\"linux-git\", \"0000deadbeef\"] in the doc block\n"
+		"# ---\n"
+		"#\n"
+		"# ---\n"
+		"# env\n"						/* 10 */
+		"# {\n"
+		"#  \"needs_root\": true,\n"
+		"#  \"tags\": [\n"
+		"#   [\"linux-git\", \"832478cd342ab\"],\n"
+		"#   [\"glibc-git\", \"aaaa0000bbbb\"],\n"		/* 15 */
+		"#   [\"linux-stable-git\", \"1234567890ab\"], \r\n"
+		"#   [\"CVE\", \"2099-999\"]\n"
+		"#  ]\n"
+		"# }\n"
+		"# ---\n"						/* 20 */
+		"\n"
+		". tst_loader.sh\n"
+		"tst_res TFAIL \"[\\\"linux-git\\\", \\\"ffff00000000\\\"]\"\n";
+	static const char bad[] =
+		"# ---\n"						/* 1 */
+		"# env\n"
+		"# {\n"
+		"#  \"tags\": [\n"
+		"#   [\"linux-git\"],\n"				/* 5 */
+		"#   [\"CVE\", \"2099-1\"]\n"
+		"#  ]\n"
+		"# }\n"
+		"# ---\n";
+	static const char none[] =
+		"#!/bin/sh\n"
+		"# a helper: no metadata\n"
+		"tst_res TINFO \"[\\\"linux-git\\\", \\\"0123456789ab\\\"]\"\n";
+	struct testannot_set set;
+	const char *f = "testcases/kernel/fs/shelly/shelly01.sh";
+
+	(void)state;
+	testannot_set_init(&set);
+	assert_int_equal(testannot_parse_ltp_shell(&set, "shelly01", f, good,
+						   strlen(good)), 1);
+	assert_int_equal(set.nr_problems, 0);
+	assert_int_equal(set.nr, 3);
+	check_item(&set.items[0], "shelly01", FIXED, "linux-git",
+		   "832478cd342ab", NULL, NULL, f, 14, NULL);
+	check_item(&set.items[1], "shelly01", TESTANNOT_STABLE,
+		   "linux-stable-git", "1234567890ab", NULL, NULL, f, 16, NULL);
+	check_item(&set.items[2], "shelly01", TESTANNOT_CVE, "CVE", "2099-999",
+		   NULL, NULL, f, 17, NULL);
+	testannot_set_release(&set);
+
+	testannot_set_init(&set);
+	assert_int_equal(testannot_parse_ltp_shell(&set, "shelly02", f, bad,
+						   strlen(bad)), 1);
+	assert_int_equal(set.nr_problems, 1);
+	check_problem(&set.problems[0], f, 5, "'tags' of the env block is not "
+		      "an array of [name, value] pairs");
+	assert_int_equal(set.nr, 0);
+	testannot_set_release(&set);
+
+	testannot_set_init(&set);
+	assert_int_equal(testannot_parse_ltp_shell(&set, "helper", f, none,
+						   strlen(none)), 0);
+	assert_int_equal(set.nr + set.nr_problems, 0);
+	testannot_set_release(&set);
+}
+
 static void test_sort(void **state)
 {
 	static const char two_on_a_line[] =
@@ -1285,6 +1359,7 @@ int main(void)
 		cmocka_unit_test(test_sort),
 		cmocka_unit_test(test_read_fstests),
 		cmocka_unit_test(test_read_ltp),
+		cmocka_unit_test(test_ltp_shell),
 		cmocka_unit_test(test_robustness),
 	};
 
