@@ -80,6 +80,15 @@ static void feed_program(struct sha1 *ctx)
 	feed_number(ctx, "mtime ns", (intmax_t)st.st_mtim.tv_nsec);
 }
 
+/* What ref points at: a ref's name, or an id in hex (into hex). */
+static const char *target_of(git_reference *ref, char *hex, size_t size)
+{
+	if (git_reference_type(ref) == GIT_REFERENCE_SYMBOLIC)
+		return git_reference_symbolic_target(ref);
+	git_oid_tostr(hex, size, git_reference_target(ref));
+	return hex;
+}
+
 /* Every ref, sorted by name, with what it points at. */
 static int feed_refs(struct sha1 *ctx, git_repository *repo)
 {
@@ -92,16 +101,9 @@ static int feed_refs(struct sha1 *ctx, git_repository *repo)
 	if (git_reference_iterator_new(&it, repo) < 0)
 		return -1;
 	while (!(ret = git_reference_next(&ref, it))) {
-		const char *to;
-
-		if (git_reference_type(ref) == GIT_REFERENCE_SYMBOLIC) {
-			to = git_reference_symbolic_target(ref);
-		} else {
-			git_oid_tostr(hex, sizeof(hex), git_reference_target(ref));
-			to = hex;
-		}
 		ALLOC_GROW(v, nr, alloc);
-		v[nr++] = xstrfmt("%s%c%s", git_reference_name(ref), '\0', to);
+		v[nr++] = xstrfmt("%s%c%s", git_reference_name(ref), '\0',
+				  target_of(ref, hex, sizeof(hex)));
 		git_reference_free(ref);
 	}
 	git_reference_iterator_free(it);
@@ -116,12 +118,7 @@ static int feed_refs(struct sha1 *ctx, git_repository *repo)
 		return -1;
 	/* HEAD is not among the refs the iterator lists. */
 	if (!git_reference_lookup(&ref, repo, "HEAD")) {
-		if (git_reference_type(ref) == GIT_REFERENCE_SYMBOLIC) {
-			feed(ctx, "HEAD", git_reference_symbolic_target(ref));
-		} else {
-			git_oid_tostr(hex, sizeof(hex), git_reference_target(ref));
-			feed(ctx, "HEAD", hex);
-		}
+		feed(ctx, "HEAD", target_of(ref, hex, sizeof(hex)));
 		git_reference_free(ref);
 	}
 	git_error_clear();

@@ -180,6 +180,23 @@ static int find_tag(const struct strbuf *s)
 	return -1;
 }
 
+/* An annotation: tag ltp_tags[tag] with value, at file:line. */
+static void add_tag(struct testannot_set *set, const char *test,
+		    const char *file, unsigned line, int tag, const char *value)
+{
+	struct testannot a;
+
+	memset(&a, 0, sizeof(a));
+	a.test = (char *)test;
+	a.suite = (char *)ltp_suite;
+	a.kind = ltp_tags[tag].kind;
+	a.how = (char *)ltp_tags[tag].tag;
+	a.sha = (char *)value;
+	a.file = (char *)file;
+	a.line = line;
+	testannot_add_item(set, &a);
+}
+
 void testannot_parse_ltp(struct testannot_set *set, const char *test,
 			 const char *file, const char *buf, size_t len)
 {
@@ -203,17 +220,7 @@ void testannot_parse_ltp(struct testannot_set *set, const char *test,
 			continue;
 		}
 		if (state == COMMA && t == C_STRING) {
-			struct testannot a;
-
-			memset(&a, 0, sizeof(a));
-			a.test = (char *)test;
-			a.suite = (char *)ltp_suite;
-			a.kind = ltp_tags[tag].kind;
-			a.how = (char *)ltp_tags[tag].tag;
-			a.sha = lx.str.buf;
-			a.file = (char *)file;
-			a.line = brace_line;
-			testannot_add_item(set, &a);
+			add_tag(set, test, file, brace_line, tag, lx.str.buf);
 			state = IDLE;
 			continue;
 		}
@@ -352,19 +359,8 @@ static void block_tags(struct testannot_set *set, struct shell_block *b,
 					      "of [name, value] pairs");
 			goto out;
 		}
-		if ((tag = find_tag(&name)) >= 0) {
-			struct testannot a;
-
-			memset(&a, 0, sizeof(a));
-			a.test = (char *)test;
-			a.suite = (char *)ltp_suite;
-			a.kind = ltp_tags[tag].kind;
-			a.how = (char *)ltp_tags[tag].tag;
-			a.sha = value.buf;
-			a.file = (char *)file;
-			a.line = line;
-			testannot_add_item(set, &a);
-		}
+		if ((tag = find_tag(&name)) >= 0)
+			add_tag(set, test, file, line, tag, value.buf);
 	} while (block_take(b, ','));
 	if (!block_take(b, ']'))
 		testannot_add_problem(set, file, block_line(b), "", "tags",
