@@ -139,13 +139,11 @@ static int taken_by(const struct run *r, const git_oid *id)
 	return c && c->present && !candidate_evidence(c, EVIDENCE_ANCESTOR);
 }
 
-int multirun_mark_newer(struct run_context *ctx, struct run *run,
-			struct run *newer, size_t nr)
+void multirun_mark_newer(struct run *run, const struct run *newer, size_t nr)
 {
 	struct candidate_list *l = &run->scan.candidates;
 	size_t i, j;
 
-	(void)ctx;
 	for (i = 0; i < l->nr; i++) {
 		for (j = 0; j < nr; j++) {
 			if (newer_than(&newer[j].branch, &run->branch) &&
@@ -156,7 +154,6 @@ int multirun_mark_newer(struct run_context *ctx, struct run *run,
 			}
 		}
 	}
-	return 0;
 }
 
 /* Whether the run has the branch take c: proposed, needs-ack, accepted. */

@@ -17,7 +17,7 @@
  *     multirun_expand(ctx, specs, nr, &names, &n);   names and globs
  *     multirun_order(ctx, names, n);                 newest first
  *     for each i: set up and scan runs[i], then
- *         multirun_mark_newer(ctx, &runs[i], runs, i);
+ *         multirun_mark_newer(&runs[i], runs, i);
  *         judge runs[i];
  *         multirun_flag_newer_lacking(&runs[i], runs, i);
  *         run_save(ctx, &runs[i]);
@@ -45,10 +45,9 @@ void multirun_order(struct run_context *ctx, char **names, size_t nr);
  * judged runs newer[0..nr) of a newer version took after its base (a
  * backport presence found there: its maintainers took it as a fix; a
  * commit below the newer base is mainline history, no signal).  After
- * the scan, before the judging.  0 or -1.
+ * the scan, before the judging.
  */
-int multirun_mark_newer(struct run_context *ctx, struct run *run,
-			struct run *newer, size_t nr);
+void multirun_mark_newer(struct run *run, const struct run *newer, size_t nr);
 
 /*
  * After run is judged: each commit it is to take (proposed, needs-ack,

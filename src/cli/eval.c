@@ -94,7 +94,7 @@ static int eval(struct run_context *ctx, int argc, char **argv)
 		ret = cli_run_scan(ctx, &runs[i], &a);
 		done = i + 1;
 		if (!ret)
-			ret = multirun_mark_newer(ctx, &runs[i], runs, i);
+			multirun_mark_newer(&runs[i], runs, i);
 		if (!ret)
 			ret = run_judge_scores(&runs[i], ctx->repo,
 					       &runs[i].scan.candidates,

@@ -115,7 +115,7 @@ static int explain(struct run_context *ctx, int argc, char **argv)
 		if (!ret)
 			ret = run_scan(ctx, run);
 		if (!ret)
-			ret = multirun_mark_newer(ctx, run, runs, i);
+			multirun_mark_newer(run, runs, i);
 		if (!ret)
 			ret = run_judge_range(ctx, run, a.archives.v,
 					      a.archives.nr);

@@ -34,7 +34,7 @@ int propose_many(struct run_context *ctx, struct cli_args *a, char **names,
 		if (!ret && cves)
 			cve_run_annotate(run, cves);
 		if (!ret)
-			ret = multirun_mark_newer(ctx, run, runs, i);
+			multirun_mark_newer(run, runs, i);
 		if (!ret)
 			ret = run_judge_range(ctx, run, a->archives.v,
 					      a->archives.nr);

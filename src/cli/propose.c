@@ -155,7 +155,6 @@ static int propose(struct run_context *ctx, int argc, char **argv)
 		ret = report_write(stdout, &out);
 	if (!ret)
 		memo_store(&memo, &out);
-	memo_release(&memo);
 	trace_stage("report");
 	if (!ret)
 		ret = run_save(ctx, &run);
