@@ -190,6 +190,9 @@ void json_object_release(struct json_object *o)
 		for (j = 0; j < o->members[i].nr_items; j++)
 			free(o->members[i].items[j]);
 		free(o->members[i].items);
+		for (j = 0; j < o->members[i].nr_objects; j++)
+			json_object_release(&o->members[i].objects[j]);
+		free(o->members[i].objects);
 	}
 	free(o->members);
 	json_object_init(o);
@@ -366,8 +369,23 @@ static int number(struct reader *r, struct strbuf *sb)
 }
 
 static int value(struct reader *r, struct json_member *m);
+static int object(struct reader *r, struct json_object *o);
 
-/* An array: of strings into m (when not NULL and it holds only those). */
+/* A new object of m's objects, to read into. */
+static struct json_object *new_object(struct json_member *m)
+{
+	struct json_object *o;
+
+	ALLOC_GROW(m->objects, m->nr_objects, m->alloc_objects);
+	o = &m->objects[m->nr_objects++];
+	json_object_init(o);
+	return o;
+}
+
+/*
+ * An array: of strings into m (when not NULL and it holds only those);
+ * the objects of any other array into m's objects.
+ */
 static int array(struct reader *r, struct json_member *m)
 {
 	int strings = 1;
@@ -389,6 +407,16 @@ static int array(struct reader *r, struct json_member *m)
 			}
 			ALLOC_GROW(m->items, m->nr_items, m->alloc_items);
 			m->items[m->nr_items++] = strbuf_detach(&sb, NULL);
+		} else if (r->p < r->end && *r->p == '{' && m) {
+			int ret;
+
+			strings = 0;
+			if (++r->depth > JSON_MAX_DEPTH)
+				return fail(r, "too deeply nested");
+			ret = object(r, new_object(m));
+			r->depth--;
+			if (ret < 0)
+				return -1;
 		} else {
 			strings = 0;
 			if (value(r, NULL) < 0)
@@ -416,8 +444,6 @@ static int array(struct reader *r, struct json_member *m)
 	return 0;
 }
 
-static int object(struct reader *r, struct json_object *o);
-
 /* A value into m, or read over when m is NULL. */
 static int value(struct reader *r, struct json_member *m)
 {
@@ -438,7 +464,7 @@ static int value(struct reader *r, struct json_member *m)
 		}
 		break;
 	case '{':
-		ret = object(r, NULL);
+		ret = object(r, m ? new_object(m) : NULL);
 		if (m)
 			m->type = JSON_OTHER;
 		break;

@@ -69,9 +69,10 @@ void jw_array_array(struct json_writer *jw);
 /*
  * Reading one JSON object, as a line of JSON Lines holds it, into its
  * members: those whose value is a string, a number, true, false or
- * null, and those whose value is an array of strings.  Nested objects
- * and other arrays are read over: their members are JSON_OTHER, with no
- * value.
+ * null, and those whose value is an array of strings.  A member whose
+ * value is an object, or an array of anything else, is JSON_OTHER: the
+ * objects it holds (the object, or those of the array) are read into
+ * its objects, to any depth; other values are read over.
  *
  *     struct json_object o;
  *     json_object_init(&o);
@@ -84,12 +85,20 @@ enum json_type { JSON_STRING, JSON_NUMBER, JSON_TRUE, JSON_FALSE, JSON_NULL,
 		 JSON_ARRAY,	/* of strings only */
 		 JSON_OTHER };	/* an object, or an array of other values */
 
+struct json_object;
+
 struct json_member {
 	char *key;
 	enum json_type type;
 	char *value;			/* a string's or a number's text */
 	char **items;			/* an array's strings */
 	size_t nr_items, alloc_items;
+	/*
+	 * JSON_OTHER: the value's object, or the objects of its array
+	 * (other elements of that array are read over), in order.
+	 */
+	struct json_object *objects;
+	size_t nr_objects, alloc_objects;
 };
 
 struct json_object {

@@ -156,48 +156,6 @@ int testannot_sha_ok(const char *sha)
 
 /* --- reading a checkout ----------------------------------------------- */
 
-/*
- * The names in directory path, sorted, "." and ".." left out.  Returns
- * 0, 1 if it does not exist and missing_ok, or -1 after an error.
- */
-static int list_dir(const char *path, int missing_ok, char ***names,
-		    size_t *nr)
-{
-	size_t alloc = 0;
-	struct dirent *de;
-	DIR *d = opendir(path);
-
-	*names = NULL;
-	*nr = 0;
-	if (!d) {
-		if (missing_ok && errno == ENOENT)
-			return 1;
-		return error("cannot read '%s': %s", path, strerror(errno));
-	}
-	for (;;) {
-		errno = 0;
-		de = readdir(d);
-		if (!de)
-			break;
-		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
-			continue;
-		ALLOC_GROW(*names, *nr, alloc);
-		(*names)[(*nr)++] = xstrdup(de->d_name);
-	}
-	if (errno) {
-		int saved = errno;
-
-		closedir(d);
-		free_string_array(*names, *nr);
-		*names = NULL;
-		*nr = 0;
-		return error("cannot read '%s': %s", path, strerror(saved));
-	}
-	closedir(d);
-	QSORT(*names, *nr, cmp_str);
-	return 0;
-}
-
 /* The mode of path, not following a symbolic link; -1 after an error. */
 static int lstat_mode(const char *path, mode_t *mode)
 {
@@ -250,7 +208,7 @@ static int read_common(struct testannot_set *set, struct testannot_helpers *h,
 
 	strbuf_setlen(path, base);
 	strbuf_addstr(path, "/common");
-	ret = list_dir(path->buf, 1, &names, &nr);
+	ret = dir_names(path->buf, 1, &names, &nr);
 	if (ret)
 		return ret < 0 ? -1 : 0;
 	for (i = 0; i < nr; i++) {
@@ -282,7 +240,7 @@ static int read_fstests_dir(struct testannot_set *set,
 
 	strbuf_setlen(path, base);
 	strbuf_addf(path, "/tests/%s", dir);
-	if (list_dir(path->buf, 0, &names, &nr) < 0)
+	if (dir_names(path->buf, 0, &names, &nr) < 0)
 		return -1;
 	ret = 0;
 	for (i = 0; i < nr; i++) {
@@ -333,7 +291,7 @@ int testannot_read_fstests(struct testannot_set *set, const char *dir)
 
 	strbuf_setlen(&path, base);
 	strbuf_addstr(&path, "/tests");
-	if (list_dir(path.buf, 0, &names, &nr) < 0) {
+	if (dir_names(path.buf, 0, &names, &nr) < 0) {
 		ret = -1;
 		goto out;
 	}
@@ -385,7 +343,7 @@ static int push_entries(struct strbuf *path, size_t base, const char *rel,
 
 	strbuf_setlen(path, base);
 	strbuf_addf(path, "/%s", rel);
-	if (list_dir(path->buf, 0, &names, &n) < 0)
+	if (dir_names(path->buf, 0, &names, &n) < 0)
 		return -1;
 	for (i = n; i-- > 0; ) {
 		ALLOC_GROW(*stack, *nr, *alloc);

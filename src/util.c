@@ -3,6 +3,7 @@
 #include "error.h"
 #include "strbuf.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <fcntl.h>
@@ -257,6 +258,44 @@ long long days_from_civil(int y, int m, int d)
 	doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
 	doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
 	return (long long)era * 146097 + doe - 719468;
+}
+
+int dir_names(const char *path, int missing_ok, char ***names,
+		    size_t *nr)
+{
+	size_t alloc = 0;
+	struct dirent *de;
+	DIR *d = opendir(path);
+
+	*names = NULL;
+	*nr = 0;
+	if (!d) {
+		if (missing_ok && errno == ENOENT)
+			return 1;
+		return error("cannot read '%s': %s", path, strerror(errno));
+	}
+	for (;;) {
+		errno = 0;
+		de = readdir(d);
+		if (!de)
+			break;
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		ALLOC_GROW(*names, *nr, alloc);
+		(*names)[(*nr)++] = xstrdup(de->d_name);
+	}
+	if (errno) {
+		int saved = errno;
+
+		closedir(d);
+		free_string_array(*names, *nr);
+		*names = NULL;
+		*nr = 0;
+		return error("cannot read '%s': %s", path, strerror(saved));
+	}
+	closedir(d);
+	QSORT(*names, *nr, cmp_str);
+	return 0;
 }
 
 int is_dir_in(const char *dir, const char *name)

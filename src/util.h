@@ -135,6 +135,13 @@ int cmp_int(const void *a, const void *b);
 int cmp_str(const void *a, const void *b);
 
 /* Whether dir/name is a directory (following symbolic links). */
+/*
+ * The names in directory path, sorted, "." and ".." left out, into
+ * *names (free_string_array()).  Returns 0, 1 if it does not exist and
+ * missing_ok, or -1 after "error: cannot read 'PATH': ...".
+ */
+int dir_names(const char *path, int missing_ok, char ***names, size_t *nr);
+
 int is_dir_in(const char *dir, const char *name);
 
 #endif

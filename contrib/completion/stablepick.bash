@@ -6,7 +6,7 @@
 #
 # Completes the global options, the commands, each command's options
 # (as its usage string lists them: tests/e2e/completion.sh keeps the two
-# in step), the values of --format and --status, branches and
+# in step), the values of --format, --status and --class, branches and
 # revisions from the repository (-C DIR) with git for-each-ref, and the
 # subsystem names of the loaded rules (stablepick rules list).
 
@@ -15,7 +15,8 @@ __stablepick_takes_value()
 {
 	case $1 in
 	-C|--cache|--config|--rules|\
-	--against|--archive|--branch|--cve|--format|--fstests|--fstyp|--in-reply-to|--jobs|\
+	--against|--archive|--baseline|--baseline-kernel|--branch|--class|--cve|--format|\
+	--fstests|--fstyp|--in-reply-to|--jobs|--kernel|\
 	--label|--ltp|--mbox|--message|-m|--output|--picks|--queue|--range|--ref|--since|\
 	--status|--subsystem|--tests-from|--until|--upstream)
 		return 0 ;;
@@ -43,6 +44,7 @@ __stablepick_options()
 	patch-id) echo "--help --jobs" ;;
 	propose)  echo "--all --archive --branch --cve --format --help --in-reply-to --range --since --subsystem --tests-from --upstream" ;;
 	queue)    echo "--archive --branch --format --help --output --range --upstream" ;;
+	results)  echo "--baseline --baseline-kernel --branch --class --config --format --fstests --fstyp --help --kernel --ltp --output --upstream" ;;
 	rules)
 		case $2 in
 		list) echo "--help --upstream" ;;
@@ -63,12 +65,13 @@ __stablepick_formats()
 	eval)    echo "text json" ;;
 	propose) echo "text json email mbox review failed html" ;;
 	queue)   echo "mbox quilt" ;;
+	results) echo "text json exclude" ;;
 	rules)   echo "text json" ;;
 	tests)   echo "text json exclude" ;;
 	esac
 }
 
-__stablepick_commands="acks audit cves diff eval explain ledger mark patch-id propose queue rules tests"
+__stablepick_commands="acks audit cves diff eval explain ledger mark patch-id propose queue results rules tests"
 
 # __stablepick_refs heads|revs|notes: branch names (local and remote),
 # every ref and HEAD, or the notes refs, of the repository the command
@@ -147,14 +150,23 @@ __stablepick_value()
 	case $opt in
 	-C|--cache|--cve|--fstests|--ltp|--queue|--rules|--tests-from)
 		__stablepick_files -d "$cur" ;;
-	--archive|--config|--output)
+	--config)
+		# results --config NAME names a config of the results.
+		if [ "$cmd" = results ]; then
+			COMPREPLY=()
+		else
+			__stablepick_files -f "$cur"
+		fi ;;
+	--archive|--output)
+		__stablepick_files -f "$cur" ;;
+	--baseline)
 		__stablepick_files -f "$cur" ;;
 	--mbox|--picks)
 		__stablepick_files -f "$cur"
 		[ "$cur" = - ] && COMPREPLY+=(-) ;;
 	--branch)
 		__stablepick_words "$(__stablepick_refs heads)" "$cur" ;;
-	--against|--upstream)
+	--against|--baseline-kernel|--kernel|--upstream)
 		__stablepick_words "$(__stablepick_refs revs)" "$cur" ;;
 	--range)
 		__stablepick_revs "$cur" ;;
@@ -169,6 +181,8 @@ __stablepick_value()
 		__stablepick_comma_list "$(__stablepick_subsystems)" "$cur" ;;
 	--status)
 		__stablepick_comma_list "expected-fail expected-pass unknown" "$cur" ;;
+	--class)
+		__stablepick_comma_list "baseline missing-fix fix-present new unexplained unexpected-pass" "$cur" ;;
 	*)
 		COMPREPLY=() ;;
 	esac
@@ -266,6 +280,9 @@ _stablepick()
 		esac ;;
 	explain|patch-id)
 		__stablepick_revs "$cur" ;;
+	results)
+		# The results of a run: files and directories.
+		__stablepick_files -f "$cur" ;;
 	mark)
 		__stablepick_revs "$cur"
 		if [ "$npos" -gt 0 ]; then

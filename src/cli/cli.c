@@ -23,6 +23,7 @@ const struct cli_command *const cli_commands[] = {
 	&cmd_patch_id,
 	&cmd_propose,
 	&cmd_queue,
+	&cmd_results,
 	&cmd_rules,
 	&cmd_tests,
 	NULL

@@ -27,6 +27,7 @@ extern const struct cli_command cmd_mark;
 extern const struct cli_command cmd_patch_id;
 extern const struct cli_command cmd_propose;
 extern const struct cli_command cmd_queue;
+extern const struct cli_command cmd_results;
 extern const struct cli_command cmd_rules;
 extern const struct cli_command cmd_tests;
 

@@ -123,7 +123,7 @@ fi
 
 # Exact lists.
 expect "commands" \
-	"acks audit cves diff eval explain ledger mark patch-id propose queue rules tests" ''
+	"acks audit cves diff eval explain ledger mark patch-id propose queue results rules tests" ''
 expect "commands by prefix" "patch-id propose" p
 expect "global options" \
 	"--cache --config --help --no-cache --rules --version -C" -
@@ -168,6 +168,9 @@ expect "audit formats" "email json text" audit --format ''
 expect "diff formats, one word" "--format=html --format=json --format=text" diff --format=
 expect "eval formats" "json text" eval --format = ''
 expect "tests formats" "exclude json text" tests --format ''
+expect "results formats" "exclude json text" results --format ''
+expect "results classes" "new,baseline new,fix-present new,missing-fix new,unexpected-pass new,unexplained" \
+	results --class new,
 expect "tests statuses" "expected-fail,expected-pass expected-fail,unknown" \
 	tests --status expected-fail,
 expect "directories" "$tmp/norepo" -C "$tmp/nor"

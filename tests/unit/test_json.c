@@ -45,13 +45,22 @@ static void test_members(void **state)
 	assert_int_equal(m->type, JSON_ARRAY);
 	assert_int_equal(m->nr_items, 2);
 	assert_string_equal(m->items[1], "fs/b.c");
-	/* Nested objects and arrays of other values are read over. */
+	/* A nested object is kept; so are the objects of an array. */
 	m = json_object_get(&o, "nested");
 	assert_int_equal(m->type, JSON_OTHER);
 	assert_null(m->value);
+	assert_int_equal(m->nr_objects, 1);
+	m = json_object_get(&m->objects[0], "x");
+	assert_non_null(m);
+	assert_int_equal(m->type, JSON_OTHER);
+	assert_int_equal(m->nr_objects, 1);
+	m = json_object_get(&m->objects[0], "y");
+	assert_int_equal(m->type, JSON_ARRAY);
+	assert_int_equal(m->nr_items, 0);
 	m = json_object_get(&o, "mixed");
 	assert_int_equal(m->type, JSON_OTHER);
 	assert_int_equal(m->nr_items, 0);
+	assert_int_equal(m->nr_objects, 0);
 	assert_null(json_object_get(&o, "x"));
 	json_object_release(&o);
 }
