@@ -575,6 +575,44 @@ static void terminal_safe(struct strbuf *dst, const struct strbuf *src)
 	}
 }
 
+void report_visible(struct strbuf *out)
+{
+	const unsigned char *s = (const unsigned char *)out->buf;
+	struct strbuf dst = STRBUF_INIT;
+	size_t i = 0, n, k;
+
+	/* Nothing to do, the common case: no copy. */
+	for (i = 0; i < out->len; i++)
+		if ((s[i] < 0x20 && s[i] != '\n' && s[i] != '\t') || s[i] >= 0x7f)
+			break;
+	if (i == out->len)
+		return;
+	strbuf_add(&dst, out->buf, i);
+	while (i < out->len) {
+		if (s[i] == '\n' || s[i] == '\t' || (s[i] >= 0x20 && s[i] < 0x7f)) {
+			strbuf_addch(&dst, (char)s[i++]);
+			continue;
+		}
+		if (s[i] < 0x20 || s[i] == 0x7f) {
+			strbuf_addch(&dst, '^');
+			strbuf_addch(&dst, s[i] == 0x7f ? '?' : s[i] + 0x40);
+			i++;
+			continue;
+		}
+		n = utf8_seq_len(s + i, out->len - i);
+		if (!n || (n == 2 && s[i] == 0xc2 && s[i + 1] < 0xa0)) {
+			for (k = 0; k < (n ? n : 1); k++)
+				strbuf_addf(&dst, "\\x%02x", s[i + k]);
+			i += n ? n : 1;
+			continue;
+		}
+		strbuf_add(&dst, s + i, n);
+		i += n;
+	}
+	strbuf_release(out);
+	*out = dst;
+}
+
 int report_write(FILE *f, const struct strbuf *out)
 {
 	struct strbuf safe = STRBUF_INIT;

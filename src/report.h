@@ -123,6 +123,17 @@ void report_reasons(struct strbuf *out, const struct candidate *c);
  */
 int report_write(FILE *f, const struct strbuf *out);
 
+/*
+ * Makes a text report (not a mail, whose bytes git am applies) safe to
+ * show wherever it goes, a file or a pager as much as a terminal: the
+ * control characters a subject or a name may hold become visible, C0
+ * ones as cat -v shows them ("^[" for ESC, "^G" for BEL, "^M" for CR,
+ * "^?" for DEL), C1 ones (U+0080 to U+009F, "\x9b" is a CSI to some
+ * terminals) and bytes that are not UTF-8 as "\xc2\x9b".  Newlines and
+ * tabs stay.  Every text format passes its output through it.
+ */
+void report_visible(struct strbuf *out);
+
 struct revlist;
 
 /*

@@ -137,6 +137,7 @@ static int acks(struct run_context *ctx, int argc, char **argv)
 		ret = ledger_append(&run.ledger, entries, nr_entries);
 	if (!ret) {
 		report_acks(&out, outcomes, nr_found, dry_run);
+		report_visible(&out);
 		ret = report_write(stdout, &out);
 	}
 	if (!ret)

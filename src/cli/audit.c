@@ -164,6 +164,9 @@ static int audit(struct run_context *ctx, int argc, char **argv)
 			ret = reply(ctx, &run, &a, o.in_reply_to, &out);
 		else
 			audit_text(&out, &a);
+		/* A reply's bytes are the mail's; JSON escapes its own. */
+		if (o.format == FORMAT_TEXT)
+			report_visible(&out);
 	}
 	if (!ret)
 		ret = report_write(stdout, &out);

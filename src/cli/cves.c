@@ -62,6 +62,8 @@ static int cves(struct run_context *ctx, int argc, char **argv)
 		report_cves_html(&out, &run, &cr, all, ctx->config.commit_url);
 	else if (!ret)
 		report_cves_text(&out, &run, &cr, all);
+	if (!ret && a.format == FORMAT_TEXT)
+		report_visible(&out);
 	ret = cli_finish(ctx, &run, &out, ret);
 	trace_stage("report");
 	cve_run_release(&cr);

@@ -116,6 +116,8 @@ static int diff(struct run_context *ctx, int argc, char **argv)
 		ret = diff_one(ctx, &a, names[i], against,
 			       cve_dir ? &cves : NULL, &out);
 	}
+	if (!ret && a.format == FORMAT_TEXT)
+		report_visible(&out);
 	if (!ret)
 		memo_store(&memo, &out);
 	memo_release(&memo);

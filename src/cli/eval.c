@@ -107,6 +107,8 @@ static int eval(struct run_context *ctx, int argc, char **argv)
 		if (!ret)
 			ret = run_save(ctx, &runs[i]);
 	}
+	if (!json)
+		report_visible(&out);
 	ret = cli_output(&out, ret);
 	for (i = 0; i < done; i++)
 		run_release(&runs[i]);

@@ -132,6 +132,7 @@ static int explain(struct run_context *ctx, int argc, char **argv)
 		if (!ret)
 			ret = run_save(ctx, run);
 	}
+	report_visible(&out);
 	ret = cli_output(&out, ret);
 	for (i = 0; i < done; i++)
 		run_release(&runs[i]);

@@ -2,6 +2,7 @@
 #include "error.h"
 #include "ledger.h"
 #include "options.h"
+#include "report.h"
 #include "report-ledger.h"
 #include "strbuf.h"
 #include "util.h"
@@ -52,6 +53,7 @@ static int ledger_sync_cmd(struct run_context *ctx, int argc, char **argv)
 	ret = ledger_sync(&l, ref, &s);
 	if (!ret)
 		report_ledger_sync(&out, &s);
+	report_visible(&out);
 	ret = cli_output(&out, ret);
 	ledger_sync_release(&s);
 	ledger_release(&l);

@@ -199,6 +199,7 @@ static int mark(struct run_context *ctx, int argc, char **argv)
 	} else {
 		ret = record(&out, ctx, &l, &a, now);
 	}
+	report_visible(&out);
 	ret = cli_output(&out, ret);
 	ledger_release(&l);
 	return ret < 0 ? 1 : 0;

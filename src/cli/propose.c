@@ -119,6 +119,8 @@ static int propose(struct run_context *ctx, int argc, char **argv)
 	if (nr_names > 1) {
 		ret = propose_many(ctx, &a, names, nr_names, all, &tests_from,
 				   cve_dir ? &cves : NULL, &out);
+		if (!ret && a.format == FORMAT_TEXT)
+			report_visible(&out);
 		if (!ret)
 			ret = report_write(stdout, &out);
 		if (!ret)
@@ -151,6 +153,12 @@ static int propose(struct run_context *ctx, int argc, char **argv)
 	if (!ret)
 		ret = propose_render(ctx, &run, (enum propose_format)a.format,
 				     all, &a, &out);
+	/*
+	 * Only the text: a mail's bytes are git am's, JSON and HTML escape
+	 * their own.
+	 */
+	if (!ret && a.format == FORMAT_TEXT)
+		report_visible(&out);
 	if (!ret)
 		ret = report_write(stdout, &out);
 	if (!ret)

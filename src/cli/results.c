@@ -146,6 +146,8 @@ static int results(struct run_context *ctx, int argc, char **argv)
 		report_results_exclude(&out, &run, &r, mask, config);
 	else if (!ret)
 		report_results_text(&out, &run, &r, mask, config);
+	if (!ret && a.format != FORMAT_JSON)
+		report_visible(&out);
 	if (!ret && output) {
 		ret = write_file_atomic(output, out.buf, out.len, "results report");
 		strbuf_reset(&out);

@@ -39,6 +39,7 @@ static int rules_check(struct run_context *ctx, int argc, char **argv)
 
 		for (j = 0; j < rs.nr_files; j++)
 			report_rule_file(&out, &rs, &rs.files[j]);
+		report_visible(&out);
 		ret = report_write(stdout, &out);
 		strbuf_release(&out);
 	}
@@ -93,6 +94,8 @@ static int rules_test(struct run_context *ctx, int argc, char **argv)
 			report_ruletest_json(&out, &t, flags);
 		else
 			report_ruletest_text(&out, &t, flags);
+		if (!json)
+			report_visible(&out);
 		ret = report_write(stdout, &out);
 	}
 	strbuf_release(&out);
@@ -138,6 +141,7 @@ static int rules_list(struct run_context *ctx, int argc, char **argv)
 		struct strbuf out = STRBUF_INIT;
 
 		report_subsystem_names(&out, &rs);
+		report_visible(&out);
 		ret = report_write(stdout, &out);
 		strbuf_release(&out);
 	}

@@ -115,6 +115,8 @@ static int tests(struct run_context *ctx, int argc, char **argv)
 				report_tests_exclude(&out, &t, &list[i]);
 		}
 	}
+	if (!ret && a.format != FORMAT_JSON)
+		report_visible(&out);
 	if (!ret && output)
 		ret = write_file_atomic(output, out.buf, out.len, "test list");
 	else if (!ret)

@@ -134,15 +134,23 @@ esc=$(printf '\033')
 test_commit fs/ext4/term.c 'int t;' "ext4: fix ${esc}]0;owned${esc}\\ a title${esc}[2J and a clear
 
 Cc: stable@vger.kernel.org"
-# Into a pipe or a file, every byte, as git log gives them.
+# Into a pipe or a file (a pager may pass escapes on), the text shows
+# them as cat -v does; JSON keeps the bytes, escaped.
 "$STABLEPICK" propose --branch linux-6.6.y >"$tmp/plain"
-grep -q "$esc\\[2J" "$tmp/plain" || fail "the escape is not kept in a file"
-# On a terminal (script(1) gives one), none.
+if grep -q "$esc" "$tmp/plain"; then
+	fail "an escape sequence from a subject reached a file"
+fi
+grep -qF 'ext4: fix ^[]0;owned^[\ a title^[[2J and a clear' "$tmp/plain" ||
+	fail "the subject is not shown as cat -v shows it: $(grep 'ext4: fix' "$tmp/plain")"
+"$STABLEPICK" propose --branch linux-6.6.y --format json |
+	jq -r 'select(.subject | startswith("ext4: fix ")) | .subject' >"$tmp/json-subject"
+grep -q "$esc\\[2J" "$tmp/json-subject" || fail "JSON lost the subject's bytes"
+# On a terminal (script(1) gives one), none either.
 TERM=dumb script -qec "\"$STABLEPICK\" propose --branch linux-6.6.y" /dev/null \
 	>"$tmp/tty"
 if grep -q "$esc" "$tmp/tty"; then
 	fail "an escape sequence from a subject reached the terminal"
 fi
-grep -q 'ext4: fix ?\]0;owned?\\ a title?\[2J and a clear' "$tmp/tty" ||
-	fail "the subject is not shown with '?': $(grep 'ext4: fix' "$tmp/tty")"
+grep -qF 'ext4: fix ^[]0;owned^[\ a title^[[2J and a clear' "$tmp/tty" ||
+	fail "the subject is not shown as cat -v shows it: $(grep 'ext4: fix' "$tmp/tty")"
 ok "a terminal gets no escape sequence from a subject"
