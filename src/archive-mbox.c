@@ -265,7 +265,9 @@ static int read_mbox(struct archive *a, size_t src)
 			      &old_sec, &old_nsec, &old_len, old_hex) == 5;
 	if (have && old_size == size && old_sec == sec && old_nsec == nsec)
 		return 0;
-	if (mbox_text_open(&t, s->path) < 0) {
+	/* A binary file is no mbox, as audit --mbox says of it too. */
+	if (mbox_text_open(&t, s->path) < 0 ||
+	    mbox_check_text(s->path, t.buf, t.len) < 0) {
 		mbox_text_close(&t);
 		return -1;
 	}

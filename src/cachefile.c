@@ -215,7 +215,7 @@ int cachefile_verify(const char *buf, size_t len, enum cachefile_sum_kind kind,
 
 int cachefile_write(const char *path, const struct strbuf *sb, const char *what)
 {
-	return write_file_atomic(path, sb->buf, sb->len, what);
+	return write_file_atomic_warn(path, sb->buf, sb->len, what);
 }
 
 void cachefile_ignore(const char *what, const char *path, const char *why)

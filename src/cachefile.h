@@ -120,8 +120,9 @@ int cachefile_verify(const char *buf, size_t len, enum cachefile_sum_kind kind,
 
 /*
  * Replaces the cache at path with buf, atomically (write_file_atomic());
- * what names the file in errors.  Returns 0, or -1 after an error
- * message with the old file left as it was.
+ * what names the file in messages.  Returns 0, or -1 after a warning
+ * (a cache only saves time: the run goes on, and exits 0) with the old
+ * file left as it was.
  */
 int cachefile_write(const char *path, const struct strbuf *sb, const char *what);
 

@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 const char *error_progname = "stablepick";
 
@@ -13,6 +14,51 @@ static struct strbuf *captured;
 void error_capture(struct strbuf *sb)
 {
 	captured = sb;
+}
+
+/* A byte of a word: a quote next to one is an apostrophe, not a quote. */
+static int word_byte(int c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       (c >= '0' && c <= '9');
+}
+
+void error_shorten(struct strbuf *sb, size_t from)
+{
+	struct strbuf out = STRBUF_INIT;
+	size_t i = from, j, keep;
+
+	strbuf_add(&out, sb->buf, from);
+	while (i < sb->len) {
+		char q = sb->buf[i];
+
+		if ((q != '\'' && q != '"') ||
+		    (i > from && word_byte((unsigned char)sb->buf[i - 1]))) {
+			strbuf_addch(&out, q);
+			i++;
+			continue;
+		}
+		/* Its closing quote: one not followed by a word's byte. */
+		for (j = i + 1; j < sb->len; j++)
+			if (sb->buf[j] == q && (j + 1 == sb->len ||
+			    !word_byte((unsigned char)sb->buf[j + 1])))
+				break;
+		if (j == sb->len || j - i - 1 <= ERROR_QUOTE_LONG) {
+			strbuf_addch(&out, q);
+			i++;
+			continue;
+		}
+		/* Cut at a character's start, not inside a UTF-8 sequence. */
+		keep = ERROR_QUOTE_KEEP;
+		while (keep && ((unsigned char)sb->buf[i + 1 + keep] & 0xc0) == 0x80)
+			keep--;
+		strbuf_addch(&out, q);
+		strbuf_add(&out, sb->buf + i + 1, keep);
+		strbuf_addf(&out, "...%c (%zu bytes)", q, j - i - 1);
+		i = j + 1;
+	}
+	strbuf_release(sb);
+	*sb = out;
 }
 
 static void report_to(const char *prefix, const char *fmt, va_list ap,
@@ -26,6 +72,9 @@ static void report_to(const char *prefix, const char *fmt, va_list ap,
 		strbuf_addstr(&sb, ": ");
 		strbuf_addstr(&sb, tail);
 	}
+	/* A 1 MB pattern is not repeated whole in its error. */
+	if (sb.len > ERROR_QUOTE_LONG)
+		error_shorten(&sb, strlen(prefix));
 	strbuf_addch(&sb, '\n');
 	fflush(stdout);
 	fputs(sb.buf, stderr);

@@ -1,6 +1,8 @@
 #ifndef ERROR_H
 #define ERROR_H
 
+#include <stddef.h>
+
 /*
  * Error reporting, after git's usage.c.  error() prints
  * "error: <message>" to stderr and returns -1, so callers write
@@ -33,6 +35,19 @@ __attribute__((format(printf, 1, 2))) void say(const char *fmt, ...);
 __attribute__((format(printf, 1, 2))) void warning_aside(const char *fmt, ...);
 struct strbuf;
 void error_capture(struct strbuf *sb);
+
+/*
+ * Messages quote what they are about ('%s', "%s"), and what a user or
+ * a repository gave may be megabytes: every quoted part of a message
+ * longer than ERROR_QUOTE_LONG bytes (longer than a path one would
+ * type) keeps its first ERROR_QUOTE_KEEP (whole characters) and says
+ * its length: "bad pattern 'aaaa...' (1048576 bytes)".  error(),
+ * warning() and the others do it to their messages; error_shorten()
+ * does it to sb from offset from, for tests.
+ */
+#define ERROR_QUOTE_LONG 256
+#define ERROR_QUOTE_KEEP 80
+void error_shorten(struct strbuf *sb, size_t from);
 
 /*
  * BUG("...") for what cannot happen unless the code is wrong: prints

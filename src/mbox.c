@@ -401,10 +401,7 @@ static int read_buffer(struct mbox *out, const char *path, const char *buf,
 		return quiet ? -1 : error("'%s' is not an mbox (empty file)", path);
 	nul = memchr(buf, '\0', len < BINARY_PROBE ? len : BINARY_PROBE);
 	if (nul)
-		return quiet ? -1 :
-		       error("'%s' is not an mbox (binary: NUL byte on "
-			     "line %zu)", path,
-			     1 + count_lines(buf, (size_t)(nul - buf)));
+		return quiet ? -1 : mbox_check_text(path, buf, len);
 
 	normalize(&text, &crs, buf, len);
 	while (next_line(text.buf, text.len, &pos, &line)) {
@@ -433,6 +430,17 @@ static int read_buffer(struct mbox *out, const char *path, const char *buf,
 	free(crs.at);
 	strbuf_release(&text);
 	return ret;
+}
+
+int mbox_check_text(const char *path, const char *buf, size_t len)
+{
+	const char *nul = memchr(buf, '\0', len < BINARY_PROBE ? len :
+				 BINARY_PROBE);
+
+	if (!nul)
+		return 0;
+	return error("'%s' is not an mbox (binary: NUL byte on line %zu)",
+		     path, 1 + count_lines(buf, (size_t)(nul - buf)));
 }
 
 int mbox_read(struct mbox *out, const char *path, const char *buf, size_t len)

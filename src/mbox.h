@@ -177,6 +177,14 @@ int mbox_read(struct mbox *out, const char *path, const char *buf,
  */
 size_t mbox_next_message(const char *buf, size_t len, size_t at);
 
+/*
+ * 0 when buf looks like text as git's buffer_is_binary() tells it (no
+ * NUL byte in its first 8000), else -1 after "error: 'PATH' is not an
+ * mbox (binary: NUL byte on line N)": mbox_read() and the list
+ * archives' mbox reader give one answer for one file.
+ */
+int mbox_check_text(const char *path, const char *buf, size_t len);
+
 /* The same, failing with -1 and no message (an archive's blobs). */
 int mbox_read_quiet(struct mbox *out, const char *buf, size_t len);
 

@@ -175,6 +175,24 @@ static int read_file(struct strbuf *sb, const char *path)
 	return 0;
 }
 
+/*
+ * A file that is not read, named: a FIFO would block the read, a
+ * device is no test, and a symbolic link may point anywhere (or loop).
+ */
+static void warn_skipped(const char *path, mode_t mode)
+{
+	struct stat st;
+	const char *what = S_ISFIFO(mode) ? "a FIFO" :
+			   S_ISCHR(mode) ? "a character device" :
+			   S_ISBLK(mode) ? "a block device" :
+			   S_ISSOCK(mode) ? "a socket" :
+			   S_ISLNK(mode) ? "a symbolic link" : "not a regular file";
+
+	if (S_ISLNK(mode) && stat(path, &st) < 0 && errno == ELOOP)
+		what = "a symbolic link that loops";
+	warning("skipping '%s': %s, not a regular file", path, what);
+}
+
 /* A regular file into sb: 1; 0 for anything else (skipped); -1. */
 static int read_regular(struct strbuf *sb, const char *path)
 {
@@ -182,8 +200,10 @@ static int read_regular(struct strbuf *sb, const char *path)
 
 	if (lstat_mode(path, &mode) < 0)
 		return -1;
-	if (!S_ISREG(mode))
+	if (!S_ISREG(mode)) {
+		warn_skipped(path, mode);
 		return 0;
+	}
 	return read_file(sb, path) < 0 ? -1 : 1;
 }
 
@@ -375,7 +395,11 @@ int testannot_read_ltp(struct testannot_set *set, const char *dir)
 			if (push_entries(&path, base, rel, &stack, &nr,
 					 &alloc) < 0)
 				ret = -1;
-		} else if (S_ISREG(mode) && (test = ltp_test_name(rel, &shell))) {
+		} else if (!S_ISREG(mode)) {
+			if ((test = ltp_test_name(rel, &shell)))
+				warn_skipped(path.buf, mode);
+			free(test);
+		} else if ((test = ltp_test_name(rel, &shell))) {
 			if (read_file(&buf, path.buf) < 0) {
 				ret = -1;
 			} else if (shell) {

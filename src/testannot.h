@@ -156,8 +156,9 @@ void testannot_set_release(struct testannot_set *set);
  * Reads every test of a checkout (and, for fstests, its common/
  * helpers first), adding to set; file and problems name paths relative
  * to dir ("tests/xfs/123", "common/rc").  Directories are read in name
- * order; symbolic links and other files that are not regular are
- * skipped.  The items end up sorted by test name, then by file and
+ * order; symbolic links and other files that are not regular (FIFOs,
+ * devices) are skipped, each with "warning: skipping 'PATH': a FIFO,
+ * not a regular file" (where a test or a helper would be).  The items end up sorted by test name, then by file and
  * line.  Returns 0, or -1 after "error: cannot read '<path>': ..." when
  * a directory or file cannot be read (or the checkout has no tests/ or
  * testcases/ directory); the other files are still read.

@@ -5,6 +5,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -174,7 +175,25 @@ int write_in_full(int fd, const void *buf, size_t len)
 	return 0;
 }
 
-int mkdir_leading(const char *path)
+/* An error, or a warning (not kept with the answer) when warn. */
+__attribute__((format(printf, 2, 3)))
+static int complain(int warn, const char *fmt, ...)
+{
+	va_list ap;
+	char *msg;
+
+	va_start(ap, fmt);
+	msg = xstrvfmt(fmt, ap);
+	va_end(ap);
+	if (warn)
+		warning_aside("%s", msg);
+	else
+		error("%s", msg);
+	free(msg);
+	return -1;
+}
+
+static int mkdir_leading_as(const char *path, int warn)
 {
 	char *copy = xstrdup(path), *p;
 	int ret = 0;
@@ -182,12 +201,17 @@ int mkdir_leading(const char *path)
 	for (p = strchr(copy + 1, '/'); p && !ret; p = strchr(p + 1, '/')) {
 		*p = '\0';
 		if (mkdir(copy, 0777) < 0 && errno != EEXIST)
-			ret = error("cannot create directory '%s': %s",
-				    copy, strerror(errno));
+			ret = complain(warn, "cannot create directory '%s': %s",
+				       copy, strerror(errno));
 		*p = '/';
 	}
 	free(copy);
 	return ret;
+}
+
+int mkdir_leading(const char *path)
+{
+	return mkdir_leading_as(path, 0);
 }
 
 void fsync_dir_of(const char *path)
@@ -213,32 +237,35 @@ static mode_t current_umask(void)
 	return mask;
 }
 
-int write_file_atomic(const char *path, const void *buf, size_t len,
-		      const char *what)
+static int write_atomic(const char *path, const void *buf, size_t len,
+			const char *what, int warn)
 {
 	/* A name of its own: two runs writing at once must not mix. */
 	char *tmp = xstrfmt("%s.tmp.XXXXXX", path);
 	int fd = -1, ret = 0;
 
-	if (mkdir_leading(path) < 0) {
+	if (mkdir_leading_as(path, warn) < 0) {
 		free(tmp);
 		return -1;
 	}
 	fd = mkstemp(tmp);
 	if (fd < 0) {
-		ret = error("cannot write %s '%s': %s", what, tmp, strerror(errno));
+		ret = complain(warn, "cannot write %s '%s': %s", what, tmp,
+			      strerror(errno));
 		free(tmp);
 		return ret;
 	}
 	if (fchmod(fd, 0666 & ~current_umask()) < 0 ||
 	    write_in_full(fd, buf, len) < 0 || fsync(fd) < 0) {
-		ret = error("cannot write %s '%s': %s", what, tmp, strerror(errno));
+		ret = complain(warn, "cannot write %s '%s': %s", what, tmp,
+			      strerror(errno));
 		close(fd);
 	} else if (close(fd) < 0) {
-		ret = error("cannot write %s '%s': %s", what, tmp, strerror(errno));
+		ret = complain(warn, "cannot write %s '%s': %s", what, tmp,
+			      strerror(errno));
 	} else if (rename(tmp, path) < 0) {
-		ret = error("cannot rename '%s' to '%s': %s", tmp, path,
-			    strerror(errno));
+		ret = complain(warn, "cannot rename '%s' to '%s': %s", tmp,
+			       path, strerror(errno));
 	}
 	if (ret)
 		unlink(tmp);
@@ -246,6 +273,18 @@ int write_file_atomic(const char *path, const void *buf, size_t len,
 		fsync_dir_of(path);
 	free(tmp);
 	return ret;
+}
+
+int write_file_atomic(const char *path, const void *buf, size_t len,
+		      const char *what)
+{
+	return write_atomic(path, buf, len, what, 0);
+}
+
+int write_file_atomic_warn(const char *path, const void *buf, size_t len,
+			   const char *what)
+{
+	return write_atomic(path, buf, len, what, 1);
 }
 
 long long days_from_civil(int y, int m, int d)

@@ -104,6 +104,13 @@ void fsync_dir_of(const char *path);
  */
 int write_file_atomic(const char *path, const void *buf, size_t len,
 		      const char *what);
+/*
+ * The same for a file that only saves time (a cache): what fails is a
+ * warning, not kept with a memo's answer, since the run goes on and
+ * exits 0.  Returns 0 or -1 after the warning.
+ */
+int write_file_atomic_warn(const char *path, const void *buf, size_t len,
+			   const char *what);
 
 /* Days from 1970-01-01 to y-m-d in the proleptic Gregorian calendar. */
 long long days_from_civil(int y, int m, int d);

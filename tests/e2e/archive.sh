@@ -536,6 +536,18 @@ sp propose --branch linux-6.6.y --archive "$tmp/empty" 2>err >/dev/null || st=$?
 [ $st = 1 ] || fail "not an archive: exit $st"
 echo "error: '$tmp/empty' is not an archive: neither a public-inbox repository (v2: git/N.git epochs; v1: a git repository), a maildir (cur/, new/) nor an mbox file" >expect
 test_cmp expect err
+# An mbox with a NUL byte: the archive reader and audit --mbox give
+# one answer for one file.
+{ printf 'From x@y Thu Jan  1 00:00:00 1970\nSubject: a\n\nbody \000 binary\n'; } >"$tmp/nul.mbox"
+st=0
+sp propose --branch linux-6.6.y --archive "$tmp/nul.mbox" 2>err >/dev/null || st=$?
+[ $st = 1 ] || fail "an mbox with a NUL byte as an archive: exit $st"
+echo "error: '$tmp/nul.mbox' is not an mbox (binary: NUL byte on line 4)" >expect
+test_cmp expect err
+st=0
+sp audit --branch linux-6.6.y --mbox "$tmp/nul.mbox" 2>err >/dev/null || st=$?
+[ $st != 0 ] || fail "an mbox with a NUL byte for audit: exit 0"
+test_cmp expect err
 mkdir -p "$tmp/nogit/git"
 st=0
 sp propose --branch linux-6.6.y --archive "$tmp/nogit" 2>err >/dev/null || st=$?

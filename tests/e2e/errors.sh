@@ -102,3 +102,17 @@ git clone -q --depth 3 --no-single-branch "file://$tmp/repo" "$tmp/shallow"
 cut=$(head -n 1 "$tmp/shallow/.git/shallow" | cut -c1-12)
 expect_error 1 "error: shallow clone: the history of 'origin/linux-6.6.y' and mainline stops at $cut (run 'git fetch --unshallow')" \
 	"$STABLEPICK" -C "$tmp/shallow" propose --branch origin/linux-6.6.y --upstream origin/master
+
+# A megabyte of pattern is not repeated whole in its error: the first
+# 80 bytes and the length.
+python3 -c "print('rule big +1 subject /(' + 'a' * 1048576 + '/')" >"$tmp/badrules/default.rules"
+set +e
+"$STABLEPICK" -C "$tmp/repo" --rules "$tmp/badrules" propose --branch linux-6.6.y \
+	>"$tmp/out" 2>"$tmp/err"
+got=$?
+set -e
+[ "$got" -eq 1 ] || fail "a megabyte pattern: exit $got"
+grep -q "^error: $tmp/badrules/default.rules:1: cannot compile pattern '(a\{79\}\.\.\.' (1048577 bytes): " \
+	"$tmp/err" || fail "a megabyte pattern: $(head -c 400 "$tmp/err")"
+[ "$(wc -c <"$tmp/err")" -lt 1000 ] || fail "a megabyte pattern: $(wc -c <"$tmp/err") bytes of error"
+ok "a megabyte of pattern: its error quotes 80 bytes and the length"

@@ -488,3 +488,28 @@ printf '%s\n' "linux-git testcases/kernel/fs/shelly/shelly01.sh 8" \
 	"CVE testcases/kernel/fs/shelly/shelly01.sh 9" >"$tmp/expect"
 test_cmp "$tmp/expect" "$tmp/actual"
 ok "LTP shell tests: the tags of the shell loader's env block"
+
+# Files that are not read are named: a FIFO (reading it would block),
+# a symbolic link that loops, one to a file, a device's place.
+fst3=$tmp/fstests3
+cp -R "$fst" "$fst3"
+mkfifo "$fst3/tests/xfs/900"
+ln -s 901 "$fst3/tests/xfs/901"
+ln -s 001 "$fst3/tests/xfs/902"
+mkfifo "$fst3/common/fifo"
+mkdir -p "$ltp2/testcases/kernel/odd"
+mkfifo "$ltp2/testcases/kernel/odd/fifo01.c"
+ln -s loop01.c "$ltp2/testcases/kernel/odd/loop01.c"
+"$STABLEPICK" tests --branch linux-6.6.y --fstests "$fst3" --ltp "$ltp2" \
+	--format json >/dev/null 2>"$tmp/err" || fail "tests: $(cat "$tmp/err")"
+grep '^warning: skipping' "$tmp/err" | sort >"$tmp/actual"
+sort >"$tmp/expect" <<EOF
+warning: skipping '$fst3/common/fifo': a FIFO, not a regular file
+warning: skipping '$fst3/tests/xfs/900': a FIFO, not a regular file
+warning: skipping '$fst3/tests/xfs/901': a symbolic link that loops, not a regular file
+warning: skipping '$fst3/tests/xfs/902': a symbolic link, not a regular file
+warning: skipping '$ltp2/testcases/kernel/odd/fifo01.c': a FIFO, not a regular file
+warning: skipping '$ltp2/testcases/kernel/odd/loop01.c': a symbolic link that loops, not a regular file
+EOF
+test_cmp "$tmp/expect" "$tmp/actual"
+ok "FIFOs and symbolic links in a checkout: skipped, each named"

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "error.h"
 #include "json.h"
 #include "strbuf.h"
 
@@ -95,10 +96,50 @@ static void test_json_invalid_utf8(void **state)
 	strbuf_release(&sb);
 }
 
+/* Long quoted inputs are cut in messages; short ones and paths stay. */
+static void test_error_shorten(void **state)
+{
+	struct strbuf sb = STRBUF_INIT, want = STRBUF_INIT;
+	size_t i;
+
+	(void)state;
+	strbuf_addstr(&sb, "error: rules:3: cannot compile pattern '");
+	for (i = 0; i < 1000; i++)
+		strbuf_addch(&sb, 'a');
+	strbuf_addstr(&sb, "': missing ) and 'don't' 'x'");
+	error_shorten(&sb, 7);
+	strbuf_addstr(&want, "error: rules:3: cannot compile pattern '");
+	for (i = 0; i < ERROR_QUOTE_KEEP; i++)
+		strbuf_addch(&want, 'a');
+	strbuf_addstr(&want, "...' (1000 bytes): missing ) and 'don't' 'x'");
+	assert_string_equal(sb.buf, want.buf);
+
+	/* At the limit: kept whole; a double quote too; UTF-8 not cut. */
+	strbuf_reset(&sb);
+	strbuf_reset(&want);
+	strbuf_addch(&sb, '"');
+	for (i = 0; i < ERROR_QUOTE_LONG; i++)
+		strbuf_addch(&sb, 'b');
+	strbuf_addstr(&sb, "\" and \"");
+	for (i = 0; i < ERROR_QUOTE_LONG; i++)
+		strbuf_addstr(&sb, "\xc3\xa9");
+	strbuf_addch(&sb, '"');
+	strbuf_addbuf(&want, &sb);
+	error_shorten(&sb, 0);
+	assert_int_equal(strncmp(sb.buf, want.buf, ERROR_QUOTE_LONG + 8), 0);
+	assert_non_null(strstr(sb.buf, "...\" (512 bytes)"));
+	/* 40 whole characters of two bytes, not 39 and a half. */
+	assert_int_equal(strlen(strstr(sb.buf, " and \"")) - strlen("...\" (512 bytes)"),
+			 5 + 1 + ERROR_QUOTE_KEEP);
+	strbuf_release(&sb);
+	strbuf_release(&want);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_empty_is_printable),
+		cmocka_unit_test(test_error_shorten),
 		cmocka_unit_test(test_add_and_grow),
 		cmocka_unit_test(test_addf_long),
 		cmocka_unit_test(test_trim_and_detach),
