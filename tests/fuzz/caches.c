@@ -1,0 +1,92 @@
+/*
+ * Fuzz target: the readers of the files stablepick keeps between runs:
+ * the scan cache, the trial cache, the patch-id cache (all three with
+ * their header, version and checksum), the ledger and the state of
+ * --since.
+ *
+ * The first byte picks the reader (its value modulo 5), the rest is the
+ * file's bytes, written to a file of its own for the reader to load, as
+ * a run finds it on disk.  Nothing a file holds may crash a reader: a
+ * damaged cache is a warning and is rebuilt, a damaged ledger or state
+ * an error naming the file and line.
+ */
+#include "fuzz.h"
+#include "ledger.h"
+#include "patchid.h"
+#include "scancache.h"
+#include "state.h"
+#include "trialcache.h"
+
+#include <git2.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+static char path[64];
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	const char *dir = getenv("TMPDIR");
+
+	fuzz_quiet();
+	/* The ledger resolves branch names, and libgit2's errors need it. */
+	git_libgit2_init();
+	snprintf(path, sizeof(path), "%s/stablepick-fuzz-%ld",
+		 dir && *dir && strlen(dir) < 20 ? dir : "/tmp", (long)getpid());
+	return 0;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	FILE *f;
+
+	if (!size)
+		return 0;
+	f = fopen(path, "wb");
+	FUZZ_CHECK(f);
+	FUZZ_CHECK(fwrite(data + 1, 1, size - 1, f) == size - 1);
+	FUZZ_CHECK(!fclose(f));
+	switch (data[0] % 5) {
+	case 0: {
+		struct scancache c;
+
+		scancache_init(&c, path);
+		scancache_load(&c);
+		scancache_release(&c);
+		break;
+	}
+	case 1: {
+		struct trialcache c;
+
+		trialcache_init(&c, path);
+		trialcache_load(&c);
+		trialcache_release(&c);
+		break;
+	}
+	case 2: {
+		struct patchid_cache c;
+
+		patchid_cache_init(&c, path);
+		(void)patchid_cache_load(&c);
+		patchid_cache_release(&c);
+		break;
+	}
+	case 3: {
+		struct ledger l;
+
+		ledger_init(&l, path);
+		(void)ledger_load(&l);
+		ledger_release(&l);
+		break;
+	}
+	default: {
+		struct state st;
+
+		if (state_get(path, "linux-6.6.y", &st) > 0)
+			state_release(&st);
+		break;
+	}
+	}
+	unlink(path);
+	return 0;
+}
