@@ -1,12 +1,10 @@
 #include "mail.h"
+#include "ascii.h"
 #include "util.h"
 
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
-
-static const char base64[] =
-	"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 
 void mail_clean(struct strbuf *sb, const char *text)
 {
@@ -30,51 +28,100 @@ void mail_clean(struct strbuf *sb, const char *text)
 	}
 }
 
-static int is_plain(const char *s)
+/* The length of the last line of sb: where what is appended starts. */
+static size_t last_line_length(const struct strbuf *sb)
 {
-	for (; *s; s++)
-		if ((unsigned char)*s >= 0x80)
-			return 0;
-	return 1;
+	size_t i = sb->len;
+
+	while (i && sb->buf[i - 1] != '\n')
+		i--;
+	return sb->len - i;
 }
 
-/* RFC 2047 encoded words of at most 45 bytes of UTF-8 each. */
-static void encode_words(struct strbuf *sb, const char *s, size_t len)
+/*
+ * Whether a header value must be written as RFC 2047 encoded words, as
+ * git format-patch decides (git's needs_rfc2047_encoding()): for bytes
+ * that are not ASCII, and for "=?", with which an encoded word starts.
+ * Written as it is, a subject "=?UTF-8?Q?=0D=0ABcc:_x@evil?=" would be
+ * decoded by git am (and by mail clients, into a line break and a
+ * header), and a lone "=?" makes git mailinfo fail.  Control characters
+ * too, so that none is written raw: after mail_clean() that is a tab,
+ * which git format-patch writes as it is (git am makes a space of it
+ * either way; a mail client shows the tab).
+ */
+static int needs_rfc2047(const char *s)
 {
-	size_t i = 0;
+	const unsigned char *p = (const unsigned char *)s;
 
+	for (; *p; p++)
+		if (*p >= 0x80 || *p < 0x20 || *p == 0x7f ||
+		    (p[0] == '=' && p[1] == '?'))
+			return 1;
+	return 0;
+}
+
+/* RFC 822's specials: a display name with one is quoted. */
+static int needs_rfc822_quoting(const char *s)
+{
+	return s[strcspn(s, "()<>[]:;@,.\"\\")] != '\0';
+}
+
+enum rfc2047_type {
+	RFC2047_SUBJECT,
+	RFC2047_ADDRESS
+};
+
+/* Whether the byte c is written "=XX" in a Q-encoded word (RFC 2047 4.2). */
+static int is_rfc2047_special(unsigned char c, enum rfc2047_type type)
+{
+	/*
+	 * A space too: "_" would be shorter, but some readers leave it
+	 * as it is (git encodes "=20" for the same reason).
+	 */
+	if (c <= 0x20 || c >= 0x7f || c == '=' || c == '?' || c == '_')
+		return 1;
+	/* In a display name (a phrase, RFC 2047 5.3) fewer stay plain. */
+	return type == RFC2047_ADDRESS && !is_alnum(c) && !strchr("!*+-/", c);
+}
+
+/*
+ * Appends clean UTF-8 as Q-encoded words, as git format-patch does
+ * (git's add_rfc2047()): a line at most 76 columns long with the
+ * column where sb ends counted (RFC 2047 2), the next word on a
+ * continuation line, and a character never split between two words
+ * (RFC 2047 5.3), so that each word decodes alone.
+ */
+static void add_rfc2047(struct strbuf *sb, const char *s, size_t len,
+			enum rfc2047_type type)
+{
+	static const char start[] = "=?UTF-8?q?";
+	size_t col = last_line_length(sb) + strlen(start), i = 0, n, w, k;
+
+	strbuf_addstr(sb, start);
 	while (i < len) {
-		size_t chunk = 0, j;
+		const unsigned char *p = (const unsigned char *)s + i;
+		int special;
 
-		/* Whole UTF-8 sequences only, so every word decodes alone. */
-		while (i + chunk < len && chunk < 45) {
-			size_t n = utf8_seq_len((const unsigned char *)s + i + chunk,
-					    len - i - chunk);
-
-			if (!n || chunk + n > 45)
-				break;
-			chunk += n;
+		n = utf8_seq_len(p, len - i);
+		if (!n)
+			n = 1;
+		special = n > 1 || is_rfc2047_special(*p, type);
+		w = special ? 3 * n : 1;
+		/* What does not fit before "?=" starts the next word. */
+		if (i && col + w + 2 > 76) {
+			strbuf_addf(sb, "?=\n %s", start);
+			col = 1 + strlen(start);
 		}
-		if (!chunk)
-			chunk = 1;
-		strbuf_addstr(sb, i ? "\n =?UTF-8?B?" : "=?UTF-8?B?");
-		for (j = 0; j < chunk; j += 3) {
-			const unsigned char *p = (const unsigned char *)s + i + j;
-			unsigned v = p[0] << 16;
-			size_t left = chunk - j;
-
-			if (left > 1)
-				v |= p[1] << 8;
-			if (left > 2)
-				v |= p[2];
-			strbuf_addch(sb, base64[(v >> 18) & 63]);
-			strbuf_addch(sb, base64[(v >> 12) & 63]);
-			strbuf_addch(sb, left > 1 ? base64[(v >> 6) & 63] : '=');
-			strbuf_addch(sb, left > 2 ? base64[v & 63] : '=');
+		for (k = 0; k < n; k++) {
+			if (special)
+				strbuf_addf(sb, "=%02X", p[k]);
+			else
+				strbuf_addch(sb, (char)p[k]);
 		}
-		strbuf_addstr(sb, "?=");
-		i += chunk;
+		col += w;
+		i += n;
 	}
+	strbuf_addstr(sb, "?=");
 }
 
 /*
@@ -103,26 +150,32 @@ static void add_folded(struct strbuf *sb, const char *s, size_t col)
 	}
 }
 
-void mail_header(struct strbuf *sb, const char *name, const char *value)
+void mail_header(struct strbuf *sb, const char *name, const char *prefix,
+		 const char *value)
 {
 	struct strbuf clean = STRBUF_INIT;
 
 	mail_clean(&clean, value);
-	strbuf_addf(sb, "%s: ", name);
-	if (is_plain(clean.buf))
-		add_folded(sb, clean.buf, strlen(name) + 2);
+	strbuf_addf(sb, "%s: %s", name, prefix ? prefix : "");
+	if (needs_rfc2047(clean.buf))
+		add_rfc2047(sb, clean.buf, clean.len, RFC2047_SUBJECT);
 	else
-		encode_words(sb, clean.buf, clean.len);
+		add_folded(sb, clean.buf, last_line_length(sb));
 	strbuf_addch(sb, '\n');
 	strbuf_release(&clean);
 }
 
-/* Appends one address: display (quoted or encoded) <email>, or email. */
+/*
+ * Appends one address, display <email> or email alone, the display
+ * name as git format-patch writes an author's (git's pp_user_info()):
+ * encoded if it needs it, else quoted if it holds specials, else as it
+ * is; " <email>" on a line of its own when it does not fit.
+ */
 static void add_address(struct strbuf *sb, const char *display,
 			const char *email)
 {
 	struct strbuf clean = STRBUF_INIT, addr = STRBUF_INIT;
-	size_t i;
+	size_t i, max = 78;
 
 	mail_clean(&clean, display ? display : "");
 	mail_clean(&addr, email ? email : "");
@@ -132,20 +185,30 @@ static void add_address(struct strbuf *sb, const char *display,
 			addr.buf[i] = '_';
 	if (!clean.len) {
 		strbuf_addbuf(sb, &addr);
-	} else {
-		if (!is_plain(clean.buf)) {
-			encode_words(sb, clean.buf, clean.len);
-		} else {
-			strbuf_addch(sb, '"');
-			for (i = 0; i < clean.len; i++) {
-				if (clean.buf[i] == '"' || clean.buf[i] == '\\')
-					strbuf_addch(sb, '\\');
-				strbuf_addch(sb, clean.buf[i]);
-			}
-			strbuf_addch(sb, '"');
-		}
-		strbuf_addf(sb, " <%s>", addr.buf);
+		goto out;
 	}
+	if (needs_rfc2047(clean.buf)) {
+		add_rfc2047(sb, clean.buf, clean.len, RFC2047_ADDRESS);
+		max = 76;
+	} else if (needs_rfc822_quoting(clean.buf)) {
+		struct strbuf quoted = STRBUF_INIT;
+
+		strbuf_addch(&quoted, '"');
+		for (i = 0; i < clean.len; i++) {
+			if (clean.buf[i] == '"' || clean.buf[i] == '\\')
+				strbuf_addch(&quoted, '\\');
+			strbuf_addch(&quoted, clean.buf[i]);
+		}
+		strbuf_addch(&quoted, '"');
+		add_folded(sb, quoted.buf, last_line_length(sb));
+		strbuf_release(&quoted);
+	} else {
+		add_folded(sb, clean.buf, last_line_length(sb));
+	}
+	if (last_line_length(sb) + strlen(" <>") + addr.len > max)
+		strbuf_addch(sb, '\n');
+	strbuf_addf(sb, " <%s>", addr.buf);
+out:
 	strbuf_release(&clean);
 	strbuf_release(&addr);
 }
@@ -299,27 +362,28 @@ void mail_addrs_header(struct strbuf *sb, const char *name,
 		       const struct mail_addrs *a)
 {
 	struct strbuf one = STRBUF_INIT;
-	size_t i, col = strlen(name) + 2;
+	size_t i;
 
 	if (!a->nr)
 		return;
 	strbuf_addf(sb, "%s: ", name);
-	for (i = 0; i < a->nr; i++) {
-		const char *nl;
-
+	add_address(sb, a->v[0].name, a->v[0].email);
+	for (i = 1; i < a->nr; i++) {
+		/*
+		 * Folded between addresses: one goes on a line of its own
+		 * unless it fits whole after the one before (only one
+		 * longer than a line is folded inside).  one: it as it
+		 * would be written there, after as many columns.
+		 */
 		strbuf_reset(&one);
+		strbuf_addchars(&one, 'x', last_line_length(sb));
+		strbuf_addstr(&one, ", ");
 		add_address(&one, a->v[i].name, a->v[i].email);
-		/* Folded between addresses, never inside one. */
-		if (i && col + 2 + one.len > 78) {
+		if (strchr(one.buf, '\n') || one.len > 78)
 			strbuf_addstr(sb, ",\n ");
-			col = 1;
-		} else if (i) {
+		else
 			strbuf_addstr(sb, ", ");
-			col += 2;
-		}
-		strbuf_addbuf(sb, &one);
-		nl = strrchr(one.buf, '\n');
-		col = nl ? one.len - (size_t)(nl - one.buf) - 1 : col + one.len;
+		add_address(sb, a->v[i].name, a->v[i].email);
 	}
 	strbuf_addch(sb, '\n');
 	strbuf_release(&one);

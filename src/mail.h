@@ -12,7 +12,17 @@
  * control characters or bytes that are not UTF-8.  Nothing written here
  * can end a header early or start a new one.
  *
- *     mail_header(&sb, "Subject", subject);     folded, RFC 2047 if needed
+ * Subjects and display names are written as git format-patch writes
+ * them, so that git am and git mailinfo read back what history has:
+ * line breaks and control characters become spaces, invalid UTF-8
+ * U+FFFD; then a value with bytes that are not ASCII, a control
+ * character (a tab) or "=?" (which would read as the start of an RFC
+ * 2047 encoded word) is written as Q-encoded UTF-8 words, folded to 76
+ * columns; else a display name with RFC 822 specials is quoted ("..."
+ * with backslashes before '"' and '\\'); else the value is written as it
+ * is, folded before a space at 78 columns.
+ *
+ *     mail_header(&sb, "Subject", "[PATCH 6.6 1/3] ", subject);
  *     mail_address_header(&sb, "From", name, email);
  *     mail_addrs_header(&sb, "Cc", &addrs);       see struct mail_addrs
  *     mail_date(&sb, t, offset_minutes);
@@ -20,9 +30,15 @@
  *     mail_wrap(&sb, text, indent, 72);         wrapped paragraph
  */
 
-/* "Name: value\n", value on one line, encoded when not plain ASCII. */
-void mail_header(struct strbuf *sb, const char *name, const char *value);
-/* "Name: display <email>\n"; the display name is quoted or encoded. */
+/*
+ * "Name: prefix value\n": prefix (ours: plain ASCII ending in a space, or
+ * NULL) as it is, value (a subject) encoded or folded.  As git
+ * format-patch writes "[PATCH] " before an encoded title, so that the
+ * prefix stays readable to people and to mail filters.
+ */
+void mail_header(struct strbuf *sb, const char *name, const char *prefix,
+		 const char *value);
+/* "Name: display <email>\n"; the display name is encoded or quoted. */
 void mail_address_header(struct strbuf *sb, const char *name,
 			 const char *display, const char *email);
 /*
@@ -59,9 +75,9 @@ int mail_addrs_has(const struct mail_addrs *a, const char *addr);
 void mail_addrs_remove(struct mail_addrs *a, const char *addr);
 void mail_addrs_release(struct mail_addrs *a);
 /*
- * "Name: a, b,\n c\n", each display name quoted or encoded on its own,
- * folded between addresses, never inside one; nothing for an empty
- * list.
+ * "Name: a, b,\n c\n", each display name encoded or quoted on its own,
+ * folded between addresses (inside one only when it is longer than a
+ * line); nothing for an empty list.
  */
 void mail_addrs_header(struct strbuf *sb, const char *name,
 		       const struct mail_addrs *a);

@@ -302,13 +302,9 @@ static void reply_recipients(const struct audit_mail *m, const char *me,
 /* "Re: " and the subject, never "Re: Re:". */
 static void reply_subject(struct strbuf *out, const char *subject)
 {
-	struct strbuf subj = STRBUF_INIT;
+	const char *re = strncasecmp(subject, "Re:", 3) ? "Re: " : NULL;
 
-	if (strncasecmp(subject, "Re:", 3))
-		strbuf_addstr(&subj, "Re: ");
-	strbuf_addstr(&subj, subject);
-	mail_header(out, "Subject", subj.buf);
-	strbuf_release(&subj);
+	mail_header(out, "Subject", re, subject);
 }
 
 static void reply_headers(struct strbuf *out, const struct audit_mail *m,
@@ -462,22 +458,29 @@ static void thread_replies(struct strbuf *out, const struct audit *a,
 void audit_email(struct strbuf *out, const struct audit *a,
 		 const struct audit_reply *r)
 {
+	struct mail_addrs to = MAIL_ADDRS_INIT, cc = MAIL_ADDRS_INIT;
+
 	if (a->thread && a->thread->message_id) {
 		thread_replies(out, a, r);
 		return;
 	}
-	mail_address_header(out, "From", r->from_name, r->from_email);
+	/* Lists of addresses, each display name encoded on its own. */
 	if (r->to)
-		mail_header(out, "To", r->to);
-	if (r->cc && *r->cc)
-		mail_header(out, "Cc", r->cc);
+		mail_addrs_add_list(&to, r->to);
+	if (r->cc)
+		mail_addrs_add_list(&cc, r->cc);
+	mail_address_header(out, "From", r->from_name, r->from_email);
+	mail_addrs_header(out, "To", &to);
+	mail_addrs_header(out, "Cc", &cc);
+	mail_addrs_release(&to);
+	mail_addrs_release(&cc);
 	if (r->subject) {
 		reply_subject(out, r->subject);
 	} else {
 		struct strbuf subj = STRBUF_INIT;
 
 		strbuf_addf(&subj, "the picks for %s", r->branch);
-		mail_header(out, "Subject", subj.buf);
+		mail_header(out, "Subject", NULL, subj.buf);
 		strbuf_release(&subj);
 	}
 	mail_date_header(out, r->now, 0);

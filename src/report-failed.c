@@ -98,7 +98,8 @@ static void add_headers(struct strbuf *out, const struct report *r,
 	if (r->cc)
 		mail_addrs_add_list(&cc, r->cc);
 	mail_addrs_remove(&cc, email.buf);
-	strbuf_addf(&subj, "FAILED: patch \"[PATCH] %s\" failed to apply to ",
+	/* "FAILED: patch" stays plain for the filters that sort these. */
+	strbuf_addf(&subj, "%s\" failed to apply to ",
 		    c->msg.subject ? c->msg.subject : "");
 	add_version(&subj, r->branch, "-stable");
 	strbuf_addstr(&subj, " tree");
@@ -107,7 +108,7 @@ static void add_headers(struct strbuf *out, const struct report *r,
 	mail_address_header(out, "From", r->from_name, r->from_email);
 	mail_address_header(out, "To", name.buf, email.buf);
 	mail_addrs_header(out, "Cc", &cc);
-	mail_header(out, "Subject", subj.buf);
+	mail_header(out, "Subject", "FAILED: patch \"[PATCH] ", subj.buf);
 	mail_date_header(out, (git_time_t)r->now, 0);
 	mail_id_header(out, "Message-ID", id);
 	if (c->posted) {

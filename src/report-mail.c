@@ -312,7 +312,7 @@ void report_email(struct strbuf *out, const struct report *r,
 	mail_address_header(out, "From", r->from_name, r->from_email);
 	mail_addrs_header(out, "To", &to);
 	mail_addrs_header(out, "Cc", &cc);
-	mail_header(out, "Subject", subj.buf);
+	mail_header(out, "Subject", NULL, subj.buf);
 	mail_date_header(out, (git_time_t)now, 0);
 	mail_id_header(out, "Message-ID", r->message_id);
 	mail_text_body(out);
@@ -460,7 +460,6 @@ void report_patch_mail(struct strbuf *out, const struct report *r,
 		report_branch_version(&subj, r->branch);
 		strbuf_addf(&subj, " %zu/%zu] ", pm->n, pm->total);
 	}
-	strbuf_addstr(&subj, c->msg.subject ? c->msg.subject : "");
 	if (pm->message_id) {
 		add_patch_recipients(r, c, &to, &cc);
 		for (i = 0; pm->cc && i < pm->cc->nr; i++)
@@ -470,7 +469,8 @@ void report_patch_mail(struct strbuf *out, const struct report *r,
 		mail_addrs_header(out, "To", &to);
 		mail_addrs_header(out, "Cc", &cc);
 	}
-	mail_header(out, "Subject", subj.buf);
+	mail_header(out, "Subject", subj.buf,
+		    c->msg.subject ? c->msg.subject : "");
 	if (pm->message_id)
 		mail_id_header(out, "Message-ID", pm->message_id);
 	if (pm->in_reply_to) {

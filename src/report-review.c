@@ -79,7 +79,7 @@ static void add_cover(struct strbuf *out, const struct report *r,
 	mail_address_header(out, "From", r->from_name, r->from_email);
 	mail_addrs_header(out, "To", &to);
 	mail_addrs_header(out, "Cc", &cc);
-	mail_header(out, "Subject", subj.buf);
+	mail_header(out, "Subject", NULL, subj.buf);
 	mail_date_header(out, (git_time_t)r->now, 0);
 	mail_id_header(out, "Message-ID", id);
 	mail_text_body(out);

@@ -115,7 +115,7 @@ test_cmp "$tmp/expect" "$tmp/actual"
 ok "git am applies the series, upstream lines first"
 
 # Numbered, threaded to the email; the fix that conflicts is left out.
-grep -E '^(Subject|In-Reply-To):' "$tmp/mbox" | sed 's/=?UTF-8?B?.*/(encoded)/' >"$tmp/actual"
+grep -E '^(Subject|In-Reply-To):' "$tmp/mbox" | sed 's/=?UTF-8?q?.*/(encoded)/' >"$tmp/actual"
 id=$(sed -n 's/^Message-ID: //p' "$tmp/email")
 case $id in
 "<stablepick.linux-6.6.y.$(git rev-parse --short=12 master)."*"@example.org>") ;;
@@ -124,7 +124,7 @@ esac
 cat >"$tmp/expect" <<EXPECT
 Subject: [PATCH 6.6 1/3] ext4: factor out the helper
 In-Reply-To: $id
-Subject: (encoded)
+Subject: [PATCH 6.6 2/3] (encoded)
 In-Reply-To: $id
 Subject: [PATCH 6.6 3/3] btrfs: fix a hang in the inode code
 In-Reply-To: $id

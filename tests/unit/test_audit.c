@@ -334,8 +334,8 @@ static void test_email(void **state)
 	memset(&r, 0, sizeof(r));
 	r.from_name = "A Maintainer";
 	r.from_email = "maint@example.com";
-	r.to = "sasha@example.com";
-	r.cc = "stable@vger.kernel.org";
+	r.to = "Sasha <sasha@example.com>";
+	r.cc = "stable@vger.kernel.org, Ren\xc3\xa9 <rene@example.org>";
 	r.subject = "[PATCH AUTOSEL 6.6 0/8] picks";
 	r.in_reply_to = "autosel@example.com";
 	r.message_id = "reply@example.com";
@@ -345,6 +345,10 @@ static void test_email(void **state)
 	audit_email(&out, &f->a, &r);
 	assert_non_null(strstr(out.buf, "\nSubject: Re: [PATCH AUTOSEL 6.6 0/8] "
 			       "picks\n"));
+	/* Lists of addresses: each display name encoded on its own. */
+	assert_non_null(strstr(out.buf, "\nTo: Sasha <sasha@example.com>\n"
+			       "Cc: stable@vger.kernel.org, "
+			       "=?UTF-8?q?Ren=C3=A9?= <rene@example.org>\n"));
 	assert_non_null(strstr(out.buf, "\nIn-Reply-To: <autosel@example.com>\n"));
 	assert_non_null(strstr(out.buf, "\nThese 8 picks for linux-6.6.y were "
 			       "judged against mainline v6.6..master\n"

@@ -17,6 +17,7 @@
 
 #include "mbox.h"
 #include "message.h"
+#include "report.h"
 #include "capture.h"
 #include "strbuf.h"
 #include "util.h"
@@ -248,6 +249,39 @@ static void test_from_lines(void **state)
 	assert_string_equal(mb.msgs[2].subject, "three");
 	assert_string_equal(mb.msgs[2].body, "");
 	mbox_release(&mb);
+}
+
+/*
+ * ">From " quoting both ways: the mail writer (report_add_mail_body(),
+ * for every patch and FAILED mail) quotes a body line that starts with
+ * "From ", so that one that looks like a From_ line after an empty
+ * line does not start a message, and the reader takes the '>' off.
+ */
+static void test_from_quoting(void **state)
+{
+	static const char body[] =
+		"From the start, it did.\n"
+		"\n"
+		"From 1234567890abcdef Mon Sep 17 00:00:00 2001\n"
+		"From: Not A Header <x@example.org>\n"
+		"Fromage, and \"From \" inside a line, stay.\n";
+	struct strbuf text = STRBUF_INIT;
+	struct mbox mb;
+
+	(void)state;
+	strbuf_addstr(&text, FROM_ "Subject: [PATCH] ext4: fix\n\n");
+	report_add_mail_body(&text, body);
+	assert_string_equal(text.buf, FROM_ "Subject: [PATCH] ext4: fix\n\n"
+		">From the start, it did.\n"
+		"\n"
+		">From 1234567890abcdef Mon Sep 17 00:00:00 2001\n"
+		"From: Not A Header <x@example.org>\n"
+		"Fromage, and \"From \" inside a line, stay.\n");
+	read_ok(&mb, text.buf, text.len);
+	assert_int_equal(mb.nr, 1);
+	assert_string_equal(mb.msgs[0].body, body);
+	mbox_release(&mb);
+	strbuf_release(&text);
 }
 
 /* Replaces every "\n" of text with "\r\n" (all), or every other one. */
@@ -1110,6 +1144,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_series),
 		cmocka_unit_test(test_from_lines),
+		cmocka_unit_test(test_from_quoting),
 		cmocka_unit_test(test_crlf),
 		cmocka_unit_test(test_headers),
 		cmocka_unit_test(test_missing_headers),

@@ -500,9 +500,9 @@ static void test_address_list(void **state)
 	mail_addrs_add_pair(&v, "Ren\xc3\xa9", "rene@example.org");
 	mail_addrs_header(&out, "Cc", &v);
 	mail_addrs_release(&v);
-	assert_string_equal(out.buf, "Cc: \"Sasha Levin\" <sashal@kernel.org>, "
+	assert_string_equal(out.buf, "Cc: Sasha Levin <sashal@kernel.org>, "
 			    "stable@vger.kernel.org,\n \"Wong, Darrick\" "
-			    "<djwong@kernel.org>, =?UTF-8?B?UmVuw6k=?= "
+			    "<djwong@kernel.org>,\n =?UTF-8?q?Ren=C3=A9?= "
 			    "<rene@example.org>\n");
 	strbuf_reset(&out);
 	mail_ids_header(&out, "References", ids, 2);
