@@ -1,9 +1,11 @@
 #include <autoconf.h>
 
 #include "report.h"
+#include "ascii.h"
 #include "report-ledger.h"
 #include "error.h"
 #include "mail.h"
+#include "mbox.h"
 #include "posted.h"
 #include "util.h"
 
@@ -384,6 +386,40 @@ void report_email(struct strbuf *out, const struct report *r,
 	mail_addrs_release(&to);
 }
 
+/*
+ * A line git mailsplit takes for the start of a message (its
+ * is_from_line(): "From ", then a time "hh:mm:ss" followed by a year
+ * after 1990, as "From 1a2b... Mon Sep 17 00:00:00 2001" has), or
+ * one our own mbox reader would (mbox_next_message()).  Only such lines
+ * are quoted: git am applies what it reads, so "From the start, it
+ * did." in a commit message must reach the backport as it is, as
+ * git format-patch leaves it.
+ */
+static int splits_mbox(const char *line)
+{
+	size_t len = strlen(line);
+	const char *colon;
+
+	if (len < 5 || strncmp(line, "From ", 5))
+		return 0;
+	if (mbox_next_message(line, len, 0) == 0)
+		return 1;
+	if (len < 20)
+		return 0;
+	/* The last ':' before the last two bytes, as git looks for it. */
+	for (colon = line + len - 2;;) {
+		if (colon <= line + 5)
+			return 0;
+		if (*--colon == ':')
+			break;
+	}
+	return is_digit((unsigned char)colon[-4]) &&
+	       is_digit((unsigned char)colon[-2]) &&
+	       is_digit((unsigned char)colon[-1]) &&
+	       is_digit((unsigned char)colon[1]) &&
+	       is_digit((unsigned char)colon[2]) && strtol(colon + 3, NULL, 10) > 90;
+}
+
 /* Where git mailinfo ends a commit message and starts the patch. */
 static int patch_break(const char *line)
 {
@@ -402,11 +438,11 @@ void report_add_mail_body(struct strbuf *out, const char *body)
 
 		/*
 		 * A line that git am would take for the start of a message
-		 * (git's mboxo quoting), or for the start of the patch: the
-		 * lines after it, a diff written into the commit message,
-		 * would be applied.  Indented, they stay text.
+		 * (quoted as mboxrd does), or for the start of the patch:
+		 * the lines after it, a diff written into the commit
+		 * message, would be applied.  Indented, they stay text.
 		 */
-		if (!strncmp(line, "From ", 5))
+		if (splits_mbox(line))
 			strbuf_addch(out, '>');
 		else if (patch_break(line))
 			strbuf_addch(out, ' ');

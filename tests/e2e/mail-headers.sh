@@ -39,7 +39,8 @@ hostile 'A U Thor' a '=?UTF-8?Q?=0D=0ABcc:_x@evil?=' \
 Reviewed-by: =?UTF-8?Q?Ren=C3=A9?= <rene@example.org>'
 hostile '=?UTF-8?Q?Eve?=' b '=?utf-8?b?DQpCY2M6IHhAZXZpbA==?= ext4: fix b'
 hostile 'Jo "Q" O\Back' c 'ext4: a lone =? in a subject'
-hostile 'Zoë Ünïcode' d 'ext4: fix café handling in readdir'
+hostile 'Zoë Ünïcode' d 'ext4: fix café handling in readdir' \
+	'From the start, readdir got it wrong.'
 hostile 'Dr. Mallory (Esq.), Jr' e \
 	'ext4: a plain subject so long that it does not fit on one line of a mail header'
 hostile 'Ëlëonörë Ännä-Märïä Çhâtëâü-Dë-Lä-Tôür' f \
@@ -74,6 +75,11 @@ am_check() {
 	[ "$(wc -l <"$tmp/actual")" -eq 24 ] || fail "not 6 patches applied"
 }
 am_check "$tmp/mbox"
+# A line of the message that starts with "From " but is no From_ line
+# reaches the backport as it is (as git format-patch leaves it).
+git -C "$tmp/stable" log --format=%B origin/linux-6.6.y..HEAD >"$tmp/bodies"
+grep -qx 'From the start, readdir got it wrong.' "$tmp/bodies" ||
+	fail "git am: the From line of a message: $(grep 'the start' "$tmp/bodies")"
 ok "git am: subjects and authors as upstream has them"
 
 # git mailinfo, each mail on its own.
@@ -126,10 +132,15 @@ git rev-parse master~1 |
 cat "$tmp/mbox" "$tmp/failed" >"$tmp/all"
 printf 'From stablepick Mon Sep 17 00:00:00 2001\n' >>"$tmp/all"
 cat "$tmp/audit" >>"$tmp/all"
-python3 - "$tmp/all" >"$tmp/actual" <<'PY'
-import email.header, email.policy, email.utils, mailbox, sys
-for m in mailbox.mbox(sys.argv[1]):
-    raw = m.as_bytes()
+# Split as git am splits (Python's mailbox would split at any line that
+# starts with "From ", which the patches leave as format-patch does).
+mkdir "$tmp/msgs"
+git mailsplit -o"$tmp/msgs" "$tmp/all" >/dev/null
+python3 - "$tmp/msgs" >"$tmp/actual" <<'PY'
+import email, email.header, email.policy, email.utils, os, sys
+for f in sorted(os.listdir(sys.argv[1])):
+    raw = open(os.path.join(sys.argv[1], f), 'rb').read()
+    m = email.message_from_bytes(raw)
     head = raw.split(b'\n\n', 1)[0]
     long = [l for l in head.split(b'\n') if len(l) > 78]
     for h in ('From', 'To', 'Cc'):
