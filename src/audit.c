@@ -244,7 +244,7 @@ static void judged_flags(struct audit_pick *p, const struct candidate *c,
 	if (c->verdict == VERDICT_WAITING)
 		flag(p, "too-fresh", AUDIT_QUESTIONABLE, "%s", c->why);
 	if (c->verdict == VERDICT_BELOW_THRESHOLD) {
-		strbuf_addf(&sb, "score %d below the threshold %d of %s; ",
+		strbuf_addf(&sb, "score %lld below the threshold %d of %s; ",
 			    c->score, c->threshold, s ? s->name : "the rules");
 		add_reasons(&sb, c);
 		strbuf_addstr(&sb, "; not matched: ");

@@ -171,7 +171,11 @@ struct candidate {
 
 	struct fixes_target *fixes;	/* parallel to msg.fixes */
 
-	int score;
+	/*
+	 * The sum of the weights: 64 bits, because a rule set may hold
+	 * thousands of rules of up to RULE_WEIGHT_MAX each.
+	 */
+	long long score;
 	int threshold;
 	struct reason *reasons;
 	size_t nr_reasons, alloc_reasons;

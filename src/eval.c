@@ -2,7 +2,6 @@
 #include "message.h"
 #include "util.h"
 
-#include <limits.h>
 #include <string.h>
 
 static const char *const selector_names[EVAL__SELECTORS] = {
@@ -58,15 +57,16 @@ static int same_rule(const struct rule *a, const struct rule *b)
 
 /*
  * The rules' decision with the threshold replaced by threshold (for
- * every subsystem), or the candidate's own when threshold is INT_MIN,
- * and without the rule without (NULL: all rules count; the copies of
- * a template's rule in the subsystems made from it count as one).
+ * every subsystem), or the candidate's own when threshold is
+ * EVAL_OWN_THRESHOLD, and without the rule without (NULL: all rules
+ * count; the copies of a template's rule in the subsystems made from
+ * it count as one).
  */
-static int eval_pick_rules(const struct candidate *c, int threshold,
+static int eval_pick_rules(const struct candidate *c, long long threshold,
 			   const struct rule *without)
 {
 	const struct subsystem *s = candidate_subsystem(c);
-	int score = c->score;
+	long long score = c->score;
 	size_t i;
 
 	if (c->veto && !same_rule(c->veto, without))
@@ -74,7 +74,9 @@ static int eval_pick_rules(const struct candidate *c, int threshold,
 	for (i = 0; without && i < c->nr_reasons; i++)
 		if (same_rule(c->reasons[i].rule, without))
 			score -= c->reasons[i].rule->weight;
-	if (score < (threshold == INT_MIN ? c->threshold : threshold))
+	if (threshold == EVAL_OWN_THRESHOLD)
+		threshold = c->threshold;
+	if (score < threshold)
 		return 0;
 	if (s && s->policy == POLICY_IGNORE)
 		return 0;
@@ -170,7 +172,8 @@ void eval_run(struct eval *ev, const struct candidate_list *l)
 		} else {
 			it->label = EVAL_NEGATIVE;
 		}
-		it->pick[EVAL_RULES] = eval_pick_rules(c, INT_MIN, NULL);
+		it->pick[EVAL_RULES] = eval_pick_rules(c, EVAL_OWN_THRESHOLD,
+						       NULL);
 		it->pick[EVAL_CC_STABLE] = message_cc_stable(&c->msg);
 		it->pick[EVAL_FIXES] = fixes_in_branch(c);
 		it->pick[EVAL_CC_OR_FIXES] = it->pick[EVAL_CC_STABLE] ||
@@ -199,7 +202,7 @@ void eval_run(struct eval *ev, const struct candidate_list *l)
 	}
 }
 
-void eval_count_rules(const struct eval *ev, int threshold,
+void eval_count_rules(const struct eval *ev, long long threshold,
 		      const struct rule *without, struct eval_counts *out)
 {
 	size_t i;

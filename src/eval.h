@@ -1,6 +1,7 @@
 #ifndef EVAL_H
 #define EVAL_H
 
+#include <limits.h>
 #include <stddef.h>
 
 #include "candidate.h"
@@ -102,8 +103,15 @@ void eval_release(struct eval *ev);
 /* Labels the judged candidates and counts every selector. */
 void eval_run(struct eval *ev, const struct candidate_list *l);
 
-/* Counts the rules selector over the labelled items, as above. */
-void eval_count_rules(const struct eval *ev, int threshold,
+/*
+ * Counts the rules selector over the labelled items, as above, with
+ * threshold for every subsystem, or with each candidate's own when it
+ * is EVAL_OWN_THRESHOLD (LLONG_MIN, which no sum of weights reaches: a
+ * sweep tries every score as a threshold), and without the rule
+ * without (NULL: all rules count).
+ */
+#define EVAL_OWN_THRESHOLD LLONG_MIN
+void eval_count_rules(const struct eval *ev, long long threshold,
 		      const struct rule *without, struct eval_counts *out);
 
 #endif

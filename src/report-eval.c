@@ -3,7 +3,6 @@
 #include "report.h"
 #include "util.h"
 
-#include <limits.h>
 #include <string.h>
 
 static void add_ratio(struct strbuf *out, double v)
@@ -182,7 +181,7 @@ void report_eval_items(struct strbuf *out, const struct eval *ev,
 					      "the rules do not pick them):\n" :
 					      "\nfalse picks (the rules pick them, "
 					      "the branch did not take them):\n");
-			strbuf_addf(out, "  %.12s %-10s %4d/%-3d %s\n%21s%s\n",
+			strbuf_addf(out, "  %.12s %-10s %4lld/%-3d %s\n%21s%s\n",
 				    c->hex, it->subsystem, c->score,
 				    c->threshold, c->msg.subject ?
 				    c->msg.subject : "", "", why.buf);
@@ -202,13 +201,13 @@ void report_eval_items(struct strbuf *out, const struct eval *ev,
 void report_eval_sweep(struct strbuf *out, const struct eval *ev,
 		  int json)
 {
-	int *scores = xcalloc(ev->nr + 1, sizeof(*scores));
+	long long *scores = xcalloc(ev->nr + 1, sizeof(*scores));
 	size_t nr = 0, i;
 
 	for (i = 0; i < ev->nr; i++)
 		if (ev->items[i].label != EVAL_EXCLUDED)
 			scores[nr++] = ev->items[i].c->score;
-	QSORT(scores, nr, cmp_int);
+	QSORT(scores, nr, cmp_llong);
 	if (!json)
 		strbuf_addstr(out, "\nthreshold sweep (rules, one threshold "
 			      "for every subsystem):\nTHRESHOLD " COUNTS_HEAD);
@@ -230,7 +229,7 @@ void report_eval_sweep(struct strbuf *out, const struct eval *ev,
 			jw_end(&jw);
 			strbuf_addch(out, '\n');
 		} else {
-			strbuf_addf(out, "%9d ", scores[i]);
+			strbuf_addf(out, "%9lld ", scores[i]);
 			text_counts(out, &n);
 		}
 	}
@@ -244,7 +243,7 @@ static void ablate_one(struct strbuf *out, const struct eval *ev,
 	struct eval_counts n;
 	double f1, before = eval_f1(all);
 
-	eval_count_rules(ev, INT_MIN, r, &n);
+	eval_count_rules(ev, EVAL_OWN_THRESHOLD, r, &n);
 	f1 = eval_f1(&n);
 	if (json) {
 		struct json_writer jw;

@@ -266,7 +266,7 @@ static void row_details(struct strbuf *out, const struct report *reports,
 		report_reasons(&why, o);
 		strbuf_addstr(out, "<div>");
 		report_html_escape(out, reports[i].branch->name);
-		strbuf_addf(out, ": %s (score %d): ", verdict_name(o->verdict),
+		strbuf_addf(out, ": %s (score %lld): ", verdict_name(o->verdict),
 			    o->score);
 		report_html_escape(out, why.buf);
 		strbuf_addstr(out, "</div>\n");

@@ -207,7 +207,7 @@ static void add_candidate_lines(struct strbuf *out, const struct report *r,
 	strbuf_addf(out, "  %.12s ", c->hex);
 	mail_wrap(out, c->msg.subject ? c->msg.subject : "", 15, 15, 72);
 	strbuf_addch(out, '\n');
-	strbuf_addf(&line, "score %d: ", c->score);
+	strbuf_addf(&line, "score %lld: ", c->score);
 	report_reasons(&line, c);
 	if (sec == SECTION_NEWLY) {
 		strbuf_addstr(&line, "; ");

@@ -100,7 +100,7 @@ static void add_cover(struct strbuf *out, const struct report *r,
 		mail_wrap(out, text.buf, 2, 6, 72);
 		strbuf_addch(out, '\n');
 		strbuf_reset(&text);
-		strbuf_addf(&text, "score %d: ", sent[i]->score);
+		strbuf_addf(&text, "score %lld: ", sent[i]->score);
 		report_reasons(&text, sent[i]);
 		strbuf_addchars(out, ' ', 6);
 		mail_wrap(out, text.buf, 6, 6, 72);

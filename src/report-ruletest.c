@@ -9,7 +9,8 @@ struct tally {
 	size_t tp, fp, fn, tn, picked;
 };
 
-static struct tally tally_at(const struct ruletest *t, int use_own, int threshold)
+static struct tally tally_at(const struct ruletest *t, int use_own,
+			     long long threshold)
 {
 	struct tally y = { 0, 0, 0, 0, 0 };
 	size_t i;
@@ -55,15 +56,15 @@ static const char *label_name(enum ruletest_label l)
 }
 
 /* Every score a labelled message has, sorted and once each. */
-static size_t sweep_points(const struct ruletest *t, int **out)
+static size_t sweep_points(const struct ruletest *t, long long **out)
 {
-	int *v = xcalloc(t->nr ? t->nr : 1, sizeof(*v));
+	long long *v = xcalloc(t->nr ? t->nr : 1, sizeof(*v));
 	size_t nr = 0, i, j = 0;
 
 	for (i = 0; i < t->nr; i++)
 		if (t->items[i].label != LABEL_NONE && !t->items[i].c->veto)
 			v[nr++] = t->items[i].c->score;
-	QSORT(v, nr, cmp_int);
+	QSORT(v, nr, cmp_llong);
 	for (i = 0; i < nr; i++)
 		if (!j || v[j - 1] != v[i])
 			v[j++] = v[i];
@@ -145,7 +146,7 @@ void report_ruletest_text(struct strbuf *out, const struct ruletest *t,
 	}
 
 	if (flags & RULETEST_SWEEP && t->label) {
-		int *v;
+		long long *v;
 		size_t nr = sweep_points(t, &v);
 
 		strbuf_addf(out, "\n%9s %6s %6s %6s %6s  %9s  %6s\n", "THRESHOLD",
@@ -156,7 +157,7 @@ void report_ruletest_text(struct strbuf *out, const struct ruletest *t,
 
 			add_ratio(&p, at.tp, at.tp + at.fp);
 			add_ratio(&r, at.tp, t->positives);
-			strbuf_addf(out, "%9d %6zu %6zu %6zu %6zu  %9s  %6s\n", v[i],
+			strbuf_addf(out, "%9lld %6zu %6zu %6zu %6zu  %9s  %6s\n", v[i],
 				    at.tp, at.fp, at.fn, at.tn, p.buf, r.buf);
 			strbuf_release(&p);
 			strbuf_release(&r);
@@ -172,7 +173,7 @@ void report_ruletest_text(struct strbuf *out, const struct ruletest *t,
 			const struct candidate *c = it->c;
 			size_t j;
 
-			strbuf_addf(out, "%6zu %5d  %-8s  %-8s  %s\n", it->lineno,
+			strbuf_addf(out, "%6zu %5lld  %-8s  %-8s  %s\n", it->lineno,
 				    c->score, it->picked ? "yes" : "no",
 				    label_name(it->label), c->msg.subject);
 			strbuf_addf(out, "%23s", "");
@@ -290,7 +291,7 @@ void report_ruletest_json(struct strbuf *out, const struct ruletest *t,
 		strbuf_addch(out, '\n');
 	}
 	if (flags & RULETEST_SWEEP && t->label) {
-		int *v;
+		long long *v;
 		size_t nr = sweep_points(t, &v);
 
 		for (i = 0; i < nr; i++) {

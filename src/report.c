@@ -278,14 +278,14 @@ void report_text(struct strbuf *out, const struct report *r,
 	report_header(out, r, l);
 	for (i = 0; i < l->nr; i++) {
 		const struct candidate *c = l->items[i];
-		char num[16];
+		char num[24];		/* any long long, its sign and NUL */
 		int len;
 
 		if (!report_shows(r, c))
 			continue;
 		len = (int)strlen(verdict_name(c->verdict));
 		wv = len > wv ? len : wv;
-		len = snprintf(num, sizeof(num), "%d", c->score);
+		len = snprintf(num, sizeof(num), "%lld", c->score);
 		ws = len > ws ? len : ws;
 		len = (int)strlen(report_subsystem_name(c));
 		wsub = len > wsub ? len : wsub;
@@ -303,7 +303,7 @@ void report_text(struct strbuf *out, const struct report *r,
 
 		if (!report_shows(r, c))
 			continue;
-		strbuf_addf(out, "%-*s  %*d  %.12s  %-*s  %s\n", wv,
+		strbuf_addf(out, "%-*s  %*lld  %.12s  %-*s  %s\n", wv,
 			    verdict_name(c->verdict), ws, c->score, c->hex,
 			    wsub, report_subsystem_name(c),
 			    c->msg.subject ? c->msg.subject : "");
@@ -497,7 +497,7 @@ void report_explain(struct strbuf *out, const struct report *r,
 		strbuf_addch(out, '\n');
 	}
 
-	strbuf_addf(out, "\nScore %d, threshold %d:\n", c->score, c->threshold);
+	strbuf_addf(out, "\nScore %lld, threshold %d:\n", c->score, c->threshold);
 	for (i = 0; i < c->nr_reasons; i++)
 		explain_rule_line(out, c->reasons[i].rule, c->reasons[i].match);
 	if (!c->nr_reasons)

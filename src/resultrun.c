@@ -570,7 +570,7 @@ static void add_missing(struct result_verdict *v, const struct named *n,
 		return;
 	rc->time = c ? c->time : 0;
 	if (c)
-		rc->state = xstrfmt("missing, %s, score %d",
+		rc->state = xstrfmt("missing, %s, score %lld",
 				    verdict_name(c->verdict), c->score);
 	else
 		rc->state = xstrdup("missing");

@@ -13,7 +13,6 @@
 #include "util.h"
 
 #include <errno.h>
-#include <limits.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -101,8 +100,13 @@ static int valid_name(const char *s)
 	return 1;
 }
 
-/* Parses a signed decimal integer ("+8", "-6", "3") into *out. */
-static int parse_int(const char *s, int *out)
+/*
+ * Parses a weight or a threshold, a signed decimal integer ("+8", "-6",
+ * "3"), into *out.  Returns 0; -1 when s is not such an integer; -2
+ * when it is one beyond RULE_WEIGHT_MAX either way, however many
+ * digits it has.
+ */
+static int parse_weight(const char *s, int *out)
 {
 	char *end;
 	long v;
@@ -111,10 +115,13 @@ static int parse_int(const char *s, int *out)
 		return -1;
 	errno = 0;
 	v = strtol(s, &end, 10);
-	if (end == s || *end || errno || v < INT_MIN || v > INT_MAX)
+	if (end == s || *end)
 		return -1;
 	if ((*s == '+' || *s == '-') && !(s[1] >= '0' && s[1] <= '9'))
 		return -1;
+	/* ERANGE: more digits than a long holds, out of range all the same. */
+	if (errno || v < -RULE_WEIGHT_MAX || v > RULE_WEIGHT_MAX)
+		return -2;
 	*out = (int)v;
 	return 0;
 }
@@ -355,10 +362,18 @@ static void parse_rule(struct parser *p, char *s, int kind)
 		       "'_' and '.')", words[0]);
 		bad = 1;
 	}
-	if (!veto && !link && parse_int(words[1], &r.weight) < 0) {
-		report(p, "bad weight '%s' (expected an integer such as +8 "
-		       "or -6)", words[1]);
-		bad = 1;
+	if (!veto && !link) {
+		int ret = parse_weight(words[1], &r.weight);
+
+		if (ret == -1)
+			report(p, "bad weight '%s' (expected an integer such "
+			       "as +8 or -6)", words[1]);
+		else if (ret == -2)
+			report(p, "weight '%s' is out of range (expected "
+			       "-%d to +%d)", words[1], RULE_WEIGHT_MAX,
+			       RULE_WEIGHT_MAX);
+		if (ret < 0)
+			bad = 1;
 	}
 	if (parse_field(p, words[nr_words - 1], &r.field, &r.trailer) < 0)
 		bad = 1;
@@ -632,7 +647,7 @@ static void parse_threshold(struct parser *p, char *s)
 {
 	unsigned *line = p->cur ? &p->block_threshold_line : &p->threshold_line;
 	char *word = next_word(&s);
-	int v;
+	int v, ret;
 
 	if (!word) {
 		report(p, "'threshold' needs an integer");
@@ -642,8 +657,14 @@ static void parse_threshold(struct parser *p, char *s)
 		report(p, "too many arguments to 'threshold'");
 		return;
 	}
-	if (parse_int(word, &v) < 0) {
+	ret = parse_weight(word, &v);
+	if (ret == -1) {
 		report(p, "threshold '%s' is not an integer", word);
+		return;
+	}
+	if (ret == -2) {
+		report(p, "threshold '%s' is out of range (expected -%d to "
+		       "+%d)", word, RULE_WEIGHT_MAX, RULE_WEIGHT_MAX);
 		return;
 	}
 	if (*line) {

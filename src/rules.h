@@ -56,6 +56,15 @@ enum policy {
 	POLICY_IGNORE,		/* never propose from this subsystem */
 };
 
+/*
+ * How far from 0 a weight or a threshold may be; the parser refuses
+ * more.  The shipped rules use single digits, so a million is a typo
+ * (or a try at overflow), and with the bound a score, a sum of weights
+ * in 64 bits, stays exact whatever the number of rules: it would take
+ * 9e12 of them to overflow.
+ */
+#define RULE_WEIGHT_MAX 1000000
+
 struct rule {
 	char *name;
 	int weight;		/* signed; unused for a veto or a link */

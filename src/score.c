@@ -222,7 +222,7 @@ void score_decide(struct candidate *c)
 	}
 	if (c->score < c->threshold) {
 		set_verdict(c, VERDICT_BELOW_THRESHOLD,
-			    "score %d is below the threshold %d of %s",
+			    "score %lld is below the threshold %d of %s",
 			    c->score, c->threshold, name);
 		return;
 	}
@@ -232,7 +232,8 @@ void score_decide(struct candidate *c)
 			    name);
 		return;
 	}
-	set_verdict(c, VERDICT_PROPOSED, "score %d reaches the threshold %d of %s",
+	set_verdict(c, VERDICT_PROPOSED,
+		    "score %lld reaches the threshold %d of %s",
 		    c->score, c->threshold, name);
 }
 

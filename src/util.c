@@ -428,6 +428,13 @@ int cmp_int(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+int cmp_llong(const void *a, const void *b)
+{
+	long long x = *(const long long *)a, y = *(const long long *)b;
+
+	return x < y ? -1 : x > y;
+}
+
 int cmp_str(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);

@@ -137,6 +137,8 @@ void hint_similar(const char *word, size_t len, const char *const *names,
 
 /* For QSORT of ints, ascending. */
 int cmp_int(const void *a, const void *b);
+/* For QSORT of long longs (scores), ascending. */
+int cmp_llong(const void *a, const void *b);
 
 /* For QSORT of strings (an array of char *), in strcmp() order. */
 int cmp_str(const void *a, const void *b);

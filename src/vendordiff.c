@@ -169,7 +169,7 @@ static int follow_up_rows(struct diff_rows *r, struct run_context *ctx,
 			add_row(r, "missing-follow-up", &c->id, c->hex,
 				s ? s->name : NULL, c->msg.subject,
 				xstrfmt("fixes %.12s, which %s carries; %s; %s, "
-					"score %d", hex, vendor, res.applies ?
+					"score %lld", hex, vendor, res.applies ?
 					"applies to its tip" :
 					"does not apply to its tip",
 					verdict_name(c->verdict), c->score));

@@ -36,7 +36,7 @@ struct diff_row {
 	char *detail;
 	/* A missing follow-up, judged as propose judges: its verdict. */
 	const char *verdict;		/* NULL for the other sections */
-	int score;
+	long long score;
 	/* With --cve: the records its upstream commit fixes (borrowed). */
 	const struct cve *const *cves;
 	size_t nr_cves;

@@ -188,6 +188,36 @@ head -1 err >actual
 test_cmp expect actual
 ok "rules test: each bad line named with its cause, then exit 1"
 
+# --- scores beyond 32 bits --------------------------------------------------
+# 2,200 rules at the weight bound for "up", as many against for "down":
+# each message scores 2.2e9 one way, which an int would wrap (to the
+# other sign: "down" picked).  Scores, the sweep's thresholds and the
+# picks are exact.
+mkdir -p big/rules
+awk 'BEGIN {
+	print "threshold 10"
+	for (i = 0; i < 2200; i++)
+		print "rule up" i " +1000000 subject /\\bup\\b/"
+	for (i = 0; i < 2200; i++)
+		print "rule down" i " -1000000 subject /\\bdown\\b/"
+}' >big/rules/default.rules
+cat >big.jsonl <<'EOF'
+{"subject": "ext4: up", "fix": true}
+{"subject": "ext4: down", "fix": false}
+EOF
+STABLEPICK_DATADIR=$tmp/big "$STABLEPICK" rules test --label fix \
+	--threshold-sweep --messages big.jsonl >out
+grep -E '^picked|^ *-?[0-9]+ ' out >actual
+cat >expect <<'EOF'
+picked: 1; 1 of 1 positive (recall 1.000), 0 of 1 negative (0.000); precision 1.000
+-2200000000      1      1      0      0      0.500   1.000
+2200000000      1      0      0      1      1.000   1.000
+     1 2200000000  yes       positive  ext4: up
+     2 -2200000000  no        negative  ext4: down
+EOF
+test_cmp expect actual
+ok "rules test: 2,200 weights at the bound add up exactly, past 32 bits"
+
 # --- the shipped rules --------------------------------------------------------
 # A clean-up that fixes a leak is a fix: the penalty gives way.  And a
 # body's own words count in any case: "Call trace:" as arm64 prints it.

@@ -1,9 +1,10 @@
 /*
  * Unit tests for the last checks (src/checks.h): soak times (days in
- * mainline, counted to the upstream tip's date; a release tag, not a
- * release candidate) with the tags loaded by the checks or painted by
- * the scan, needs-ack left alone, and the trial cherry-pick of what is
- * proposed, as a series in mainline order onto the branch tip.
+ * mainline, counted to the upstream tip's date, to the second; a
+ * release tag, not a release candidate) with the tags loaded by the
+ * checks or painted by the scan, needs-ack left alone, and the trial
+ * cherry-pick of what is proposed, as a series in mainline order onto
+ * the branch tip.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -70,6 +71,26 @@ static git_oid rev(struct fixture *f, const char *name)
 	return testrepo_rev(f->repo, name);
 }
 
+/* Opens the repository f->dir and scans v6.6..master: nr candidates. */
+static void open_fixture(struct fixture *f, size_t nr)
+{
+	const char *rs = rules_text;
+
+	assert_true(git_libgit2_init() > 0);
+	assert_int_equal(git_repository_open(&f->repo, f->dir), 0);
+	ruleset_init(&f->rules);
+	assert_int_equal(ruleset_load_buffer(&f->rules, "t.rules", rs,
+					     strlen(rs)), 0);
+	f->tip = rev(f, "master");
+	branch_index_init(&f->branch);
+	assert_int_equal(branch_index_build(&f->branch, f->repo, "linux-6.6.y",
+					    &f->tip), 0);
+	scan_init(&f->scan, f->repo, &f->rules);
+	scan_set_range_oids(&f->scan, &f->branch.base, &f->tip, "v6.6..master");
+	assert_int_equal(scan_run(&f->scan), 0);
+	assert_int_equal(f->scan.candidates.nr, nr);
+}
+
 /*
  * From v6.6 (1700000000 + 60, 2023-11-14), linux-6.6.y changes b.c;
  * mainline (days after v6.6):
@@ -87,7 +108,6 @@ static git_oid rev(struct fixture *f, const char *name)
  */
 static int setup(void **state)
 {
-	const char *rs = rules_text;
 	struct fixture *f = calloc(1, sizeof(*f));
 
 	assert_non_null(f);
@@ -114,20 +134,31 @@ static int setup(void **state)
 	commit(f, 20 * DAY, "e2", "fs/ext4/c.c", "e2\\n", "ext4: fix e2");
 	commit(f, DAY, "e3", "fs/ext4/c.c", "e3\\n", "ext4: fix e3");
 	commit(f, 4 * DAY, "tip", "mm/m.c", "tip\\n", "mm: later");
+	open_fixture(f, 9);
+	*state = f;
+	return 0;
+}
 
-	assert_true(git_libgit2_init() > 0);
-	assert_int_equal(git_repository_open(&f->repo, f->dir), 0);
-	ruleset_init(&f->rules);
-	assert_int_equal(ruleset_load_buffer(&f->rules, "t.rules", rs,
-					     strlen(rs)), 0);
-	f->tip = rev(f, "master");
-	branch_index_init(&f->branch);
-	assert_int_equal(branch_index_build(&f->branch, f->repo, "linux-6.6.y",
-					    &f->tip), 0);
-	scan_init(&f->scan, f->repo, &f->rules);
-	scan_set_range_oids(&f->scan, &f->branch.base, &f->tip, "v6.6..master");
-	assert_int_equal(scan_run(&f->scan), 0);
-	assert_int_equal(f->scan.candidates.nr, 9);
+/*
+ * The end of a soak: mainline's tip is 14 days to the second after s0,
+ * and one second short of that after s1.
+ */
+static int setup_soak_boundary(void **state)
+{
+	struct fixture *f = calloc(1, sizeof(*f));
+
+	assert_non_null(f);
+	strcpy(f->dir, "/tmp/test_checks.XXXXXX");
+	testrepo_create(f->dir);
+	f->tick = 1700000000;
+	sh(f, 60, "git init -q -b master && mkdir -p fs/ext4 mm && "
+	   "printf 'one\\n' >fs/ext4/a.c && printf 'one\\n' >mm/m.c && "
+	   "git add . && git commit -q -m 'the code' && git tag v6.6 && "
+	   "git branch linux-6.6.y");
+	commit(f, 60, "s0", "fs/ext4/a.c", "s0\\n", "ext4: fix s0");
+	commit(f, 1, "s1", "fs/ext4/a.c", "s1\\n", "ext4: fix s1");
+	commit(f, 14 * DAY - 1, "tip", "mm/m.c", "tip\\n", "mm: later");
+	open_fixture(f, 2);
 	*state = f;
 	return 0;
 }
@@ -217,6 +248,34 @@ static void test_soak_painted(void **state)
 	assert_int_equal(checks_run(f->repo, &f->branch, &f->tip, &f->rules,
 				    &f->scan.soak_tags, NULL, &f->scan.candidates), 0);
 	assert_soak(f);
+}
+
+/*
+ * A soak ends when the tip's date reaches the commit's plus the days:
+ * at s0's, not a second before at s1's.
+ */
+static void test_soak_boundary(void **state)
+{
+	struct fixture *f = *state;
+	struct candidate *c;
+	size_t i;
+
+	for (i = 0; i < f->scan.candidates.nr; i++) {
+		c = f->scan.candidates.items[i];
+		c->verdict = VERDICT_PROPOSED;
+		free(c->why);
+		c->why = strdup("proposed by the test");
+	}
+	assert_int_equal(checks_run(f->repo, &f->branch, &f->tip, &f->rules,
+				    NULL, NULL, &f->scan.candidates), 0);
+	c = cand(f, "s0");
+	assert_int_equal(c->verdict, VERDICT_PROPOSED);
+	assert_string_equal(c->why, "proposed by the test");
+	/* 2023-11-14 22:15:21 plus 14 days; the tip is a second earlier. */
+	c = cand(f, "s1");
+	assert_int_equal(c->verdict, VERDICT_WAITING);
+	assert_string_equal(c->why, "ext4 asks for 14 days in mainline: "
+			    "qualifies on 2023-11-28");
 }
 
 static void test_apply(void **state)
@@ -332,6 +391,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_soak_loaded, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_soak_painted, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_soak_boundary,
+						setup_soak_boundary, teardown),
 		cmocka_unit_test_setup_teardown(test_apply, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_apply_alone, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_hold_needs_ack, setup, teardown),

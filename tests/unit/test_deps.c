@@ -3,7 +3,8 @@
  * targets below the base, absent, proposed, unknown and found by their
  * subject; a revert of a revert; a revert of a commit the branch
  * carries; a revert after the range; a version hint that excludes the
- * branch; prerequisites pulled in, below the base and newer than what
+ * branch, and hints just above, at and below its version; prerequisites
+ * pulled in, below the base and newer than what
  * needs them; a file the branch lacks; a posted series left half
  * proposed.  A throwaway mainline and a linux-6.6.y judged as run.c
  * judges them (presence, links, facts, scores, verdicts, pulls).
@@ -104,6 +105,10 @@ static char *hex12(struct fixture *f, const char *name)
  *   r, r1, r2  a fix, its revert, the revert of the revert
  *   m, mrev    a fix linux-6.6.y has (-x), its revert in mainline
  *   hint       Cc: stable # 6.8+              version-hint
+ *   hintabove, hintnewmajor
+ *              Cc: stable # 6.7+, # 7.0+      version-hint
+ *   hintsame, hintbelow, hintoldmajor
+ *              Cc: stable # 6.6+, 6.5+, 5.15+ proposed
  *   helper     below the threshold
  *   needs      Cc: stable # 6.1.x: helper, and # 6.1.x: old
  *   addfile    adds fs/ext4/new.c, below the threshold
@@ -146,6 +151,16 @@ static int setup(void **state)
 	sh(f, "git revert --no-edit m && git tag mrev");
 	commit(f, "hint", "g.c", "ext4: fix hint\n\n"
 	       "Cc: stable@vger.kernel.org # 6.8+");
+	commit(f, "hintabove", "g.c", "ext4: fix hintabove\n\n"
+	       "Cc: stable@vger.kernel.org # 6.7+");
+	commit(f, "hintnewmajor", "g.c", "ext4: fix hintnewmajor\n\n"
+	       "Cc: stable@vger.kernel.org # 7.0+");
+	commit(f, "hintsame", "g.c", "ext4: fix hintsame\n\n"
+	       "Cc: stable@vger.kernel.org # 6.6+");
+	commit(f, "hintbelow", "g.c", "ext4: fix hintbelow\n\n"
+	       "Cc: stable@vger.kernel.org # 6.5+");
+	commit(f, "hintoldmajor", "g.c", "ext4: fix hintoldmajor\n\n"
+	       "Cc: stable@vger.kernel.org # 5.15+");
 	commit(f, "helper", "h.c", "ext4: add helper");
 	commit(f, "needs", "h.c", "ext4: fix with helper\n\n"
 	       "Cc: stable@vger.kernel.org # 6.1.x: " ID("helper")
@@ -428,6 +443,35 @@ static void test_applicable(void **state)
 	free(hex);
 }
 
+/*
+ * A hint names the oldest version the fix is for: the branch's own
+ * version is one (6.6+ on linux-6.6.y), and a minor above it is not,
+ * nor a major above it whatever its minor (7.0+), while an older major
+ * is whatever its minor (5.15+).
+ */
+static void test_version_hints(void **state)
+{
+	struct fixture *f = *state;
+	struct candidate *c;
+
+	judge(f, &f->end, 0);
+	c = cand(f, "hintabove");
+	assert_string_equal(verdict_name(c->verdict), "not-applicable");
+	assert_string_equal(c->not_applicable_kind, "version-hint");
+	assert_string_equal(c->why, "stable tag asks for 6.7 and later; "
+			    "linux-6.6.y is 6.6");
+	c = cand(f, "hintnewmajor");
+	assert_string_equal(verdict_name(c->verdict), "not-applicable");
+	assert_string_equal(c->why, "stable tag asks for 7.0 and later; "
+			    "linux-6.6.y is 6.6");
+	assert_string_equal(verdict(f, "hintsame"), "proposed");
+	assert_null(cand(f, "hintsame")->not_applicable_kind);
+	assert_string_equal(verdict(f, "hintbelow"), "proposed");
+	assert_null(cand(f, "hintbelow")->not_applicable_kind);
+	assert_string_equal(verdict(f, "hintoldmajor"), "proposed");
+	assert_null(cand(f, "hintoldmajor")->not_applicable_kind);
+}
+
 static void test_prereqs(void **state)
 {
 	struct fixture *f = *state;
@@ -482,6 +526,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_reverts, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_range, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_applicable, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_version_hints, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(test_prereqs, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_series, setup, teardown),
 	};

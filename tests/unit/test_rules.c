@@ -346,7 +346,7 @@ static void test_errors_rules(void **state)
 		"error: t.rules:4: 'rule' needs NAME WEIGHT FIELD /PATTERN/FLAGS\n"
 		"error: t.rules:5: 'veto' needs NAME FIELD /PATTERN/FLAGS\n"
 		"error: t.rules:6: bad weight 'plus' (expected an integer such as +8 or -6)\n"
-		"error: t.rules:7: bad weight '9999999999' (expected an integer such as +8 or -6)\n"
+		"error: t.rules:7: weight '9999999999' is out of range (expected -1000000 to +1000000)\n"
 		"error: t.rules:8: bad weight '+' (expected an integer such as +8 or -6)\n"
 		"error: t.rules:9: unknown field 'title' (expected subject, body, message, paths, fact, reply or trailer:KEY)\n"
 		"error: t.rules:10: bad trailer key '' (expected letters, digits and '-', as in trailer:Reported-by)\n"
@@ -359,6 +359,60 @@ static void test_errors_rules(void **state)
 		"error: t.rules:17: cannot compile pattern '(*UTF)x': using UTF is disabled by the application at offset 6\n"
 		"error: t.rules:18: empty pattern (it would match everything)\n"
 		"error: t.rules:19: bad rule name 'a/b' (expected letters, digits, '-', '_' and '.')\n");
+}
+
+/*
+ * Weights and thresholds stop at a million either way (RULE_WEIGHT_MAX),
+ * so that no number of rules overflows a score: the bound itself is
+ * good, one past it is an error at its line, as is a number no long
+ * holds; a threshold is refused before it is counted as given.
+ */
+static void test_weight_bounds(void **state)
+{
+	struct strbuf err = STRBUF_INIT;
+	const struct subsystem *s;
+	struct ruleset rs;
+
+	(void)state;
+	ruleset_init(&rs);
+	assert_int_equal(load(&rs,
+		"threshold -1000000\n"
+		"rule top +1000000 subject /x/\n"
+		"rule bottom -1000000 subject /x/\n"
+		"subsystem s\n"
+		"\tthreshold +1000000\n"
+		"end\n", &err), 0);
+	assert_string_equal(err.buf, "");
+	assert_int_equal(rs.threshold, -1000000);
+	assert_int_equal(rs.rules[0].weight, 1000000);
+	assert_int_equal(rs.rules[1].weight, -1000000);
+	s = ruleset_subsystem(&rs, "s");
+	assert_non_null(s);
+	assert_int_equal(ruleset_threshold(&rs, s), 1000000);
+	strbuf_release(&err);
+	ruleset_release(&rs);
+
+	expect_errors(
+		"rule a +1000001 subject /x/\n"
+		"rule b -1000001 subject /x/\n"
+		"rule c 1000001 subject /x/\n"
+		"rule d -99999999999999999999999 subject /x/\n"
+		"rule e +2147483648 subject /x/\n"
+		"threshold 1000001\n"
+		"threshold -1000001\n"
+		"threshold 10\n"
+		"subsystem s\n"
+		"\tthreshold +4294967306\n"
+		"\tthreshold 12\n"
+		"end\n",
+		"error: t.rules:1: weight '+1000001' is out of range (expected -1000000 to +1000000)\n"
+		"error: t.rules:2: weight '-1000001' is out of range (expected -1000000 to +1000000)\n"
+		"error: t.rules:3: weight '1000001' is out of range (expected -1000000 to +1000000)\n"
+		"error: t.rules:4: weight '-99999999999999999999999' is out of range (expected -1000000 to +1000000)\n"
+		"error: t.rules:5: weight '+2147483648' is out of range (expected -1000000 to +1000000)\n"
+		"error: t.rules:6: threshold '1000001' is out of range (expected -1000000 to +1000000)\n"
+		"error: t.rules:7: threshold '-1000001' is out of range (expected -1000000 to +1000000)\n"
+		"error: t.rules:10: threshold '+4294967306' is out of range (expected -1000000 to +1000000)\n");
 }
 
 static void test_errors_duplicates(void **state)
@@ -715,6 +769,7 @@ int main(void)
 		cmocka_unit_test(test_match),
 		cmocka_unit_test(test_catastrophic_backtracking_gives_up),
 		cmocka_unit_test(test_errors_rules),
+		cmocka_unit_test(test_weight_bounds),
 		cmocka_unit_test(test_errors_duplicates),
 		cmocka_unit_test(test_errors_blocks),
 		cmocka_unit_test(test_errors_path_specs),

@@ -1,4 +1,8 @@
-/* Unit tests for the scorer: weights, unless, vetoes, verdicts. */
+/*
+ * Unit tests for the scorer: weights, unless, vetoes, verdicts; a score
+ * at the threshold and one short of it; sums of weights at the bound
+ * (RULE_WEIGHT_MAX) beyond what 32 bits hold.
+ */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -40,20 +44,63 @@ struct fixture {
 	unsigned char next;
 };
 
-static int setup(void **state)
+static struct fixture *fixture_new(const char *text)
 {
 	struct fixture *f = xcalloc(1, sizeof(*f));
+
+	ruleset_init(&f->rs);
+	assert_int_equal(ruleset_load_buffer(&f->rs, "t.rules", text,
+					     strlen(text)), 0);
+	candidate_list_init(&f->l);
+	return f;
+}
+
+static int setup(void **state)
+{
 	/* The xfs block names xfs-crash, defined in it before the rule. */
 	char *text = xstrfmt("%.*s\trule xfs-crash 0 body /call trace:/i\n%s",
 			     (int)(strstr(rules_text, "\trule xfs-scrub") - rules_text),
 			     rules_text, strstr(rules_text, "\trule xfs-scrub"));
 
-	ruleset_init(&f->rs);
-	assert_int_equal(ruleset_load_buffer(&f->rs, "t.rules", text,
-					     strlen(text)), 0);
+	*state = fixture_new(text);
 	free(text);
-	candidate_list_init(&f->l);
-	*state = f;
+	return 0;
+}
+
+/*
+ * 2,200 rules of weight +1000000 on "up", then as many of -1000000 on
+ * "down": at the bound, where one commit's score is 2.2e9 either way,
+ * more than an int holds (2,148 rules would do).  Summed in an int,
+ * "down" would wrap to +2094967296 and be proposed.
+ */
+#define NR_BIG 2200
+
+static const char bounds_text[] =
+	"threshold 10\n"
+	"subsystem ext4\n"
+	"\tpaths fs/ext4/\n"
+	"end\n"
+	"subsystem big\n"
+	"\tpaths fs/big/\n"
+	"\tthreshold 1000000\n"
+	"end\n"
+	"rule fix +10 subject /\\bfix\\b/\n"
+	"rule minor -1 subject /\\bminor\\b/\n"
+	"rule top +1000000 subject /\\btop\\b/\n";
+
+static int setup_bounds(void **state)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int i;
+
+	strbuf_addstr(&sb, bounds_text);
+	for (i = 0; i < NR_BIG; i++)
+		strbuf_addf(&sb, "rule up%d +1000000 subject /\\bup\\b/\n", i);
+	for (i = 0; i < NR_BIG; i++)
+		strbuf_addf(&sb, "rule down%d -1000000 subject "
+			    "/\\bdown\\b/\n", i);
+	*state = fixture_new(sb.buf);
+	strbuf_release(&sb);
 	return 0;
 }
 
@@ -208,6 +255,69 @@ static void test_verdicts(void **state)
 	assert_int_equal(c->verdict, VERDICT_NOT_APPLICABLE);
 }
 
+/*
+ * The threshold is reached by a score equal to it: 10 of 10 proposes, 9
+ * does not; the same at the bound, 1000000 of 1000000.
+ */
+static void test_threshold_boundary(void **state)
+{
+	struct fixture *f = *state;
+	struct candidate *c;
+
+	c = scored(f, "ext4: fix it\n", "ext4", NULL);
+	score_decide(c);
+	assert_int_equal(c->score, 10);
+	assert_int_equal(c->verdict, VERDICT_PROPOSED);
+	assert_string_equal(c->why, "score 10 reaches the threshold 10 of ext4");
+
+	c = scored(f, "ext4: fix a minor thing\n", "ext4", NULL);
+	score_decide(c);
+	assert_int_equal(c->score, 9);
+	assert_int_equal(c->verdict, VERDICT_BELOW_THRESHOLD);
+	assert_string_equal(c->why, "score 9 is below the threshold 10 of ext4");
+
+	c = scored(f, "big: top\n", "big", NULL);
+	score_decide(c);
+	assert_int_equal(c->verdict, VERDICT_PROPOSED);
+	assert_string_equal(c->why, "score 1000000 reaches the threshold "
+			    "1000000 of big");
+
+	c = scored(f, "big: top, minor\n", "big", NULL);
+	score_decide(c);
+	assert_int_equal(c->verdict, VERDICT_BELOW_THRESHOLD);
+	assert_string_equal(c->why, "score 999999 is below the threshold "
+			    "1000000 of big");
+}
+
+/* Thousands of weights at the bound add up exactly, past 32 bits. */
+static void test_big_sums(void **state)
+{
+	struct fixture *f = *state;
+	struct candidate *c;
+
+	c = scored(f, "ext4: up\n", "ext4", NULL);
+	score_decide(c);
+	assert_true(c->score == 2200000000LL);
+	assert_int_equal(c->nr_reasons, NR_BIG);
+	assert_int_equal(c->verdict, VERDICT_PROPOSED);
+	assert_string_equal(c->why, "score 2200000000 reaches the threshold "
+			    "10 of ext4");
+
+	c = scored(f, "ext4: down\n", "ext4", NULL);
+	score_decide(c);
+	assert_true(c->score == -2200000000LL);
+	assert_int_equal(c->verdict, VERDICT_BELOW_THRESHOLD);
+	assert_string_equal(c->why, "score -2200000000 is below the threshold "
+			    "10 of ext4");
+
+	/* Up past INT_MAX, then back down: 4,401 weights, one of them +10. */
+	c = scored(f, "ext4: fix up and down\n", "ext4", NULL);
+	score_decide(c);
+	assert_true(c->score == 10);
+	assert_int_equal(c->nr_reasons, 2 * NR_BIG + 1);
+	assert_int_equal(c->verdict, VERDICT_PROPOSED);
+}
+
 static void test_unmatched(void **state)
 {
 	struct fixture *f = *state;
@@ -227,6 +337,10 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_unless, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_verdicts, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_unmatched, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_threshold_boundary,
+						setup_bounds, teardown),
+		cmocka_unit_test_setup_teardown(test_big_sums, setup_bounds,
+						teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
