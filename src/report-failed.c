@@ -225,7 +225,8 @@ static void add_mail(struct strbuf *out, const struct report *r,
 	strbuf_addstr(out, "\n\n");
 	add_line(out, c->msg.subject ? c->msg.subject : "");
 	strbuf_addch(out, '\n');
-	report_add_mail_body(out, c->msg.body);
+	/* Shown to people, not applied: quoted for every mbox reader. */
+	report_add_mail_body(out, c->msg.body, 1);
 	strbuf_addch(out, '\n');
 
 	free(stable);

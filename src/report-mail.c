@@ -428,7 +428,8 @@ static int patch_break(const char *line)
 		(!line[3] || line[3] == ' ' || line[3] == '\t'));
 }
 
-void report_add_mail_body(struct strbuf *out, const char *body)
+void report_add_mail_body(struct strbuf *out, const char *body,
+			  int quote_all)
 {
 	const char *p = body ? body : "";
 
@@ -442,7 +443,7 @@ void report_add_mail_body(struct strbuf *out, const char *body)
 		 * the lines after it, a diff written into the commit
 		 * message, would be applied.  Indented, they stay text.
 		 */
-		if (splits_mbox(line))
+		if (quote_all ? !strncmp(line, "From ", 5) : splits_mbox(line))
 			strbuf_addch(out, '>');
 		else if (patch_break(line))
 			strbuf_addch(out, ' ');
@@ -515,7 +516,7 @@ void report_patch_mail(struct strbuf *out, const struct report *r,
 	}
 	mail_text_body(out);
 	strbuf_addf(out, "commit %s upstream.\n\n", c->hex);
-	report_add_mail_body(out, c->msg.body);
+	report_add_mail_body(out, c->msg.body, 0);
 	strbuf_addstr(out, "---\n");
 	if (pm->patch)
 		strbuf_addstr(out, pm->patch);

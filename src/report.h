@@ -165,9 +165,13 @@ void report_add_newly(struct strbuf *out, const struct candidate *c);
 /*
  * A commit message's body in a mail, one clean line at a time, with
  * the lines git am would take for a new message or for the patch
- * quoted.
+ * quoted.  A patch (for git am, which keeps a '>' it finds) quotes only
+ * the lines git would split at; a mail for people (quote_all) every
+ * line that starts with "From ", as mboxo readers (mutt, Python's
+ * mailbox) split at any of them.
  */
-void report_add_mail_body(struct strbuf *out, const char *body);
+void report_add_mail_body(struct strbuf *out, const char *body,
+			  int quote_all);
 
 /* How many likely prerequisites a text shows before "and N more". */
 #define REPORT_LIKELY_SHOWN 10

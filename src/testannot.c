@@ -186,8 +186,11 @@ static void warn_skipped(const char *path, mode_t mode)
 			   S_ISCHR(mode) ? "a character device" :
 			   S_ISBLK(mode) ? "a block device" :
 			   S_ISSOCK(mode) ? "a socket" :
-			   S_ISLNK(mode) ? "a symbolic link" : "not a regular file";
+			   S_ISLNK(mode) ? "a symbolic link" : "a special file";
 
+	/* A directory is no file: nothing to say of it. */
+	if (S_ISDIR(mode))
+		return;
 	if (S_ISLNK(mode) && stat(path, &st) < 0 && errno == ELOOP)
 		what = "a symbolic link that loops";
 	warning("skipping '%s': %s, not a regular file", path, what);

@@ -4,17 +4,22 @@
  * their header, version and checksum), the ledger and the state of
  * --since.
  *
- * The first byte picks the reader (its value modulo 5), the rest is the
- * file's bytes, written to a file of its own for the reader to load, as
- * a run finds it on disk.  Nothing a file holds may crash a reader: a
+ * The first byte picks the reader (its low 7 bits modulo 5), the rest is
+ * the file's bytes, written to a file of its own for the reader to
+ * load, as a run finds it on disk.  With the first byte's high bit set,
+ * the bytes are sealed first with the checksum the reader expects (so
+ * that the fuzzer reaches the parsing behind the checksum, which a
+ * random change never matches).  Nothing a file holds may crash a reader: a
  * damaged cache is a warning and is rebuilt, a damaged ledger or state
  * an error naming the file and line.
  */
 #include "fuzz.h"
+#include "cachefile.h"
 #include "ledger.h"
 #include "patchid.h"
 #include "scancache.h"
 #include "state.h"
+#include "strbuf.h"
 #include "trialcache.h"
 
 #include <git2.h>
@@ -36,17 +41,29 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	return 0;
 }
 
+/* The checksum each reader checks; the ledger and the state have none. */
+static const int kinds[5] = {
+	CACHEFILE_SHA1_RAW, CACHEFILE_SHA1_RAW, CACHEFILE_SHA1, -1, -1,
+};
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+	struct strbuf sb = STRBUF_INIT;
+	unsigned reader;
 	FILE *f;
 
 	if (!size)
 		return 0;
+	reader = (data[0] & 0x7f) % 5;
+	strbuf_add(&sb, data + 1, size - 1);
+	if ((data[0] & 0x80) && kinds[reader] >= 0)
+		cachefile_seal(&sb, (enum cachefile_sum_kind)kinds[reader], NULL);
 	f = fopen(path, "wb");
 	FUZZ_CHECK(f);
-	FUZZ_CHECK(fwrite(data + 1, 1, size - 1, f) == size - 1);
+	FUZZ_CHECK(fwrite(sb.buf, 1, sb.len, f) == sb.len);
 	FUZZ_CHECK(!fclose(f));
-	switch (data[0] % 5) {
+	strbuf_release(&sb);
+	switch (reader) {
 	case 0: {
 		struct scancache c;
 

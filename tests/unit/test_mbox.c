@@ -272,7 +272,7 @@ static void test_from_quoting(void **state)
 
 	(void)state;
 	strbuf_addstr(&text, FROM_ "Subject: [PATCH] ext4: fix\n\n");
-	report_add_mail_body(&text, body);
+	report_add_mail_body(&text, body, 0);
 	/*
 	 * Only what git mailsplit (or our reader) would split at is
 	 * quoted: git am keeps the rest of a commit message as it is.
@@ -289,6 +289,17 @@ static void test_from_quoting(void **state)
 	assert_int_equal(mb.nr, 1);
 	assert_string_equal(mb.msgs[0].body, body);
 	mbox_release(&mb);
+	/* A mail for people: every "From " line, for mboxo readers. */
+	strbuf_reset(&text);
+	report_add_mail_body(&text, body, 1);
+	assert_string_equal(text.buf,
+		">From the start, it did.\n"
+		"\n"
+		">From 1234567890abcdef Mon Sep 17 00:00:00 2001\n"
+		">From someone at 10:12:30 2024\n"
+		"From: Not A Header <x@example.org>\n"
+		">From 10:30 to 1989 is not a date.\n"
+		"Fromage, and \"From \" inside a line, stay.\n");
 	strbuf_release(&text);
 }
 
