@@ -1,6 +1,7 @@
 #include "apply.h"
 #include "error.h"
 #include "history.h"
+#include "malformed.h"
 #include "progress.h"
 #include "sha1.h"
 #include "treediff.h"
@@ -299,29 +300,30 @@ static int changes(const git_tree_entry *ours, const git_tree_update *up)
 static int pick_onto_tree(struct apply_result *out, git_repository *repo,
 			  git_tree **tree, const git_commit *pick)
 {
-	git_commit *parent = NULL;
 	git_tree *base = NULL, *theirs = NULL, *result = NULL;
 	struct treediff d = TREEDIFF_INIT;
 	git_tree_update *ups = NULL;
 	char hex[GIT_OID_HEXSZ + 1];
 	size_t i, nr_ups = 0;
-	git_oid id;
+	git_oid id, ptree;
 	int ret = -1;
 
 	git_oid_tostr(hex, sizeof(hex), git_commit_id(pick));
+	/* A malformed parent still has its tree. */
 	if (git_commit_parentcount(pick) &&
-	    git_commit_parent(&parent, pick, 0) < 0) {
+	    malformed_tree_id(&ptree, repo,
+			      git_commit_parent_id(pick, 0)) < 0) {
 		ret = error_git("cannot read commit %s, the parent of %.12s",
 				git_oid_tostr_s(git_commit_parent_id(pick, 0)), hex);
 		goto out;
 	}
-	if (parent && git_commit_tree(&base, parent) < 0) {
+	if (git_commit_parentcount(pick) &&
+	    git_tree_lookup(&base, repo, &ptree) < 0) {
 		char pid[GIT_OID_HEXSZ + 1];
 
-		git_oid_tostr(pid, sizeof(pid), git_commit_id(parent));
+		git_oid_tostr(pid, sizeof(pid), git_commit_parent_id(pick, 0));
 		ret = error_git("cannot read tree %s of commit %.12s, the parent "
-				"of %.12s", git_oid_tostr_s(git_commit_tree_id(parent)),
-				pid, hex);
+				"of %.12s", git_oid_tostr_s(&ptree), pid, hex);
 		goto out;
 	}
 	if (git_commit_tree(&theirs, pick) < 0) {
@@ -382,7 +384,6 @@ out:
 	treediff_release(&d);
 	git_tree_free(theirs);
 	git_tree_free(base);
-	git_commit_free(parent);
 	return ret;
 }
 
@@ -938,7 +939,6 @@ static int trees_at_hand(git_repository *repo, git_odb *odb,
 {
 	const struct commit_graph *g = history_graph(repo);
 	char hex[GIT_OID_HEXSZ + 1], pid[GIT_OID_HEXSZ + 1];
-	git_commit *parent = NULL;
 	git_oid ptree;
 	uint32_t pos;
 	int ret = 0, has_parent = git_commit_parentcount(pick) > 0;
@@ -948,13 +948,12 @@ static int trees_at_hand(git_repository *repo, git_odb *odb,
 	if (has_parent && g &&
 	    commit_graph_find(g, git_commit_parent_id(pick, 0), &pos)) {
 		commit_graph_tree(g, pos, &ptree);
-	} else if (has_parent) {
-		if (git_commit_parent(&parent, pick, 0) < 0)
-			return error_git("cannot read commit %s, the parent "
-					 "of %.12s",
-					 git_oid_tostr_s(git_commit_parent_id(pick, 0)),
-					 hex);
-		git_oid_cpy(&ptree, git_commit_tree_id(parent));
+	} else if (has_parent &&
+		   malformed_tree_id(&ptree, repo,
+				     git_commit_parent_id(pick, 0)) < 0) {
+		return error_git("cannot read commit %s, the parent of %.12s",
+				 git_oid_tostr_s(git_commit_parent_id(pick, 0)),
+				 hex);
 	}
 	if (has_parent && !git_odb_exists(odb, &ptree)) {
 		git_oid_tostr(pid, sizeof(pid), git_commit_parent_id(pick, 0));
@@ -966,7 +965,6 @@ static int trees_at_hand(git_repository *repo, git_odb *odb,
 			    "found", git_oid_tostr_s(git_commit_tree_id(pick)),
 			    hex);
 	}
-	git_commit_free(parent);
 	return ret;
 }
 

@@ -1,6 +1,7 @@
 #include "blame.h"
 #include "error.h"
 #include "history.h"
+#include "malformed.h"
 #include "strbuf.h"
 #include "util.h"
 
@@ -123,11 +124,16 @@ static void found_add(struct found *f, const git_oid *id)
 	git_oid_cpy(&f->v[f->nr++], id);
 }
 
-/* Blames the ranges of path at the parent, back to the base. */
+/*
+ * Blames the ranges of path at the parent, back to the base.  0; 1
+ * when libgit2's blame fails on a malformed commit (src/malformed.h),
+ * which it cannot go through: a warning of c says so, and the other
+ * paths are blamed still; -1 after an error message.
+ */
 static int blame_path(struct found *f, git_repository *repo,
 		      const git_oid *parent, const git_oid *base,
 		      const char *path, const struct hunks *hs,
-		      const char *hex)
+		      struct candidate *c)
 {
 	git_blame_options opts;
 	git_blame *blame = NULL;
@@ -146,8 +152,19 @@ static int blame_path(struct found *f, git_repository *repo,
 		if (hs->v[i].last > opts.max_line)
 			opts.max_line = hs->v[i].last;
 	}
-	if (git_blame_file(&blame, repo, path, &opts) < 0)
-		return error_git("cannot blame '%s' for %.12s", path, hex);
+	if (git_blame_file(&blame, repo, path, &opts) < 0) {
+		const git_error *e = git_error_last();
+
+		if (!malformed_suspect())
+			return error_git("cannot blame '%s' for %.12s", path,
+					 c->hex);
+		candidate_add_warning(c, "its likely prerequisites in '%s' "
+				      "are not known: its history has a "
+				      "commit libgit2 cannot parse (%s)", path,
+				      e->message);
+		git_error_clear();
+		return 1;
+	}
 	for (i = 0; i < hs->nr; i++) {
 		for (line = hs->v[i].first; line <= hs->v[i].last; line++) {
 			const git_blame_hunk *h =
@@ -222,7 +239,7 @@ static int likely_one(struct match *m, const git_oid *base,
 		      struct candidate_list *l, struct candidate *c)
 {
 	git_repository *repo = m->repo;
-	git_commit *pick = NULL, *parent = NULL;
+	git_commit *pick = NULL;
 	git_tree *before = NULL, *after = NULL;
 	struct found f = { NULL, 0, 0 };
 	size_t i;
@@ -237,8 +254,8 @@ static int likely_one(struct match *m, const git_oid *base,
 		ret = 0;
 		goto out;
 	}
-	if (git_commit_parent(&parent, pick, 0) < 0 ||
-	    git_commit_tree(&before, parent) < 0 ||
+	/* A malformed parent still has its tree. */
+	if (malformed_parent_tree(&before, pick, 0) < 0 ||
 	    git_commit_tree(&after, pick) < 0) {
 		ret = error_git("cannot read the trees of %.12s and its parent",
 				c->hex);
@@ -250,8 +267,8 @@ static int likely_one(struct match *m, const git_oid *base,
 		r = pick_hunks(&hs, repo, before, after, c->apply.conflicts[i],
 			       c->hex);
 		if (!r)
-			r = blame_path(&f, repo, git_commit_id(parent), base,
-				       c->apply.conflicts[i], &hs, c->hex);
+			r = blame_path(&f, repo, git_commit_parent_id(pick, 0),
+				       base, c->apply.conflicts[i], &hs, c);
 		free(hs.v);
 		if (r < 0)
 			goto out;
@@ -269,7 +286,6 @@ out:
 	free(f.v);
 	git_tree_free(after);
 	git_tree_free(before);
-	git_commit_free(parent);
 	git_commit_free(pick);
 	return ret;
 }

@@ -1,6 +1,7 @@
 #include "branch.h"
 #include "error.h"
 #include "history.h"
+#include "malformed.h"
 #include "treediff.h"
 #include "message.h"
 #include "progress.h"
@@ -232,32 +233,37 @@ static int read_branch(struct branch_index *bi, git_repository *repo,
 	if ((ret = branch_walk(&walk, bi, repo)) < 0)
 		return ret;
 	while (branch_walk_next(&id, &walk)) {
+		struct malformed_commit bad;
 		git_commit *commit = NULL;
 		struct message m;
 		const char *raw;
 		size_t i;
 
-		if (git_commit_lookup(&commit, repo, &id) < 0) {
+		/* A malformed one is read from its object: a backport still. */
+		if (malformed_lookup_raw(&commit, &bad, repo, &id) < 0) {
 			ret = error_git("cannot read a commit of '%s'", bi->name);
 			goto out;
 		}
 		bi->nr_commits++;
 		if (bi->nr_commits > limit) {
 			git_commit_free(commit);
+			malformed_release(&bad);
 			ret = 1;
 			goto out;
 		}
 		ALLOC_GROW(bi->commits, bi->nr_sorted, bi->alloc_commits);
 		git_oid_cpy(&bi->commits[bi->nr_sorted++], &id);
 		if (!bi->reaches_base) {
-			unsigned int p, np = git_commit_parentcount(commit);
+			unsigned int p, np = commit ?
+				git_commit_parentcount(commit) : bad.nr_parents;
 
 			for (p = 0; p < np; p++)
-				if (git_oid_equal(git_commit_parent_id(commit, p),
-						  &bi->base))
+				if (git_oid_equal(commit ?
+					git_commit_parent_id(commit, p) :
+					&bad.parents[p], &bi->base))
 					bi->reaches_base = 1;
 		}
-		raw = git_commit_message(commit);
+		raw = commit ? git_commit_message(commit) : bad.message;
 		message_init(&m);
 		message_parse(&m, raw ? raw : "", raw ? strlen(raw) : 0);
 		if (m.nr_upstream)
@@ -269,6 +275,7 @@ static int read_branch(struct branch_index *bi, git_repository *repo,
 		add_subject(bi, m.subject, &id);
 		message_release(&m);
 		git_commit_free(commit);
+		malformed_release(&bad);
 	}
 	ret = 0;
 	settle_backports(bi);
@@ -382,6 +389,17 @@ static int base_error(git_repository *repo, const char *branch,
 		git_oid_cpy(&e->id, &id);
 		HASH_ADD(hh, seen, id, sizeof(git_oid), e);
 		if (git_commit_lookup(&commit, repo, &id) < 0) {
+			struct malformed_commit m;
+
+			/* Not the fault: the merge base goes through it. */
+			if (malformed_check(&m, repo, &id)) {
+				for (i = 0; i < m.nr_parents; i++) {
+					ALLOC_GROW(todo, nr + 1, alloc);
+					git_oid_cpy(&todo[nr++], &m.parents[i]);
+				}
+				malformed_release(&m);
+				continue;
+			}
 			git_oid_cpy(&bad, &id);
 			found = 1;
 			break;

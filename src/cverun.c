@@ -1,6 +1,7 @@
 #include "cverun.h"
 #include "error.h"
 #include "history.h"
+#include "malformed.h"
 #include "strbuf.h"
 #include "trace.h"
 #include "util.h"
@@ -74,7 +75,10 @@ static int have(git_repository *repo, const git_oid *id)
 	return ret;
 }
 
-/* The candidate of id in l, made from its commit if need be. */
+/*
+ * The candidate of id in l, made from its commit if need be; 1 when
+ * the commit is malformed (src/malformed.h): warned, not judged.
+ */
 static int candidate_of(struct run *run, git_repository *repo,
 			struct candidate_list *l, const git_oid *id,
 			struct candidate **out, int *added)
@@ -85,8 +89,9 @@ static int candidate_of(struct run *run, git_repository *repo,
 	*added = 0;
 	if ((*out = candidate_list_find(l, id)))
 		return 0;
-	if (git_commit_lookup(&commit, repo, id) < 0)
-		return error_git("cannot read commit %s", git_oid_tostr_s(id));
+	if ((ret = malformed_lookup(&commit, repo, id)))
+		return ret > 0 ? 1 : error_git("cannot read commit %s",
+					       git_oid_tostr_s(id));
 	*out = candidate_list_add(l, id);
 	ret = scan_fill(&run->scan, *out, commit);
 	git_commit_free(commit);
@@ -115,6 +120,8 @@ int cve_run_add(struct run_context *ctx, struct run *run, struct cve_run *cr)
 			added += in_range && one;
 			if (!ret)
 				add_ids(c, &cr->set);
+			if (ret > 0)
+				ret = 0;
 		}
 		/*
 		 * A vulnerable commit of the range is in the branch only as a
@@ -132,6 +139,8 @@ int cve_run_add(struct run_context *ctx, struct run *run, struct cve_run *cr)
 				continue;
 			ret = candidate_of(run, ctx->repo, &cr->vulnerable,
 					   &p->vulnerable, &c, &one);
+			if (ret > 0)
+				ret = 0;
 		}
 	}
 	if (!ret && added)
@@ -266,11 +275,15 @@ static int settle(struct run_context *ctx, struct run *run,
 		return 0;
 	}
 	row->status = CVE_UNFIXED;
+	/* A fix in the repository that was not judged is malformed. */
 	if (!row->fix)
-		row->detail = xstrfmt("%s%s; the fix %.12s is not in the "
-				      "repository", named ? "vulnerable: " : "",
+		row->detail = xstrfmt("%s%s; the fix %.12s %s",
+				      named ? "vulnerable: " : "",
 				      named ? why : "no vulnerable commit named",
-				      git_oid_tostr_s(&cve->fixes[0]));
+				      git_oid_tostr_s(&cve->fixes[0]),
+				      have(ctx->repo, &cve->fixes[0]) ?
+				      "cannot be parsed" :
+				      "is not in the repository");
 	else
 		row->detail = xstrfmt("%s%s", named ? "vulnerable: " : "",
 				      named ? why : "no vulnerable commit "

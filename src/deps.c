@@ -1,6 +1,7 @@
 #include "deps.h"
 #include "error.h"
 #include "history.h"
+#include "malformed.h"
 #include "strbuf.h"
 #include "trace.h"
 #include "util.h"
@@ -72,24 +73,27 @@ const char *target_status_name(enum target_status s)
  */
 static int build_subjects(struct deps *d)
 {
-	git_revwalk *walk = NULL;
+	struct history_walk walk;
 	git_oid id;
 	int ret;
 
 	d->subjects_built = 1;
-	if (git_revwalk_new(&walk, d->repo) < 0 ||
-	    git_revwalk_push(walk, d->upstream) < 0)
+	history_walk_init(&walk, d->repo, GIT_SORT_NONE);
+	if (history_walk_push(&walk, d->upstream) < 0) {
+		history_walk_release(&walk);
 		return error_git("cannot walk mainline for subjects");
-	while (!(ret = git_revwalk_next(&id, walk))) {
+	}
+	while (!(ret = history_walk_next(&id, &walk))) {
+		struct malformed_commit bad;
 		git_commit *commit = NULL;
 		const char *summary;
 		struct subject_entry *e;
 
-		if (git_commit_lookup(&commit, d->repo, &id) < 0) {
+		if (malformed_lookup_raw(&commit, &bad, d->repo, &id) < 0) {
 			ret = error_git("cannot read a mainline commit");
 			break;
 		}
-		summary = git_commit_summary(commit);
+		summary = commit ? git_commit_summary(commit) : bad.summary;
 		if (summary) {
 			HASH_FIND_STR(d->subjects, summary, e);
 			if (!e) {
@@ -101,8 +105,9 @@ static int build_subjects(struct deps *d)
 			}
 		}
 		git_commit_free(commit);
+		malformed_release(&bad);
 	}
-	git_revwalk_free(walk);
+	history_walk_release(&walk);
 	if (ret == GIT_ITEROVER)
 		return 0;
 	return ret < 0 ? -1 : 0;
@@ -111,11 +116,17 @@ static int build_subjects(struct deps *d)
 static int subject_of(git_repository *repo, const git_oid *id,
 		      struct strbuf *out)
 {
+	struct malformed_commit bad;
 	git_commit *commit = NULL;
 
 	if (git_commit_lookup(&commit, repo, id) < 0) {
-		git_error_clear();
-		return -1;
+		if (!malformed_check(&bad, repo, id)) {
+			git_error_clear();
+			return -1;
+		}
+		strbuf_addstr(out, bad.summary);
+		malformed_release(&bad);
+		return 0;
 	}
 	strbuf_addstr(out, git_commit_summary(commit) ? git_commit_summary(commit) : "");
 	git_commit_free(commit);
@@ -328,19 +339,18 @@ static void link_series(struct candidate *c)
 static void ask_ancestry(struct deps *d, const git_oid *id)
 {
 	struct ancestry_entry *a;
-	git_commit *commit = NULL;
+	git_time_t time;
 
 	if (candidate_list_find(d->cands, id))
 		return;
 	HASH_FIND(hh, d->ancestry, id, sizeof(*id), a);
-	if (a || git_commit_lookup(&commit, d->repo, id) < 0) {
+	if (a || malformed_commit_time(&time, d->repo, id) < 0) {
 		git_error_clear();
 		return;
 	}
 	a = xcalloc(1, sizeof(*a));
 	git_oid_cpy(&a->id, id);
-	a->time = git_commit_time(commit);
-	git_commit_free(commit);
+	a->time = time;
 	HASH_ADD(hh, d->ancestry, id, sizeof(git_oid), a);
 }
 
@@ -348,14 +358,11 @@ static void ask_ancestry(struct deps *d, const git_oid *id)
 static int settle_by_range(struct deps *d)
 {
 	struct ancestry_entry *a, *tmp;
-	git_commit *base = NULL;
 	git_time_t base_time;
 	size_t asked = 0, graph = 0;
 
-	if (git_commit_lookup(&base, d->repo, &d->branch->base) < 0)
+	if (malformed_commit_time(&base_time, d->repo, &d->branch->base) < 0)
 		return error_git("cannot read the branch base");
-	base_time = git_commit_time(base);
-	git_commit_free(base);
 	HASH_ITER(hh, d->ancestry, a, tmp) {
 		int r;
 
@@ -390,7 +397,7 @@ static int settle_by_range(struct deps *d)
 static int settle_ancestry(struct deps *d)
 {
 	struct ancestry_entry *a, *tmp;
-	git_revwalk *walk = NULL;
+	struct history_walk walk;
 	git_time_t oldest = 0;
 	size_t pending = 0, walked = 0, asked;
 	git_oid id;
@@ -405,14 +412,13 @@ static int settle_ancestry(struct deps *d)
 		return 0;
 	if (d->range)
 		return settle_by_range(d);
-	if (git_revwalk_new(&walk, d->repo) < 0 ||
-	    git_revwalk_push(walk, &d->branch->base) < 0) {
-		git_revwalk_free(walk);
+	history_walk_init(&walk, d->repo, GIT_SORT_TIME);
+	if (history_walk_push(&walk, &d->branch->base) < 0) {
+		history_walk_release(&walk);
 		return error_git("cannot walk below the branch base");
 	}
-	git_revwalk_sorting(walk, GIT_SORT_TIME);
-	while (pending && !(ret = git_revwalk_next(&id, walk))) {
-		git_commit *commit = NULL;
+	while (pending && !(ret = history_walk_next(&id, &walk))) {
+		git_time_t time;
 
 		HASH_FIND(hh, d->ancestry, &id, sizeof(id), a);
 		if (a && !a->below) {
@@ -423,15 +429,14 @@ static int settle_ancestry(struct deps *d)
 		/* The date check parses a commit: once in 256 is enough. */
 		if (++walked % 256)
 			continue;
-		if (git_commit_lookup(&commit, d->repo, &id) < 0) {
+		if (malformed_commit_time(&time, d->repo, &id) < 0) {
 			ret = error_git("cannot read a commit below the base");
 			break;
 		}
-		if (git_commit_time(commit) < oldest - 30 * 24 * 3600)
+		if (time < oldest - 30 * 24 * 3600)
 			pending = 0;
-		git_commit_free(commit);
 	}
-	git_revwalk_free(walk);
+	history_walk_release(&walk);
 	trace_printf("deps: %zu commits outside the range asked about, "
 		     "%zu walked below the base", asked, walked);
 	return ret < 0 && ret != GIT_ITEROVER ? -1 : 0;
@@ -915,18 +920,20 @@ int deps_finish(struct deps *d)
 
 int deps_later_reverts(struct deps *d, const git_oid *from, const git_oid *to)
 {
-	git_revwalk *walk = NULL;
+	struct history_walk walk;
 	git_oid id;
 	int ret;
 
 	if (git_oid_equal(from, to))
 		return 0;
-	if (git_revwalk_new(&walk, d->repo) < 0 ||
-	    git_revwalk_push(walk, to) < 0 || git_revwalk_hide(walk, from) < 0) {
-		git_revwalk_free(walk);
+	history_walk_init(&walk, d->repo, GIT_SORT_NONE);
+	if (history_walk_push(&walk, to) < 0 ||
+	    history_walk_hide(&walk, from) < 0) {
+		history_walk_release(&walk);
 		return error_git("cannot walk mainline after the range");
 	}
-	while (!(ret = git_revwalk_next(&id, walk))) {
+	while (!(ret = history_walk_next(&id, &walk))) {
+		struct malformed_commit bad;
 		git_commit *commit = NULL;
 		const char *summary, *raw;
 		struct candidate *target = NULL;
@@ -935,16 +942,17 @@ int deps_later_reverts(struct deps *d, const git_oid *from, const git_oid *to)
 		git_oid rid;
 		size_t i;
 
-		if (git_commit_lookup(&commit, d->repo, &id) < 0) {
+		if (malformed_lookup_raw(&commit, &bad, d->repo, &id) < 0) {
 			ret = error_git("cannot read a mainline commit");
 			break;
 		}
-		summary = git_commit_summary(commit);
+		summary = commit ? git_commit_summary(commit) : bad.summary;
 		if (!summary || strncmp(summary, "Revert \"", 8)) {
 			git_commit_free(commit);
+			malformed_release(&bad);
 			continue;
 		}
-		raw = git_commit_message(commit);
+		raw = commit ? git_commit_message(commit) : bad.message;
 		message_init(&m);
 		message_parse(&m, raw, strlen(raw));
 		if (m.reverts_id &&
@@ -960,7 +968,8 @@ int deps_later_reverts(struct deps *d, const git_oid *from, const git_oid *to)
 		}
 		message_release(&m);
 		git_commit_free(commit);
+		malformed_release(&bad);
 	}
-	git_revwalk_free(walk);
+	history_walk_release(&walk);
 	return ret == GIT_ITEROVER ? 0 : -1;
 }

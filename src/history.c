@@ -6,6 +6,7 @@
 
 #include "error.h"
 #include "history.h"
+#include "malformed.h"
 #include "util.h"
 
 /*
@@ -235,29 +236,38 @@ static uint32_t known_handle(const struct history *h, const git_oid *id)
 	return p ? p->handle : NO_HANDLE;
 }
 
-/* The handle of id, reading the commit when the graph lacks it. */
 /*
  * The parents and committer date of a commit from its raw object, as
  * libgit2's own walk reads them (the header only: no signature or
  * message is parsed or copied).  0, or -1 when the header is not the
- * usual one, for git_commit_lookup() to read (and judge) it.
+ * usual one, for git_commit_lookup() to read (and judge) it: a parent
+ * line that is not one id, which git refuses too, must not pass here
+ * as a header of another kind, nor a commit with no author line, which
+ * libgit2 refuses and git dates 0 (src/malformed.h).
  */
 static int parse_header(struct parsed *p, const char *buf, size_t len)
 {
-	const char *end = buf + len, *line = buf, *eol, *gt;
+	const char *end = buf + len, *line = buf, *prev = NULL, *eol, *gt;
 	git_oid parents[16];
 	unsigned int n = 0;
 	char *stop;
 
+	if (len < 46 || memcmp(buf, "tree ", 5) || buf[45] != '\n' ||
+	    !is_hex(buf + 5, 40))
+		return -1;
 	while (line < end && *line != '\n') {
 		eol = memchr(line, '\n', (size_t)(end - line));
 		if (!eol)
 			return -1;
-		if (eol - line == 47 && !memcmp(line, "parent ", 7)) {
-			if (n == ARRAY_SIZE(parents) ||
+		if (eol - line >= 7 && !memcmp(line, "parent ", 7)) {
+			if (eol - line != 47 || n == ARRAY_SIZE(parents) ||
+			    !is_hex(line + 7, 40) ||
 			    git_oid_fromstrn(&parents[n++], line + 7, 40) < 0)
 				return -1;	/* the full reader takes it */
 		} else if (eol - line > 10 && !memcmp(line, "committer ", 10)) {
+			/* Without an author line before, git dates it 0. */
+			if (!prev || memcmp(prev, "author ", 7))
+				return -1;
 			for (gt = eol; gt > line && gt[-1] != '>'; gt--)
 				;
 			if (gt == line || gt >= eol)
@@ -270,6 +280,7 @@ static int parse_header(struct parsed *p, const char *buf, size_t len)
 			memcpy(p->parent_ids, parents, n * sizeof(*parents));
 			return 0;
 		}
+		prev = line;
 		line = eol + 1;
 	}
 	return -1;
@@ -293,8 +304,26 @@ static int read_parsed(struct history *h, struct parsed *p)
 	free(p->parent_ids);
 	p->parent_ids = NULL;
 	p->nr_parents = 0;
-	if (git_commit_lookup(&commit, h->repo, &p->id) < 0)
-		return -1;
+	if (git_commit_lookup(&commit, h->repo, &p->id) < 0) {
+		struct malformed_commit m;
+
+		/*
+		 * A commit libgit2 cannot parse that git shows: the walk
+		 * goes through it, as git log does; its readers say so.
+		 */
+		if (!malformed_check(&m, h->repo, &p->id)) {
+			malformed_name_error(&p->id);
+			return -1;
+		}
+		p->date = m.date;
+		p->nr_parents = m.nr_parents;
+		p->parent_ids = m.parents;
+		m.parents = NULL;
+		if (!p->parent_ids)
+			p->parent_ids = xcalloc(1, sizeof(*p->parent_ids));
+		malformed_release(&m);
+		return 0;
+	}
 	p->date = git_commit_time(commit);
 	p->nr_parents = git_commit_parentcount(commit);
 	p->parent_ids = xcalloc(p->nr_parents ? p->nr_parents : 1,
@@ -305,6 +334,7 @@ static int read_parsed(struct history *h, struct parsed *p)
 	return 0;
 }
 
+/* The handle of id, reading the commit when the graph lacks it. */
 static int handle_of(struct history *h, const git_oid *id, uint32_t *out)
 {
 	struct parsed *p;
@@ -699,8 +729,8 @@ static int before_date_quick(const struct history *h, uint32_t a, uint32_t b)
  * (clock skew is what the slack is for).  Each commit is read once,
  * its header only.
  */
-static int range_set_objects(struct history *h, const git_oid *tip,
-			     const git_oid *hide, size_t nr_hide,
+static int range_set_objects(struct history *h, const git_oid *ends,
+			     size_t nr_tips, size_t nr_ends,
 			     uint32_t **set, size_t *nr_set)
 {
 	struct heap queue = { NULL, 0, 0, before_date_quick, h };
@@ -711,10 +741,10 @@ static int range_set_objects(struct history *h, const git_oid *tip,
 	int slop = SLOP, ret = 0;
 	unsigned int hidden;
 
-	for (i = 0; i <= nr_hide; i++) {
-		unsigned int f = i ? UNINTERESTING : 0;
+	for (i = 0; i < nr_ends; i++) {
+		unsigned int f = i < nr_tips ? 0 : UNINTERESTING;
 
-		if (handle_of(h, i ? &hide[i - 1] : tip, &x) < 0) {
+		if (handle_of(h, &ends[i], &x) < 0) {
 			ret = -1;
 			goto out;
 		}
@@ -883,37 +913,37 @@ static void keep_memo(struct history *h, const struct history_range *r,
 	h->has_memo = 1;
 }
 
-int history_range(struct history_range *out, git_repository *repo,
-		  const git_oid *tip, const git_oid *hide, size_t nr_hide)
+/*
+ * The range of ends: the first nr_tips of them the tips, the others
+ * hidden.
+ */
+static int range_of(struct history *h, struct history_range *out,
+		    const git_oid *ends, size_t nr_tips, size_t nr_ends)
 {
-	struct history *h = history_of(repo);
 	uint32_t *tips = NULL, *set = NULL;
 	size_t nr_set = 0, i;
 	int ret = 0;
 
 	memset(out, 0, sizeof(*out));
-	if (is_memo(h, tip, hide, nr_hide)) {
-		copy_range(out, &h->memo);
-		return 0;
-	}
 	if (h->graph) {
-		tips = xcalloc(nr_hide + 1, sizeof(*tips));
-		for (i = 0; !ret && i <= nr_hide; i++) {
-			ret = handle_of(h, i ? &hide[i - 1] : tip, &tips[i]);
+		tips = xcalloc(nr_ends, sizeof(*tips));
+		for (i = 0; !ret && i < nr_ends; i++) {
+			ret = handle_of(h, &ends[i], &tips[i]);
 			if (!ret)
-				set_flags(h, tips[i], SEEN | (i ? UNINTERESTING : 0));
+				set_flags(h, tips[i], SEEN |
+					  (i < nr_tips ? 0 : UNINTERESTING));
 		}
 		if (!ret)
-			ret = range_set_graph(h, tips, nr_hide + 1, &set, &nr_set);
+			ret = range_set_graph(h, tips, nr_ends, &set, &nr_set);
 		out->from_graph = 1;
 	} else {
-		ret = range_set_objects(h, tip, hide, nr_hide, &set, &nr_set);
+		ret = range_set_objects(h, ends, nr_tips, nr_ends, &set,
+					&nr_set);
 	}
 	clear_flags(h);
 	if (!ret) {
 		order_range(h, out, set, nr_set);
 		clear_flags(h);
-		keep_memo(h, out, tip, hide, nr_hide);
 	}
 	if (!h->graph) {
 		drop_parsed(h);
@@ -925,19 +955,67 @@ int history_range(struct history_range *out, git_repository *repo,
 	return ret;
 }
 
+/* ends: the tips, then the hidden ones. */
+static git_oid *ends_of(const git_oid *tips, size_t nr_tips,
+			const git_oid *hide, size_t nr_hide)
+{
+	git_oid *ends = xcalloc(nr_tips + nr_hide + 1, sizeof(*ends));
+
+	if (nr_tips)
+		memcpy(ends, tips, nr_tips * sizeof(*ends));
+	if (nr_hide)
+		memcpy(ends + nr_tips, hide, nr_hide * sizeof(*ends));
+	return ends;
+}
+
+int history_range(struct history_range *out, git_repository *repo,
+		  const git_oid *tip, const git_oid *hide, size_t nr_hide)
+{
+	struct history *h = history_of(repo);
+	git_oid *ends;
+	int ret;
+
+	if (is_memo(h, tip, hide, nr_hide)) {
+		memset(out, 0, sizeof(*out));
+		copy_range(out, &h->memo);
+		return 0;
+	}
+	ends = ends_of(tip, 1, hide, nr_hide);
+	ret = range_of(h, out, ends, 1, nr_hide + 1);
+	if (!ret)
+		keep_memo(h, out, tip, hide, nr_hide);
+	free(ends);
+	return ret;
+}
+
+int history_range_tips(struct history_range *out, git_repository *repo,
+		       const git_oid *tips, size_t nr_tips,
+		       const git_oid *hide, size_t nr_hide)
+{
+	git_oid *ends = ends_of(tips, nr_tips, hide, nr_hide);
+	int ret = range_of(history_of(repo), out, ends, nr_tips,
+			   nr_tips + nr_hide);
+
+	free(ends);
+	return ret;
+}
+
 /*
  * The merge base by the graph, as git's paint_down_to_common() with
  * generation numbers; 1 when the base is unique, 0 when there is none,
- * 2 when there are several (libgit2 then chooses, as before).
+ * 2 when there are several (libgit2 then chooses, as before), *out the
+ * first found.  With resolve, the commits outside the graph are read
+ * on the way (they all come before those of the graph, whose parents
+ * are all in it); -1 when one cannot be read.
  */
 static int merge_base_graph(struct history *h, uint32_t one, uint32_t two,
-			    uint32_t *out)
+			    uint32_t *out, int resolve)
 {
 	struct heap queue = { NULL, 0, 0, before_generation, h };
 	struct parent_buf buf = { NULL, 0 };
 	size_t nonstale = 2, results = 0;
 	unsigned int j;
-	int n;
+	int n = 0, ret;
 
 	set_flags(h, one, PARENT1 | QUEUED);
 	set_flags(h, two, PARENT2 | QUEUED);
@@ -958,7 +1036,8 @@ static int merge_base_graph(struct history *h, uint32_t one, uint32_t two,
 			}
 			f |= STALE;
 		}
-		n = parents_of(h, c, &buf, 0);
+		if ((n = parents_of(h, c, &buf, resolve)) < 0)
+			break;
 		for (j = 0; j < (unsigned int)n; j++) {
 			uint32_t p = buf.v[j];
 			unsigned int pf = flags_of(h, p);
@@ -977,10 +1056,38 @@ static int merge_base_graph(struct history *h, uint32_t one, uint32_t two,
 				nonstale++;
 		}
 	}
+	ret = n < 0 ? -1 : results > 1 ? 2 : (int)results;
 	free(buf.v);
 	free(queue.v);
 	clear_flags(h);
-	return results > 1 ? 2 : (int)results;
+	return ret;
+}
+
+/*
+ * The merge base read from the objects, after libgit2's failed on a
+ * commit it cannot parse: this walk goes through a malformed commit.
+ * Of several bases, the first found, the latest by date (of those
+ * libgit2 keeps, it takes the first by date too).
+ */
+static int merge_base_objects(struct history *h, git_oid *out,
+			      const git_oid *one, const git_oid *two)
+{
+	uint32_t a, b, base;
+	int ret = -1;
+
+	git_error_clear();
+	if (!handle_of(h, one, &a) && !handle_of(h, two, &b)) {
+		ret = merge_base_graph(h, a, b, &base, 1);
+		if (ret > 0)
+			oid_of(h, base, out);
+		if (!ret)
+			git_error_set_str(GIT_ERROR_INVALID,
+					  "no merge base found");
+		ret = ret > 0 ? 0 : ret ? -1 : GIT_ENOTFOUND;
+	}
+	if (!h->graph)
+		drop_parsed(h);
+	return ret;
 }
 
 int history_merge_base(git_oid *out, git_repository *repo,
@@ -988,10 +1095,11 @@ int history_merge_base(git_oid *out, git_repository *repo,
 {
 	struct history *h = history_of(repo);
 	uint32_t a, b, base;
+	int ret;
 
 	if (h->graph && (a = known_handle(h, one)) < h->nr_graph &&
 	    (b = known_handle(h, two)) < h->nr_graph) {
-		switch (merge_base_graph(h, a, b, &base)) {
+		switch (merge_base_graph(h, a, b, &base, 0)) {
 		case 1:
 			oid_of(h, base, out);
 			return 0;
@@ -1001,7 +1109,10 @@ int history_merge_base(git_oid *out, git_repository *repo,
 			return GIT_ENOTFOUND;
 		}
 	}
-	return git_merge_base(out, repo, one, two);
+	ret = git_merge_base(out, repo, one, two);
+	if (ret < 0 && ret != GIT_ENOTFOUND && malformed_suspect())
+		ret = merge_base_objects(h, out, one, two);
+	return ret;
 }
 
 static int marked(const struct reach *r, uint32_t pos)
@@ -1057,8 +1168,14 @@ static int descendant_without_graph(struct history *h, git_repository *repo,
 		memset(a, 0, sizeof(*a));
 		git_oid_cpy(&a->tip, commit);
 	}
-	if (!a->ids && a->asked++ == 0)
-		return git_graph_descendant_of(repo, commit, ancestor);
+	if (!a->ids && a->asked++ == 0) {
+		int got = git_graph_descendant_of(repo, commit, ancestor);
+
+		/* libgit2 cannot parse a commit: the walk below can. */
+		if (got >= 0 || !malformed_suspect())
+			return got;
+		git_error_clear();
+	}
 	if (!a->ids) {
 		if (history_range(&r, repo, commit, NULL, 0) < 0) {
 			a->asked = 0;

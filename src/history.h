@@ -51,6 +51,14 @@ void history_range_release(struct history_range *r);
 int history_range(struct history_range *out, git_repository *repo,
 		  const git_oid *tip, const git_oid *hide, size_t nr_hide);
 
+/*
+ * The same of several tips (as git rev-list A B ^C), never kept for
+ * the next ask.
+ */
+int history_range_tips(struct history_range *out, git_repository *repo,
+		       const git_oid *tips, size_t nr_tips,
+		       const git_oid *hide, size_t nr_hide);
+
 static inline const git_oid *history_parent(const struct history_range *r,
 					    const struct history_commit *c,
 					    unsigned int i)
@@ -70,6 +78,66 @@ int history_merge_base(git_oid *out, git_repository *repo,
  */
 int history_descendant_of(git_repository *repo, const git_oid *commit,
 			  const git_oid *ancestor);
+
+/*
+ * A walk as git_revwalk's, for the walks the stages make, that goes
+ * through malformed commits (src/malformed.h) as git log does.  It
+ * gives libgit2's walk while no malformed commit is in the way.
+ * libgit2 reads every commit before it gives the first when the walk
+ * is sorted or hides a commit: when it fails there on a commit it
+ * cannot parse, history_range_tips() takes the walk over (newest first
+ * by committer date, each commit before its parents; reversed with
+ * GIT_SORT_REVERSE).  An unsorted walk that hides nothing, which
+ * libgit2 reads as it goes and a caller may stop early, is always made
+ * here, in libgit2's order: newest first by committer date, of one
+ * date the first met first; on the commit-graph when it has the
+ * commits.  Only such a walk may be first-parent.
+ *
+ *     struct history_walk w;
+ *     history_walk_init(&w, repo, GIT_SORT_TIME);
+ *     if (history_walk_push(&w, &tip) < 0 ||
+ *         history_walk_hide(&w, &from) < 0)
+ *             ... libgit2's error ...
+ *     while (!(ret = history_walk_next(&id, &w)))
+ *             ... id ...
+ *     history_walk_release(&w);
+ *     if (ret != GIT_ITEROVER)
+ *             ... libgit2's error ...
+ *
+ * push and hide take what names a commit (a tag too), and all come
+ * before the first next; they, and next, return 0 or libgit2's error.
+ */
+struct history_walk_entry;
+struct history_walk {
+	git_repository *repo;
+	unsigned int sorting;		/* GIT_SORT_* */
+	int first_parent;
+	git_oid *tips, *hide;
+	size_t nr_tips, alloc_tips, nr_hide, alloc_hide;
+	int started, mode;
+	size_t given;			/* commits given so far */
+	git_revwalk *walk;		/* libgit2's, while it is the walk */
+	struct history_range range;	/* or the range, read here */
+	size_t next;
+	/* Or, unsorted with nothing hidden: the commits met, a queue. */
+	struct history_walk_entry *met;
+	size_t nr_met, alloc_met;
+	uint32_t *slots;		/* indexes into met, by id */
+	size_t nr_slots;
+	uint32_t *queue;		/* a heap of indexes into met */
+	size_t nr_queue, alloc_queue;
+	git_odb *odb;
+};
+
+void history_walk_init(struct history_walk *w, git_repository *repo,
+		       unsigned int sorting);
+void history_walk_first_parent(struct history_walk *w);
+int history_walk_push(struct history_walk *w, const git_oid *id);
+int history_walk_hide(struct history_walk *w, const git_oid *id);
+/* "A..B", as git_revwalk_push_range() takes it. */
+int history_walk_push_range(struct history_walk *w, const char *range);
+int history_walk_next(git_oid *out, struct history_walk *w);
+void history_walk_release(struct history_walk *w);
 
 /* The repository's commit-graph, or NULL. */
 const struct commit_graph *history_graph(git_repository *repo);

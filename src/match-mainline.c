@@ -7,6 +7,8 @@
  */
 #include "match-internal.h"
 #include "error.h"
+#include "history.h"
+#include "malformed.h"
 #include "message.h"
 #include "scan.h"
 #include "treediff.h"
@@ -255,7 +257,7 @@ int match_range_subjects(struct match *m, struct match_wanted *w, size_t nr)
 		UT_hash_handle hh;
 	} *index = NULL, *e, *tmp;
 	const struct scan *s = m->scan;
-	git_revwalk *walk = NULL;
+	struct history_walk walk;
 	git_oid id;
 	size_t i;
 	int ret;
@@ -269,17 +271,20 @@ int match_range_subjects(struct match *m, struct match_wanted *w, size_t nr)
 		e->w = &w[i];
 		HASH_ADD_KEYPTR(hh, index, e->subject, strlen(e->subject), e);
 	}
-	if (git_revwalk_new(&walk, m->repo) < 0 ||
-	    git_revwalk_push(walk, &s->to) < 0 ||
-	    (s->has_from && git_revwalk_hide(walk, &s->from) < 0)) {
+	history_walk_init(&walk, m->repo, GIT_SORT_NONE);
+	if (history_walk_push(&walk, &s->to) < 0 ||
+	    (s->has_from && history_walk_hide(&walk, &s->from) < 0)) {
 		ret = error_git("cannot walk %s", s->range);
 		goto out;
 	}
-	while (!(ret = git_revwalk_next(&id, walk))) {
+	while (!(ret = history_walk_next(&id, &walk))) {
 		git_commit *commit = NULL;
 		const char *summary;
 
-		if (git_commit_lookup(&commit, m->repo, &id) < 0) {
+		/* Skipped as the scan skips it: it stands for no candidate. */
+		if ((ret = malformed_lookup(&commit, m->repo, &id))) {
+			if (ret > 0)
+				continue;
 			ret = error_git("cannot read a commit of %s", s->range);
 			goto out;
 		}
@@ -299,7 +304,7 @@ int match_range_subjects(struct match *m, struct match_wanted *w, size_t nr)
 	}
 	ret = 0;
 out:
-	git_revwalk_free(walk);
+	history_walk_release(&walk);
 	HASH_FREE_ALL(index, e, tmp, free);
 	/* Several asked for the same subject: the first one was filled. */
 	for (i = 0; !ret && i < nr; i++) {

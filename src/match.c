@@ -2,6 +2,7 @@
 #include "match-internal.h"
 #include "error.h"
 #include "history.h"
+#include "malformed.h"
 #include "message.h"
 #include "patchid-pool.h"
 #include "progress.h"
@@ -223,23 +224,23 @@ struct candidate *match_taken_by(const struct match *m, const git_oid *id)
 static int below_base(struct match *m, const git_oid *range_from,
 		      struct oid_entry **set)
 {
-	git_revwalk *walk = NULL;
+	struct history_walk walk;
 	git_oid id;
 	int ret;
 
-	if (git_revwalk_new(&walk, m->repo) < 0 ||
-	    git_revwalk_push(walk, &m->branch->base) < 0 ||
-	    git_revwalk_hide(walk, range_from) < 0) {
-		git_revwalk_free(walk);
+	history_walk_init(&walk, m->repo, GIT_SORT_NONE);
+	if (history_walk_push(&walk, &m->branch->base) < 0 ||
+	    history_walk_hide(&walk, range_from) < 0) {
+		history_walk_release(&walk);
 		return error_git("cannot walk to the branch base");
 	}
-	while (!(ret = git_revwalk_next(&id, walk))) {
+	while (!(ret = history_walk_next(&id, &walk))) {
 		struct oid_entry *e = xmalloc(sizeof(*e));
 
 		git_oid_cpy(&e->id, &id);
 		HASH_ADD(hh, *set, id, sizeof(git_oid), e);
 	}
-	git_revwalk_free(walk);
+	history_walk_release(&walk);
 	if (ret != GIT_ITEROVER)
 		return error_git("cannot walk to the branch base");
 	return 0;
@@ -261,12 +262,13 @@ static int below_base_of(struct match *m, const struct candidate_list *l,
 	const struct branch_index *bi = m->branch;
 	const struct scan *scan = m->scan;
 	struct oid_entry *pending = NULL, *e, *tmp;
-	git_revwalk *walk = NULL;
+	struct history_walk walk;
 	git_time_t oldest = 0;
 	size_t nr = 0, walked = 0, asked, i;
 	git_oid id;
 	int ret = 0;
 
+	history_walk_init(&walk, m->repo, GIT_SORT_TIME);
 	for (i = 0; i < l->nr; i++) {
 		const struct candidate *c = l->items[i];
 		git_commit *commit = NULL;
@@ -291,14 +293,12 @@ static int below_base_of(struct match *m, const struct candidate_list *l,
 	}
 	if (!(asked = nr))
 		goto out;
-	if (git_revwalk_new(&walk, m->repo) < 0 ||
-	    git_revwalk_push(walk, &bi->base) < 0) {
+	if (history_walk_push(&walk, &bi->base) < 0) {
 		ret = error_git("cannot walk below the base of '%s'", bi->name);
 		goto out;
 	}
-	git_revwalk_sorting(walk, GIT_SORT_TIME);
-	while (nr && !(ret = git_revwalk_next(&id, walk))) {
-		git_commit *commit = NULL;
+	while (nr && !(ret = history_walk_next(&id, &walk))) {
+		git_time_t time;
 
 		HASH_FIND(hh, pending, &id, sizeof(git_oid), e);
 		if (e) {
@@ -310,13 +310,12 @@ static int below_base_of(struct match *m, const struct candidate_list *l,
 		/* The date check parses a commit: once in 64 is enough. */
 		if (++walked % 64)
 			continue;
-		if (git_commit_lookup(&commit, m->repo, &id) < 0) {
+		if (malformed_commit_time(&time, m->repo, &id) < 0) {
 			ret = error_git("cannot read a commit below the base");
 			goto out;
 		}
-		if (git_commit_time(commit) < oldest - 24 * 3600)
+		if (time < oldest - 24 * 3600)
 			nr = 0;
-		git_commit_free(commit);
 	}
 	if (ret == GIT_ITEROVER)
 		ret = 0;
@@ -339,7 +338,7 @@ static int below_base_of(struct match *m, const struct candidate_list *l,
 		}
 	}
 out:
-	git_revwalk_free(walk);
+	history_walk_release(&walk);
 	HASH_FREE_ALL(pending, e, tmp, free);
 	return ret < 0 ? -1 : 0;
 }
@@ -373,7 +372,12 @@ static int build_pathkeys(struct match *m, int every)
 
 		if (!every && !scan_commit_may_touch(m->scan, &id))
 			continue;
-		if (git_commit_lookup(&commit, m->repo, &id) < 0) {
+		/* A malformed commit has no patch-id here. */
+		if ((ret = malformed_lookup(&commit, m->repo, &id))) {
+			if (ret > 0) {
+				ret = 0;
+				continue;
+			}
 			ret = error_git("cannot read a commit of '%s'", bi->name);
 			break;
 		}
@@ -820,8 +824,10 @@ int match_commit_in_branch(struct match *m, const git_oid *id, int ask_graph)
 	/* Only a commit of the range can have been backported. */
 	if (!m->scan || scan_in_range(m->scan, id) != 1)
 		return 0;
-	if (git_commit_lookup(&commit, m->repo, id) < 0)
-		return error_git("cannot read commit %s", git_oid_tostr_s(id));
+	/* A malformed commit has no patch-id to look for. */
+	if ((ret = malformed_lookup(&commit, m->repo, id)))
+		return ret > 0 ? 0 : error_git("cannot read commit %s",
+					       git_oid_tostr_s(id));
 	watched = scan_commit_touches(m->scan, commit);
 	git_commit_free(commit);
 	if (watched < 0)

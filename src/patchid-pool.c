@@ -1,5 +1,6 @@
 #include "patchid-pool.h"
 #include "error.h"
+#include "malformed.h"
 #include "patchid.h"
 #include "strbuf.h"
 #include "trace.h"
@@ -85,6 +86,37 @@ static int take_batch(struct pid_work *w, size_t *begin, size_t *end)
 	return ok;
 }
 
+/*
+ * A malformed commit (src/malformed.h), m what its object says: its
+ * parents, date and the patch-id of its trees, as git log -p shows it.
+ */
+static int compute_malformed(git_repository *repo, struct patchid_job *it,
+			     struct malformed_commit *m)
+{
+	git_tree *a = NULL, *b = NULL;
+	git_oid ptree;
+	int ret;
+
+	it->time = (git_time_t)m->date;
+	it->nr_parents = m->nr_parents;
+	it->parents = m->parents;
+	m->parents = NULL;
+	it->malformed = m->reason;
+	m->reason = NULL;
+	if (it->nr_parents > 1)
+		return 0;
+	if ((ret = git_tree_lookup(&b, repo, &m->tree)) < 0 ||
+	    (it->nr_parents &&
+	     ((ret = malformed_tree_id(&ptree, repo, &it->parents[0])) < 0 ||
+	      (ret = git_tree_lookup(&a, repo, &ptree)) < 0)))
+		goto out;
+	ret = patchid_trees(&it->id, repo, a, b);
+out:
+	git_tree_free(a);
+	git_tree_free(b);
+	return ret;
+}
+
 static int compute_one(struct pid_worker *wk, git_repository *repo,
 		       struct patchid_job *it)
 {
@@ -95,8 +127,14 @@ static int compute_one(struct pid_worker *wk, git_repository *repo,
 
 	git_error_clear();
 	if (git_commit_lookup(&commit, repo, &it->commit) < 0) {
+		struct malformed_commit m;
+
 		git_oid_tostr(hex, sizeof(hex), &it->commit);
-		return worker_fail(wk, "cannot read commit %s", hex);
+		if (!malformed_check(&m, repo, &it->commit))
+			return worker_fail(wk, "cannot read commit %s", hex);
+		ret = compute_malformed(repo, it, &m);
+		malformed_release(&m);
+		goto done;
 	}
 	it->time = git_commit_time(commit);
 	it->nr_parents = git_commit_parentcount(commit);
@@ -112,6 +150,9 @@ static int compute_one(struct pid_worker *wk, git_repository *repo,
 	}
 	ret = patchid_commit(&it->id, repo, commit);
 	git_commit_free(commit);
+done:
+	if (!ret && it->nr_parents > 1)
+		return 0;
 	if (!ret) {
 		it->has_id = 1;
 	} else if (ret != GIT_ENOTFOUND) {
@@ -252,6 +293,7 @@ int patchid_compute_all(git_repository *repo, struct patchid_job *items,
 {
 	struct pid_worker *workers;
 	struct pid_work w;
+	size_t j;
 	int i, started, ret = 0;
 
 	if ((size_t)jobs > nr)
@@ -299,6 +341,16 @@ int patchid_compute_all(git_repository *repo, struct patchid_job *items,
 			continue;
 		ret = error("%s", workers[i].error);
 		free(workers[i].error);
+	}
+	/* The workers' threads could not: warned here, in order. */
+	for (j = 0; j < nr; j++) {
+		if (!items[j].malformed)
+			continue;
+		if (!ret)
+			malformed_warn(&items[j].commit, items[j].malformed,
+				       "read without its author or date");
+		free(items[j].malformed);
+		items[j].malformed = NULL;
 	}
 	pthread_mutex_destroy(&w.lock);
 	free(w.objdir);

@@ -22,6 +22,11 @@ struct patchid_job {
 	git_time_t time;		/* committer date, for the order */
 	git_oid *parents;
 	size_t nr_parents;
+	/*
+	 * libgit2's reason when the commit is malformed (src/malformed.h):
+	 * its patch-id is that of its trees; the main thread warns.
+	 */
+	char *malformed;
 };
 
 /* One per online CPU, at most PATCHID_MAX_JOBS. */
@@ -31,7 +36,8 @@ int patchid_default_jobs(void);
  * Fills in the jobs (nr) with threads threads: the main thread, with
  * repo, and threads - 1 more, each with a repository of its own.  A
  * merge gets its parents and no patch-id, nor does a commit with no
- * change.  Returns 0, or -1 after printing every worker's error.
+ * change; a malformed commit is named in a warning.  Returns 0, or -1
+ * after printing every worker's error.
  */
 int patchid_compute_all(git_repository *repo, struct patchid_job *jobs,
 			size_t nr, int threads);

@@ -777,30 +777,51 @@ static int emit_pair(struct idstate *st, const struct filepair *p)
 	return emit_section(st, p, &p->one, &p->two);
 }
 
-int patchid_commit(git_oid *out, git_repository *repo,
-		   const git_commit *commit)
+/* The patch-id of the change d; see patchid_commit(). */
+static int patchid_of_diff(git_oid *out, git_repository *repo,
+			   struct treediff *d)
 {
-	struct treediff d = TREEDIFF_INIT;
 	struct filepair *pairs = NULL;
 	struct idstate st;
 	size_t i;
 	int ret;
 
 	idstate_init(&st, repo);
-	ret = treediff_commit(&d, repo, commit);
-	if (ret < 0)
-		goto out;
-	pairs = collect_pairs(&d);
-	ret = patchid_detect_renames(repo, pairs, d.nr);
-	for (i = 0; !ret && i < d.nr; i++)
+	pairs = collect_pairs(d);
+	ret = patchid_detect_renames(repo, pairs, d->nr);
+	for (i = 0; !ret && i < d->nr; i++)
 		if (!pairs[i].gone)
 			ret = emit_pair(&st, &pairs[i]);
 	if (!ret)
 		ret = idstate_finish(&st, out);
-out:
 	free(pairs);
-	treediff_release(&d);
 	idstate_release(&st);
+	return ret;
+}
+
+int patchid_commit(git_oid *out, git_repository *repo,
+		   const git_commit *commit)
+{
+	struct treediff d = TREEDIFF_INIT;
+	int ret;
+
+	ret = treediff_commit(&d, repo, commit);
+	if (ret >= 0)
+		ret = patchid_of_diff(out, repo, &d);
+	treediff_release(&d);
+	return ret;
+}
+
+int patchid_trees(git_oid *out, git_repository *repo, git_tree *a,
+		  git_tree *b)
+{
+	struct treediff d = TREEDIFF_INIT;
+	int ret;
+
+	ret = treediff_trees(&d, repo, a, b);
+	if (ret >= 0)
+		ret = patchid_of_diff(out, repo, &d);
+	treediff_release(&d);
 	return ret;
 }
 

@@ -47,6 +47,13 @@ int patchid_commit(git_oid *out, git_repository *repo,
 		   const git_commit *commit);
 
 /*
+ * The same of the change from tree a (NULL: the empty tree) to tree
+ * b, for a commit libgit2 cannot parse (src/malformed.h).
+ */
+int patchid_trees(git_oid *out, git_repository *repo, git_tree *a,
+		  git_tree *b);
+
+/*
  * The patch-id of a diff as text ("diff --git ..." lines, as a patch
  * mail carries it after its message), as git patch-id --stable reads
  * it: what comes before the first "diff " line and after the last hunk

@@ -1,5 +1,7 @@
 #include "picks.h"
 #include "error.h"
+#include "history.h"
+#include "malformed.h"
 #include "mbox.h"
 #include "message.h"
 #include "strbuf.h"
@@ -51,9 +53,21 @@ int picks_read_list(git_repository *repo, const char *path, struct audit *a,
 			continue;
 		if (git_revparse_single(&obj, repo, word) < 0 ||
 		    git_object_peel(&peeled, obj, GIT_OBJECT_COMMIT) < 0) {
+			struct malformed_commit bad;
+			git_oid id;
+
+			if (malformed_check_name(&bad, &id, repo, word)) {
+				char *done = xstrfmt("the pick of %s:%zu "
+						     "skipped", path, lineno);
+
+				malformed_warn(&id, bad.reason, done);
+				malformed_release(&bad);
+				free(done);
+			} else {
+				warning("%s:%zu: bad revision '%s', skipped",
+					path, lineno, word);
+			}
 			git_error_clear();
-			warning("%s:%zu: bad revision '%s', skipped", path,
-				lineno, word);
 			(*skipped)++;
 		} else {
 			strbuf_reset(&src);
@@ -321,18 +335,19 @@ int picks_read_applied(struct run_context *ctx, struct run *run,
 		       const char *range, struct audit *a, size_t *skipped)
 {
 	struct match *mt = run_match(run, ctx->repo);
-	git_revwalk *walk = NULL;
+	struct history_walk walk;
 	struct strbuf src = STRBUF_INIT;
 	git_oid id;
 	int ret;
 
-	if (git_revwalk_new(&walk, ctx->repo) < 0 ||
-	    git_revwalk_push_range(walk, range) < 0) {
-		git_revwalk_free(walk);
+	history_walk_init(&walk, ctx->repo,
+			  GIT_SORT_TOPOLOGICAL | GIT_SORT_REVERSE);
+	if (history_walk_push_range(&walk, range) < 0) {
+		history_walk_release(&walk);
 		return error_git("bad range '%s'", range);
 	}
-	git_revwalk_sorting(walk, GIT_SORT_TOPOLOGICAL | GIT_SORT_REVERSE);
-	while (!(ret = git_revwalk_next(&id, walk))) {
+	while (!(ret = history_walk_next(&id, &walk))) {
+		struct malformed_commit bad;
 		git_commit *commit = NULL;
 		struct match_found found;
 		struct match_pick pick;
@@ -342,21 +357,27 @@ int picks_read_applied(struct run_context *ctx, struct run *run,
 		struct message m;
 		int r;
 
-		if (git_commit_lookup(&commit, ctx->repo, &id) < 0) {
+		/*
+		 * A malformed pick is judged by its message alone: its
+		 * change is not read, the mainline commit's is tried.
+		 */
+		if (malformed_lookup_raw(&commit, &bad, ctx->repo, &id) < 0) {
 			ret = error_git("cannot read a commit of %s", range);
 			break;
 		}
 		git_oid_tostr(hex, sizeof(hex), &id);
-		if (git_commit_parentcount(commit) > 1) {
+		if ((commit ? git_commit_parentcount(commit)
+			    : bad.nr_parents) > 1) {
 			git_commit_free(commit);
+			malformed_release(&bad);
 			continue;
 		}
-		raw = git_commit_message(commit);
+		raw = commit ? git_commit_message(commit) : bad.message;
 		message_init(&m);
 		message_parse(&m, raw ? raw : "", raw ? strlen(raw) : 0);
 		memset(&pick, 0, sizeof(pick));
 		pick.msg = &m;
-		pick.commit = &id;
+		pick.commit = commit ? &id : NULL;
 		pick.subject = m.subject;
 		r = match_mainline(mt, &pick, &found, &why);
 		if (r > 0) {
@@ -364,7 +385,7 @@ int picks_read_applied(struct run_context *ctx, struct run *run,
 			strbuf_addf(&src, "%s:%.12s", range, hex);
 			p = audit_add(a, &found.id, src.buf);
 			git_oid_cpy(&p->applied, &id);
-			p->has_applied = 1;
+			p->has_applied = commit != NULL;
 		} else if (!r && (!m.subject || strncmp(m.subject, "Linux ", 6))) {
 			/* "Linux 6.1.61", the release commit, is no pick. */
 			warning("%s: %.12s (\"%s\"): no mainline commit found "
@@ -375,12 +396,13 @@ int picks_read_applied(struct run_context *ctx, struct run *run,
 		}
 		message_release(&m);
 		git_commit_free(commit);
+		malformed_release(&bad);
 		if (r < 0) {
 			ret = -1;
 			break;
 		}
 	}
-	git_revwalk_free(walk);
+	history_walk_release(&walk);
 	strbuf_release(&src);
 	if (ret != GIT_ITEROVER)
 		return ret < 0 ? -1 : ret;

@@ -1,6 +1,8 @@
 #include "resultrun.h"
 #include "ascii.h"
 #include "error.h"
+#include "history.h"
+#include "malformed.h"
 #include "strbuf.h"
 #include "trace.h"
 #include "util.h"
@@ -338,7 +340,6 @@ static void range_release(struct range *g)
 static int changed_paths(git_repository *repo, git_commit *c,
 			 struct between *b)
 {
-	git_commit *parent = NULL;
 	git_tree *t = NULL, *pt = NULL;
 	git_diff *diff = NULL;
 	size_t i, n, alloc = 0;
@@ -346,8 +347,7 @@ static int changed_paths(git_repository *repo, git_commit *c,
 
 	if (git_commit_tree(&t, c) < 0 ||
 	    (git_commit_parentcount(c) &&
-	     (git_commit_parent(&parent, c, 0) < 0 ||
-	      git_commit_tree(&pt, parent) < 0)) ||
+	     malformed_parent_tree(&pt, c, 0) < 0) ||
 	    git_diff_tree_to_tree(&diff, repo, pt, t, NULL) < 0) {
 		error_git("cannot diff commit %s", git_oid_tostr_s(&b->id));
 		goto out;
@@ -370,28 +370,31 @@ out:
 	git_diff_free(diff);
 	git_tree_free(t);
 	git_tree_free(pt);
-	git_commit_free(parent);
 	return ret;
 }
 
 static int walk_range(git_repository *repo, struct range *g,
 		      const git_oid *from, const git_oid *to)
 {
-	git_revwalk *walk = NULL;
+	struct history_walk walk;
 	git_oid id;
 	int ret = 0, r;
 
-	if (git_revwalk_new(&walk, repo) < 0 || git_revwalk_push(walk, to) < 0 ||
-	    git_revwalk_hide(walk, from) < 0) {
-		git_revwalk_free(walk);
+	history_walk_init(&walk, repo, GIT_SORT_TOPOLOGICAL | GIT_SORT_TIME);
+	if (history_walk_push(&walk, to) < 0 ||
+	    history_walk_hide(&walk, from) < 0) {
+		history_walk_release(&walk);
 		return error_git("cannot walk the commits between the kernels");
 	}
-	git_revwalk_sorting(walk, GIT_SORT_TOPOLOGICAL | GIT_SORT_TIME);
-	while (!ret && !(r = git_revwalk_next(&id, walk))) {
+	while (!ret && !(r = history_walk_next(&id, &walk))) {
 		git_commit *c = NULL;
 		struct between *b;
+		int got;
 
-		if (git_commit_lookup(&c, repo, &id) < 0) {
+		/* A malformed commit is warned about, and passed over. */
+		if ((got = malformed_lookup(&c, repo, &id))) {
+			if (got > 0)
+				continue;
 			ret = error_git("cannot read commit %s", git_oid_tostr_s(&id));
 			break;
 		}
@@ -411,7 +414,7 @@ static int walk_range(git_repository *repo, struct range *g,
 	}
 	if (!ret && r != GIT_ITEROVER)
 		ret = error_git("cannot walk the commits between the kernels");
-	git_revwalk_free(walk);
+	history_walk_release(&walk);
 	return ret;
 }
 

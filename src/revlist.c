@@ -1,5 +1,7 @@
 #include "revlist.h"
 #include "error.h"
+#include "history.h"
+#include "malformed.h"
 #include "scan.h"
 #include "strbuf.h"
 #include "util.h"
@@ -45,22 +47,23 @@ static int resolve(git_oid *out, git_repository *repo, const char *rev,
 	return 0;
 }
 
-static int push_tip(git_revwalk *walk, struct revlist *l, const git_oid *id)
+static int push_tip(struct history_walk *walk, struct revlist *l,
+		    const git_oid *id)
 {
 	ALLOC_GROW(l->tips, l->nr_tips, l->alloc_tips);
 	git_oid_cpy(&l->tips[l->nr_tips++], id);
-	return git_revwalk_push(walk, id);
+	return history_walk_push(walk, id);
 }
 
 /* A..B and A...B, as git rev-list takes them (an empty side is HEAD). */
-static int push_range(git_revwalk *walk, struct revlist *l,
+static int push_range(struct history_walk *walk, struct revlist *l,
 		      git_repository *repo, const char *arg, const char *dots)
 {
 	int symmetric = dots[2] == '.';
 	const char *right = dots + (symmetric ? 3 : 2);
 	char *left = xstrndup(arg, (size_t)(dots - arg));
 	git_oidarray bases = { NULL, 0 };
-	git_oid from, to;
+	git_oid from, to, base;
 	size_t i;
 	int ret;
 
@@ -71,12 +74,22 @@ static int push_range(git_revwalk *walk, struct revlist *l,
 	if (ret)
 		return ret;
 	if (!symmetric) {
-		if (git_revwalk_hide(walk, &from) < 0 || push_tip(walk, l, &to) < 0)
+		if (history_walk_hide(walk, &from) < 0 ||
+		    push_tip(walk, l, &to) < 0)
 			return error_git("cannot walk '%s'", arg);
 		return 0;
 	}
 	/* A...B: what either has and not both, above their merge bases. */
 	ret = git_merge_bases(&bases, repo, &from, &to);
+	if (ret < 0 && ret != GIT_ENOTFOUND && malformed_suspect()) {
+		/* libgit2 cannot go through a malformed commit; history.c can. */
+		ret = history_merge_base(&base, repo, &from, &to);
+		if (!ret)
+			ret = history_walk_hide(walk, &base);
+		if (ret < 0 && ret != GIT_ENOTFOUND)
+			return error_git("cannot find the merge base of '%s'",
+					 arg);
+	}
 	if (ret == GIT_ENOTFOUND) {
 		git_error_clear();
 		ret = 0;
@@ -84,7 +97,7 @@ static int push_range(git_revwalk *walk, struct revlist *l,
 		return error_git("cannot find the merge base of '%s'", arg);
 	}
 	for (i = 0; !ret && i < bases.count; i++)
-		ret = git_revwalk_hide(walk, &bases.ids[i]);
+		ret = history_walk_hide(walk, &bases.ids[i]);
 	if (!ret)
 		ret = push_tip(walk, l, &from);
 	if (!ret)
@@ -93,7 +106,7 @@ static int push_range(git_revwalk *walk, struct revlist *l,
 	return ret < 0 ? error_git("cannot walk '%s'", arg) : 0;
 }
 
-static int push_rev(git_revwalk *walk, struct revlist *l,
+static int push_rev(struct history_walk *walk, struct revlist *l,
 		    git_repository *repo, const char *arg)
 {
 	const char *dots = strstr(arg, "..");
@@ -105,7 +118,7 @@ static int push_rev(git_revwalk *walk, struct revlist *l,
 	if (resolve(&id, repo, *arg == '^' ? arg + 1 : arg, arg) < 0)
 		return -1;
 	if (*arg == '^')
-		ret = git_revwalk_hide(walk, &id);
+		ret = history_walk_hide(walk, &id);
 	else
 		ret = push_tip(walk, l, &id);
 	return ret < 0 ? error_git("cannot walk '%s'", arg) : 0;
@@ -114,21 +127,17 @@ static int push_rev(git_revwalk *walk, struct revlist *l,
 int revlist_walk(struct revlist *l, git_repository *repo, char **revs,
 		 int nr_revs)
 {
-	git_revwalk *walk = NULL;
+	struct history_walk walk;
 	git_oid id;
-	int i, ret;
+	int i, ret = 0;
 
-	if (git_revwalk_new(&walk, repo) < 0)
-		return error_git("cannot walk the history");
 	/* Newest first: neighbours share trees, for the workers' caches. */
-	ret = git_revwalk_sorting(walk, GIT_SORT_TIME);
-	if (ret < 0)
-		ret = error_git("cannot walk the history");
+	history_walk_init(&walk, repo, GIT_SORT_TIME);
 	for (i = 0; !ret && i < nr_revs; i++)
-		ret = push_rev(walk, l, repo, revs[i]);
+		ret = push_rev(&walk, l, repo, revs[i]);
 	if (ret)
 		goto out;
-	while (!(ret = git_revwalk_next(&id, walk))) {
+	while (!(ret = history_walk_next(&id, &walk))) {
 		ALLOC_GROW(l->items, l->nr, l->alloc);
 		memset(&l->items[l->nr], 0, sizeof(*l->items));
 		git_oid_cpy(&l->items[l->nr++].commit, &id);
@@ -138,7 +147,7 @@ int revlist_walk(struct revlist *l, git_repository *repo, char **revs,
 	else
 		ret = error_git("cannot walk the history");
 out:
-	git_revwalk_free(walk);
+	history_walk_release(&walk);
 	return ret;
 }
 

@@ -684,22 +684,23 @@ static int hide_listed(struct run *run, git_repository *repo,
 		       const git_oid *since)
 {
 	struct candidate_list *l = &run->scan.candidates;
-	git_revwalk *walk = NULL;
+	struct history_walk walk;
 	git_oid id;
 	int ret;
 
-	if (git_revwalk_new(&walk, repo) < 0 || git_revwalk_push(walk, since) < 0 ||
-	    git_revwalk_hide(walk, &run->scan.from) < 0) {
-		git_revwalk_free(walk);
+	history_walk_init(&walk, repo, GIT_SORT_NONE);
+	if (history_walk_push(&walk, since) < 0 ||
+	    history_walk_hide(&walk, &run->scan.from) < 0) {
+		history_walk_release(&walk);
 		return error_git("cannot walk to the last run's tip");
 	}
-	while (!(ret = git_revwalk_next(&id, walk))) {
+	while (!(ret = history_walk_next(&id, &walk))) {
 		struct candidate *c = candidate_list_find(l, &id);
 
 		if (c)
 			c->listed_before = 1;
 	}
-	git_revwalk_free(walk);
+	history_walk_release(&walk);
 	return ret == GIT_ITEROVER ? 0 : error_git("cannot walk to the last run's tip");
 }
 

@@ -5,6 +5,7 @@
  */
 #include "scan-internal.h"
 #include "error.h"
+#include "malformed.h"
 #include "strbuf.h"
 #include "util.h"
 
@@ -79,6 +80,8 @@ int scan_resolve(git_repository *repo, const char *rev, const char *what,
 	}
 	if (ret == GIT_EAMBIGUOUS)
 		return error("ambiguous revision '%s' for %s", rev, what);
+	if (ret < 0 && malformed_suspect())
+		return error_git("cannot parse commit '%s' for %s", rev, what);
 	if (ret < 0)
 		return error_git("cannot resolve '%s' for %s", rev, what);
 	ret = git_object_peel(&peeled, obj, GIT_OBJECT_COMMIT);

@@ -8,6 +8,7 @@
 #include "scan-internal.h"
 #include "error.h"
 #include "history.h"
+#include "malformed.h"
 #include "trace.h"
 #include "treediff.h"
 #include "strbuf.h"
@@ -191,9 +192,9 @@ static int fill_paths(struct scan *s, struct candidate *c, git_tree *a,
 static int commit_trees(const git_commit *commit, const char *hex,
 			git_tree **tree, git_tree **ptree)
 {
+	git_repository *repo = git_commit_owner(commit);
 	char tid[GIT_OID_HEXSZ + 1], pid[GIT_OID_HEXSZ + 1];
-	git_commit *parent = NULL;
-	int ret = 0;
+	git_oid ptid;
 
 	*tree = *ptree = NULL;
 	git_oid_tostr(tid, sizeof(tid), git_commit_tree_id(commit));
@@ -202,15 +203,15 @@ static int commit_trees(const git_commit *commit, const char *hex,
 	if (!git_commit_parentcount(commit))
 		return 0;
 	git_oid_tostr(pid, sizeof(pid), git_commit_parent_id(commit, 0));
-	if (git_commit_parent(&parent, commit, 0) < 0)
+	/* A malformed parent still has its tree. */
+	if (malformed_tree_id(&ptid, repo, git_commit_parent_id(commit, 0)) < 0)
 		return error_git("cannot read commit %s, the parent of %.12s",
 				 pid, hex);
-	git_oid_tostr(tid, sizeof(tid), git_commit_tree_id(parent));
-	if (git_commit_tree(ptree, parent) < 0)
-		ret = error_git("cannot read tree %s of commit %.12s, the "
-				"parent of %.12s", tid, pid, hex);
-	git_commit_free(parent);
-	return ret;
+	git_oid_tostr(tid, sizeof(tid), &ptid);
+	if (git_tree_lookup(ptree, repo, &ptid) < 0)
+		return error_git("cannot read tree %s of commit %.12s, the "
+				 "parent of %.12s", tid, pid, hex);
+	return 0;
 }
 
 /*
@@ -694,7 +695,13 @@ static int walk(struct scan *s, const git_oid *stop, struct scan_memo *memo,
 			git_commit_free(commit);
 			continue;
 		}
-		if (!commit && git_commit_lookup(&commit, s->repo, id) < 0) {
+		if (!commit && (ret = malformed_lookup(&commit, s->repo, id))) {
+			if (ret > 0) {
+				/* Warned; walked through, never scored. */
+				s->malformed++;
+				ret = 0;
+				continue;
+			}
 			ret = error_git("cannot read commit %s in %s",
 					git_oid_tostr_s(id), s->range);
 			goto out;
@@ -807,7 +814,7 @@ int scan_run(struct scan *s)
 		     !old || !beyond ? "" : exact ? " (new tags passed on)" :
 		     " (soak marks rechecked)");
 	/* The range stays known to the run (deps asks it), cache or not. */
-	if (s->cache)
+	if (s->cache && !s->malformed)
 		scancache_put(s->cache, memo);	/* frees old */
 	else
 		s->own_memo = memo;

@@ -47,6 +47,12 @@ struct scan {
 	 * ignored (policy ignore) or not asked for (--subsystem).
 	 */
 	size_t left_out;
+	/*
+	 * Of which malformed commits (src/malformed.h): warned about,
+	 * never scored.  A scan that met one is not cached, so that
+	 * every run says so again.
+	 */
+	size_t malformed;
 	struct candidate_list candidates;	/* oldest first */
 	/*
 	 * When a subsystem has a soak policy: every mainline tag, and the

@@ -1,6 +1,7 @@
 #include "soak.h"
 #include "error.h"
 #include "history.h"
+#include "malformed.h"
 #include "rules.h"
 #include "strbuf.h"
 #include "util.h"
@@ -109,6 +110,25 @@ static int cmp_tag_commit(const void *a, const void *b)
 }
 
 /*
+ * A tag of commit id, which libgit2 could not read: 1 when the commit
+ * is malformed (src/malformed.h), a release all the same, t dated by
+ * tagger, else as git dates the commit; 0 when it is not, with
+ * libgit2's error.
+ */
+static int malformed_tagged(struct soak_tag *t, git_repository *repo,
+			    const git_oid *id, const git_signature *tagger)
+{
+	struct malformed_commit m;
+
+	if (!malformed_check(&m, repo, id))
+		return 0;
+	git_oid_cpy(&t->commit, id);
+	t->when = tagger ? tagger->when.time : (git_time_t)m.date;
+	malformed_release(&m);
+	return 1;
+}
+
+/*
  * Reads a tag: the commit it peels to and its date.  Returns 1 when
  * the tag was read, 0 when it does not peel to a commit (a tag of a
  * tree or blob: not a release), -1 after an error message.
@@ -123,15 +143,25 @@ static int read_tag(struct soak_tag *t, git_repository *repo)
 
 	strbuf_addf(&refname, "refs/tags/%s", t->name);
 	if (git_reference_lookup(&ref, repo, refname.buf) < 0 ||
-	    git_reference_resolve(&resolved, ref) < 0 ||
-	    git_object_lookup(&obj, repo, git_reference_target(resolved),
-			      GIT_OBJECT_ANY) < 0) {
+	    git_reference_resolve(&resolved, ref) < 0) {
 		ret = error_git("cannot read tag '%s'", t->name);
 		goto out;
 	}
+	if (git_object_lookup(&obj, repo, git_reference_target(resolved),
+			      GIT_OBJECT_ANY) < 0) {
+		if (!(ret = malformed_tagged(t, repo,
+					     git_reference_target(resolved),
+					     NULL)))
+			ret = error_git("cannot read tag '%s'", t->name);
+		goto out;
+	}
 	if (git_object_peel(&peeled, obj, GIT_OBJECT_COMMIT) < 0) {
-		git_error_clear();
-		ret = 0;
+		ret = git_object_type(obj) == GIT_OBJECT_TAG &&
+		      git_tag_target_type((git_tag *)obj) == GIT_OBJECT_COMMIT &&
+		      malformed_tagged(t, repo, git_tag_target_id((git_tag *)obj),
+				       git_tag_tagger((git_tag *)obj));
+		if (!ret)
+			git_error_clear();
 		goto out;
 	}
 	git_oid_cpy(&t->commit, git_object_id(peeled));
@@ -160,19 +190,19 @@ static int mark_reachable(git_repository *repo, const git_oid *tip,
 {
 	char hex[GIT_OID_HEXSZ + 1];
 	size_t nr_found = 0;
-	git_revwalk *walk = NULL;
+	struct history_walk walk;
 	struct soak_tag key;
 	git_oid id;
 	int ret = 0;
 
 	git_oid_tostr(hex, sizeof(hex), tip);
-	if (git_revwalk_new(&walk, repo) < 0 ||
-	    git_revwalk_simplify_first_parent(walk) < 0 ||
-	    git_revwalk_push(walk, tip) < 0) {
+	history_walk_init(&walk, repo, GIT_SORT_NONE);
+	history_walk_first_parent(&walk);
+	if (history_walk_push(&walk, tip) < 0) {
 		ret = error_git("cannot walk mainline from %.12s", hex);
 		goto out;
 	}
-	while (nr_found < nr && !(ret = git_revwalk_next(&id, walk))) {
+	while (nr_found < nr && !(ret = history_walk_next(&id, &walk))) {
 		const struct soak_tag *t;
 		size_t i;
 
@@ -194,7 +224,7 @@ static int mark_reachable(git_repository *repo, const git_oid *tip,
 	else
 		ret = error_git("cannot walk mainline from %.12s", hex);
 out:
-	git_revwalk_free(walk);
+	history_walk_release(&walk);
 	return ret;
 }
 

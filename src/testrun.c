@@ -1,5 +1,6 @@
 #include "testrun.h"
 #include "error.h"
+#include "malformed.h"
 #include "message.h"
 #include "progress.h"
 #include "strbuf.h"
@@ -88,8 +89,9 @@ static int lookup(git_repository *repo, const char *sha, git_oid *out,
 		  char **why)
 {
 	git_object *obj = NULL, *peeled = NULL;
+	struct malformed_commit bad;
 	size_t len = strlen(sha);
-	git_oid prefix;
+	git_oid prefix, full;
 	int ret;
 
 	if (!testannot_sha_ok(sha)) {
@@ -104,6 +106,14 @@ static int lookup(git_repository *repo, const char *sha, git_oid *out,
 		*why = xstrfmt(ret == GIT_EAMBIGUOUS ?
 			       "'%s' is ambiguous in this repository" :
 			       "no commit '%s' in this repository", sha);
+		return 0;
+	}
+	/* A malformed commit cannot be judged: the test stays unresolved. */
+	if (ret < 0 && malformed_check_name(&bad, &full, repo, sha)) {
+		malformed_warn(&full, bad.reason, "skipped");
+		malformed_release(&bad);
+		*why = xstrfmt("'%s' names a commit that cannot be parsed",
+			       sha);
 		return 0;
 	}
 	if (ret < 0)
@@ -301,9 +311,19 @@ static int add_named(struct run_context *ctx, struct run *run,
 			l = &t->cands;
 		c = candidate_list_find(l, &n->id);
 		if (!c) {
-			if (git_commit_lookup(&commit, ctx->repo, &n->id) < 0)
+			int r = malformed_lookup(&commit, ctx->repo, &n->id);
+
+			if (r < 0)
 				return error_git("cannot read commit %s",
 						 git_oid_tostr_s(&n->id));
+			/* Warned: a malformed commit cannot be judged. */
+			if (r > 0) {
+				n->resolved = 0;
+				free(n->detail);
+				n->detail = xstrfmt("%.12s cannot be parsed",
+						    git_oid_tostr_s(&n->id));
+				continue;
+			}
 			c = candidate_list_add(l, &n->id);
 			ret = scan_fill(&run->scan, c, commit);
 			git_commit_free(commit);

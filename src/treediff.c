@@ -1,5 +1,6 @@
 #include "treediff.h"
 #include "error.h"
+#include "malformed.h"
 #include "strbuf.h"
 #include "util.h"
 
@@ -158,7 +159,6 @@ int treediff_trees(struct treediff *out, git_repository *repo,
 int treediff_commit(struct treediff *out, git_repository *repo,
 		    const git_commit *commit)
 {
-	git_commit *parent = NULL;
 	git_tree *a = NULL, *b = NULL;
 	char hex[GIT_OID_HEXSZ + 1];
 	int ret;
@@ -166,8 +166,7 @@ int treediff_commit(struct treediff *out, git_repository *repo,
 	git_oid_tostr(hex, sizeof(hex), git_commit_id(commit));
 	if (git_commit_tree(&b, commit) < 0 ||
 	    (git_commit_parentcount(commit) &&
-	     (git_commit_parent(&parent, commit, 0) < 0 ||
-	      git_commit_tree(&a, parent) < 0))) {
+	     malformed_parent_tree(&a, commit, 0) < 0)) {
 		ret = error_git("cannot read the trees of %.12s", hex);
 		goto out;
 	}
@@ -175,7 +174,6 @@ int treediff_commit(struct treediff *out, git_repository *repo,
 out:
 	git_tree_free(a);
 	git_tree_free(b);
-	git_commit_free(parent);
 	return ret;
 }
 

@@ -1,6 +1,8 @@
 #include "vendordiff.h"
 #include "apply.h"
 #include "error.h"
+#include "history.h"
+#include "malformed.h"
 #include "strbuf.h"
 #include "trace.h"
 #include "util.h"
@@ -74,7 +76,12 @@ static int vendor_rows(struct diff_rows *r, git_repository *repo,
 
 		if (!scan_commit_may_touch(scan, &id))
 			continue;
-		if (git_commit_lookup(&commit, repo, &id) < 0) {
+		/* A malformed commit cannot be scanned: warned, passed over. */
+		if ((ret = malformed_lookup(&commit, repo, &id))) {
+			if (ret > 0) {
+				ret = 0;
+				continue;
+			}
 			ret = error_git("cannot read a commit of '%s'", v->name);
 			break;
 		}
@@ -290,7 +297,7 @@ static int load_releases(struct diff_releases *rel, git_repository *repo,
 			 const struct ruleset *rules, const git_oid *base,
 			 const git_oid *tip)
 {
-	git_revwalk *walk = NULL;
+	struct history_walk walk;
 	size_t alloc = 0;
 	git_oid id;
 	int ret;
@@ -298,23 +305,23 @@ static int load_releases(struct diff_releases *rel, git_repository *repo,
 	memset(rel, 0, sizeof(*rel));
 	rel->repo = repo;
 	rel->rules = rules;
-	if (git_revwalk_new(&walk, repo) < 0 || git_revwalk_push(walk, tip) < 0 ||
-	    git_revwalk_hide(walk, base) < 0) {
-		git_revwalk_free(walk);
+	history_walk_init(&walk, repo, GIT_SORT_TOPOLOGICAL | GIT_SORT_REVERSE);
+	if (history_walk_push(&walk, tip) < 0 ||
+	    history_walk_hide(&walk, base) < 0) {
+		history_walk_release(&walk);
 		return error_git("cannot walk the stable branch");
 	}
-	git_revwalk_sorting(walk, GIT_SORT_TOPOLOGICAL | GIT_SORT_REVERSE);
 	/* The base first: a vendor branch at v6.6.12 is caught up with it. */
 	ALLOC_GROW(rel->order, rel->nr_order, alloc);
 	git_oid_cpy(&rel->order[0].id, base);
 	rel->order[rel->nr_order++].pos = 0;
-	while (!(ret = git_revwalk_next(&id, walk))) {
+	while (!(ret = history_walk_next(&id, &walk))) {
 		ALLOC_GROW(rel->order, rel->nr_order, alloc);
 		git_oid_cpy(&rel->order[rel->nr_order].id, &id);
 		rel->order[rel->nr_order].pos = rel->nr_order;
 		rel->nr_order++;
 	}
-	git_revwalk_free(walk);
+	history_walk_release(&walk);
 	if (ret != GIT_ITEROVER)
 		return error_git("cannot walk the stable branch");
 	QSORT(rel->order, rel->nr_order, cmp_position);

@@ -319,11 +319,237 @@ static void test_date_order(void **state)
 	testrepo_remove(f.dir);
 }
 
+/* history_walk() is libgit2's walk: the same commits, in its order. */
+static void check_walk(struct fixture *f, const char *tip, const char *hide,
+		       unsigned int sorting, int first_parent)
+{
+	struct history_walk w;
+	git_revwalk *lw = NULL;
+	git_oid t = rev(f, tip), h, a, b;
+	int ra, rb;
+
+	history_walk_init(&w, f->repo, sorting);
+	assert_int_equal(git_revwalk_new(&lw, f->repo), 0);
+	assert_int_equal(git_revwalk_sorting(lw, sorting), 0);
+	if (first_parent) {
+		history_walk_first_parent(&w);
+		assert_int_equal(git_revwalk_simplify_first_parent(lw), 0);
+	}
+	assert_int_equal(history_walk_push(&w, &t), 0);
+	assert_int_equal(git_revwalk_push(lw, &t), 0);
+	if (hide) {
+		h = rev(f, hide);
+		assert_int_equal(history_walk_hide(&w, &h), 0);
+		assert_int_equal(git_revwalk_hide(lw, &h), 0);
+	}
+	do {
+		ra = history_walk_next(&a, &w);
+		rb = git_revwalk_next(&b, lw);
+		assert_int_equal(ra, rb);
+		if (!ra)
+			assert_true(git_oid_equal(&a, &b));
+	} while (!ra);
+	assert_int_equal(ra, GIT_ITEROVER);
+	history_walk_release(&w);
+	git_revwalk_free(lw);
+}
+
+static const unsigned int sortings[] = {
+	GIT_SORT_NONE, GIT_SORT_TIME, GIT_SORT_TOPOLOGICAL | GIT_SORT_TIME,
+	GIT_SORT_TOPOLOGICAL | GIT_SORT_REVERSE,
+};
+
+static void check_walks(struct fixture *f)
+{
+	size_t a, b, s;
+
+	for (a = 0; a < sizeof(names) / sizeof(*names); a++) {
+		if (!exists(f, names[a]))
+			continue;
+		check_walk(f, names[a], NULL, GIT_SORT_NONE, 1);
+		for (s = 0; s < sizeof(sortings) / sizeof(*sortings); s++) {
+			check_walk(f, names[a], NULL, sortings[s], 0);
+			for (b = 0; b < sizeof(names) / sizeof(*names); b++)
+				if (exists(f, names[b]))
+					check_walk(f, names[a], names[b],
+						   sortings[s], 0);
+		}
+	}
+}
+
+/*
+ * The walks are libgit2's, with and without a graph: an unsorted walk
+ * that hides nothing, made by history-walk.c itself, too (same dates,
+ * commits met in the same order).
+ */
+static void test_walk(void **state)
+{
+	struct fixture f;
+
+	(void)state;
+	memset(&f, 0, sizeof(f));
+	strcpy(f.dir, "/tmp/test_history.XXXXXX");
+	testrepo_create(f.dir);
+	f.tick = 1700000000;
+	build_old(&f);
+	build_new(&f);
+	assert_int_equal(git_repository_open(&f.repo, f.dir), 0);
+	check_walks(&f);
+	git(&f, 0, "commit-graph write --reachable");
+	reopen(&f);
+	assert_non_null(history_graph(f.repo));
+	check_walks(&f);
+	history_forget(f.repo);
+	git_repository_free(f.repo);
+	testrepo_remove(f.dir);
+}
+
+/* The output of "git ARGS" in f's repository, ids one a line. */
+static size_t git_ids(struct fixture *f, const char *args, git_oid *out,
+		      size_t max)
+{
+	char cmd[512], hex[64];
+	FILE *p;
+	size_t n = 0;
+
+	snprintf(cmd, sizeof(cmd), "git -C %s %s", f->dir, args);
+	p = popen(cmd, "r");
+	assert_non_null(p);
+	while (n < max && fscanf(p, "%40s", hex) == 1)
+		assert_int_equal(git_oid_fromstr(&out[n++], hex), 0);
+	pclose(p);
+	return n;
+}
+
+/*
+ * Writes a commit of HEAD's tree on HEAD with the header lines (after
+ * the parent) head, and moves the branch to it: what git fsck calls
+ * malformed and git log shows.
+ */
+static void malformed(struct fixture *f, const char *head)
+{
+	char cmd[512];
+
+	snprintf(cmd, sizeof(cmd), "c=$(printf 'tree %%s\\nparent %%s\\n%s\\n"
+		 "malformed\\n' $(git rev-parse HEAD^{tree} HEAD) | "
+		 "git hash-object -t commit -w --literally --stdin) && "
+		 "git reset -q --soft $c", head);
+	testrepo_sh(f->dir, &f->tick, 60, cmd);
+}
+
+static void check_malformed(struct fixture *f)
+{
+	static git_oid want[64], got[64];
+	const char *revs[][2] = {
+		{ "master", "rev-list master" },
+		{ "master ^side~1", "rev-list master ^side~1" },
+		{ "side", "rev-list side" },
+	};
+	struct history_range r;
+	struct history_walk w;
+	git_oid tip, hide, x, y, base;
+	size_t i, n, k;
+
+	/* An unsorted walk is git rev-list's, malformed dates and all. */
+	for (k = 0; k < sizeof(revs) / sizeof(*revs); k++) {
+		n = git_ids(f, revs[k][1], want, 64);
+		tip = rev(f, k == 2 ? "side" : "master");
+		history_walk_init(&w, f->repo, GIT_SORT_NONE);
+		assert_int_equal(history_walk_push(&w, &tip), 0);
+		if (k == 1) {
+			/* Malformed: libgit2's revparse cannot read it. */
+			assert_int_equal(git_ids(f, "rev-parse side~1", &hide, 1), 1);
+			assert_int_equal(history_walk_hide(&w, &hide), 0);
+		}
+		for (i = 0; !history_walk_next(&got[i], &w); i++)
+			assert_true(i < n);
+		history_walk_release(&w);
+		assert_int_equal(i, n);
+		/* libgit2's walk failed, when it hides: the range's order. */
+		if (k == 1) {
+			n = git_ids(f, "rev-list --date-order master ^side~1",
+				    want, 64);
+			assert_int_equal(history_range(&r, f->repo, &tip, &hide, 1), 0);
+			assert_int_equal(r.nr, n);
+			for (i = 0; i < n; i++)
+				assert_true(git_oid_equal(&r.items[i].id, &want[i]));
+			history_range_release(&r);
+			continue;
+		}
+		for (i = 0; i < n; i++)
+			assert_true(git_oid_equal(&got[i], &want[i]));
+	}
+	/* A sorted walk, taken over by the range: git's --date-order. */
+	n = git_ids(f, "rev-list --date-order master", want, 64);
+	tip = rev(f, "master");
+	history_walk_init(&w, f->repo, GIT_SORT_TOPOLOGICAL | GIT_SORT_TIME);
+	assert_int_equal(history_walk_push(&w, &tip), 0);
+	for (i = 0; !history_walk_next(&got[i], &w); i++)
+		assert_true(git_oid_equal(&got[i], &want[i]));
+	history_walk_release(&w);
+	assert_int_equal(i, n);
+
+	/* Merge bases and ancestry through them are git's. */
+	x = rev(f, "master~1");
+	y = rev(f, "side");
+	assert_int_equal(git_ids(f, "merge-base master~1 side", want, 1), 1);
+	assert_int_equal(history_merge_base(&base, f->repo, &x, &y), 0);
+	assert_true(git_oid_equal(&base, &want[0]));
+	assert_int_equal(git_ids(f, "rev-parse side~1", want, 1), 1);
+	assert_int_equal(history_descendant_of(f->repo, &tip, &want[0]), 1);
+	assert_int_equal(history_descendant_of(f->repo, &tip, &want[0]), 1);
+	assert_int_equal(git_ids(f, "rev-parse master~3", want, 1), 1);
+	assert_int_equal(history_descendant_of(f->repo, &y, &want[0]), 0);
+	assert_int_equal(history_descendant_of(f->repo, &y, &want[0]), 0);
+}
+
+/*
+ * Through malformed commits: one whose author has no e-mail address on
+ * master, one whose committer date is no number (git takes it for 0)
+ * on a branch merged into it.  (Two commits of one date would be
+ * ordered by git as they were met, by history_range() by their ids.)
+ */
+static void test_malformed(void **state)
+{
+	struct fixture f;
+
+	(void)state;
+	memset(&f, 0, sizeof(f));
+	strcpy(f.dir, "/tmp/test_history.XXXXXX");
+	testrepo_create(f.dir);
+	f.tick = 1700000000;
+	git(&f, 60, "init -q -b master");
+	commits(&f, "m", 3, 3600);
+	git(&f, 60, "tag base");
+	malformed(&f, "author A U Thor a@example.com 1700020000 +0000\\n"
+		  "committer C O Mitter <c@example.com> 1700020000 +0000");
+	commits(&f, "a", 2, 3600);
+	git(&f, 60, "checkout -q -b side base");
+	commits(&f, "s", 1, 3600);
+	malformed(&f, "author A U Thor <a@example.com> 1700030000 +0000\\n"
+		  "committer C O Mitter <c@example.com> notadate +0000");
+	commits(&f, "t", 1, 3600);
+	git(&f, 60, "checkout -q master");
+	git(&f, 3600, "merge -q --no-edit side");
+	commits(&f, "n", 1, 3600);
+	assert_int_equal(git_repository_open(&f.repo, f.dir), 0);
+	check_malformed(&f);
+	git(&f, 0, "commit-graph write --reachable");
+	reopen(&f);
+	assert_non_null(history_graph(f.repo));
+	check_malformed(&f);
+	history_forget(f.repo);
+	git_repository_free(f.repo);
+	testrepo_remove(f.dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_modes),
 		cmocka_unit_test(test_date_order),
+		cmocka_unit_test(test_walk),
+		cmocka_unit_test(test_malformed),
 	};
 
 	git_libgit2_init();
