@@ -1,6 +1,7 @@
 #include "error.h"
 #include "strbuf.h"
 
+#include <errno.h>
 #include <git2.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -138,13 +139,52 @@ void bug_fl(const char *file, int line, const char *fmt, ...)
 	abort();
 }
 
-int error_git(const char *fmt, ...)
+/*
+ * libgit2 1.5 words memory running out in several ways: "Out of
+ * memory" (GIT_ERROR_NOMEMORY), a pack it cannot map ("failed to mmap.
+ * Could not write data: Cannot allocate memory": GIT_ERROR_OS, which
+ * ends in strerror(errno)), and zlib's own allocation failing, which it
+ * rewrites as "failed to init zlib stream on unpack" (GIT_ERROR_ZLIB;
+ * inflateInit() has no other failure at run time).
+ */
+static int is_memory(const git_error *e)
+{
+	const char *enomem = strerror(ENOMEM);
+	size_t len = strlen(e->message), elen = strlen(enomem);
+
+	switch (e->klass) {
+	case GIT_ERROR_NOMEMORY:
+		return 1;
+	case GIT_ERROR_OS:
+		return len >= elen && !strcmp(e->message + len - elen, enomem);
+	case GIT_ERROR_ZLIB:
+		return !strncmp(e->message, "failed to init ", 15);
+	}
+	return 0;
+}
+
+int error_git_memory(void)
 {
 	const git_error *e = git_error_last();
+
+	return e && e->message && is_memory(e);
+}
+
+const char *error_git_cause(void)
+{
+	const git_error *e = git_error_last();
+
+	if (!e || !e->message)
+		return "unknown libgit2 error";
+	return is_memory(e) ? "out of memory" : e->message;
+}
+
+int error_git(const char *fmt, ...)
+{
 	va_list ap;
 
 	va_start(ap, fmt);
-	report("error: ", fmt, ap, e && e->message ? e->message : "unknown libgit2 error");
+	report("error: ", fmt, ap, error_git_cause());
 	va_end(ap);
 	return -1;
 }

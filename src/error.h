@@ -13,12 +13,18 @@
  * Messages are lower case, with no full stop, the failed action first
  * and names quoted.  warning() prints "warning: <message>".
  *
- * error_git() appends libgit2's last error message; call it only right
- * after the libgit2 call that failed.
+ * error_git() appends libgit2's last error message, error_git_cause();
+ * call either only right after the libgit2 call that failed.  That is
+ * "out of memory" whatever libgit2's words for it (a pack that cannot
+ * be mapped, zlib that cannot start), so that the message says what
+ * went wrong.  error_git_memory() tells whether it is, for a caller
+ * that words a failure itself ("bad revision"), which must not hide it.
  */
 __attribute__((format(printf, 1, 2))) int error(const char *fmt, ...);
 __attribute__((format(printf, 1, 2))) void warning(const char *fmt, ...);
 __attribute__((format(printf, 1, 2))) int error_git(const char *fmt, ...);
+const char *error_git_cause(void);
+int error_git_memory(void);
 
 /*
  * say() prints a line that is part of the answer (on stderr: "nothing

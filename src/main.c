@@ -140,6 +140,7 @@ int main(int argc, char **argv)
 	}
 
 	git_libgit2_init();
+	xmalloc_for_libgit2();
 	/*
 	 * Objects are read, never trusted for anything a hash would catch
 	 * that git fsck does not: skip hashing each one again on read, as

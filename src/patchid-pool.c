@@ -7,12 +7,16 @@
 #include "util.h"
 
 #include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <git2/sys/repository.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /*
@@ -37,7 +41,7 @@ struct pid_work {
 struct pid_worker {
 	struct pid_work *work;
 	int nth;			/* 0: the main thread */
-	git_repository *repo;		/* the main thread's, or NULL */
+	git_repository *repo;		/* its own; worker 0's is the caller's */
 	pthread_t thread;
 	char *error;			/* the first error, for the main thread */
 };
@@ -50,15 +54,14 @@ struct pid_worker {
 __attribute__((format(printf, 2, 3)))
 static int worker_fail(struct pid_worker *wk, const char *fmt, ...)
 {
-	const git_error *e = git_error_last();
 	struct strbuf sb = STRBUF_INIT;
 	va_list ap;
 
 	va_start(ap, fmt);
 	strbuf_vaddf(&sb, fmt, ap);
 	va_end(ap);
-	if (e && e->message)
-		strbuf_addf(&sb, ": %s", e->message);
+	if (git_error_last())
+		strbuf_addf(&sb, ": %s", error_git_cause());
 	git_error_clear();
 	if (!wk->error)
 		wk->error = strbuf_detach(&sb, NULL);
@@ -176,7 +179,7 @@ done:
  * ...), which libgit2 takes for other packs.  Should libgit2 ever see
  * through it, the packs are shared again: slower, still right.
  */
-static int own_packs(struct pid_worker *wk, git_repository *repo)
+static int own_packs(struct pid_worker *wk)
 {
 	struct strbuf dir = STRBUF_INIT;
 	git_odb *odb = NULL;
@@ -187,42 +190,12 @@ static int own_packs(struct pid_worker *wk, git_repository *repo)
 		strbuf_addstr(&dir, "/.");
 	ret = git_odb_open(&odb, dir.buf);
 	if (ret < 0)
-		ret = worker_fail(wk, "cannot open the object database '%s'",
-				  dir.buf);
-	else
-		ret = git_repository_set_odb(repo, odb);
+		ret = error_git("cannot open the object database '%s'", dir.buf);
+	else if ((ret = git_repository_set_odb(wk->repo, odb)) < 0)
+		ret = error_git("cannot open the object database '%s'", dir.buf);
 	git_odb_free(odb);
 	strbuf_release(&dir);
 	return ret;
-}
-
-static void worker_run(struct pid_worker *wk)
-{
-	struct pid_work *w = wk->work;
-	git_repository *repo = wk->repo;
-	size_t begin, end, i;
-
-	if (!repo && git_repository_open(&repo, w->gitdir) < 0) {
-		worker_fail(wk, "cannot open repository '%s'", w->gitdir);
-		return;
-	}
-	if (!wk->repo && w->private_packs && own_packs(wk, repo) < 0)
-		goto out;
-	while (take_batch(w, &begin, &end))
-		for (i = begin; i < end; i++)
-			if (compute_one(wk, repo, &w->items[i]) < 0)
-				goto out;
-out:
-	if (!wk->repo)
-		git_repository_free(repo);
-}
-
-static void *worker_thread(void *arg)
-{
-	worker_run(arg);
-	/* libgit2 keeps the last error per thread: leave none behind. */
-	git_error_clear();
-	return NULL;
 }
 
 /* Where the objects are: in the common directory of a worktree. */
@@ -233,6 +206,189 @@ static char *objects_dir(git_repository *repo)
 
 	return xstrfmt("%s%sobjects", common,
 		       len && common[len - 1] == '/' ? "" : "/");
+}
+
+/*
+ * The first object the pack index at path lists (version 1 or 2): 1,
+ * or 0 when there is none or the file is not an index one can read
+ * (libgit2 will say what is wrong with it).
+ */
+static int first_object(git_oid *id, const char *path)
+{
+	unsigned char buf[8 + 256 * 4 + 24];
+	const unsigned char *fanout, *last;
+	int fd = open(path, O_RDONLY), v2;
+	ssize_t n;
+
+	if (fd < 0)
+		return 0;
+	n = pread(fd, buf, sizeof(buf), 0);
+	close(fd);
+	if (n != (ssize_t)sizeof(buf))
+		return 0;
+	v2 = !memcmp(buf, "\377tOc", 4);
+	fanout = v2 ? buf + 8 : buf;
+	last = fanout + 255 * 4;
+	if (!(last[0] | last[1] | last[2] | last[3]))
+		return 0;
+	/* Version 2 lists the ids first; version 1 an offset before each. */
+	git_oid_fromraw(id, fanout + 256 * 4 + (v2 ? 0 : 4));
+	return 1;
+}
+
+/*
+ * Why libgit2 cannot open the pack whose index is idx, which it does
+ * not say: the same mmap() of the index and open() of the pack again.
+ */
+static const char *open_error(const char *idx, const char *pack)
+{
+	struct stat st;
+	void *map;
+	int fd = open(idx, O_RDONLY), err = 0;
+
+	if (fd < 0)
+		return strerror(errno);
+	if (fstat(fd, &st) < 0)
+		err = errno;
+	else if ((map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE,
+			     fd, 0)) == MAP_FAILED)
+		err = errno;
+	else
+		munmap(map, (size_t)st.st_size);
+	close(fd);
+	if (!err && (fd = open(pack, O_RDONLY)) < 0)
+		err = errno;
+	else if (!err)
+		close(fd);
+	if (err == ENOMEM)
+		return "out of memory";
+	return err ? strerror(err) : "libgit2 cannot read it";
+}
+
+/*
+ * The packs are tried with a look-up of an id none holds, which libgit2
+ * takes to every pack; then the first object of each index must be
+ * found.  (One that another pack holds too proves nothing, but its pack
+ * was tried all the same.)
+ */
+int patchid_map_packs(git_repository *repo)
+{
+	char *objdir = objects_dir(repo), **names;
+	char *packdir = xstrfmt("%s/pack", objdir);
+	struct strbuf idx = STRBUF_INIT, pack = STRBUF_INIT;
+	git_odb *odb = NULL;
+	struct stat st;
+	git_oid id;
+	size_t nr, i, len;
+	int ret;
+
+	free(objdir);
+	ret = dir_names(packdir, 1, &names, &nr);
+	if (ret) {
+		free(packdir);
+		return ret < 0 ? -1 : 0;
+	}
+	if (git_repository_odb(&odb, repo) < 0) {
+		ret = error_git("cannot open the object database");
+		goto out;
+	}
+	memset(&id, 0xff, sizeof(id));
+	git_odb_exists(odb, &id);
+	for (i = 0; !ret && i < nr; i++) {
+		len = strlen(names[i]);
+		if (len < 4 || strcmp(names[i] + len - 4, ".idx"))
+			continue;
+		strbuf_reset(&idx);
+		strbuf_addf(&idx, "%s/%s", packdir, names[i]);
+		strbuf_reset(&pack);
+		strbuf_addf(&pack, "%s/%.*s.pack", packdir, (int)(len - 4),
+			    names[i]);
+		/* git and libgit2 pass over an index whose pack is gone. */
+		if (stat(pack.buf, &st) < 0 || !first_object(&id, idx.buf))
+			continue;
+		if (!git_odb_exists(odb, &id))
+			ret = error("cannot open pack '%s': %s", pack.buf,
+				    open_error(idx.buf, pack.buf));
+	}
+	git_error_clear();
+out:
+	git_odb_free(odb);
+	strbuf_release(&idx);
+	strbuf_release(&pack);
+	free_string_array(names, nr);
+	free(packdir);
+	return ret;
+}
+
+/*
+ * Opens the repository of each worker but the first (the caller's) and
+ * maps the packs of all, one after the other in the main thread before
+ * any thread starts: what cannot be opened (memory is short, say) is
+ * one error before any work is done, and no two threads are ever inside
+ * git_repository_open() at once.  The threads then only read objects.
+ */
+static int open_repos(struct pid_worker *workers, int jobs)
+{
+	struct pid_work *w = workers[0].work;
+	int i;
+
+	for (i = 0; i < jobs; i++) {
+		if (i && git_repository_open(&workers[i].repo, w->gitdir) < 0)
+			return error_git("cannot open repository '%s' for thread %d",
+					 w->gitdir, i + 1);
+		if (i && w->private_packs && own_packs(&workers[i]) < 0)
+			return -1;
+		if (patchid_map_packs(workers[i].repo) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* Frees the repositories of workers [from, jobs), from 1 or more. */
+static void free_repos(struct pid_worker *workers, int from, int jobs)
+{
+	int i;
+
+	for (i = from; i < jobs; i++) {
+		git_repository_free(workers[i].repo);
+		workers[i].repo = NULL;
+	}
+}
+
+static void worker_run(struct pid_worker *wk)
+{
+	struct pid_work *w = wk->work;
+	size_t begin, end, i;
+
+	while (take_batch(w, &begin, &end))
+		for (i = begin; i < end; i++)
+			if (compute_one(wk, wk->repo, &w->items[i]) < 0)
+				return;
+}
+
+static void *worker_thread(void *arg)
+{
+	worker_run(arg);
+	/* libgit2 keeps the last error per thread: leave none behind. */
+	git_error_clear();
+	return NULL;
+}
+
+/*
+ * A thread that cannot start costs time, not results: the others share
+ * out its batches.  glibc says EAGAIN both when the thread's stack
+ * cannot be mapped (memory, ulimit -v) and when there are too many
+ * threads, so the warning names both.
+ */
+static void warn_no_thread(int err, int started)
+{
+	if (err == EAGAIN || err == ENOMEM)
+		warning_aside("cannot start a thread (out of memory, or too many "
+			      "threads): %s; going on with %d",
+			      strerror(err), started);
+	else
+		warning_aside("cannot start a thread: %s; going on with %d",
+			      strerror(err), started);
 }
 
 static size_t count_packs(const char *objdir)
@@ -317,21 +473,22 @@ int patchid_compute_all(git_repository *repo, struct patchid_job *items,
 		workers[i].nth = i;
 	}
 	workers[0].repo = repo;
+	if (open_repos(workers, jobs) < 0) {
+		ret = -1;
+		goto out;
+	}
 
-	/*
-	 * The workers share out the batches as they go, so a thread that
-	 * cannot start costs time, not results.
-	 */
 	for (started = 1; started < jobs; started++) {
 		int err = pthread_create(&workers[started].thread, NULL,
 					 worker_thread, &workers[started]);
 
 		if (err) {
-			warning_aside("cannot start a thread: %s; going on with %d",
-				strerror(err), started);
+			warn_no_thread(err, started);
 			break;
 		}
 	}
+	/* What the threads that did not start would have used goes back. */
+	free_repos(workers, started, jobs);
 	worker_run(&workers[0]);
 	for (i = 1; i < started; i++)
 		pthread_join(workers[i].thread, NULL);
@@ -342,6 +499,7 @@ int patchid_compute_all(git_repository *repo, struct patchid_job *items,
 		ret = error("%s", workers[i].error);
 		free(workers[i].error);
 	}
+out:
 	/* The workers' threads could not: warned here, in order. */
 	for (j = 0; j < nr; j++) {
 		if (!items[j].malformed)
@@ -352,6 +510,7 @@ int patchid_compute_all(git_repository *repo, struct patchid_job *items,
 		free(items[j].malformed);
 		items[j].malformed = NULL;
 	}
+	free_repos(workers, 1, jobs);
 	pthread_mutex_destroy(&w.lock);
 	free(w.objdir);
 	free(workers);

@@ -29,6 +29,16 @@ struct patchid_job {
 	char *malformed;
 };
 
+/*
+ * Opens every pack of repo now, its index mapped.  libgit2 does that at
+ * the first look-up in a pack, and takes a pack it cannot open (its
+ * index cannot be mapped when memory is short) for one without the
+ * object: "object not found" or "bad revision" for what is there, in
+ * the middle of the work.  Returns 0, or -1 after an error message that
+ * says why a pack could not be opened.
+ */
+int patchid_map_packs(git_repository *repo);
+
 /* One per online CPU, at most PATCHID_MAX_JOBS. */
 int patchid_default_jobs(void);
 

@@ -30,6 +30,8 @@ static int resolve(git_oid *out, git_repository *repo, const char *rev,
 	if (git_revparse_single(&obj, repo, rev) < 0) {
 		struct strbuf name = STRBUF_INIT;
 
+		if (error_git_memory())
+			return error_git("cannot read revision '%s'", arg);
 		git_error_clear();
 		strbuf_addf(&name, "revision '%s'", rev);
 		ret = scan_ref_error(repo, rev, name.buf, 1);
@@ -38,6 +40,8 @@ static int resolve(git_oid *out, git_repository *repo, const char *rev,
 	}
 	ret = git_object_peel(&peeled, obj, GIT_OBJECT_COMMIT);
 	git_object_free(obj);
+	if (ret < 0 && error_git_memory())
+		return error_git("cannot read revision '%s'", arg);
 	if (ret < 0) {
 		git_error_clear();
 		return error("bad revision '%s': not a commit", arg);

@@ -5,7 +5,10 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <git2.h>
+#include <git2/sys/alloc.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -13,13 +16,19 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+/*
+ * Running out of memory is no bug: no core dump and no signal, but the
+ * exit status of any error (1).  _exit(), not exit(): any thread may
+ * get here, with others inside libgit2 or stdio, where exit()'s clean-up
+ * would pull what they use from under them.
+ */
 void die_oom(void)
 {
 	static const char msg[] = "fatal: out of memory\n";
 	ssize_t ignored = write(2, msg, sizeof(msg) - 1);
 
 	(void)ignored;
-	abort();
+	_exit(1);
 }
 
 void *xmalloc(size_t size)
@@ -65,6 +74,80 @@ char *xstrndup(const char *s, size_t n)
 	if (!p)
 		die_oom();
 	return p;
+}
+
+static void *git_xmalloc(size_t n, const char *file, int line)
+{
+	return xmalloc(n);
+}
+
+static void *git_xcalloc(size_t nelem, size_t elsize, const char *file,
+			 int line)
+{
+	return xcalloc(nelem, elsize);
+}
+
+static char *git_xstrdup(const char *str, const char *file, int line)
+{
+	return xstrdup(str);
+}
+
+static char *git_xstrndup(const char *str, size_t n, const char *file,
+			  int line)
+{
+	return xstrndup(str, n);
+}
+
+/* Exactly n bytes of start, which need not end before. */
+static char *git_xsubstrdup(const char *start, size_t n, const char *file,
+			    int line)
+{
+	char *p;
+
+	if (n == SIZE_MAX)
+		die_oom();
+	p = xmalloc(n + 1);
+	memcpy(p, start, n);
+	p[n] = '\0';
+	return p;
+}
+
+static void *git_xrealloc(void *ptr, size_t size, const char *file, int line)
+{
+	return xrealloc(ptr, size);
+}
+
+/* A size that does not fit in size_t is more memory than there is. */
+static void *git_xreallocarray(void *ptr, size_t nelem, size_t elsize,
+			       const char *file, int line)
+{
+	size_t size;
+
+	if (__builtin_mul_overflow(nelem, elsize, &size))
+		die_oom();
+	return xrealloc(ptr, size);
+}
+
+static void *git_xmallocarray(size_t nelem, size_t elsize, const char *file,
+			      int line)
+{
+	return git_xreallocarray(NULL, nelem, elsize, file, line);
+}
+
+static void git_xfree(void *ptr)
+{
+	free(ptr);
+}
+
+void xmalloc_for_libgit2(void)
+{
+	static git_allocator allocator = {
+		git_xmalloc, git_xcalloc, git_xstrdup, git_xstrndup,
+		git_xsubstrdup, git_xrealloc, git_xreallocarray,
+		git_xmallocarray, git_xfree,
+	};
+
+	git_libgit2_opts(GIT_OPT_SET_ALLOCATOR, &allocator);
 }
 
 void free_string_array(char **v, size_t nr)

@@ -6,7 +6,8 @@
 
 /*
  * Allocation that never returns NULL: running out of memory is not an
- * error stablepick can recover from, so these abort with a message.
+ * error stablepick can recover from, so these end the program with
+ * "fatal: out of memory" and exit status 1.
  */
 __attribute__((noreturn)) void die_oom(void);
 void *xmalloc(size_t size);
@@ -14,6 +15,16 @@ void *xcalloc(size_t nmemb, size_t size);
 void *xrealloc(void *ptr, size_t size);
 char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
+
+/*
+ * Makes libgit2 allocate with the functions above, after
+ * git_libgit2_init().  libgit2 1.5 does not check every allocation (a
+ * revision walk stores a failed one as a commit's parent and follows
+ * it), and the failures it does check are often reported as something
+ * else on the way up; with this, memory running out ends the program
+ * as it does in stablepick's own code.
+ */
+void xmalloc_for_libgit2(void);
 
 /* Frees the nr strings of v, then v itself. */
 void free_string_array(char **v, size_t nr);
@@ -143,7 +154,6 @@ int cmp_llong(const void *a, const void *b);
 /* For QSORT of strings (an array of char *), in strcmp() order. */
 int cmp_str(const void *a, const void *b);
 
-/* Whether dir/name is a directory (following symbolic links). */
 /*
  * The names in directory path, sorted, "." and ".." left out, into
  * *names (free_string_array()).  Returns 0, 1 if it does not exist and
@@ -151,6 +161,7 @@ int cmp_str(const void *a, const void *b);
  */
 int dir_names(const char *path, int missing_ok, char ***names, size_t *nr);
 
+/* Whether dir/name is a directory (following symbolic links). */
 int is_dir_in(const char *dir, const char *name);
 
 #endif

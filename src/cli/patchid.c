@@ -65,7 +65,8 @@ static int patch_id(struct run_context *ctx, int argc, char **argv)
 	ret = parse_args(&a, argc, argv);
 	if (ret)
 		return ret == 1 ? 0 : ret;
-	if (run_open_repo(ctx) < 0)
+	/* The packs are opened before the walk's first look-up would. */
+	if (run_open_repo(ctx) < 0 || patchid_map_packs(ctx->repo) < 0)
 		return 1;
 	trace_stage("repository");
 	memset(&l, 0, sizeof(l));
