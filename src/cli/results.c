@@ -172,6 +172,6 @@ const struct cli_command cmd_results = {
 	"                          [--format text|json|exclude] [--fstyp TYPE]\n"
 	"                          [--kernel REV] [--output FILE] [--upstream REF]\n"
 	"                          RESULTS...",
-	"what each failure of a fstests or LTP run means for the branch",
+	"what each failure of an fstests or LTP run means for the branch",
 	results,
 };
