@@ -260,25 +260,6 @@ static int hex4(struct reader *r, unsigned *out)
 	return 0;
 }
 
-static void add_utf8(struct strbuf *sb, unsigned cp)
-{
-	if (cp < 0x80) {
-		strbuf_addch(sb, (char)cp);
-	} else if (cp < 0x800) {
-		strbuf_addch(sb, (char)(0xc0 | cp >> 6));
-		strbuf_addch(sb, (char)(0x80 | (cp & 0x3f)));
-	} else if (cp < 0x10000) {
-		strbuf_addch(sb, (char)(0xe0 | cp >> 12));
-		strbuf_addch(sb, (char)(0x80 | ((cp >> 6) & 0x3f)));
-		strbuf_addch(sb, (char)(0x80 | (cp & 0x3f)));
-	} else {
-		strbuf_addch(sb, (char)(0xf0 | cp >> 18));
-		strbuf_addch(sb, (char)(0x80 | ((cp >> 12) & 0x3f)));
-		strbuf_addch(sb, (char)(0x80 | ((cp >> 6) & 0x3f)));
-		strbuf_addch(sb, (char)(0x80 | (cp & 0x3f)));
-	}
-}
-
 /* A string, the opening quote at r->p, into sb (NULL: read over it). */
 static int string(struct reader *r, struct strbuf *sb)
 {
@@ -320,7 +301,7 @@ static int string(struct reader *r, struct strbuf *sb)
 				} else {
 					/* A lone high surrogate, then lo. */
 					if (sb)
-						add_utf8(sb, 0xfffd);
+						strbuf_add_utf8(sb, 0xfffd);
 					cp = lo >= 0xd800 && lo < 0xe000 ?
 					     0xfffd : lo;
 				}
@@ -333,7 +314,7 @@ static int string(struct reader *r, struct strbuf *sb)
 			return fail(r, "bad escape in a string");
 		}
 		if (sb)
-			add_utf8(sb, cp);
+			strbuf_add_utf8(sb, cp);
 	}
 	if (r->p >= r->end)
 		return fail(r, "unterminated string");

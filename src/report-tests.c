@@ -4,16 +4,6 @@
 
 #include <string.h>
 
-/* The subject to show: the commit's, else the annotation's. */
-static const char *subject_of(const struct named *n)
-{
-	if (n->c && n->c->msg.subject)
-		return n->c->msg.subject;
-	if (n->subject)
-		return n->subject;
-	return n->a->subject ? n->a->subject : "";
-}
-
 static void add_id(struct strbuf *out, const struct named *n, int full)
 {
 	if (n->resolved)
@@ -36,8 +26,8 @@ static void text_test(struct strbuf *out, const struct tests_run *t,
 
 		strbuf_addf(out, "    %-13s ", fix_state_name(n->state));
 		add_id(out, n, 0);
-		if (*subject_of(n))
-			strbuf_addf(out, " %s", subject_of(n));
+		if (*named_subject(n))
+			strbuf_addf(out, " %s", named_subject(n));
 		strbuf_addch(out, '\n');
 		strbuf_addf(out, "%18s%s: %s", "", a->how, n->detail ? n->detail : "");
 		if (n->how)
@@ -186,7 +176,7 @@ void report_tests_exclude(struct strbuf *out, const struct tests_run *t,
 			continue;
 		}
 		add_id(out, n, 0);
-		strbuf_addf(out, " (\"%s\")", subject_of(n));
+		strbuf_addf(out, " (\"%s\")", named_subject(n));
 		sep = ", ";
 	}
 	strbuf_addch(out, '\n');

@@ -5,6 +5,7 @@
 #include "malformed.h"
 #include "strbuf.h"
 #include "trace.h"
+#include "treediff.h"
 #include "util.h"
 
 #include <stdlib.h>
@@ -18,16 +19,6 @@ static const char *const class_names[CLASS__NR] = {
 const char *result_class_name(enum result_class c)
 {
 	return class_names[c];
-}
-
-int result_class_parse(const char *name)
-{
-	int i;
-
-	for (i = 0; i < CLASS__NR; i++)
-		if (!strcmp(name, class_names[i]))
-			return i;
-	return -1;
 }
 
 void results_run_init(struct results_run *r)
@@ -337,37 +328,36 @@ static void range_release(struct range *g)
 	free(g->label);
 }
 
+/*
+ * The paths c changes against its first parent, by treediff (the cost of
+ * the change, not of the tree: libgit2's diff visits every entry of a
+ * kernel's trees).  No renames, so one path an entry.
+ */
 static int changed_paths(git_repository *repo, git_commit *c,
 			 struct between *b)
 {
+	struct treediff d = TREEDIFF_INIT;
 	git_tree *t = NULL, *pt = NULL;
-	git_diff *diff = NULL;
-	size_t i, n, alloc = 0;
+	size_t i;
 	int ret = -1;
 
 	if (git_commit_tree(&t, c) < 0 ||
 	    (git_commit_parentcount(c) &&
-	     malformed_parent_tree(&pt, c, 0) < 0) ||
-	    git_diff_tree_to_tree(&diff, repo, pt, t, NULL) < 0) {
+	     malformed_parent_tree(&pt, c, 0) < 0)) {
 		error_git("cannot diff commit %s", git_oid_tostr_s(&b->id));
 		goto out;
 	}
-	n = git_diff_num_deltas(diff);
-	for (i = 0; i < n; i++) {
-		const git_diff_delta *d = git_diff_get_delta(diff, i);
-		const char *path = d->new_file.path ? d->new_file.path :
-				   d->old_file.path;
-
-		ALLOC_GROW(b->paths, b->nr_paths, alloc);
-		b->paths[b->nr_paths++] = xstrdup(path);
-		if (d->old_file.path && strcmp(d->old_file.path, path)) {
-			ALLOC_GROW(b->paths, b->nr_paths, alloc);
-			b->paths[b->nr_paths++] = xstrdup(d->old_file.path);
-		}
+	if (treediff_trees(&d, repo, pt, t) < 0)
+		goto out;
+	b->paths = xcalloc(d.nr + 1, sizeof(*b->paths));
+	for (i = 0; i < d.nr; i++) {
+		b->paths[i] = d.items[i].path;
+		d.items[i].path = NULL;
 	}
+	b->nr_paths = d.nr;
 	ret = 0;
 out:
-	git_diff_free(diff);
+	treediff_release(&d);
 	git_tree_free(t);
 	git_tree_free(pt);
 	return ret;
@@ -531,15 +521,6 @@ static const struct test *find_test(const struct by_name *bn, const char *suite,
 	return NULL;
 }
 
-static const char *subject_of(const struct named *n)
-{
-	if (n->c && n->c->msg.subject)
-		return n->c->msg.subject;
-	if (n->subject)
-		return n->subject;
-	return n->a->subject ? n->a->subject : "";
-}
-
 static struct result_commit *add_commit(struct result_verdict *v,
 					const git_oid *id, const char *role,
 					const char *subject)
@@ -566,7 +547,7 @@ static void add_missing(struct result_verdict *v, const struct named *n,
 {
 	const struct candidate *c = n->c;
 	struct result_commit *rc = add_commit(v, &n->id, "missing-fix",
-					      subject_of(n));
+					      named_subject(n));
 	int in_range = c && scan_in_range(&run->scan, &c->id) == 1;
 
 	if (!rc)
@@ -580,7 +561,7 @@ static void add_missing(struct result_verdict *v, const struct named *n,
 	rc->detail = xstrdup(n->detail ? n->detail : "");
 	strbuf_addf(ev, "%s%s names %.12s (\"%s\") as its fix, which %s "
 		    "lacks", ev->len ? "; " : "", n->a->how,
-		    git_oid_tostr_s(&n->id), subject_of(n), run->branch.name);
+		    git_oid_tostr_s(&n->id), named_subject(n), run->branch.name);
 	if (c && c->why)
 		strbuf_addf(ev, " (%s: %s)", verdict_name(c->verdict), c->why);
 	else if (c)
@@ -595,7 +576,7 @@ static void add_present(git_repository *repo, struct result_verdict *v,
 			const struct named *n, struct strbuf *ev)
 {
 	const struct evidence *e = n->c ? candidate_presence(n->c) : NULL;
-	struct result_commit *rc = add_commit(v, &n->id, "fix", subject_of(n));
+	struct result_commit *rc = add_commit(v, &n->id, "fix", named_subject(n));
 
 	if (rc) {
 		rc->state = xstrdup("present");
@@ -604,7 +585,7 @@ static void add_present(git_repository *repo, struct result_verdict *v,
 	}
 	strbuf_addf(ev, "%s%s names %.12s (\"%s\"), which is in the branch "
 		    "(%s)", ev->len ? "; " : "", n->a->how,
-		    git_oid_tostr_s(&n->id), subject_of(n),
+		    git_oid_tostr_s(&n->id), named_subject(n),
 		    n->detail && *n->detail ? n->detail : "present");
 	if (e && e->has_commit) {
 		git_commit *bc = NULL;

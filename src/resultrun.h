@@ -51,8 +51,6 @@ enum result_class {
 
 /* "baseline", "missing-fix", ...: stable names for output. */
 const char *result_class_name(enum result_class c);
-/* The class named, or -1. */
-int result_class_parse(const char *name);
 
 /* A commit behind a class, and its part in it. */
 struct result_commit {

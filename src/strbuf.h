@@ -38,6 +38,8 @@ void strbuf_addstr(struct strbuf *sb, const char *s);
 void strbuf_addbuf(struct strbuf *sb, const struct strbuf *other);
 void strbuf_addch(struct strbuf *sb, int c);
 void strbuf_addchars(struct strbuf *sb, int c, size_t n);
+/* The code point cp (up to U+10FFFF) encoded in UTF-8. */
+void strbuf_add_utf8(struct strbuf *sb, unsigned cp);
 __attribute__((format(printf, 2, 3)))
 void strbuf_addf(struct strbuf *sb, const char *fmt, ...);
 void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap);

@@ -234,21 +234,7 @@ static size_t xml_entity(const char *s, const char *end, struct strbuf *sb)
 	if (q >= end || *q != ';' || q == s + 1 || !cp || cp > 0x10ffff ||
 	    (cp >= 0xd800 && cp < 0xe000))
 		return 0;
-	if (cp < 0x80) {
-		strbuf_addch(sb, (int)cp);
-	} else if (cp < 0x800) {
-		strbuf_addch(sb, (int)(0xc0 | cp >> 6));
-		strbuf_addch(sb, (int)(0x80 | (cp & 0x3f)));
-	} else if (cp < 0x10000) {
-		strbuf_addch(sb, (int)(0xe0 | cp >> 12));
-		strbuf_addch(sb, (int)(0x80 | ((cp >> 6) & 0x3f)));
-		strbuf_addch(sb, (int)(0x80 | (cp & 0x3f)));
-	} else {
-		strbuf_addch(sb, (int)(0xf0 | cp >> 18));
-		strbuf_addch(sb, (int)(0x80 | ((cp >> 12) & 0x3f)));
-		strbuf_addch(sb, (int)(0x80 | ((cp >> 6) & 0x3f)));
-		strbuf_addch(sb, (int)(0x80 | (cp & 0x3f)));
-	}
+	strbuf_add_utf8(sb, (unsigned)cp);
 	return (size_t)(q - s) + 1;
 }
 

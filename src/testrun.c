@@ -27,6 +27,15 @@ const char *test_status_name(enum test_status s)
 	return status_names[s];
 }
 
+const char *named_subject(const struct named *n)
+{
+	if (n->c && n->c->msg.subject)
+		return n->c->msg.subject;
+	if (n->subject)
+		return n->subject;
+	return n->a->subject ? n->a->subject : "";
+}
+
 void tests_run_init(struct tests_run *t)
 {
 	memset(t, 0, sizeof(*t));

@@ -52,6 +52,9 @@ struct named {
 	char *subject;			/* of the commit, when not judged */
 };
 
+/* The subject to show: the commit's, else the annotation's, else "". */
+const char *named_subject(const struct named *n);
+
 struct tests_run {
 	struct testannot_set set;
 	struct named *named;		/* parallel to set.items */

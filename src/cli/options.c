@@ -238,3 +238,24 @@ int cli_parse(const struct cli_command *cmd, const struct cli_option *opts,
 		release_lists(opts);
 	return ret ? ret : optind;
 }
+
+int cli_parse_word_list(const char *list, const char *(*name)(int), int nr,
+			const char *what, const char *expected, unsigned *mask)
+{
+	char *copy = xstrdup(list), *word, *save = NULL;
+	int ret = 0, i;
+
+	*mask = 0;
+	for (word = strtok_r(copy, ",", &save); word && !ret;
+	     word = strtok_r(NULL, ",", &save)) {
+		for (i = 0; i < nr && strcmp(word, name(i)); i++)
+			;
+		if (i == nr)
+			ret = error("unknown %s '%s' (expected %s)", what, word,
+				    expected);
+		else
+			*mask |= 1u << i;
+	}
+	free(copy);
+	return ret;
+}

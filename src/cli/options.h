@@ -113,6 +113,14 @@ void cli_args_release(struct cli_args *a);
 int cli_parse(const struct cli_command *cmd, const struct cli_option *opts,
 	      int argc, char **argv, unsigned flags);
 
+/*
+ * A comma-separated list of the names name(0) .. name(nr - 1) (--status,
+ * --class) as a bit per name in *mask.  0, or -1 after "error: unknown
+ * WHAT 'WORD' (expected EXPECTED)".
+ */
+int cli_parse_word_list(const char *list, const char *(*name)(int), int nr,
+			const char *what, const char *expected, unsigned *mask);
+
 /* Exit status for what cli_parse() returned when it is not an index. */
 static inline int cli_parse_status(int parsed)
 {

@@ -16,26 +16,10 @@
 enum format { FORMAT_TEXT, FORMAT_JSON, FORMAT_EXCLUDE };
 static const char *const format_names[] = { "text", "json", "exclude", NULL };
 
-/* --class LIST: a bit per class. */
-static int parse_classes(const char *list, unsigned *mask)
+/* For --class: the names of the classes, by number. */
+static const char *class_word(int i)
 {
-	char *copy = xstrdup(list), *word, *save = NULL;
-	int ret = 0;
-
-	*mask = 0;
-	for (word = strtok_r(copy, ",", &save); word && !ret;
-	     word = strtok_r(NULL, ",", &save)) {
-		int c = result_class_parse(word);
-
-		if (c < 0)
-			ret = error("unknown class '%.80s' (expected baseline, "
-				    "missing-fix, fix-present, new, unexplained "
-				    "or unexpected-pass)", word);
-		else
-			*mask |= 1u << c;
-	}
-	free(copy);
-	return ret;
+	return result_class_name((enum result_class)i);
 }
 
 /* The results, the baselines and the test sources: no repository yet. */
@@ -115,7 +99,10 @@ static int results(struct run_context *ctx, int argc, char **argv)
 		      "results of a run");
 		goto usage;
 	}
-	if (classes && parse_classes(classes, &mask) < 0)
+	if (classes && cli_parse_word_list(classes, class_word, CLASS__NR,
+					   "class", "baseline, missing-fix, "
+					   "fix-present, new, unexplained or "
+					   "unexpected-pass", &mask) < 0)
 		goto usage;
 	ret = read_inputs(&r, argv + n, argc - n, &baseline, &fstests, &ltp);
 	cli_list_release(&fstests);

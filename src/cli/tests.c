@@ -16,28 +16,10 @@
 enum format { FORMAT_TEXT, FORMAT_JSON, FORMAT_EXCLUDE };
 static const char *const format_names[] = { "text", "json", "exclude", NULL };
 
-/* --status LIST: a bit per test status. */
-static int parse_status(const char *list, unsigned *mask)
+/* For --status: the names of the statuses, by number. */
+static const char *status_word(int i)
 {
-	char *copy = xstrdup(list), *word, *save = NULL;
-	int ret = 0;
-
-	*mask = 0;
-	for (word = strtok_r(copy, ",", &save); word && !ret;
-	     word = strtok_r(NULL, ",", &save)) {
-		size_t i;
-
-		for (i = 0; i < TEST__NR; i++)
-			if (!strcmp(word, test_status_name((enum test_status)i)))
-				break;
-		if (i == TEST__NR)
-			ret = error("unknown status '%s' (expected expected-fail, "
-				    "expected-pass or unknown)", word);
-		else
-			*mask |= 1u << i;
-	}
-	free(copy);
-	return ret;
+	return test_status_name((enum test_status)i);
 }
 
 static int tests(struct run_context *ctx, int argc, char **argv)
@@ -77,7 +59,10 @@ static int tests(struct run_context *ctx, int argc, char **argv)
 		error("tests needs --branch, and --fstests or --ltp");
 		goto usage;
 	}
-	if (status && parse_status(status, &mask) < 0)
+	if (status && cli_parse_word_list(status, status_word, TEST__NR,
+					  "status", "expected-fail, "
+					  "expected-pass or unknown",
+					  &mask) < 0)
 		goto usage;
 	if (a.format == FORMAT_EXCLUDE && !status)
 		mask = 1u << TEST_FAIL;
