@@ -22,8 +22,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define CACHE_MAGIC "stablepick archive cache"
-#define CACHE_VERSION 2
 /* A cache file appended to this often is written whole again. */
 #define MAX_APPENDS 32
 
@@ -393,14 +391,19 @@ static void cache_load(struct archive *a, size_t src)
 	}
 	/* What an append continues from: every byte of the file. */
 	cachefile_sum_update(&h, sb.buf + body, sb.len - body);
+	/* The lines are text: a NUL byte would end one early. */
+	if (memchr(sb.buf, '\0', body)) {
+		why = "it holds a NUL byte";
+		goto out;
+	}
 	sb.buf[body] = '\0';
 	for (line = sb.buf; *line; line = next) {
 		next = strchr(line, '\n');
 		*next++ = '\0';
 		lineno++;
 		if (lineno == 1) {
-			if (cachefile_check_header(line, strlen(line), CACHE_MAGIC,
-						   CACHE_VERSION))
+			if (cachefile_check_header(line, strlen(line), ARCHIVE_CACHE_MAGIC,
+						   ARCHIVE_CACHE_VERSION))
 				why = "it is of another version";
 		} else if (lineno == 2) {
 			char *expect = xstrfmt("source %s %s",
@@ -490,7 +493,7 @@ static int cache_save(struct archive *a, size_t src)
 		trace_printf("archive: appended to the cache of '%s'", s->path);
 		return 0;
 	}
-	cachefile_add_header(&sb, CACHE_MAGIC, CACHE_VERSION);
+	cachefile_add_header(&sb, ARCHIVE_CACHE_MAGIC, ARCHIVE_CACHE_VERSION);
 	strbuf_addf(&sb, "source %s %s\n", s->ops->name, s->abs);
 	for (i = 0; i < s->nr_state; i++)
 		strbuf_addf(&sb, "%s\n", s->state[i]);
@@ -540,14 +543,14 @@ static int detect(const char *path, const struct archive_ops **out)
 		     "(cur/, new/) nor an mbox file", path);
 }
 
-static char *cache_file(const struct archive *a, const char *abs)
+char *archive_cache_path(const char *cache_dir, const char *abs)
 {
 	char hex[41];
 
-	if (!a->cache_dir)
+	if (!cache_dir)
 		return NULL;
 	sha1_hex(hex, abs, strlen(abs));
-	return xstrfmt("%s/archive-%.16s", a->cache_dir, hex);
+	return xstrfmt("%s/archive-%.16s", cache_dir, hex);
 }
 
 int archive_add(struct archive *a, const char *path)
@@ -573,7 +576,7 @@ int archive_add(struct archive *a, const char *path)
 	s->abs = xstrdup(abs);
 	s->kind = ops->kind;
 	s->ops = ops;
-	s->cache_path = cache_file(a, abs);
+	s->cache_path = archive_cache_path(a->cache_dir, abs);
 	cache_load(a, src);
 	ret = ops->index(a, src);
 	if (!ret) {

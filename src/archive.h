@@ -59,6 +59,8 @@
  * check out is not trusted: a warning names it and the archive is read
  * again.
  */
+#define ARCHIVE_CACHE_MAGIC "stablepick archive cache"
+#define ARCHIVE_CACHE_VERSION 2
 
 enum archive_kind {
 	ARCHIVE_PI_V2,
@@ -186,6 +188,12 @@ int archive_read(struct archive *a, const struct archive_msg *m,
  * is a warning and returns -1; nothing else is affected.
  */
 int archive_save(struct archive *a);
+
+/*
+ * The cache file of the archive at absolute path abs (see "The cache"
+ * above), or NULL when cache_dir is NULL.  Free it.
+ */
+char *archive_cache_path(const char *cache_dir, const char *abs);
 
 /* The address of "Name <addr>" (or a bare addr), lower case; never NULL. */
 char *archive_email(const char *from);

@@ -5,7 +5,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,42 +37,10 @@ static int lock_timeout(double *out)
 	return 0;
 }
 
-/*
- * The lock held by this process, removed if a signal ends it, like
- * git's lockfile.c: a SIGINT must not leave a stale lock behind.
- */
-static char *held_lock;
-static struct sigaction saved_actions[4];
-static const int lock_signals[] = { SIGHUP, SIGINT, SIGQUIT, SIGTERM };
-
-static void remove_lock_on_signal(int sig)
-{
-	if (held_lock)
-		unlink(held_lock);
-	signal(sig, SIG_DFL);
-	raise(sig);
-}
-
-static void hold(char *lock)
-{
-	struct sigaction sa;
-	size_t i;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = remove_lock_on_signal;
-	sigemptyset(&sa.sa_mask);
-	held_lock = lock;
-	for (i = 0; i < ARRAY_SIZE(lock_signals); i++)
-		sigaction(lock_signals[i], &sa, &saved_actions[i]);
-}
-
 static void release(struct lockfile *lk)
 {
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(lock_signals); i++)
-		sigaction(lock_signals[i], &saved_actions[i], NULL);
-	held_lock = NULL;
+	if (lk->lock)
+		drop_file(lk->lock);
 	if (lk->fd >= 0)
 		close(lk->fd);
 	lk->fd = -1;
@@ -112,7 +79,8 @@ int lockfile_take(struct lockfile *lk, const char *path, const char *what)
 		}
 		usleep(20000);
 	}
-	hold(lk->lock);
+	/* A signal or running out of memory must not leave it stale. */
+	hold_file(lk->lock);
 	return 0;
 }
 
@@ -145,6 +113,8 @@ int lockfile_commit(struct lockfile *lk, const void *buf, size_t len)
 		lockfile_rollback(lk);
 		return -1;
 	}
+	/* Now the next run's lock may have the name: never remove it. */
+	drop_file(lk->lock);
 	fsync_dir_of(lk->path);
 	release(lk);
 	return 0;

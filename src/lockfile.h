@@ -20,9 +20,10 @@
  * A run that finds the lock taken retries for 5 seconds
  * (STABLEPICK_LOCK_TIMEOUT, in seconds, overrides) and then fails with
  * "<what> 'PATH' is locked by another run (remove 'PATH.lock' if no
- * stablepick is running)".  SIGINT, SIGTERM, SIGHUP and SIGQUIT remove
- * the lock before the process dies; after a kill -9 the lock stays, and
- * the message says what to do, as git's does.  One lock at a time.
+ * stablepick is running)".  SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE
+ * and running out of memory remove the lock before the process dies
+ * (hold_file() in util.h); after a kill -9 the lock stays, and the
+ * message says what to do, as git's does.  One lock at a time.
  */
 struct lockfile {
 	char *path;

@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -28,7 +29,74 @@ void die_oom(void)
 	ssize_t ignored = write(2, msg, sizeof(msg) - 1);
 
 	(void)ignored;
+	remove_held_files();
 	_exit(1);
+}
+
+/*
+ * The files held (see hold_file()): slots of pointers, read by a signal
+ * handler, so only set whole and never freed from here.
+ */
+#define MAX_HELD 8
+static const char *volatile held_files[MAX_HELD];
+static volatile sig_atomic_t handlers_set;
+static const int held_signals[] = { SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGPIPE };
+
+void remove_held_files(void)
+{
+	size_t i;
+
+	for (i = 0; i < MAX_HELD; i++) {
+		const char *path = held_files[i];
+
+		if (path)
+			unlink(path);
+	}
+}
+
+static void remove_held_on_signal(int sig)
+{
+	remove_held_files();
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+void hold_file(const char *path)
+{
+	size_t i;
+
+	if (!handlers_set) {
+		struct sigaction sa;
+
+		memset(&sa, 0, sizeof(sa));
+		sa.sa_handler = remove_held_on_signal;
+		sigemptyset(&sa.sa_mask);
+		for (i = 0; i < ARRAY_SIZE(held_signals); i++) {
+			struct sigaction old;
+
+			/* A signal ignored when we started stays ignored. */
+			if (!sigaction(held_signals[i], NULL, &old) &&
+			    old.sa_handler == SIG_IGN)
+				continue;
+			sigaction(held_signals[i], &sa, NULL);
+		}
+		handlers_set = 1;
+	}
+	for (i = 0; i < MAX_HELD; i++)
+		if (!held_files[i]) {
+			held_files[i] = path;
+			return;
+		}
+	BUG("more than %d files held at once", MAX_HELD);
+}
+
+void drop_file(const char *path)
+{
+	size_t i;
+
+	for (i = 0; i < MAX_HELD; i++)
+		if (held_files[i] == path)
+			held_files[i] = NULL;
 }
 
 void *xmalloc(size_t size)
@@ -338,6 +406,7 @@ static int write_atomic(const char *path, const void *buf, size_t len,
 		free(tmp);
 		return ret;
 	}
+	hold_file(tmp);
 	if (fchmod(fd, 0666 & ~current_umask()) < 0 ||
 	    write_in_full(fd, buf, len) < 0 || fsync(fd) < 0) {
 		ret = complain(warn, "cannot write %s '%s': %s", what, tmp,
@@ -352,7 +421,8 @@ static int write_atomic(const char *path, const void *buf, size_t len,
 	}
 	if (ret)
 		unlink(tmp);
-	else
+	drop_file(tmp);
+	if (!ret)
 		fsync_dir_of(path);
 	free(tmp);
 	return ret;

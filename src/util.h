@@ -11,6 +11,20 @@
  */
 __attribute__((noreturn)) void die_oom(void);
 void *xmalloc(size_t size);
+
+/*
+ * A file this process is writing and removes if it dies first, as
+ * git's tempfile.c does: a lock ("PATH.lock") or a temporary file
+ * about to be renamed over another.  SIGHUP, SIGINT, SIGQUIT, SIGTERM,
+ * SIGPIPE and die_oom() remove every file held, then the process ends
+ * as it would have.  path is borrowed until drop_file(path); at most 8
+ * at once.  (kill -9 leaves them; the messages about a lock say what to
+ * do.)
+ */
+void hold_file(const char *path);
+void drop_file(const char *path);
+/* Removes the files held; async-signal-safe (for die_oom()). */
+void remove_held_files(void);
 void *xcalloc(size_t nmemb, size_t size);
 void *xrealloc(void *ptr, size_t size);
 char *xstrdup(const char *s);

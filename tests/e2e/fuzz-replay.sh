@@ -14,7 +14,7 @@ set -u
 
 fuzz=$TEST_SRCDIR/tests/fuzz
 failed=0
-for t in message rules mbox fstests ltp json results caches cve; do
+for t in message rules mbox fstests ltp json results caches cve archive; do
 	replay=$TEST_BUILDDIR/tests/fuzz/replay-$t
 	if [ ! -x "$replay" ]; then
 		echo "FAIL: $t: no replay program $replay"

@@ -263,6 +263,43 @@ static void test_follow_up_picked(void **state)
 	assert_int_equal(audit_worst(&f->a), AUDIT_OK);
 }
 
+/*
+ * Listed twice, or three times: the first listing is judged (and
+ * applied), the later ones are rejected as duplicates and not applied
+ * again, whatever their place in mainline order; a present commit
+ * listed twice is present once and a duplicate once.
+ */
+static void test_duplicate_picks(void **state)
+{
+	struct fixture *f = *state;
+
+	pick(f, "again", "queue:1");
+	pick(f, "one", "queue:2");
+	pick(f, "again", "queue:3");
+	pick(f, "present", "queue:4");
+	pick(f, "one", "queue:5");
+	pick(f, "present", "queue:6");
+	pick(f, "again", "queue:7");
+	assert_int_equal(audit_run(&f->a, f->repo, &f->rules, &f->branch,
+				   &f->scan.candidates, NULL), 0);
+	assert_flags(f, 0, AUDIT_OK, "");
+	assert_flags(f, 1, AUDIT_QUESTIONABLE, "follow-up-missing");
+	assert_flags(f, 2, AUDIT_REJECT, "duplicate-pick");
+	assert_string_equal(f->a.picks[2].flags[0].evidence,
+			    "listed before, as queue:1");
+	assert_flags(f, 3, AUDIT_REJECT, "already-present");
+	assert_flags(f, 4, AUDIT_REJECT, "duplicate-pick");
+	assert_string_equal(f->a.picks[4].flags[0].evidence,
+			    "listed before, as queue:2");
+	assert_flags(f, 5, AUDIT_REJECT, "duplicate-pick");
+	assert_string_equal(f->a.picks[5].flags[0].evidence,
+			    "listed before, as queue:4");
+	assert_flags(f, 6, AUDIT_REJECT, "duplicate-pick");
+	assert_string_equal(f->a.picks[6].flags[0].evidence,
+			    "listed before, as queue:1");
+	assert_int_equal(audit_worst(&f->a), AUDIT_REJECT);
+}
+
 /* Without "one", "again" conflicts: only the picks are applied. */
 static void test_missing_base(void **state)
 {
@@ -372,6 +409,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_flags, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_follow_up_picked, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_duplicate_picks, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_missing_base, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_text_json, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_email, setup, teardown),

@@ -16,9 +16,11 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "ledger.h"
+#include "lockfile.h"
 #include "strbuf.h"
 #include "util.h"
 
@@ -577,6 +579,81 @@ static void test_failed_write(void **state)
 	ledger_release(&l);
 }
 
+/*
+ * A run that dies holding the lock, of a signal or of running out of
+ * memory, removes it first: the next run is not told to clean up after
+ * it.  The same for a temporary file held (write_file_atomic()'s).
+ * Each death is a child process's; its status is what it would be
+ * without the clean-up.
+ */
+static void test_lock_removed_on_death(void **state)
+{
+	struct fixture *f = *state;
+	char *lock = xstrfmt("%s.lock", f->path);
+	char *tmp = xstrfmt("%s.tmp.XXXXXX", f->path);
+	static const int sigs[] = { SIGTERM, SIGINT, SIGHUP, SIGPIPE, 0 };
+	size_t i;
+
+	make_sub(f);
+	write_text(f->path, HEADER);
+	for (i = 0; i < ARRAY_SIZE(sigs); i++) {
+		int status;
+		pid_t pid = fork();
+
+		assert_true(pid >= 0);
+		if (!pid) {
+			struct lockfile lk;
+			int fd;
+
+			if (lockfile_take(&lk, f->path, "ledger") < 0)
+				_exit(3);
+			fd = mkstemp(tmp);
+			if (fd < 0)
+				_exit(3);
+			hold_file(tmp);
+			if (sigs[i])
+				raise(sigs[i]);
+			else
+				die_oom();
+			_exit(4);
+		}
+		assert_int_equal(waitpid(pid, &status, 0), pid);
+		if (sigs[i]) {
+			assert_true(WIFSIGNALED(status));
+			assert_int_equal(WTERMSIG(status), sigs[i]);
+		} else {
+			assert_true(WIFEXITED(status));
+			assert_int_equal(WEXITSTATUS(status), 1);
+		}
+		assert_int_equal(access(lock, F_OK), -1);
+		/* The directory holds the ledger, and no lock or temporary file. */
+		{
+			char *sub = xstrfmt("%s/sub", f->dir), **names;
+			size_t nr;
+
+			assert_int_equal(dir_names(sub, 0, &names, &nr), 0);
+			assert_int_equal(nr, 1);
+			assert_string_equal(names[0], "ledger");
+			free_string_array(names, nr);
+			free(sub);
+		}
+		/* mkstemp() replaced the X's: the next child makes its own. */
+		strcpy(tmp + strlen(tmp) - 6, "XXXXXX");
+	}
+	{
+		/* The ledger itself is untouched, and the next run gets the lock. */
+		char *text = read_text(f->path);
+		struct lockfile lk;
+
+		assert_string_equal(text, HEADER);
+		free(text);
+		assert_int_equal(lockfile_take(&lk, f->path, "ledger"), 0);
+		lockfile_rollback(&lk);
+	}
+	free(lock);
+	free(tmp);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -592,6 +669,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_bad_input, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_locked, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_failed_write, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_lock_removed_on_death, setup,
+						teardown),
 	};
 	int ret;
 
