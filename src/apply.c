@@ -4,6 +4,7 @@
 #include "malformed.h"
 #include "progress.h"
 #include "sha1.h"
+#include "strbuf.h"
 #include "treediff.h"
 #include "util.h"
 
@@ -411,6 +412,9 @@ static void quiet_stores(git_odb *odb)
 	git_error_clear();
 }
 
+/* The repository whose new objects go to memory (apply_in_memory()). */
+static const git_repository *in_memory;
+
 int apply_in_memory(git_repository *repo)
 {
 	git_odb_backend *mem = NULL;
@@ -427,7 +431,39 @@ int apply_in_memory(git_repository *repo)
 		return error_git("cannot set up an object store in memory");
 	}
 	git_odb_free(odb);
+	in_memory = repo;
 	return 0;
+}
+
+int apply_onto_lookup(git_commit **out, git_repository *repo,
+		      const git_oid *id)
+{
+	struct malformed_commit m;
+	struct strbuf sb = STRBUF_INIT;
+	git_odb *odb = NULL;
+	git_oid copy;
+	unsigned int i;
+	int ret = git_commit_lookup(out, repo, id);
+
+	if (!ret || repo != in_memory || !malformed_check(&m, repo, id))
+		return ret;
+	/* What a pick onto it reads: its tree (and its parents, message). */
+	strbuf_addf(&sb, "tree %s\n", git_oid_tostr_s(&m.tree));
+	for (i = 0; i < m.nr_parents; i++)
+		strbuf_addf(&sb, "parent %s\n", git_oid_tostr_s(&m.parents[i]));
+	strbuf_addf(&sb, "author unknown <unknown> %lld +0000\n"
+		    "committer unknown <unknown> %lld +0000\n\n%s",
+		    (long long)m.date, (long long)m.date, m.message);
+	malformed_warn(id, m.reason, "picked onto a copy of its tree");
+	malformed_release(&m);
+	ret = git_repository_odb(&odb, repo);
+	if (!ret)
+		ret = git_odb_write(&copy, odb, sb.buf, sb.len, GIT_OBJECT_COMMIT);
+	if (!ret)
+		ret = git_commit_lookup(out, repo, &copy);
+	git_odb_free(odb);
+	strbuf_release(&sb);
+	return ret;
 }
 
 int apply_series_check(struct apply_result *out, git_repository *repo,

@@ -68,6 +68,16 @@ void apply_result_init(struct apply_result *r);
 int apply_in_memory(git_repository *repo);
 
 /*
+ * The commit to pick onto (a branch tip): git_commit_lookup(), or for
+ * a malformed commit (malformed.h), once apply_in_memory() was called
+ * for repo, a well-formed copy of it in memory (its tree, parents and
+ * message; author and committer "unknown"), after a warning that says
+ * so.  Nothing is written to the repository.  0, or libgit2's error.
+ */
+int apply_onto_lookup(git_commit **out, git_repository *repo,
+		      const git_oid *id);
+
+/*
  * The change a pick that applies makes to the branch, as git
  * format-patch writes it after "---": a diffstat, a blank line, then the
  * diff.  A result without trees (from the trial cache) is picked again

@@ -6,6 +6,8 @@
  */
 #include "archive-ops.h"
 #include "error.h"
+#include "history.h"
+#include "malformed.h"
 #include "strbuf.h"
 #include "util.h"
 
@@ -39,16 +41,19 @@ static int index_blob(struct archive *a, size_t src, git_repository *repo,
 	return 0;
 }
 
-/* One commit of a v2 epoch: its blob "m" is a message, "d" a removal. */
+/*
+ * One commit of a v2 epoch, whose tree is tree_id: its blob "m" is a
+ * message, "d" a removal.
+ */
 static int v2_commit(struct archive *a, size_t src, git_repository *repo,
-		     int epoch, const git_commit *commit)
+		     int epoch, const git_oid *tree_id)
 {
 	git_tree *tree = NULL;
 	const git_tree_entry *e;
 	char hex[GIT_OID_HEXSZ + 1], *where;
 	int ret = 0;
 
-	if (git_commit_tree(&tree, commit) < 0)
+	if (git_tree_lookup(&tree, repo, tree_id) < 0)
 		return error_git("cannot read '%s': a commit of epoch %d",
 				 a->sources[src].path, epoch);
 	if ((e = git_tree_entry_byname(tree, "m"))) {
@@ -73,23 +78,21 @@ static int v2_commit(struct archive *a, size_t src, git_repository *repo,
 }
 
 /*
- * One commit of a v1 inbox: what it adds or changes is a message, what
+ * One commit of a v1 inbox, from tree ptree_id (NULL: none, the first
+ * commit) to tree tree_id: what it adds or changes is a message, what
  * it deletes a removal (its blob id was where the message was).
  */
 static int v1_commit(struct archive *a, size_t src, git_repository *repo,
-		     const git_commit *commit)
+		     const git_oid *tree_id, const git_oid *ptree_id)
 {
 	git_tree *tree = NULL, *ptree = NULL;
-	git_commit *parent = NULL;
 	git_diff *diff = NULL;
 	char hex[GIT_OID_HEXSZ + 1];
 	size_t i, n;
 	int ret = 0;
 
-	if (git_commit_tree(&tree, commit) < 0 ||
-	    (git_commit_parentcount(commit) &&
-	     (git_commit_parent(&parent, commit, 0) < 0 ||
-	      git_commit_tree(&ptree, parent) < 0)) ||
+	if (git_tree_lookup(&tree, repo, tree_id) < 0 ||
+	    (ptree_id && git_tree_lookup(&ptree, repo, ptree_id) < 0) ||
 	    git_diff_tree_to_tree(&diff, repo, ptree, tree, NULL) < 0) {
 		ret = error_git("cannot read '%s': a commit", a->sources[src].path);
 		goto out;
@@ -111,8 +114,42 @@ out:
 	git_diff_free(diff);
 	git_tree_free(ptree);
 	git_tree_free(tree);
-	git_commit_free(parent);
 	return ret;
+}
+
+/*
+ * The tree of commit id and of its first parent (*has_parent 0 when it
+ * has none), also of a malformed commit (read from its object, with a
+ * warning: nothing of the message it adds is lost).  0, or -1 after an
+ * error message.
+ */
+static int commit_trees(git_repository *repo, const git_oid *id,
+			git_oid *tree, git_oid *ptree, int *has_parent,
+			const char *path)
+{
+	struct malformed_commit m;
+	git_commit *commit = NULL;
+	int ret = 0;
+
+	if (!git_commit_lookup(&commit, repo, id)) {
+		git_oid_cpy(tree, git_commit_tree_id(commit));
+		*has_parent = git_commit_parentcount(commit) > 0;
+		if (*has_parent)
+			ret = malformed_tree_id(ptree, repo,
+						git_commit_parent_id(commit, 0));
+		git_commit_free(commit);
+	} else if (malformed_check(&m, repo, id)) {
+		malformed_warn(id, m.reason, "its message read from its blob");
+		git_oid_cpy(tree, &m.tree);
+		*has_parent = m.nr_parents > 0;
+		if (*has_parent)
+			ret = malformed_tree_id(ptree, repo, &m.parents[0]);
+		malformed_release(&m);
+	} else {
+		ret = -1;
+	}
+	return ret < 0 ? error_git("cannot read '%s': commit %s", path,
+				   git_oid_tostr_s(id)) : 0;
 }
 
 /*
@@ -126,9 +163,8 @@ static int read_repo(struct archive *a, size_t src, git_repository *repo,
 {
 	struct archive_source *s = &a->sources[src];
 	const char *seen = archive_state_get(s, key);
-	git_revwalk *walk = NULL;
-	git_commit *commit = NULL;
-	git_oid tip, old, id;
+	struct history_walk walk;
+	git_oid tip, old, id, tree, ptree;
 	char hex[GIT_OID_HEXSZ + 1];
 	int ret, have_old = 0;
 
@@ -137,30 +173,29 @@ static int read_repo(struct archive *a, size_t src, git_repository *repo,
 	if (seen && !git_oid_fromstr(&old, seen)) {
 		if (git_oid_equal(&old, &tip))
 			return 0;
-		have_old = git_graph_descendant_of(repo, &tip, &old) > 0;
+		have_old = history_descendant_of(repo, &tip, &old) > 0;
 	}
 	git_error_clear();
 	if (seen && !have_old)
 		archive_forget_source(a, src, prefix);
-	if (git_revwalk_new(&walk, repo) < 0 ||
-	    git_revwalk_sorting(walk, GIT_SORT_TOPOLOGICAL | GIT_SORT_REVERSE) < 0 ||
-	    git_revwalk_push(walk, &tip) < 0 ||
-	    (have_old && git_revwalk_hide(walk, &old) < 0)) {
-		git_revwalk_free(walk);
+	history_walk_init(&walk, repo, GIT_SORT_TOPOLOGICAL | GIT_SORT_REVERSE);
+	if (history_walk_push(&walk, &tip) < 0 ||
+	    (have_old && history_walk_hide(&walk, &old) < 0)) {
+		history_walk_release(&walk);
 		return error_git("cannot walk '%s'", s->path);
 	}
-	while (!(ret = git_revwalk_next(&id, walk))) {
-		if (git_commit_lookup(&commit, repo, &id) < 0) {
-			ret = error_git("cannot read '%s': commit", s->path);
-			break;
-		}
-		ret = epoch >= 0 ? v2_commit(a, src, repo, epoch, commit)
-				 : v1_commit(a, src, repo, commit);
-		git_commit_free(commit);
+	while (!(ret = history_walk_next(&id, &walk))) {
+		int has_parent;
+
+		ret = commit_trees(repo, &id, &tree, &ptree, &has_parent, s->path);
+		if (!ret)
+			ret = epoch >= 0 ? v2_commit(a, src, repo, epoch, &tree)
+					 : v1_commit(a, src, repo, &tree,
+						     has_parent ? &ptree : NULL);
 		if (ret < 0)
 			break;
 	}
-	git_revwalk_free(walk);
+	history_walk_release(&walk);
 	if (ret != GIT_ITEROVER)
 		return ret < 0 ? -1 : error_git("cannot walk '%s'", s->path);
 	git_oid_tostr(hex, sizeof(hex), &tip);

@@ -380,7 +380,7 @@ static int trial_pick(struct audit *a, git_repository *repo,
 	}
 	if (!nr)
 		goto out;
-	if (git_commit_lookup(&onto, repo, &branch->tip) < 0) {
+	if (apply_onto_lookup(&onto, repo, &branch->tip) < 0) {
 		ret = error_git("cannot read the tip of '%s'", branch->name);
 		goto out;
 	}

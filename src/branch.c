@@ -290,13 +290,13 @@ out:
 static int resolve_tip(struct branch_index *bi, git_repository *repo,
 		       const char *branch)
 {
-	git_object *obj = NULL, *peeled = NULL;
 	int ret;
 
 	free(bi->name);
 
 	bi->name = xstrdup(branch);
-	ret = git_revparse_single(&obj, repo, branch);
+	/* A malformed commit at the tip is read as the walks read it. */
+	ret = malformed_revparse(&bi->tip, repo, branch);
 	if (ret == GIT_ENOTFOUND) {
 		struct strbuf name = STRBUF_INIT;
 
@@ -305,14 +305,10 @@ static int resolve_tip(struct branch_index *bi, git_repository *repo,
 		strbuf_release(&name);
 		return ret ? ret : error("unknown branch '%s'", branch);
 	}
+	if (ret == GIT_EPEEL)
+		return error("branch '%s' does not point at a commit", branch);
 	if (ret < 0)
 		return error_git("cannot resolve branch '%s'", branch);
-	ret = git_object_peel(&peeled, obj, GIT_OBJECT_COMMIT);
-	git_object_free(obj);
-	if (ret < 0)
-		return error("branch '%s' does not point at a commit", branch);
-	git_oid_cpy(&bi->tip, git_object_id(peeled));
-	git_object_free(peeled);
 	return 0;
 }
 

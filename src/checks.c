@@ -1,6 +1,7 @@
 #include "checks.h"
 #include "apply.h"
 #include "error.h"
+#include "malformed.h"
 #include "soak.h"
 #include "strbuf.h"
 #include "trace.h"
@@ -100,8 +101,8 @@ static int run_soak(git_repository *repo, const git_oid *upstream,
 		    struct candidate_list *l)
 {
 	struct soak_ctx x = { repo, upstream, rules, painted, { 0 }, 0 };
-	git_commit *tip = NULL;
 	git_time_t now = 0;
+	int have_now = 0;
 	size_t i;
 	int ret = 0;
 
@@ -109,16 +110,15 @@ static int run_soak(git_repository *repo, const git_oid *upstream,
 	for (i = 0; !ret && i < l->nr; i++) {
 		if (!wants_soak(l->items[i]))
 			continue;
-		if (!tip) {
-			if (git_commit_lookup(&tip, repo, upstream) < 0) {
+		if (!have_now) {
+			if (malformed_commit_time(&now, repo, upstream) < 0) {
 				ret = error_git("cannot read the upstream tip");
 				break;
 			}
-			now = git_commit_time(tip);
+			have_now = 1;
 		}
 		ret = soak_one(&x, now, l->items[i]);
 	}
-	git_commit_free(tip);
 	soak_tags_release(&x.tags);
 	return ret;
 }
@@ -323,7 +323,7 @@ static int run_apply(git_repository *repo, const struct branch_index *branch,
 		nr_ack += l->items[i]->verdict == VERDICT_NEEDS_ACK;
 		nr_held += is_held(l->items[i]->verdict);
 	}
-	if (git_commit_lookup(&onto, repo, &branch->tip) < 0)
+	if (apply_onto_lookup(&onto, repo, &branch->tip) < 0)
 		return error_git("cannot read the tip of '%s'", branch->name);
 	/*
 	 * A series is run only when it picks more than the one before:
@@ -404,7 +404,7 @@ static int run_queue(git_repository *repo, const struct branch_index *branch,
 		nr += l->items[i]->queued;
 	if (!nr)
 		return 0;
-	if (git_commit_lookup(&onto, repo, &branch->tip) < 0)
+	if (apply_onto_lookup(&onto, repo, &branch->tip) < 0)
 		return error_git("cannot read the tip of '%s'", branch->name);
 	memset(&t, 0, sizeof(t));
 	ret = trial_run(&t, repo, onto, l, TRIAL_QUEUE, cache);

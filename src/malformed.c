@@ -1,3 +1,4 @@
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -272,6 +273,15 @@ int malformed_tree_id(git_oid *out, git_repository *repo, const git_oid *id)
 	return 0;
 }
 
+int malformed_commit_tree(git_tree **out, git_repository *repo,
+			  const git_oid *id)
+{
+	git_oid tree;
+	int ret = malformed_tree_id(&tree, repo, id);
+
+	return ret < 0 ? ret : git_tree_lookup(out, repo, &tree);
+}
+
 int malformed_parent_tree(git_tree **out, const git_commit *commit,
 			  unsigned int n)
 {
@@ -352,6 +362,185 @@ int malformed_lookup_raw(git_commit **out, struct malformed_commit *m,
 	*out = NULL;
 	if (!malformed_check(m, repo, id))
 		return ret;
-	malformed_warn(id, m->reason, "only its message read");
+	malformed_warn(id, m->reason, "read without its author or date");
 	return 1;
+}
+
+/* --- names of malformed commits ---------------------------------------- */
+
+/* The commit id names, through tags; 0 or -1 (libgit2's error set). */
+static int peel_raw(git_oid *id, git_repository *repo, git_odb *odb)
+{
+	int depth;
+
+	for (depth = 0; depth < 32; depth++) {
+		git_object_t type;
+		git_tag *tag = NULL;
+		size_t len;
+
+		if (git_odb_read_header(&len, &type, odb, id) < 0)
+			return -1;
+		if (type == GIT_OBJECT_COMMIT)
+			return 0;
+		if (type != GIT_OBJECT_TAG) {
+			git_error_set_str(GIT_ERROR_OBJECT,
+					  "the object is not a commit");
+			return -1;
+		}
+		if (git_tag_lookup(&tag, repo, id) < 0)
+			return -1;
+		git_oid_cpy(id, git_tag_target_id(tag));
+		git_tag_free(tag);
+	}
+	git_error_set_str(GIT_ERROR_OBJECT, "too many tags in a row");
+	return -1;
+}
+
+/* Parent n (from 1) of commit *id, read from its object, into *id. */
+static int parent_raw(git_oid *id, git_odb *odb, unsigned long n)
+{
+	struct malformed_commit m;
+	git_odb_object *obj = NULL;
+	int ret = -1;
+
+	if (git_odb_read(&obj, odb, id) < 0)
+		return -1;
+	if (git_odb_object_type(obj) != GIT_OBJECT_COMMIT ||
+	    malformed_parse(&m, git_odb_object_data(obj),
+			    git_odb_object_size(obj)) < 0) {
+		git_error_set_str(GIT_ERROR_OBJECT, "cannot read a commit's parents");
+	} else {
+		if (n <= m.nr_parents) {
+			git_oid_cpy(id, &m.parents[n - 1]);
+			ret = 0;
+		} else {
+			git_error_set_str(GIT_ERROR_REFERENCE,
+					  "a commit has fewer parents");
+		}
+		malformed_release(&m);
+	}
+	git_odb_object_free(obj);
+	return ret;
+}
+
+/* The object base names: a ref as git finds it, or an id. */
+static int resolve_base(git_oid *out, git_repository *repo, git_odb *odb,
+			const char *base)
+{
+	git_reference *ref = NULL, *resolved = NULL;
+	size_t len = strlen(base);
+	int ret = -1;
+
+	if (!git_reference_dwim(&ref, repo, base) &&
+	    !git_reference_resolve(&resolved, ref) &&
+	    git_reference_target(resolved)) {
+		git_oid_cpy(out, git_reference_target(resolved));
+		ret = 0;
+	} else if (len >= GIT_OID_MINPREFIXLEN && len <= GIT_OID_HEXSZ &&
+		   is_hex(base, len)) {
+		git_oid prefix;
+
+		if (!git_oid_fromstrn(&prefix, base, len) &&
+		    !git_odb_exists_prefix(out, odb, &prefix, len))
+			ret = 0;
+	}
+	git_reference_free(resolved);
+	git_reference_free(ref);
+	return ret;
+}
+
+/*
+ * rev read as git reads a revision, for the forms that name one
+ * commit: BASE (a ref or an id), then any of ~, ~N, ^, ^N, ^0 and
+ * ^{commit}.  0; GIT_EPEEL when it ends in ^{tree}; or -1 for what is
+ * not of those forms or does not resolve.
+ */
+static int revparse_raw(git_oid *out, git_repository *repo, const char *rev)
+{
+	size_t len = strcspn(rev, "~^");
+	char *base = xstrndup(rev, len);
+	const char *p = rev + len;
+	git_odb *odb = NULL;
+	int ret = -1;
+
+	if (git_repository_odb(&odb, repo) < 0 ||
+	    resolve_base(out, repo, odb, base) < 0 ||
+	    peel_raw(out, repo, odb) < 0)
+		goto out;
+	while (*p) {
+		char op = *p++, *end;
+		unsigned long n = 1;
+
+		if (op == '^' && *p == '{') {
+			/* A commit's tree, as git names it: no commit. */
+			if (!strcmp(p, "{tree}")) {
+				ret = GIT_EPEEL;
+				goto out;
+			}
+			if (strncmp(p, "{commit}", 8))
+				goto out;	/* ^{/text} and the like */
+			p += 8;
+			continue;
+		}
+		if (*p >= '0' && *p <= '9') {
+			errno = 0;
+			n = strtoul(p, &end, 10);
+			if (errno)
+				goto out;
+			p = end;
+		}
+		if (op == '^' && n) {
+			if (parent_raw(out, odb, n) < 0)
+				goto out;
+		} else if (op == '~') {
+			for (; n; n--)
+				if (parent_raw(out, odb, 1) < 0)
+					goto out;
+		}
+	}
+	ret = 0;
+out:
+	git_odb_free(odb);
+	free(base);
+	return ret;
+}
+
+int malformed_revparse(git_oid *out, git_repository *repo, const char *rev)
+{
+	git_object *obj = NULL, *peeled = NULL;
+	int ret = git_revparse_single(&obj, repo, rev), peeling = 0;
+
+	if (!ret) {
+		/* Only a tag can lead to a commit libgit2 cannot parse. */
+		int tag = git_object_type(obj) == GIT_OBJECT_TAG;
+
+		ret = git_object_peel(&peeled, obj, GIT_OBJECT_COMMIT);
+		if (!ret)
+			git_oid_cpy(out, git_object_id(peeled));
+		git_object_free(peeled);
+		git_object_free(obj);
+		if (!ret)
+			return 0;
+		if (error_git_memory())
+			return ret;
+		if (!tag || !malformed_suspect())
+			return GIT_EPEEL;
+		peeling = 1;
+	}
+	if (malformed_suspect()) {
+		const git_error *e = git_error_last();
+		int klass = e->klass;
+		char *reason = xstrdup(e->message ? e->message : "");
+
+		int raw = revparse_raw(out, repo, rev);
+
+		if (raw == 0 || raw == GIT_EPEEL) {
+			git_error_clear();
+			free(reason);
+			return raw;
+		}
+		git_error_set_str(klass, reason);
+		free(reason);
+	}
+	return peeling ? GIT_EPEEL : ret;
 }

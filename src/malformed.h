@@ -83,6 +83,10 @@ int malformed_check_name(struct malformed_commit *m, git_oid *id,
  */
 int malformed_tree_id(git_oid *out, git_repository *repo, const git_oid *id);
 
+/* The tree of commit id, also of a malformed one; 0, or libgit2's error. */
+int malformed_commit_tree(git_tree **out, git_repository *repo,
+			  const git_oid *id);
+
 /*
  * The tree of parent n of commit, as git_commit_parent() and
  * git_commit_tree() give it, also when that parent is malformed (then
@@ -110,7 +114,7 @@ int malformed_suspect(void);
 
 /*
  * Says what was done with the malformed commit id, for reason
- * ("skipped", "only its message read"):
+ * ("skipped", "read without its author or date"):
  *
  *     warning: cannot parse commit <id>: <reason>; <done>
  *
@@ -131,9 +135,21 @@ int malformed_lookup(git_commit **out, git_repository *repo,
  * The same for a reader that needs only the message and the parents
  * (the branch index, subjects, reverts): 0 with *out, or 1 with *out
  * NULL and m filled (malformed_release() it) after malformed_warn(...,
- * "only its message read"); else libgit2's error.
+ * "read without its author or date"); else libgit2's error.
  */
 int malformed_lookup_raw(git_commit **out, struct malformed_commit *m,
 			 git_repository *repo, const git_oid *id);
+
+/*
+ * The commit rev names, as git_revparse_single() and a peel to a commit
+ * give it, also when a malformed commit is on the way (the commit
+ * itself, or one whose parents ~ and ^ follow): then read from the
+ * objects, for a ref, an id, a tag and any of ~, ~N, ^, ^N, ^0 and
+ * ^{commit} after them, without a warning (nothing of it is lost).
+ * 0 with *out, else libgit2's error code (GIT_ENOTFOUND,
+ * GIT_EAMBIGUOUS, ...) with its error, as git_revparse_single() or the
+ * peel left them; a name that is no commit is GIT_EPEEL.
+ */
+int malformed_revparse(git_oid *out, git_repository *repo, const char *rev);
 
 #endif

@@ -7,6 +7,7 @@
  */
 #include "match-internal.h"
 #include "error.h"
+#include "malformed.h"
 #include "rules.h"
 #include "strbuf.h"
 #include "treediff.h"
@@ -127,16 +128,10 @@ int match_share_a_name(char *const *a, size_t na, char *const *b, size_t nb)
 
 static int tip_tree(struct match *m)
 {
-	git_commit *tip = NULL;
-
 	if (m->tip_tree)
 		return 0;
-	if (git_commit_lookup(&tip, m->repo, &m->branch->tip) < 0 ||
-	    git_commit_tree(&m->tip_tree, tip) < 0) {
-		git_commit_free(tip);
+	if (malformed_commit_tree(&m->tip_tree, m->repo, &m->branch->tip) < 0)
 		return error_git("cannot read the tree of '%s'", m->branch->name);
-	}
-	git_commit_free(tip);
 	return 0;
 }
 

@@ -372,22 +372,30 @@ static int build_pathkeys(struct match *m, int every)
 
 		if (!every && !scan_commit_may_touch(m->scan, &id))
 			continue;
-		/* A malformed commit has no patch-id here. */
-		if ((ret = malformed_lookup(&commit, m->repo, &id))) {
-			if (ret > 0) {
-				ret = 0;
-				continue;
+		if (git_commit_lookup(&commit, m->repo, &id) < 0) {
+			/*
+			 * A malformed commit (the branch index said so): its
+			 * paths from its trees, watched or not.
+			 */
+			if (!malformed_suspect()) {
+				ret = error_git("cannot read a commit of '%s'",
+						bi->name);
+				break;
 			}
-			ret = error_git("cannot read a commit of '%s'", bi->name);
-			break;
+			git_error_clear();
+			ret = patchid_cache_pathkey_id(m->patchids, m->repo, &id,
+						       key);
+		} else {
+			if (git_commit_parentcount(commit) != 1)
+				ret = 1;
+			else if (!every &&
+				 (ret = scan_commit_touches(m->scan, commit)) >= 0)
+				ret = !ret;
+			if (!ret)
+				ret = patchid_cache_pathkey(m->patchids, m->repo,
+							    commit, key);
+			git_commit_free(commit);
 		}
-		if (git_commit_parentcount(commit) != 1)
-			ret = 1;
-		else if (!every && (ret = scan_commit_touches(m->scan, commit)) >= 0)
-			ret = !ret;
-		if (!ret)
-			ret = patchid_cache_pathkey(m->patchids, m->repo, commit, key);
-		git_commit_free(commit);
 		if (ret < 0)
 			break;
 		if (ret)
@@ -472,14 +480,9 @@ static int same_change(struct match *m, const git_oid *id,
 
 int match_same_patch(struct match *m, const git_oid *id, const git_oid *want)
 {
-	git_commit *commit;
 	git_oid pid;
-	int ret;
+	int ret = patchid_cache_get_id(m->patchids, m->repo, id, &pid);
 
-	if (git_commit_lookup(&commit, m->repo, id) < 0)
-		return error_git("cannot read commit %s", git_oid_tostr_s(id));
-	ret = patchid_cache_get(m->patchids, m->repo, commit, &pid);
-	git_commit_free(commit);
 	if (ret == GIT_ENOTFOUND)
 		return 0;
 	return ret < 0 ? -1 : git_oid_equal(&pid, want);

@@ -6,6 +6,7 @@
 #include "patchid-pool.h"
 #include "cachefile.h"
 #include "error.h"
+#include "malformed.h"
 #include "sha1.h"
 #include "strbuf.h"
 #include "treediff.h"
@@ -298,6 +299,87 @@ int patchid_cache_pathkey(struct patchid_cache *cache, git_repository *repo,
 		cache->dirty = 1;
 	}
 	memcpy(key, e->pathkey, SHA1_RAWSZ);
+	return 0;
+}
+
+int patchid_cache_pathkey_id(struct patchid_cache *cache, git_repository *repo,
+			     const git_oid *id, unsigned char *key)
+{
+	struct patchid_cache_entry *e;
+	struct malformed_commit m;
+	git_commit *commit = NULL;
+	struct treediff d = TREEDIFF_INIT;
+	git_tree *a = NULL, *b = NULL;
+	int ret;
+
+	HASH_FIND(hh, cache->entries, id, sizeof(*id), e);
+	if (e && e->has_pathkey) {
+		memcpy(key, e->pathkey, SHA1_RAWSZ);
+		return 0;
+	}
+	if (!git_commit_lookup(&commit, repo, id)) {
+		ret = git_commit_parentcount(commit) != 1 ? 1 :
+		      patchid_cache_pathkey(cache, repo, commit, key);
+		git_commit_free(commit);
+		return ret;
+	}
+	if (!malformed_check(&m, repo, id))
+		return error_git("cannot read commit %s", git_oid_tostr_s(id));
+	ret = 1;
+	if (m.nr_parents == 1) {
+		git_oid ptree;
+
+		ret = malformed_tree_id(&ptree, repo, &m.parents[0]);
+		if (!ret)
+			ret = git_tree_lookup(&a, repo, &ptree);
+		if (!ret)
+			ret = git_tree_lookup(&b, repo, &m.tree);
+		if (!ret)
+			ret = treediff_trees(&d, repo, a, b);
+		if (ret < 0) {
+			ret = error_git("cannot diff commit %s", git_oid_tostr_s(id));
+		} else {
+			e = cache_add_or_find(cache, id);
+			treediff_key(e->pathkey, &d);
+			e->has_pathkey = 1;
+			cache->dirty = 1;
+			memcpy(key, e->pathkey, SHA1_RAWSZ);
+		}
+	}
+	treediff_release(&d);
+	git_tree_free(a);
+	git_tree_free(b);
+	malformed_release(&m);
+	return ret;
+}
+
+int patchid_cache_get_id(struct patchid_cache *cache, git_repository *repo,
+			 const git_oid *id, git_oid *out)
+{
+	struct patchid_cache_entry *e;
+	git_commit *commit = NULL;
+	int ret;
+
+	HASH_FIND(hh, cache->entries, id, sizeof(*id), e);
+	if (!e || !e->known) {
+		if (!git_commit_lookup(&commit, repo, id)) {
+			ret = patchid_cache_get(cache, repo, commit, out);
+			git_commit_free(commit);
+			return ret;
+		}
+		if (!malformed_check(NULL, repo, id))
+			return error_git("cannot read commit %s",
+					 git_oid_tostr_s(id));
+		/* The pool reads a malformed commit from its object. */
+		if (patchid_cache_fill(cache, repo, id, 1, 1) < 0)
+			return -1;
+		HASH_FIND(hh, cache->entries, id, sizeof(*id), e);
+		if (!e || !e->known)
+			return GIT_ENOTFOUND;	/* a merge */
+	}
+	if (!e->has_diff)
+		return GIT_ENOTFOUND;
+	git_oid_cpy(out, &e->id);
 	return 0;
 }
 

@@ -132,6 +132,13 @@ void patchid_cache_open(struct patchid_cache *cache, const char *path);
 int patchid_cache_get(struct patchid_cache *cache, git_repository *repo,
 		      const git_commit *commit, git_oid *out);
 
+/*
+ * The same by id, also for a commit libgit2 cannot parse
+ * (src/malformed.h), read from its object as patch-id reads it.
+ */
+int patchid_cache_get_id(struct patchid_cache *cache, git_repository *repo,
+			 const git_oid *id, git_oid *out);
+
 /* Whether the cache knows commit's patch-id (or that it has none). */
 int patchid_cache_has(const struct patchid_cache *cache, const git_oid *commit);
 
@@ -152,6 +159,13 @@ int patchid_cache_fill(struct patchid_cache *cache, git_repository *repo,
  */
 int patchid_cache_pathkey(struct patchid_cache *cache, git_repository *repo,
 			  const git_commit *commit, unsigned char *key);
+
+/*
+ * The same by id, also for a malformed commit; 1 (no key) for a commit
+ * that has not one parent.
+ */
+int patchid_cache_pathkey_id(struct patchid_cache *cache, git_repository *repo,
+			     const git_oid *id, unsigned char *key);
 
 /*
  * Writes the file if anything changed: to "<path>.tmp" in the same

@@ -1,6 +1,7 @@
 #include "report-diff.h"
 #include "json.h"
 #include "mail.h"
+#include "malformed.h"
 #include "report-html.h"
 #include "util.h"
 
@@ -124,12 +125,12 @@ void report_diff_html(struct strbuf *out, git_repository *repo,
 	size_t nr = tally(&t, r, rel), i, j, k;
 	struct report_html_bar *bars = xcalloc(nr ? nr : 1, sizeof(*bars));
 	size_t nr_bars;
-	git_commit *tip = NULL;
 	git_time_t now = 0;
 
-	if (!git_commit_lookup(&tip, repo, stable))
-		now = git_commit_time(tip);
-	git_commit_free(tip);
+	if (malformed_commit_time(&now, repo, stable) < 0) {
+		now = 0;
+		git_error_clear();
+	}
 	for (i = 0; i < r->nr; i++) {
 		const struct diff_row *w = &r->v[i];
 		const char *name = w->subsystem ? w->subsystem : "-";

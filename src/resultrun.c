@@ -280,17 +280,12 @@ static int kernel_commit(git_repository *repo, const char *release,
 static int named_commit(git_repository *repo, const char *rev, git_oid *out,
 			char **how)
 {
-	git_object *obj = NULL, *c = NULL;
-	int ret;
+	int ret = malformed_revparse(out, repo, rev);
 
-	if (git_revparse_single(&obj, repo, rev) < 0)
-		return error_git("cannot find revision '%.80s'", rev);
-	ret = git_object_peel(&c, obj, GIT_OBJECT_COMMIT);
-	git_object_free(obj);
-	if (ret < 0)
+	if (ret == GIT_EPEEL)
 		return error_git("'%.80s' is not a commit", rev);
-	git_oid_cpy(out, git_object_id(c));
-	git_object_free(c);
+	if (ret < 0)
+		return error_git("cannot find revision '%.80s'", rev);
 	*how = xstrdup(rev);
 	return 1;
 }

@@ -24,31 +24,20 @@ void revlist_release(struct revlist *l)
 static int resolve(git_oid *out, git_repository *repo, const char *rev,
 		   const char *arg)
 {
-	git_object *obj = NULL, *peeled = NULL;
-	int ret;
+	struct strbuf name = STRBUF_INIT;
+	int ret = malformed_revparse(out, repo, rev);
 
-	if (git_revparse_single(&obj, repo, rev) < 0) {
-		struct strbuf name = STRBUF_INIT;
-
-		if (error_git_memory())
-			return error_git("cannot read revision '%s'", arg);
-		git_error_clear();
-		strbuf_addf(&name, "revision '%s'", rev);
-		ret = scan_ref_error(repo, rev, name.buf, 1);
-		strbuf_release(&name);
-		return ret ? ret : error("bad revision '%s'", arg);
-	}
-	ret = git_object_peel(&peeled, obj, GIT_OBJECT_COMMIT);
-	git_object_free(obj);
-	if (ret < 0 && error_git_memory())
+	if (!ret)
+		return 0;
+	if (error_git_memory())
 		return error_git("cannot read revision '%s'", arg);
-	if (ret < 0) {
-		git_error_clear();
+	git_error_clear();
+	if (ret == GIT_EPEEL)
 		return error("bad revision '%s': not a commit", arg);
-	}
-	git_oid_cpy(out, git_object_id(peeled));
-	git_object_free(peeled);
-	return 0;
+	strbuf_addf(&name, "revision '%s'", rev);
+	ret = scan_ref_error(repo, rev, name.buf, 1);
+	strbuf_release(&name);
+	return ret ? ret : error("bad revision '%s'", arg);
 }
 
 static int push_tip(struct history_walk *walk, struct revlist *l,

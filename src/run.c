@@ -5,6 +5,7 @@
 #include "checks.h"
 #include "deps.h"
 #include "error.h"
+#include "malformed.h"
 #include "history.h"
 #include "paths.h"
 #include "posted.h"
@@ -117,7 +118,6 @@ int run_resolve_upstream(struct run_context *ctx, const char *upstream,
 	static const char *const fallback[] = {
 		"master", "main", "origin/master", "origin/main", NULL
 	};
-	git_object *obj = NULL;
 	size_t i;
 
 	if (!upstream)
@@ -127,7 +127,9 @@ int run_resolve_upstream(struct run_context *ctx, const char *upstream,
 		return scan_resolve(ctx->repo, upstream, "--upstream", out);
 	}
 	for (i = 0; fallback[i]; i++) {
-		if (git_revparse_single(&obj, ctx->repo, fallback[i]) < 0) {
+		git_oid id;
+
+		if (malformed_revparse(&id, ctx->repo, fallback[i]) < 0) {
 			struct strbuf sb = STRBUF_INIT;
 			int ret;
 
@@ -140,7 +142,6 @@ int run_resolve_upstream(struct run_context *ctx, const char *upstream,
 				return ret;
 			continue;
 		}
-		git_object_free(obj);
 		*name = fallback[i];
 		return scan_resolve(ctx->repo, fallback[i], "--upstream", out);
 	}
@@ -926,8 +927,8 @@ int run_check_rule_paths(struct run_context *ctx, struct ruleset *rs)
 		NULL, "master", "main", "origin/master", "origin/main"
 	};
 	const char *dir = ctx->repo_dir ? ctx->repo_dir : ".", *name = NULL;
-	git_object *obj = NULL, *peeled = NULL;
 	struct scan scan;
+	git_oid tip;
 	size_t i;
 	int ret = 0;
 
@@ -937,22 +938,17 @@ int run_check_rule_paths(struct run_context *ctx, struct ruleset *rs)
 		return 0;
 	}
 	names[0] = ctx->config.upstream;
-	for (i = 0; !peeled && i < ARRAY_SIZE(names); i++) {
-		if (names[i] && !git_revparse_single(&obj, ctx->repo, names[i]) &&
-		    !git_object_peel(&peeled, obj, GIT_OBJECT_COMMIT))
+	for (i = 0; !name && i < ARRAY_SIZE(names); i++) {
+		if (names[i] && !malformed_revparse(&tip, ctx->repo, names[i]))
 			name = names[i];
-		git_object_free(obj);
-		obj = NULL;
 		git_error_clear();
 	}
-	if (!peeled)
+	if (!name)
 		return 0;
 	scan_init(&scan, ctx->repo, rs);
-	scan_set_range_oids(&scan, git_object_id(peeled), git_object_id(peeled),
-			    name);
+	scan_set_range_oids(&scan, &tip, &tip, name);
 	ret = scan_prepare(&scan);
 	scan_release(&scan);
-	git_object_free(peeled);
 	return ret;
 }
 
@@ -982,18 +978,14 @@ int run_expand_templates(struct run_context *ctx, struct ruleset *rs,
 int run_review_people(struct run *run, git_repository *repo,
 		      struct review_people **out, size_t *nr)
 {
-	git_commit *tip = NULL;
 	git_tree *tree = NULL;
 	size_t i;
 	int ret = 0;
 
 	*out = NULL;
 	*nr = 0;
-	if (git_commit_lookup(&tip, repo, &run->upstream) < 0 ||
-	    git_commit_tree(&tree, tip) < 0) {
-		git_commit_free(tip);
+	if (malformed_commit_tree(&tree, repo, &run->upstream) < 0)
 		return error_git("cannot read the tree of '%s'", run->upstream_name);
-	}
 	*out = xcalloc(run->rules.nr_subsystems ? run->rules.nr_subsystems : 1,
 		       sizeof(**out));
 	for (i = 0; !ret && i < run->rules.nr_subsystems; i++) {
@@ -1007,7 +999,6 @@ int run_review_people(struct run *run, git_repository *repo,
 		ret = review_maintainers(repo, tree, s, &p->maintainers);
 	}
 	git_tree_free(tree);
-	git_commit_free(tip);
 	return ret;
 }
 

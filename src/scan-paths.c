@@ -5,6 +5,7 @@
  */
 #include "scan-internal.h"
 #include "error.h"
+#include "malformed.h"
 #include "strbuf.h"
 #include "util.h"
 
@@ -444,13 +445,10 @@ static int check_specs(struct scan *s, const git_tree *root)
 static git_tree *tree_of(git_repository *repo, const git_oid *id,
 			 const char *what)
 {
-	git_commit *commit = NULL;
 	git_tree *tree = NULL;
 
-	if (git_commit_lookup(&commit, repo, id) < 0 ||
-	    git_commit_tree(&tree, commit) < 0)
+	if (malformed_commit_tree(&tree, repo, id) < 0)
 		error_git("cannot read the tree of %s", what);
-	git_commit_free(commit);
 	return tree;
 }
 

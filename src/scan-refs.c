@@ -61,10 +61,9 @@ int scan_ref_error(git_repository *repo, const char *rev, const char *name,
 int scan_resolve(git_repository *repo, const char *rev, const char *what,
 		 git_oid *out)
 {
-	git_object *obj = NULL, *peeled = NULL;
 	int ret;
 
-	ret = git_revparse_single(&obj, repo, rev);
+	ret = malformed_revparse(out, repo, rev);
 	/* libgit2 calls every hex name shorter than 4 digits ambiguous. */
 	if (ret == GIT_EAMBIGUOUS && strlen(rev) < GIT_OID_MINPREFIXLEN)
 		ret = GIT_ENOTFOUND;
@@ -80,16 +79,12 @@ int scan_resolve(git_repository *repo, const char *rev, const char *what,
 	}
 	if (ret == GIT_EAMBIGUOUS)
 		return error("ambiguous revision '%s' for %s", rev, what);
+	if (ret == GIT_EPEEL)
+		return error("'%s' (%s) is not a commit", rev, what);
 	if (ret < 0 && malformed_suspect())
 		return error_git("cannot parse commit '%s' for %s", rev, what);
 	if (ret < 0)
 		return error_git("cannot resolve '%s' for %s", rev, what);
-	ret = git_object_peel(&peeled, obj, GIT_OBJECT_COMMIT);
-	git_object_free(obj);
-	if (ret < 0)
-		return error("'%s' (%s) is not a commit", rev, what);
-	git_oid_cpy(out, git_object_id(peeled));
-	git_object_free(peeled);
 	return 0;
 }
 

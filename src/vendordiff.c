@@ -134,7 +134,7 @@ static int follow_up_rows(struct diff_rows *r, struct run_context *ctx,
 	if ((ret = run_scan(ctx, run)) < 0 ||
 	    (ret = run_judge(run, ctx->repo, l, &run->scan.from)) < 0)
 		return ret;
-	if (git_commit_lookup(&onto, ctx->repo, &run->branch.tip) < 0)
+	if (apply_onto_lookup(&onto, ctx->repo, &run->branch.tip) < 0)
 		return error_git("cannot read the tip of '%s'", vendor);
 	for (i = 0; !ret && i < l->nr; i++) {
 		struct candidate *c = l->items[i];

@@ -1,5 +1,6 @@
 #include "cli.h"
 #include "error.h"
+#include "malformed.h"
 #include "multirun.h"
 #include "options.h"
 #include "report.h"
@@ -48,7 +49,8 @@ static int explain_one(struct run_context *ctx, struct run *run,
 		return 0;
 	}
 	if (git_commit_lookup(&commit, ctx->repo, &id) < 0)
-		return error_git("cannot read commit '%s'", rev);
+		return error_git(malformed_suspect() ? "cannot parse commit '%s' "
+				 "for explain" : "cannot read commit '%s'", rev);
 	if (git_commit_parentcount(commit) > 1) {
 		git_commit_free(commit);
 		return error("'%s' is a merge; explain the commits it brings in",

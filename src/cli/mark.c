@@ -1,6 +1,7 @@
 #include "cli.h"
 #include "error.h"
 #include "ledger.h"
+#include "malformed.h"
 #include "options.h"
 #include "report.h"
 #include "report-ledger.h"
@@ -163,7 +164,7 @@ static int mark(struct run_context *ctx, int argc, char **argv)
 {
 	struct strbuf out = STRBUF_INIT;
 	struct mark_args a;
-	git_object *obj = NULL;
+	git_oid tip;
 	struct ledger l;
 	git_time_t now;
 	char *path;
@@ -174,7 +175,7 @@ static int mark(struct run_context *ctx, int argc, char **argv)
 		return ret == 1 ? 0 : ret;
 	if (ledger_now(&now) < 0 || run_open_repo(ctx) < 0)
 		return 1;
-	if (git_revparse_single(&obj, ctx->repo, a.branch) < 0) {
+	if (malformed_revparse(&tip, ctx->repo, a.branch) < 0) {
 		struct strbuf name = STRBUF_INIT;
 
 		git_error_clear();
@@ -184,7 +185,6 @@ static int mark(struct run_context *ctx, int argc, char **argv)
 		strbuf_release(&name);
 		return 1;
 	}
-	git_object_free(obj);
 
 	path = run_ledger_path(ctx);
 	ledger_init(&l, path);

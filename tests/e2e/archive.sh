@@ -404,6 +404,40 @@ for store in "$all" "$all.gz" "$v1" "$md"; do
 done
 ok "one mbox (plain and gzip), a public-inbox v1 repository and a maildir give the same answers"
 
+# --- a malformed commit in an inbox ------------------------------------------
+
+# public-inbox commits as the sender: an author line git shows but
+# libgit2 cannot parse (here without the <> of its address) is named
+# in a warning, and its message is read from its blob all the same.
+# malform GITDIR: rewrites the tip of refs/heads/master so; prints it.
+malform() {
+	local tip c
+	tip=$(git --git-dir="$1" rev-parse refs/heads/master)
+	c=$(git --git-dir="$1" cat-file commit "$tip" |
+		sed 's/^author \(.*\) <\([^>]*\)> /author \1 \2 /' |
+		git --git-dir="$1" hash-object -t commit -w --literally --stdin)
+	git --git-dir="$1" update-ref refs/heads/master "$c"
+	echo "$c"
+}
+cp -R "$xfs" "$tmp/xfs-bad"
+cp -R "$v1" "$tmp/v1-bad.git"
+bad2=$(malform "$tmp/xfs-bad/git/1.git")
+bad1=$(malform "$tmp/v1-bad.git")
+for store in "$tmp/xfs-bad --archive $ext4" "$tmp/v1-bad.git"; do
+	# shellcheck disable=SC2086
+	sp --no-cache propose --branch linux-6.6.y --archive $store \
+		--format json >x.json 2>err
+	jq -c '{commit, posted}' x.json >actual
+	test_cmp ref actual
+	case $store in
+	*xfs-bad*) c=$bad2 ;;
+	*) c=$bad1 ;;
+	esac
+	echo "warning: cannot parse commit $c: failed to parse signature - malformed e-mail; its message read from its blob" >expect
+	test_cmp expect err
+done
+ok "a malformed commit in a v2 epoch or a v1 inbox: warned, its message read"
+
 # --- the caches ----------------------------------------------------------------
 
 # Fresh caches: a first run reads everything, the next nothing.

@@ -2,12 +2,12 @@
 # Malformed commits: those git shows (git log goes on) but libgit2
 # refuses to parse (git fsck: missingEmail, badDate, missingAuthor,
 # ...).  Every command goes on: one warning names the commit, libgit2's
-# reason and what was done ("skipped" on mainline, "only its message
-# read" in a branch), and the rest of the answer is that of the same
-# history with a well-formed commit in its place.  What libgit2 reads
-# as git does gets no warning; a commit git refuses too (a bad tree or
-# parent line) stays an error, as a missing object does
-# (tests/e2e/repo-faults.sh).
+# reason and what was done ("skipped" on mainline, "read without its
+# author or date" in a branch: its message, parents and patch-id), and
+# the rest of the answer is that of the same history with a well-formed
+# commit in its place.  What libgit2 reads as git does gets no
+# warning; a commit git refuses too (a bad tree or parent line) stays
+# an error, as a missing object does (tests/e2e/repo-faults.sh).
 . "$TEST_SRCDIR/tests/lib.sh"
 . "$TEST_SRCDIR/tests/e2e/fixture.sh"
 
@@ -234,7 +234,7 @@ malformed() {
 			printf 'warning: cannot parse commit %s: %s; skipped\n' \
 				"$m" "$reason" >"$tmp/expect"
 			[ "${6:-}" = master ] ||
-				printf 'warning: cannot parse commit %s: %s; only its message read\n' \
+				printf 'warning: cannot parse commit %s: %s; read without its author or date\n' \
 					"$mb" "$reason" >>"$tmp/expect" ;;
 		esac
 		# In the order the stages meet them.
@@ -288,8 +288,8 @@ malformed committerBadDate "$A" \
 	'committer C O Mitter <committer@example.com> notadate +0000' \
 	'failed to parse signature - invalid Unix timestamp'
 # No end to the header, and so no message: git log shows it all the
-# same.  In the branch its message is no evidence: the change it
-# backports, whose patch-id is not computed, is only maybe-present.
+# same.  In the branch its message is no evidence, but its patch-id is,
+# read from its trees: the change it backports is present.
 malformed unterminatedHeader "$A" "$C" \
 	'failed to parse signature - no newline given' unterminated master
 build unterminatedBranch "$A" "$C" unterminated
@@ -297,14 +297,14 @@ answers unterminatedBranch
 ids unterminatedBranch
 printf 'warning: cannot parse commit %s: %s; %s\n' \
 	"$m" 'failed to parse signature - no newline given' skipped \
-	"$mb" 'failed to parse signature - no newline given' 'only its message read' |
+	"$mb" 'failed to parse signature - no newline given' 'read without its author or date' |
 	sort >"$tmp/expect"
 sort "$tmp/unterminatedBranch.answers/propose.err" >"$tmp/actual"
 test_cmp "$tmp/expect" "$tmp/actual"
-grep -q "^{\"commit\":\"$uaf\",.*\"verdict\":\"maybe-present\"" \
+grep -q "^{\"commit\":\"$uaf\",.*\"verdict\":\"present\",.*\"evidence\":\[{\"kind\":\"patch-id\",\"commit\":\"$mb\"" \
 	"$tmp/unterminatedBranch.answers/propose" ||
 	fail "unterminated in the branch: $(grep "$uaf" "$tmp/unterminatedBranch.answers/propose")"
-ok "unterminatedHeader in the branch: what it backports is maybe-present"
+ok "unterminatedHeader in the branch: what it backports is present by patch-id"
 # On mainline only, with the repository's commit-graph (walks and
 # merge bases on it; git writes the commit there, its date 0).
 build graph-twin "$A" "$C" '' master
@@ -406,6 +406,79 @@ accepted zeroPaddedDate 'author A U Thor <author@example.com> 01700000900 +0000'
 accepted missingSpaceBeforeDate 'author A U Thor <author@example.com>1700000900 +0000' "$C"
 # The message is taken for more header lines, as git takes it: empty.
 accepted noBlankLine "$A" "$C" noblank twin-nomsg
+
+# --- malformed tips ----------------------------------------------------------
+# M is master's tip and Mb linux-6.6.y's.  Named directly (a branch, an
+# id, master~0, ^{commit}), they resolve, as git rev-parse resolves
+# them; M is skipped, Mb read for its message, and the trial picks go
+# onto a copy of Mb's tree in memory: nothing is written to the
+# repository, and the mails apply with git am.
+for d in missingEmail twin; do
+	cp -R "$tmp/$d" "$tmp/$d-tips"
+	ids "$d"
+	git -C "$tmp/$d-tips" update-ref refs/heads/master "$m"
+	git -C "$tmp/$d-tips" update-ref refs/heads/linux-6.6.y "$mb"
+	git -C "$tmp/$d-tips" tag -a -m 'the tip' tip "$m"
+	git -C "$tmp/$d-tips" count-objects >"$tmp/$d-tips.objects"
+	mkdir -p "$tmp/$d-tips.answers"
+	for up in '' master~0 "$m" "$(echo "$m" | cut -c1-9)" \
+		'master^{commit}' tip tip^0 'tip^{commit}~0'; do
+		run "$d-tips" --no-cache propose --branch linux-6.6.y \
+			${up:+--upstream "$up"} --format json
+		[ $status -eq 0 ] || fail "$d-tips: propose ${up:+--upstream $up}: exit $status: $(cat "$tmp/err")"
+		if [ -z "$up" ]; then
+			mv "$tmp/out" "$tmp/$d-tips.answers/propose"
+			mv "$tmp/err" "$tmp/$d-tips.answers/propose.err"
+		else
+			test_cmp "$tmp/$d-tips.answers/propose" "$tmp/out"
+		fi
+	done
+	# Through M to its parent, as git rev-parse goes.
+	run "$d-tips" --no-cache propose --branch linux-6.6.y \
+		--upstream 'tip~1' --format json
+	cp "$tmp/out" "$tmp/through"
+	run "$d-tips" --no-cache propose --branch linux-6.6.y \
+		--upstream "$(git -C "$tmp/$d-tips" rev-parse master~1)" --format json
+	test_cmp "$tmp/through" "$tmp/out"
+	run "$d-tips" --no-cache propose --branch linux-6.6.y \
+		--upstream 'master^{tree}'
+	grep -q "^error: 'master^{tree}' (--upstream) is not a commit\$" "$tmp/err" ||
+		fail "$d-tips: master^{tree}: $(cat "$tmp/err")"
+	# G, on top of M, is proposed: picked onto the branch's tip.
+	run "$d-tips" --no-cache propose --branch linux-6.6.y --upstream "$g" \
+		--format mbox
+	[ $status -eq 0 ] || fail "$d-tips: mbox: exit $status: $(cat "$tmp/err")"
+	mv "$tmp/out" "$tmp/$d-tips.mbox"
+	run "$d-tips" --no-cache mark --branch linux-6.6.y -m 'not this one' \
+		"$uaf" rejected
+	[ $status -eq 0 ] || fail "$d-tips: mark: exit $status: $(cat "$tmp/err")"
+	git -C "$tmp/$d-tips" count-objects >"$tmp/actual"
+	test_cmp "$tmp/$d-tips.objects" "$tmp/actual"
+	git clone -q -b linux-6.6.y "$tmp/$d-tips" "$tmp/$d-tips.am"
+	git -C "$tmp/$d-tips.am" am -q "$tmp/$d-tips.mbox" ||
+		fail "$d-tips: git am fails"
+	git -C "$tmp/$d-tips.am" log --format=%s origin/linux-6.6.y.. \
+		>"$tmp/$d-tips.applied"
+done
+ids missingEmail
+printf 'warning: cannot parse commit %s: %s; %s\n' \
+	"$m" 'failed to parse signature - malformed e-mail' skipped \
+	"$mb" 'failed to parse signature - malformed e-mail' 'read without its author or date' |
+	sort >"$tmp/expect"
+sort "$tmp/missingEmail-tips.answers/propose.err" >"$tmp/actual"
+test_cmp "$tmp/expect" "$tmp/actual"
+# The twin's answer but for M, its commits named as the twin's; G
+# applies with git am on either branch.
+m2=$m mb2=$mb
+ids twin
+grep -v "$m" "$tmp/twin-tips.answers/propose" >"$tmp/expect"
+sed -e "s/$mb2/$mb/g" -e "s/$(echo "$mb2" | cut -c1-12)/$(echo "$mb" | cut -c1-12)/g" \
+	"$tmp/missingEmail-tips.answers/propose" >"$tmp/actual"
+test_cmp "$tmp/expect" "$tmp/actual"
+grep -v 'ext4: fix a leak in quux' "$tmp/twin-tips.applied" >"$tmp/expect"
+test_cmp "$tmp/expect" "$tmp/missingEmail-tips.applied"
+grep -q '^ext4: fix a crash in super$' "$tmp/expect" || fail "G is not proposed"
+ok "malformed tips of master and the branch: resolved, read, picked onto"
 
 # --- git refuses them too: an error, as a damaged object ---------------------
 # refused NAME HOW MESSAGE: on master, a commit M whose tree or parent
