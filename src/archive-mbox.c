@@ -46,6 +46,10 @@ static int read_maildir(struct archive *a, size_t src)
 	for (i = 0; i < a->nr; i++) {
 		if (a->msgs[i]->source != src || a->msgs[i]->removed)
 			continue;
+		/* A place the cache lists twice is one file. */
+		HASH_FIND_STR(seen, a->msgs[i]->where, e);
+		if (e)
+			continue;
 		e = &entries[nr_entries++];
 		e->where = a->msgs[i]->where;
 		HASH_ADD_KEYPTR(hh, seen, e->where, strlen(e->where), e);
