@@ -1,4 +1,5 @@
 #include "report-ledger.h"
+#include "malformed.h"
 #include "util.h"
 
 #include <string.h>
@@ -48,8 +49,10 @@ void report_decision(struct strbuf *out, git_repository *repo,
 		     const struct ledger_entry *e)
 {
 	char hex[GIT_OID_HEXSZ + 1], date[11];
+	struct malformed_commit bad;
 	git_commit *commit = NULL;
 	const char *subject = NULL;
+	int ret;
 
 	git_oid_tostr(hex, 13, &e->commit);
 	strbuf_addf(out, "%s %s for %s", decision_name(e->decision), hex,
@@ -58,14 +61,18 @@ void report_decision(struct strbuf *out, git_repository *repo,
 		ledger_format_date(date, e->until);
 		strbuf_addf(out, " until %s", date);
 	}
-	if (git_commit_lookup(&commit, repo, &e->commit) < 0)
+	/* A malformed commit is in the repository: its subject, read raw. */
+	ret = malformed_lookup_raw(&commit, &bad, repo, &e->commit);
+	if (ret < 0)
 		git_error_clear();
 	else
-		subject = git_commit_summary(commit);
+		subject = ret ? bad.summary : git_commit_summary(commit);
 	strbuf_addf(out, ": %s", subject ? subject : "(not in this repository)");
 	if (*e->reason)
 		strbuf_addf(out, " (%s)", e->reason);
 	strbuf_addch(out, '\n');
+	if (ret > 0)
+		malformed_release(&bad);
 	git_commit_free(commit);
 }
 

@@ -452,6 +452,11 @@ for d in missingEmail twin; do
 	run "$d-tips" --no-cache mark --branch linux-6.6.y -m 'not this one' \
 		"$uaf" rejected
 	[ $status -eq 0 ] || fail "$d-tips: mark: exit $status: $(cat "$tmp/err")"
+	# M marked: its subject, read from its object.
+	run "$d-tips" --no-cache mark --branch linux-6.6.y -m no "$m" rejected
+	echo "rejected $(echo "$m" | cut -c1-12) for linux-6.6.y: ext4: fix a leak in quux (no)" \
+		>"$tmp/expect"
+	test_cmp "$tmp/expect" "$tmp/out"
 	git -C "$tmp/$d-tips" count-objects >"$tmp/actual"
 	test_cmp "$tmp/$d-tips.objects" "$tmp/actual"
 	git clone -q -b linux-6.6.y "$tmp/$d-tips" "$tmp/$d-tips.am"
