@@ -14,12 +14,15 @@ struct history_walk_entry {
 	unsigned int nr_parents;
 };
 
+static int before(const void *ctx, uint32_t a, uint32_t b);
+
 void history_walk_init(struct history_walk *w, git_repository *repo,
 		       unsigned int sorting)
 {
 	memset(w, 0, sizeof(*w));
 	w->repo = repo;
 	w->sorting = sorting;
+	w->queue.before = before;
 }
 
 void history_walk_first_parent(struct history_walk *w)
@@ -37,7 +40,7 @@ void history_walk_release(struct history_walk *w)
 		free(w->met[i].parents);
 	free(w->met);
 	free(w->slots);
-	free(w->queue);
+	free(w->queue.v);
 	free(w->tips);
 	free(w->hide);
 	git_odb_free(w->odb);
@@ -203,46 +206,13 @@ static void grow_slots(struct history_walk *w)
 }
 
 /* Newest first; of the same date, the first met. */
-static int before(const struct history_walk *w, uint32_t a, uint32_t b)
+static int before(const void *ctx, uint32_t a, uint32_t b)
 {
+	const struct history_walk *w = ctx;
+
 	if (w->met[a].date != w->met[b].date)
 		return w->met[a].date > w->met[b].date;
 	return a < b;
-}
-
-static void queue_push(struct history_walk *w, uint32_t e)
-{
-	size_t i, up;
-
-	ALLOC_GROW(w->queue, w->nr_queue, w->alloc_queue);
-	i = w->nr_queue++;
-	while (i) {
-		up = (i - 1) / 2;
-		if (!before(w, e, w->queue[up]))
-			break;
-		w->queue[i] = w->queue[up];
-		i = up;
-	}
-	w->queue[i] = e;
-}
-
-static uint32_t queue_pop(struct history_walk *w)
-{
-	uint32_t top = w->queue[0], last = w->queue[--w->nr_queue];
-	size_t i = 0, child;
-
-	while ((child = 2 * i + 1) < w->nr_queue) {
-		if (child + 1 < w->nr_queue &&
-		    before(w, w->queue[child + 1], w->queue[child]))
-			child++;
-		if (!before(w, w->queue[child], last))
-			break;
-		w->queue[i] = w->queue[child];
-		i = child;
-	}
-	if (w->nr_queue)
-		w->queue[i] = last;
-	return top;
 }
 
 /*
@@ -323,7 +293,8 @@ static int meet(struct history_walk *w, const git_oid *id)
 	if ((ret = read_entry(w, e)) < 0)
 		return ret;
 	slot_add(w, (uint32_t)w->nr_met);
-	queue_push(w, (uint32_t)w->nr_met++);
+	w->queue.ctx = w;
+	heap_push(&w->queue, (uint32_t)w->nr_met++);
 	return 0;
 }
 
@@ -335,9 +306,10 @@ static int next_here(git_oid *out, struct history_walk *w)
 	uint32_t x;
 	int ret;
 
-	if (!w->nr_queue)
+	if (!w->queue.nr)
 		return GIT_ITEROVER;
-	x = queue_pop(w);
+	w->queue.ctx = w;
+	x = heap_pop(&w->queue);
 	/* Parents are met here: w->met may move. */
 	parents = w->met[x].parents;
 	n = w->met[x].nr_parents;

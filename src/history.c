@@ -6,6 +6,7 @@
 
 #include "error.h"
 #include "history.h"
+#include "heap.h"
 #include "malformed.h"
 #include "util.h"
 
@@ -428,57 +429,10 @@ static int parents_of(struct history *h, uint32_t handle,
 	return (int)p->nr_parents;
 }
 
-/*
- * A binary heap of handles; before(h, a, b) says a comes out first.
- * Every key is total, so the order never depends on the heap's shape.
- */
-typedef int (*before_fn)(const struct history *h, uint32_t a, uint32_t b);
-
-struct heap {
-	uint32_t *v;
-	size_t nr, alloc;
-	before_fn before;
-	const struct history *h;
-};
-
-static void heap_push(struct heap *q, uint32_t x)
-{
-	size_t i, up;
-
-	ALLOC_GROW(q->v, q->nr, q->alloc);
-	i = q->nr++;
-	while (i) {
-		up = (i - 1) / 2;
-		if (!q->before(q->h, x, q->v[up]))
-			break;
-		q->v[i] = q->v[up];
-		i = up;
-	}
-	q->v[i] = x;
-}
-
-static uint32_t heap_pop(struct heap *q)
-{
-	uint32_t top = q->v[0], last = q->v[--q->nr];
-	size_t i = 0, child;
-
-	while ((child = 2 * i + 1) < q->nr) {
-		if (child + 1 < q->nr &&
-		    q->before(q->h, q->v[child + 1], q->v[child]))
-			child++;
-		if (!q->before(q->h, q->v[child], last))
-			break;
-		q->v[i] = q->v[child];
-		i = child;
-	}
-	if (q->nr)
-		q->v[i] = last;
-	return top;
-}
-
 /* Higher generation first, then later date, then the handle. */
-static int before_generation(const struct history *h, uint32_t a, uint32_t b)
+static int before_generation(const void *ctx, uint32_t a, uint32_t b)
 {
+	const struct history *h = ctx;
 	uint64_t ga = generation_of(h, a), gb = generation_of(h, b);
 	int64_t da, db;
 
@@ -492,8 +446,9 @@ static int before_generation(const struct history *h, uint32_t a, uint32_t b)
 }
 
 /* Later committer date first, then the smaller id. */
-static int before_date(const struct history *h, uint32_t a, uint32_t b)
+static int before_date(const void *ctx, uint32_t a, uint32_t b)
 {
+	const struct history *h = ctx;
 	int64_t da = date_of(h, a), db = date_of(h, b);
 	git_oid ia, ib;
 
@@ -711,8 +666,9 @@ static int range_set_graph(struct history *h, const uint32_t *tips,
 }
 
 /* Later committer date first, then the smaller handle. */
-static int before_date_quick(const struct history *h, uint32_t a, uint32_t b)
+static int before_date_quick(const void *ctx, uint32_t a, uint32_t b)
 {
+	const struct history *h = ctx;
 	int64_t da = date_of(h, a), db = date_of(h, b);
 
 	if (da != db)

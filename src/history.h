@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "commitgraph.h"
+#include "heap.h"
 
 /*
  * Walks and ancestry questions on the commit-graph (src/commitgraph.h)
@@ -124,8 +125,7 @@ struct history_walk {
 	size_t nr_met, alloc_met;
 	uint32_t *slots;		/* indexes into met, by id */
 	size_t nr_slots;
-	uint32_t *queue;		/* a heap of indexes into met */
-	size_t nr_queue, alloc_queue;
+	struct heap queue;		/* indexes into met */
 	git_odb *odb;
 };
 

@@ -178,7 +178,7 @@ static int slot_before(const struct pid_slot *a, const struct pid_slot *b)
 	return a->time > b->time || (a->time == b->time && a->seq < b->seq);
 }
 
-static void heap_push(struct pid_slot *heap, size_t *nr, struct pid_slot s)
+static void slot_push(struct pid_slot *heap, size_t *nr, struct pid_slot s)
 {
 	size_t i = (*nr)++;
 
@@ -189,7 +189,7 @@ static void heap_push(struct pid_slot *heap, size_t *nr, struct pid_slot s)
 	heap[i] = s;
 }
 
-static struct pid_slot heap_pop(struct pid_slot *heap, size_t *nr)
+static struct pid_slot slot_pop(struct pid_slot *heap, size_t *nr)
 {
 	struct pid_slot top = heap[0], last = heap[--*nr];
 	size_t i = 0, child;
@@ -223,7 +223,7 @@ static void join(struct pid_slot *heap, size_t *nr, size_t *seq,
 	s.time = l->items[found->index].time;
 	s.seq = (*seq)++;
 	s.index = found->index;
-	heap_push(heap, nr, s);
+	slot_push(heap, nr, s);
 }
 
 size_t *revlist_log_order(const struct revlist *l)
@@ -242,7 +242,7 @@ size_t *revlist_log_order(const struct revlist *l)
 	for (i = 0; i < l->nr_tips; i++)
 		join(heap, &nr_heap, &seq, l, by_oid, seen, &l->tips[i]);
 	while (nr_heap) {
-		const struct patchid_job *it = &l->items[heap_pop(heap, &nr_heap).index];
+		const struct patchid_job *it = &l->items[slot_pop(heap, &nr_heap).index];
 
 		order[nr_order++] = (size_t)(it - l->items);
 		for (j = 0; j < it->nr_parents; j++)

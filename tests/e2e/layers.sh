@@ -5,7 +5,7 @@
 . "$TEST_SRCDIR/tests/lib.sh"
 
 cat >"$tmp/layers" <<'LAYERS'
-0 base        ascii cachefile error json lockfile paths progress sha1 strbuf trace util
+0 base        ascii cachefile error heap json lockfile paths progress sha1 strbuf trace util
 1 readers     apply archive archive-mbox archive-ops archive-pi commitgraph config cve history history-walk ledger ledger-internal ledger-notes mail malformed mbox mbox-internal mbox-mime message message-internal message-tags patchid patchid-attr patchid-cache patchid-diff patchid-pool patchid-rename rules rules-internal rules-parse scancache soak state testannot testannot-fstests testannot-internal testannot-ltp testannot-shlex testresult treediff trialcache
 2 candidate   candidate
 3 stages      audit blame branch checks deps eval match match-files match-internal match-mainline posted review revlist ruletest scan scan-fixes scan-internal scan-paths scan-refs score
