@@ -171,20 +171,56 @@ int malformed_suspect(void)
 		     e->klass == GIT_ERROR_OBJECT);
 }
 
+/* libgit2's last error, kept while other calls replace it. */
+struct kept_error {
+	int klass;
+	char *message;
+};
+
+static void keep_error(struct kept_error *k)
+{
+	const git_error *e = git_error_last();
+
+	k->klass = e ? e->klass : GIT_ERROR_NONE;
+	k->message = xstrdup(e && e->message ? e->message : "");
+}
+
+/* Makes the kept error libgit2's last again (restore), or clears it. */
+static void put_error(struct kept_error *k, int restore)
+{
+	if (restore)
+		git_error_set_str(k->klass, k->message);
+	else
+		git_error_clear();
+	free(k->message);
+	k->message = NULL;
+}
+
+/* The one object that 4 to 40 hex digits name: 0, or -1. */
+static int hex_name(git_oid *out, git_odb *odb, const char *name)
+{
+	size_t len = strlen(name);
+	git_oid prefix;
+
+	if (len < GIT_OID_MINPREFIXLEN || len > GIT_OID_HEXSZ ||
+	    !is_hex(name, len) || git_oid_fromstrn(&prefix, name, len) < 0 ||
+	    git_odb_exists_prefix(out, odb, &prefix, len) < 0)
+		return -1;
+	return 0;
+}
+
 int malformed_check(struct malformed_commit *m, git_repository *repo,
 		    const git_oid *id)
 {
-	const git_error *e = git_error_last();
 	struct malformed_commit got;
+	struct kept_error k;
 	git_odb_object *obj = NULL;
 	git_odb *odb = NULL;
-	char *reason;
-	int klass, ret = 0;
+	int ret = 0;
 
 	if (!malformed_suspect())
 		return 0;
-	klass = e->klass;
-	reason = xstrdup(e->message ? e->message : "");
+	keep_error(&k);
 	if (!git_repository_odb(&odb, repo) &&
 	    !git_odb_read(&obj, odb, id) &&
 	    git_odb_object_type(obj) == GIT_OBJECT_COMMIT &&
@@ -196,19 +232,14 @@ int malformed_check(struct malformed_commit *m, git_repository *repo,
 			m->message = raw_message(git_odb_object_data(obj),
 						 git_odb_object_size(obj));
 			m->summary = summary_of(m->message);
-			m->reason = reason;
-			reason = NULL;
+			m->reason = xstrdup(k.message);
 		} else {
 			malformed_release(&got);
 		}
 	}
 	git_odb_object_free(obj);
 	git_odb_free(odb);
-	if (ret)
-		git_error_clear();
-	else
-		git_error_set_str(klass, reason);
-	free(reason);
+	put_error(&k, !ret);
 	return ret;
 }
 
@@ -228,30 +259,24 @@ void malformed_name_error(const git_oid *id)
 int malformed_check_name(struct malformed_commit *m, git_oid *id,
 			 git_repository *repo, const char *name)
 {
-	const git_error *e = git_error_last();
-	size_t len = strlen(name);
 	git_commit *commit = NULL;
 	git_odb *odb = NULL;
-	git_oid prefix;
-	char *reason;
-	int klass, ret = 0;
+	struct kept_error k;
+	int ret = 0;
 
-	if (!malformed_suspect() || len < GIT_OID_MINPREFIXLEN ||
-	    len > GIT_OID_HEXSZ || !is_hex(name, len))
+	if (!malformed_suspect())
 		return 0;
-	klass = e->klass;
-	reason = xstrdup(e->message ? e->message : "");
+	keep_error(&k);
 	/* The lookup again, for malformed_check() to judge its error. */
-	if (!git_oid_fromstrn(&prefix, name, len) &&
-	    !git_repository_odb(&odb, repo) &&
-	    !git_odb_exists_prefix(id, odb, &prefix, len) &&
+	if (!git_repository_odb(&odb, repo) && !hex_name(id, odb, name) &&
 	    git_commit_lookup(&commit, repo, id) < 0)
 		ret = malformed_check(m, repo, id);
 	git_commit_free(commit);
 	git_odb_free(odb);
-	if (!ret)
-		git_error_set_str(klass, reason);
-	free(reason);
+	if (ret)
+		free(k.message);
+	else
+		put_error(&k, 1);
 	return ret;
 }
 
@@ -428,7 +453,6 @@ static int resolve_base(git_oid *out, git_repository *repo, git_odb *odb,
 			const char *base)
 {
 	git_reference *ref = NULL, *resolved = NULL;
-	size_t len = strlen(base);
 	int ret = -1;
 
 	if (!git_reference_dwim(&ref, repo, base) &&
@@ -436,13 +460,8 @@ static int resolve_base(git_oid *out, git_repository *repo, git_odb *odb,
 	    git_reference_target(resolved)) {
 		git_oid_cpy(out, git_reference_target(resolved));
 		ret = 0;
-	} else if (len >= GIT_OID_MINPREFIXLEN && len <= GIT_OID_HEXSZ &&
-		   is_hex(base, len)) {
-		git_oid prefix;
-
-		if (!git_oid_fromstrn(&prefix, base, len) &&
-		    !git_odb_exists_prefix(out, odb, &prefix, len))
-			ret = 0;
+	} else {
+		ret = hex_name(out, odb, base);
 	}
 	git_reference_free(resolved);
 	git_reference_free(ref);
@@ -528,19 +547,14 @@ int malformed_revparse(git_oid *out, git_repository *repo, const char *rev)
 		peeling = 1;
 	}
 	if (malformed_suspect()) {
-		const git_error *e = git_error_last();
-		int klass = e->klass;
-		char *reason = xstrdup(e->message ? e->message : "");
+		struct kept_error k;
+		int raw;
 
-		int raw = revparse_raw(out, repo, rev);
-
-		if (raw == 0 || raw == GIT_EPEEL) {
-			git_error_clear();
-			free(reason);
+		keep_error(&k);
+		raw = revparse_raw(out, repo, rev);
+		put_error(&k, raw && raw != GIT_EPEEL);
+		if (!raw || raw == GIT_EPEEL)
 			return raw;
-		}
-		git_error_set_str(klass, reason);
-		free(reason);
 	}
 	return peeling ? GIT_EPEEL : ret;
 }
