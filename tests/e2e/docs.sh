@@ -127,19 +127,19 @@ passed "option tables, usage strings and stablepick(1) agree"
 
 # --- configuration and environment ------------------------------------------
 section ".SH CONFIGURATION" >"$tmp/config"
-keys=$(grep -ohE '"stablepick\.[a-z]+"' "$src"/src/*.c "$src"/src/cli/*.c | tr -d '"' | sort -u)
+keys=$(grep -ohE '"stablepick\.[a-z]+"' "$src"/src/*/*.c | tr -d '"' | sort -u)
 [ -n "$keys" ] || bad "no configuration key found in src/"
 for key in $keys; do
 	grep -q "^\\.B $key\$" "$tmp/config" ||
 		bad "stablepick(1), CONFIGURATION: $key is not described"
 done
-for key in $(grep -ohE 'config_branch_get\([^)]*"[a-z]+"\)' "$src"/src/*.c "$src"/src/cli/*.c |
+for key in $(grep -ohE 'config_branch_get\([^)]*"[a-z]+"\)' "$src"/src/*/*.c |
 	     sed 's/.*"\([a-z]*\)")$/\1/' | sort -u); do
 	grep -q "^\\.BI stablepick\\. branch \\.$key\$" "$tmp/config" ||
 		bad "stablepick(1), CONFIGURATION: stablepick.<branch>.$key is not described"
 done
 section ".SH ENVIRONMENT" >"$tmp/env"
-for var in $(grep -ohE 'getenv\("STABLEPICK_[A-Z_]+"\)' "$src"/src/*.c "$src"/src/cli/*.c |
+for var in $(grep -ohE 'getenv\("STABLEPICK_[A-Z_]+"\)' "$src"/src/*/*.c |
 	     sed 's/getenv("\(.*\)")/\1/' | sort -u); do
 	grep -q "^\\.B $var\$" "$tmp/env" ||
 		bad "stablepick(1), ENVIRONMENT: $var is not described"
@@ -148,27 +148,27 @@ passed "every configuration key and environment variable is described"
 
 # --- the rule language --------------------------------------------------------
 awk '/^\.SH DIRECTIVES/ { on = 1; next } on && /^\.SH / { exit } on' "$man5" >"$tmp/directives"
-words=$(sed -n '/directives\[\] = {/,/};/s/^[	 ]*{ "\([a-z]*\)", parse_.*/\1/p' "$src/src/rules-parse.c")
-[ -n "$words" ] || bad "no directive table in src/rules-parse.c"
+words=$(sed -n '/directives\[\] = {/,/};/s/^[	 ]*{ "\([a-z]*\)", parse_.*/\1/p' "$src/src/formats/rules-parse.c")
+[ -n "$words" ] || bad "no directive table in src/formats/rules-parse.c"
 for d in rule veto $words; do
 	awk 'prev == ".TP" { print } { prev = $0 }' "$tmp/directives" |
 		grep -qE "^\\.(B|BI|BR) $d( |\$)" ||
 		bad "stablepick-rules(5): directive '$d' has no entry"
 done
 awk '/^\.SH FIELDS/ { on = 1; next } on && /^\.SH / { exit } on' "$man5" >"$tmp/fields"
-fields=$(sed -n '/fields\[\] = {/,/};/s/^[	 ]*{ "\([a-z]*\)", FIELD_.*/\1/p' "$src/src/rules-parse.c")
-[ -n "$fields" ] || bad "no field table in src/rules-parse.c"
+fields=$(sed -n '/fields\[\] = {/,/};/s/^[	 ]*{ "\([a-z]*\)", FIELD_.*/\1/p' "$src/src/formats/rules-parse.c")
+[ -n "$fields" ] || bad "no field table in src/formats/rules-parse.c"
 for f in $fields; do
 	grep -q "^\\.B $f\$" "$tmp/fields" || bad "stablepick-rules(5): field '$f' has no entry"
 done
 grep -q '^\.BI trailer: KEY$' "$tmp/fields" || bad "stablepick-rules(5): no trailer:KEY"
-facts=$(sed -n '/fact_names\[FACT__NR\] = {/,/};/s/.*\] = "\([a-z-]*\)",$/\1/p' "$src/src/rules.c")
-[ -n "$facts" ] || bad "no fact table in src/rules.c"
+facts=$(sed -n '/fact_names\[FACT__NR\] = {/,/};/s/.*\] = "\([a-z-]*\)",$/\1/p' "$src/src/formats/rules.c")
+[ -n "$facts" ] || bad "no fact table in src/formats/rules.c"
 for fact in $facts; do
 	roff=$(printf '%s' "$fact" | sed 's/-/\\\\-/g')
 	grep -q "^\\.B $roff\$" "$tmp/fields" ||
 		bad "stablepick-rules(5): fact '$fact' has no entry"
 done
-passed "every directive, field and fact of src/rules-parse.c and src/rules.c is in stablepick-rules(5)"
+passed "every directive, field and fact of src/formats/rules-parse.c and src/formats/rules.c is in stablepick-rules(5)"
 
 [ "$nfail" -eq 0 ] || exit 1

@@ -1,49 +1,94 @@
 #!/bin/sh
-# The layers of src/ (HACKING): every #include "x.h" of a file names a
-# header of its own layer or of one below, never above.  A file that
-# is in no layer fails too, so that a new file is given its place.
+# The layers of src/ (HACKING): each folder of src/ is a layer, and a
+# file includes headers of its own folder or of a folder below, never
+# above.  A file outside every folder, or in a folder that is no layer,
+# fails too, so that a new file is placed by where it is put.  The
+# check runs on the real tree, then on a copy with one wrong include
+# and one stray file, which it must refuse.
 . "$TEST_SRCDIR/tests/lib.sh"
 
 cat >"$tmp/layers" <<'LAYERS'
-0 base        ascii cachefile error heap json lockfile paths progress sha1 strbuf trace util
-1 readers     apply archive archive-mbox archive-ops archive-pi commitgraph config cve history history-walk ledger ledger-internal ledger-notes mail malformed mbox mbox-internal mbox-mime message message-internal message-tags patchid patchid-attr patchid-cache patchid-diff patchid-pool patchid-rename rules rules-internal rules-parse scancache soak state testannot testannot-fstests testannot-internal testannot-ltp testannot-shlex testresult treediff trialcache
-2 candidate   candidate
-3 stages      audit blame branch checks deps eval match match-files match-internal match-mainline posted review revlist ruletest scan scan-fixes scan-internal scan-paths scan-refs score
-4 run         cverun memo multirun picks resultrun run testrun vendordiff
-5 report      report report-audit report-cves report-diff report-eval report-json report-matrix report-failed report-html report-ledger report-mail report-results report-review report-rules report-ruletest report-tests
-6 cli         cli/* main
+0 base
+1 store
+2 git
+3 formats
+4 candidate
+5 stages
+6 run
+7 report
+8 cli
 LAYERS
 
-# layer NAME: the layer of src/NAME.[ch] (NAME "cli/x" for src/cli/x).
+# layer FOLDER: the layer of src/FOLDER/, or nothing.
 layer() {
-	awk -v f="$1" '{
-		for (i = 3; i <= NF; i++)
-			if ($i == f || ($i == "cli/*" && f ~ /^cli\//)) { print $1; exit }
-	}' "$tmp/layers"
+	awk -v f="$1" '$2 == f { print $1; exit }' "$tmp/layers"
 }
 
-cd "$TEST_SRCDIR/src"
-bad=0
-for file in *.c *.h cli/*.c cli/*.h; do
-	name=${file%.[ch]}
-	[ "$name" = paths ] && continue	# generated in the build tree
-	mine=$(layer "$name")
-	if [ -z "$mine" ]; then
-		echo "FAIL: src/$file is in no layer: add it to tests/e2e/layers.sh and HACKING"
+# check_layers SRC: prints a FAIL line for every file out of place and
+# every include that climbs; exits 1 if there was any.
+check_layers() (
+	cd "$1" || exit 2
+	bad=0
+	for file in *; do
+		[ -f "$file" ] || continue
+		case $file in paths.h) continue ;; esac	# the build's, in-tree
+		echo "FAIL: src/$file is in no folder: put it in the folder of its layer"
 		bad=1
-		continue
-	fi
-	for inc in $(sed -n 's/^#include "\([a-z0-9_/-]*\)\.h".*/\1/p' "$file"); do
-		case $file in cli/*) [ -f "cli/$inc.h" ] && inc=cli/$inc ;; esac
-		theirs=$(layer "$inc")
-		if [ -z "$theirs" ]; then
-			echo "FAIL: src/$file includes $inc.h, which is in no layer"
-			bad=1
-		elif [ "$theirs" -gt "$mine" ]; then
-			echo "FAIL: src/$file (layer $mine) includes $inc.h (layer $theirs, above it)"
-			bad=1
-		fi
 	done
-done
-[ "$bad" -eq 0 ] || exit 1
-ok "every file includes only its own layer and those below"
+	for file in */*.c */*.h; do
+		dir=${file%%/*}
+		[ "$file" = base/paths.h ] && continue	# generated, in-tree build
+		mine=$(layer "$dir")
+		if [ -z "$mine" ]; then
+			echo "FAIL: src/$file: src/$dir/ is no layer: add it to tests/e2e/layers.sh and HACKING"
+			bad=1
+			continue
+		fi
+		for inc in $(sed -n 's/^#include "\([a-z0-9_/-]*\)\.h".*/\1/p' "$file"); do
+			case $inc in
+			*/*) ;;
+			*)	# a bare name: the includer's folder, or the one
+				# that holds it
+				if [ -f "$dir/$inc.h" ]; then
+					inc=$dir/$inc
+				elif [ "$inc" = paths ]; then
+					inc=base/paths
+				else
+					inc=$(ls -d */"$inc.h" 2>/dev/null | head -n 1)
+					inc=${inc%.h}
+				fi ;;
+			esac
+			theirs=$(layer "${inc%%/*}")
+			if [ -z "$theirs" ] || { [ ! -f "$inc.h" ] && [ "$inc" != base/paths ]; }; then
+				echo "FAIL: src/$file includes $inc.h, which is in no layer"
+				bad=1
+			elif [ "$theirs" -gt "$mine" ]; then
+				echo "FAIL: src/$file (layer $mine, $dir) includes $inc.h (layer $theirs, above it)"
+				bad=1
+			fi
+		done
+	done
+	exit $bad
+)
+
+check_layers "$TEST_SRCDIR/src" >"$tmp/out" ||
+	{ cat "$tmp/out"; fail "src/ breaks its layers"; }
+ok "every file is in a layer's folder and includes only its own layer and those below"
+
+# The check itself: a copy of src/ with a base file that includes a
+# report header and a file outside every folder must fail, naming both.
+cp -R "$TEST_SRCDIR/src" "$tmp/src"
+chmod -R u+w "$tmp/src"
+printf '#include "report/report.h"\n' >>"$tmp/src/base/util.c"
+printf 'int stray;\n' >"$tmp/src/stray.c"
+mkdir "$tmp/src/misc" && printf 'int misc;\n' >"$tmp/src/misc/misc.c"
+if check_layers "$tmp/src" >"$tmp/out"; then
+	fail "a climbing include and stray files passed the check"
+fi
+cat >"$tmp/expect" <<'EOF'
+FAIL: src/stray.c is in no folder: put it in the folder of its layer
+FAIL: src/base/util.c (layer 0, base) includes report/report.h (layer 7, above it)
+FAIL: src/misc/misc.c: src/misc/ is no layer: add it to tests/e2e/layers.sh and HACKING
+EOF
+test_cmp "$tmp/expect" "$tmp/out"
+ok "the check refuses an include that climbs and a file outside the layers"
