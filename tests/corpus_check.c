@@ -11,10 +11,10 @@
  * line '...'", then a summary.  Exits 1 if any line went unaccounted or
  * the file is not valid JSON Lines, 129 on bad usage.
  */
-#include "error.h"
-#include "message.h"
-#include "strbuf.h"
-#include "util.h"
+#include "base/error.h"
+#include "formats/message.h"
+#include "base/strbuf.h"
+#include "base/util.h"
 
 #include <errno.h>
 #include <stdio.h>

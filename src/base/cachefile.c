@@ -2,9 +2,9 @@
  * The cache files' header, checksum, atomic write and "ignoring"
  * warning (see cachefile.h).
  */
-#include "cachefile.h"
-#include "error.h"
-#include "util.h"
+#include "base/cachefile.h"
+#include "base/error.h"
+#include "base/util.h"
 
 #include <arpa/inet.h>
 #include <stdlib.h>

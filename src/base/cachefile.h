@@ -4,8 +4,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "sha1.h"
-#include "strbuf.h"
+#include "base/sha1.h"
+#include "base/strbuf.h"
 
 /*
  * What the cache files have in common (the patch-id cache, the archive

@@ -1,5 +1,5 @@
-#include "error.h"
-#include "strbuf.h"
+#include "base/error.h"
+#include "base/strbuf.h"
 
 #include <errno.h>
 #include <git2.h>

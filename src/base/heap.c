@@ -1,5 +1,5 @@
-#include "heap.h"
-#include "util.h"
+#include "base/heap.h"
+#include "base/util.h"
 
 void heap_push(struct heap *q, uint32_t x)
 {

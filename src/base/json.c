@@ -1,6 +1,6 @@
-#include "json.h"
-#include "error.h"
-#include "util.h"
+#include "base/json.h"
+#include "base/error.h"
+#include "base/util.h"
 
 #include <string.h>
 

@@ -3,7 +3,7 @@
 
 #include <stddef.h>
 
-#include "strbuf.h"
+#include "base/strbuf.h"
 
 /*
  * Appends s (len bytes) to sb as a JSON string, quotes included.  Bytes

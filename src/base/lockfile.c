@@ -1,7 +1,7 @@
-#include "lockfile.h"
-#include "error.h"
-#include "strbuf.h"
-#include "util.h"
+#include "base/lockfile.h"
+#include "base/error.h"
+#include "base/strbuf.h"
+#include "base/util.h"
 
 #include <errno.h>
 #include <fcntl.h>

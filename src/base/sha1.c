@@ -1,4 +1,4 @@
-#include "sha1.h"
+#include "base/sha1.h"
 
 #include <string.h>
 

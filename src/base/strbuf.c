@@ -1,5 +1,5 @@
-#include "strbuf.h"
-#include "util.h"
+#include "base/strbuf.h"
+#include "base/util.h"
 
 #include <ctype.h>
 #include <errno.h>

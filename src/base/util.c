@@ -1,7 +1,7 @@
-#include "util.h"
+#include "base/util.h"
 
-#include "error.h"
-#include "strbuf.h"
+#include "base/error.h"
+#include "base/strbuf.h"
 
 #include <dirent.h>
 #include <errno.h>

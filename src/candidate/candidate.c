@@ -1,6 +1,6 @@
-#include "candidate.h"
-#include "strbuf.h"
-#include "util.h"
+#include "candidate/candidate.h"
+#include "base/strbuf.h"
+#include "base/util.h"
 
 #include <stdarg.h>
 #include <string.h>

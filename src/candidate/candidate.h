@@ -4,11 +4,11 @@
 #include <git2.h>
 #include <uthash.h>
 
-#include "apply.h"
-#include "ledger.h"
-#include "message.h"
-#include "rules.h"
-#include "soak.h"
+#include "git/apply.h"
+#include "store/ledger.h"
+#include "formats/message.h"
+#include "formats/rules.h"
+#include "formats/soak.h"
 
 struct posted;
 

@@ -1,12 +1,12 @@
-#include "cli.h"
-#include "error.h"
-#include "ledger.h"
-#include "options.h"
-#include "report.h"
-#include "report-review.h"
-#include "review.h"
-#include "strbuf.h"
-#include "util.h"
+#include "cli/cli.h"
+#include "base/error.h"
+#include "store/ledger.h"
+#include "cli/options.h"
+#include "report/report.h"
+#include "report/report-review.h"
+#include "stages/review.h"
+#include "base/strbuf.h"
+#include "base/util.h"
 
 #include <stdio.h>
 #include <string.h>

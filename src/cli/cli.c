@@ -1,10 +1,10 @@
-#include "cli.h"
-#include "error.h"
-#include "options.h"
-#include "report.h"
-#include "strbuf.h"
-#include "trace.h"
-#include "util.h"
+#include "cli/cli.h"
+#include "base/error.h"
+#include "cli/options.h"
+#include "report/report.h"
+#include "base/strbuf.h"
+#include "base/trace.h"
+#include "base/util.h"
 
 #include <getopt.h>
 #include <stdio.h>

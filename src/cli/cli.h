@@ -1,7 +1,7 @@
 #ifndef CLI_H
 #define CLI_H
 
-#include "run.h"
+#include "run/run.h"
 
 /*
  * Subcommands, as data (after tmux's cmd-*.c): each src/cli/NAME.c

@@ -1,11 +1,11 @@
-#include "cli.h"
-#include "cverun.h"
-#include "error.h"
-#include "options.h"
-#include "report.h"
-#include "report-cves.h"
-#include "strbuf.h"
-#include "trace.h"
+#include "cli/cli.h"
+#include "run/cverun.h"
+#include "base/error.h"
+#include "cli/options.h"
+#include "report/report.h"
+#include "report/report-cves.h"
+#include "base/strbuf.h"
+#include "base/trace.h"
 
 #include <stdio.h>
 

@@ -1,13 +1,13 @@
-#include "cli.h"
-#include "error.h"
-#include "memo.h"
-#include "multirun.h"
-#include "options.h"
-#include "report.h"
-#include "report-diff.h"
-#include "strbuf.h"
-#include "util.h"
-#include "vendordiff.h"
+#include "cli/cli.h"
+#include "base/error.h"
+#include "run/memo.h"
+#include "run/multirun.h"
+#include "cli/options.h"
+#include "report/report.h"
+#include "report/report-diff.h"
+#include "base/strbuf.h"
+#include "base/util.h"
+#include "run/vendordiff.h"
 
 #include <stdio.h>
 

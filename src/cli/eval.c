@@ -1,12 +1,12 @@
-#include "cli.h"
-#include "error.h"
-#include "eval.h"
-#include "multirun.h"
-#include "options.h"
-#include "report.h"
-#include "report-eval.h"
-#include "strbuf.h"
-#include "util.h"
+#include "cli/cli.h"
+#include "base/error.h"
+#include "stages/eval.h"
+#include "run/multirun.h"
+#include "cli/options.h"
+#include "report/report.h"
+#include "report/report-eval.h"
+#include "base/strbuf.h"
+#include "base/util.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -1,11 +1,11 @@
-#include "cli.h"
-#include "error.h"
-#include "malformed.h"
-#include "multirun.h"
-#include "options.h"
-#include "report.h"
-#include "strbuf.h"
-#include "util.h"
+#include "cli/cli.h"
+#include "base/error.h"
+#include "git/malformed.h"
+#include "run/multirun.h"
+#include "cli/options.h"
+#include "report/report.h"
+#include "base/strbuf.h"
+#include "base/util.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -1,11 +1,11 @@
-#include "cli.h"
-#include "error.h"
-#include "ledger.h"
-#include "options.h"
-#include "report.h"
-#include "report-ledger.h"
-#include "strbuf.h"
-#include "util.h"
+#include "cli/cli.h"
+#include "base/error.h"
+#include "store/ledger.h"
+#include "cli/options.h"
+#include "report/report.h"
+#include "report/report-ledger.h"
+#include "base/strbuf.h"
+#include "base/util.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,6 +1,6 @@
 #include "cli/cli.h"
-#include "error.h"
-#include "util.h"
+#include "base/error.h"
+#include "base/util.h"
 
 #include <autoconf.h>
 #include <git2.h>

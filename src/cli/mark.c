@@ -1,12 +1,12 @@
-#include "cli.h"
-#include "error.h"
-#include "ledger.h"
-#include "malformed.h"
-#include "options.h"
-#include "report.h"
-#include "report-ledger.h"
-#include "strbuf.h"
-#include "util.h"
+#include "cli/cli.h"
+#include "base/error.h"
+#include "store/ledger.h"
+#include "git/malformed.h"
+#include "cli/options.h"
+#include "report/report.h"
+#include "report/report-ledger.h"
+#include "base/strbuf.h"
+#include "base/util.h"
 
 #include <stdio.h>
 #include <string.h>

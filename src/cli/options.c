@@ -2,12 +2,12 @@
  * The options of a command as data: parsing (through getopt_long()) and
  * the help listing each option.  See options.h.
  */
-#include "cli.h"
-#include "options.h"
-#include "error.h"
-#include "report.h"
-#include "strbuf.h"
-#include "util.h"
+#include "cli/cli.h"
+#include "cli/options.h"
+#include "base/error.h"
+#include "report/report.h"
+#include "base/strbuf.h"
+#include "base/util.h"
 
 #include <errno.h>
 #include <getopt.h>

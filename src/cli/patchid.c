@@ -1,13 +1,13 @@
-#include "cli.h"
-#include "error.h"
-#include "options.h"
-#include "patchid.h"
-#include "patchid-pool.h"
-#include "report.h"
-#include "revlist.h"
-#include "strbuf.h"
-#include "trace.h"
-#include "util.h"
+#include "cli/cli.h"
+#include "base/error.h"
+#include "cli/options.h"
+#include "git/patchid.h"
+#include "git/patchid-pool.h"
+#include "report/report.h"
+#include "stages/revlist.h"
+#include "base/strbuf.h"
+#include "base/trace.h"
+#include "base/util.h"
 
 #include <stdio.h>
 #include <stdlib.h>

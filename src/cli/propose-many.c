@@ -1,13 +1,13 @@
 /* propose with several branches: see multirun.h. */
-#include "cli.h"
-#include "multirun.h"
-#include "propose.h"
-#include "report.h"
-#include "report-html.h"
-#include "report-matrix.h"
-#include "testrun.h"
-#include "trace.h"
-#include "util.h"
+#include "cli/cli.h"
+#include "run/multirun.h"
+#include "cli/propose.h"
+#include "report/report.h"
+#include "report/report-html.h"
+#include "report/report-matrix.h"
+#include "run/testrun.h"
+#include "base/trace.h"
+#include "base/util.h"
 
 #include <stdlib.h>
 

@@ -1,13 +1,13 @@
 /* propose: the output of a run of one branch, in each format. */
-#include "cli.h"
-#include "error.h"
-#include "mail.h"
-#include "propose.h"
-#include "report.h"
-#include "report-html.h"
-#include "report-review.h"
-#include "strbuf.h"
-#include "util.h"
+#include "cli/cli.h"
+#include "base/error.h"
+#include "formats/mail.h"
+#include "cli/propose.h"
+#include "report/report.h"
+#include "report/report-html.h"
+#include "report/report-review.h"
+#include "base/strbuf.h"
+#include "base/util.h"
 
 #include <stdio.h>
 #include <string.h>

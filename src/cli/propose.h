@@ -1,11 +1,11 @@
 #ifndef CLI_PROPOSE_H
 #define CLI_PROPOSE_H
 
-#include "cli.h"
-#include "cverun.h"
-#include "options.h"
-#include "run.h"
-#include "strbuf.h"
+#include "cli/cli.h"
+#include "run/cverun.h"
+#include "cli/options.h"
+#include "run/run.h"
+#include "base/strbuf.h"
 
 /* stablepick propose: the command (propose.c) and its two halves. */
 

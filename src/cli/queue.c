@@ -1,13 +1,13 @@
-#include "cli.h"
-#include "apply.h"
-#include "error.h"
-#include "ledger.h"
-#include "mail.h"
-#include "options.h"
-#include "report.h"
-#include "report-review.h"
-#include "strbuf.h"
-#include "util.h"
+#include "cli/cli.h"
+#include "git/apply.h"
+#include "base/error.h"
+#include "store/ledger.h"
+#include "formats/mail.h"
+#include "cli/options.h"
+#include "report/report.h"
+#include "report/report-review.h"
+#include "base/strbuf.h"
+#include "base/util.h"
 
 #include <stdio.h>
 #include <string.h>

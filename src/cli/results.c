@@ -1,12 +1,12 @@
-#include "cli.h"
-#include "error.h"
-#include "options.h"
-#include "report.h"
-#include "report-results.h"
-#include "resultrun.h"
-#include "strbuf.h"
-#include "trace.h"
-#include "util.h"
+#include "cli/cli.h"
+#include "base/error.h"
+#include "cli/options.h"
+#include "report/report.h"
+#include "report/report-results.h"
+#include "run/resultrun.h"
+#include "base/strbuf.h"
+#include "base/trace.h"
+#include "base/util.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -1,12 +1,12 @@
-#include "cli.h"
-#include "error.h"
-#include "options.h"
-#include "report.h"
-#include "report-tests.h"
-#include "strbuf.h"
-#include "testrun.h"
-#include "trace.h"
-#include "util.h"
+#include "cli/cli.h"
+#include "base/error.h"
+#include "cli/options.h"
+#include "report/report.h"
+#include "report/report-tests.h"
+#include "base/strbuf.h"
+#include "run/testrun.h"
+#include "base/trace.h"
+#include "base/util.h"
 
 #include <stdio.h>
 #include <string.h>

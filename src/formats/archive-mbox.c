@@ -4,11 +4,11 @@
  * before) and an mbox, plain or gzip (what is new is what was appended
  * to the bytes the cache saw).
  */
-#include "archive-ops.h"
-#include "cachefile.h"
-#include "error.h"
-#include "strbuf.h"
-#include "util.h"
+#include "formats/archive-ops.h"
+#include "base/cachefile.h"
+#include "base/error.h"
+#include "base/strbuf.h"
+#include "base/util.h"
 
 #include <dirent.h>
 #include <errno.h>

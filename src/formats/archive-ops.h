@@ -3,9 +3,9 @@
 
 #include <sys/stat.h>
 
-#include "archive.h"
-#include "mbox.h"
-#include "strbuf.h"
+#include "formats/archive.h"
+#include "formats/mbox.h"
+#include "base/strbuf.h"
 
 /*
  * The backends of archive.c, one table entry a kind of archive

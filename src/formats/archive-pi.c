@@ -4,12 +4,12 @@
  * or remove one ("d"), and v1, one repository whose commits add and
  * delete messages at paths.  Each is read from the tip its cache saw.
  */
-#include "archive-ops.h"
-#include "error.h"
-#include "history.h"
-#include "malformed.h"
-#include "strbuf.h"
-#include "util.h"
+#include "formats/archive-ops.h"
+#include "base/error.h"
+#include "git/history.h"
+#include "git/malformed.h"
+#include "base/strbuf.h"
+#include "base/util.h"
 
 #include <dirent.h>
 #include <errno.h>

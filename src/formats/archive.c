@@ -4,14 +4,14 @@
  * source's cache file, and the lookups by id, thread, title, sender
  * and patch-id.
  */
-#include "archive.h"
-#include "archive-ops.h"
-#include "cachefile.h"
-#include "error.h"
-#include "patchid.h"
-#include "strbuf.h"
-#include "trace.h"
-#include "util.h"
+#include "formats/archive.h"
+#include "formats/archive-ops.h"
+#include "base/cachefile.h"
+#include "base/error.h"
+#include "git/patchid.h"
+#include "base/strbuf.h"
+#include "base/trace.h"
+#include "base/util.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -5,9 +5,9 @@
 #include <stdint.h>
 #include <uthash.h>
 
-#include "cachefile.h"
-#include "mbox.h"
-#include "strbuf.h"
+#include "base/cachefile.h"
+#include "formats/mbox.h"
+#include "base/strbuf.h"
 
 /*
  * A local copy of mailing-list archives, indexed by Message-ID and by

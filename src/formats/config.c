@@ -1,7 +1,7 @@
-#include "config.h"
-#include "error.h"
-#include "strbuf.h"
-#include "util.h"
+#include "formats/config.h"
+#include "base/error.h"
+#include "base/strbuf.h"
+#include "base/util.h"
 
 #include <errno.h>
 #include <string.h>

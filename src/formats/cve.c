@@ -1,7 +1,7 @@
-#include "cve.h"
-#include "error.h"
-#include "strbuf.h"
-#include "util.h"
+#include "formats/cve.h"
+#include "base/error.h"
+#include "base/strbuf.h"
+#include "base/util.h"
 
 #include <dirent.h>
 #include <errno.h>

@@ -1,6 +1,6 @@
-#include "mail.h"
-#include "ascii.h"
-#include "util.h"
+#include "formats/mail.h"
+#include "base/ascii.h"
+#include "base/util.h"
 
 #include <ctype.h>
 #include <stdlib.h>

@@ -4,7 +4,7 @@
 #include <git2.h>
 #include <time.h>
 
-#include "strbuf.h"
+#include "base/strbuf.h"
 
 /*
  * Writing mail (RFC 5322) from text that comes from untrusted history:

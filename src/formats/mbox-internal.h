@@ -3,9 +3,9 @@
 
 #include <string.h>
 
-#include "ascii.h"
-#include "mbox.h"
-#include "util.h"
+#include "base/ascii.h"
+#include "formats/mbox.h"
+#include "base/util.h"
 
 /*
  * Between mbox.c (the file: From_ lines, messages, subjects, dates) and

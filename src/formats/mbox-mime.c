@@ -6,8 +6,8 @@
  * the line of the file it is on.  mbox.c takes the file apart into
  * messages and hands each one to mbox_parse_mail().
  */
-#include "mbox-internal.h"
-#include "strbuf.h"
+#include "formats/mbox-internal.h"
+#include "base/strbuf.h"
 
 #include <stdarg.h>
 #include <stdlib.h>

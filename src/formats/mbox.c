@@ -1,9 +1,9 @@
-#include "mbox.h"
-#include "mbox-internal.h"
-#include "ascii.h"
-#include "error.h"
-#include "strbuf.h"
-#include "util.h"
+#include "formats/mbox.h"
+#include "formats/mbox-internal.h"
+#include "base/ascii.h"
+#include "base/error.h"
+#include "base/strbuf.h"
+#include "base/util.h"
 
 #include <errno.h>
 #include <fcntl.h>

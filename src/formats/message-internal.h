@@ -8,9 +8,9 @@
  * from the trailers).  The API is message.h.
  */
 
-#include "ascii.h"
-#include "message.h"
-#include "util.h"
+#include "base/ascii.h"
+#include "formats/message.h"
+#include "base/util.h"
 
 #include <string.h>
 

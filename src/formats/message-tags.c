@@ -4,7 +4,7 @@
  * Cc: stable (the address, and the version hint or prerequisite in its
  * comment).
  */
-#include "message-internal.h"
+#include "formats/message-internal.h"
 
 /* --- Fixes: --------------------------------------------------------- */
 

@@ -3,11 +3,11 @@
  * references and reverts.  The Fixes: and Cc: stable tags are read in
  * message-tags.c.
  */
-#include "message.h"
-#include "message-internal.h"
-#include "ascii.h"
-#include "strbuf.h"
-#include "util.h"
+#include "formats/message.h"
+#include "formats/message-internal.h"
+#include "base/ascii.h"
+#include "base/strbuf.h"
+#include "base/util.h"
 
 #include <stdarg.h>
 #include <string.h>

@@ -1,7 +1,7 @@
 #ifndef RULES_INTERNAL_H
 #define RULES_INTERNAL_H
 
-#include "rules.h"
+#include "formats/rules.h"
 
 /*
  * Between rules.c (the ruleset: its names, lifetime, matching, files

@@ -6,11 +6,11 @@
  * and goes on.  Loading files and directories, and what a loaded
  * ruleset does, are rules.c's.
  */
-#include "rules-internal.h"
-#include "ascii.h"
-#include "error.h"
-#include "strbuf.h"
-#include "util.h"
+#include "formats/rules-internal.h"
+#include "base/ascii.h"
+#include "base/error.h"
+#include "base/strbuf.h"
+#include "base/util.h"
 
 #include <errno.h>
 #include <stdarg.h>

@@ -1,10 +1,10 @@
-#include "rules.h"
-#include "rules-internal.h"
-#include "error.h"
-#include "sha1.h"
-#include "soak.h"
-#include "strbuf.h"
-#include "util.h"
+#include "formats/rules.h"
+#include "formats/rules-internal.h"
+#include "base/error.h"
+#include "base/sha1.h"
+#include "formats/soak.h"
+#include "base/strbuf.h"
+#include "base/util.h"
 
 #include <dirent.h>
 #include <errno.h>

@@ -1,10 +1,10 @@
-#include "soak.h"
-#include "error.h"
-#include "history.h"
-#include "malformed.h"
-#include "rules.h"
-#include "strbuf.h"
-#include "util.h"
+#include "formats/soak.h"
+#include "base/error.h"
+#include "git/history.h"
+#include "git/malformed.h"
+#include "formats/rules.h"
+#include "base/strbuf.h"
+#include "base/util.h"
 
 #include <uthash.h>
 

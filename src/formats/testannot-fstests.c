@@ -4,8 +4,8 @@
  * and the helpers of common/, whose annotations pass on to the tests
  * that call them.
  */
-#include "testannot-internal.h"
-#include "ascii.h"
+#include "formats/testannot-internal.h"
+#include "base/ascii.h"
 
 #include <uthash.h>
 

@@ -18,9 +18,9 @@
  * so that one stray quote does not hide the rest of the file.
  */
 
-#include "strbuf.h"
-#include "testannot.h"
-#include "util.h"
+#include "base/strbuf.h"
+#include "formats/testannot.h"
+#include "base/util.h"
 
 #include <string.h>
 

@@ -3,8 +3,8 @@
  * character constants, enough to find the {"tag", "value"} pairs of
  * struct tst_test's .tags (and of arrays of struct tst_tag).
  */
-#include "testannot-internal.h"
-#include "ascii.h"
+#include "formats/testannot-internal.h"
+#include "base/ascii.h"
 
 static const char ltp_suite[] = "ltp";
 

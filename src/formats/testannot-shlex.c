@@ -4,8 +4,8 @@
  * expansions, here-documents and redirections; a construct left open
  * is a problem and the word is read again without it.
  */
-#include "testannot-internal.h"
-#include "ascii.h"
+#include "formats/testannot-internal.h"
+#include "base/ascii.h"
 
 /* Times a file is read again after a quote that does not close. */
 #define MAX_RESTARTS 8

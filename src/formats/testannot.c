@@ -4,12 +4,12 @@
  * file are testannot-fstests.c (with the shell lexer,
  * testannot-shlex.c) and testannot-ltp.c.
  */
-#include "testannot.h"
-#include "testannot-internal.h"
-#include "ascii.h"
-#include "error.h"
-#include "strbuf.h"
-#include "util.h"
+#include "formats/testannot.h"
+#include "formats/testannot-internal.h"
+#include "base/ascii.h"
+#include "base/error.h"
+#include "base/strbuf.h"
+#include "base/util.h"
 
 #include <dirent.h>
 #include <errno.h>

@@ -4,12 +4,12 @@
  * entities; text, CDATA, comments and declarations are read over):
  * fstests writes well-formed XML, and nothing more is needed of it.
  */
-#include "testresult.h"
-#include "ascii.h"
-#include "error.h"
-#include "json.h"
-#include "strbuf.h"
-#include "util.h"
+#include "formats/testresult.h"
+#include "base/ascii.h"
+#include "base/error.h"
+#include "base/json.h"
+#include "base/strbuf.h"
+#include "base/util.h"
 
 #include <errno.h>
 #include <limits.h>

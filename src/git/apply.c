@@ -1,12 +1,12 @@
-#include "apply.h"
-#include "error.h"
-#include "history.h"
-#include "malformed.h"
-#include "progress.h"
-#include "sha1.h"
-#include "strbuf.h"
-#include "treediff.h"
-#include "util.h"
+#include "git/apply.h"
+#include "base/error.h"
+#include "git/history.h"
+#include "git/malformed.h"
+#include "base/progress.h"
+#include "base/sha1.h"
+#include "base/strbuf.h"
+#include "git/treediff.h"
+#include "base/util.h"
 
 #include <git2/sys/mempack.h>
 #include <git2/sys/odb_backend.h>

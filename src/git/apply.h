@@ -3,8 +3,8 @@
 
 #include <git2.h>
 
-#include "strbuf.h"
-#include "trialcache.h"
+#include "base/strbuf.h"
+#include "store/trialcache.h"
 #include <stddef.h>
 
 /*

@@ -1,4 +1,4 @@
-#include "commitgraph.h"
+#include "git/commitgraph.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -9,9 +9,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "error.h"
-#include "strbuf.h"
-#include "util.h"
+#include "base/error.h"
+#include "base/strbuf.h"
+#include "base/util.h"
 
 #define HASH_LEN 20
 #define HEADER_LEN 8

@@ -1,10 +1,10 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "error.h"
-#include "history.h"
-#include "malformed.h"
-#include "util.h"
+#include "base/error.h"
+#include "git/history.h"
+#include "git/malformed.h"
+#include "base/util.h"
 
 /* A commit met by a walk made here, as it goes. */
 struct history_walk_entry {

@@ -4,11 +4,11 @@
 
 #include <uthash.h>
 
-#include "error.h"
-#include "history.h"
-#include "heap.h"
-#include "malformed.h"
-#include "util.h"
+#include "base/error.h"
+#include "git/history.h"
+#include "base/heap.h"
+#include "git/malformed.h"
+#include "base/util.h"
 
 /*
  * A commit is named by a handle: its position in the commit-graph, or,

@@ -5,8 +5,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "commitgraph.h"
-#include "heap.h"
+#include "git/commitgraph.h"
+#include "base/heap.h"
 
 /*
  * Walks and ancestry questions on the commit-graph (src/commitgraph.h)

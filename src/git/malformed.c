@@ -4,10 +4,10 @@
 
 #include <uthash.h>
 
-#include "error.h"
-#include "malformed.h"
-#include "strbuf.h"
-#include "util.h"
+#include "base/error.h"
+#include "git/malformed.h"
+#include "base/strbuf.h"
+#include "base/util.h"
 
 void malformed_release(struct malformed_commit *m)
 {

@@ -14,9 +14,9 @@
  * path in the working tree and in the index, core.attributesFile (or
  * the XDG "git/attributes"), and the system's "gitattributes".
  */
-#include "patchid-diff.h"
-#include "strbuf.h"
-#include "util.h"
+#include "git/patchid-diff.h"
+#include "base/strbuf.h"
+#include "base/util.h"
 
 #include <pthread.h>
 #include <stdlib.h>

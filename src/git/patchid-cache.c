@@ -2,15 +2,15 @@
  * The patch-id cache (patchid.h): commit ids to patch-ids and path
  * keys, kept in a text file through cachefile.h.
  */
-#include "patchid.h"
-#include "patchid-pool.h"
-#include "cachefile.h"
-#include "error.h"
-#include "malformed.h"
-#include "sha1.h"
-#include "strbuf.h"
-#include "treediff.h"
-#include "util.h"
+#include "git/patchid.h"
+#include "git/patchid-pool.h"
+#include "base/cachefile.h"
+#include "base/error.h"
+#include "git/malformed.h"
+#include "base/sha1.h"
+#include "base/strbuf.h"
+#include "git/treediff.h"
+#include "base/util.h"
 
 #include <errno.h>
 #include <stdlib.h>

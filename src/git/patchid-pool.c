@@ -1,10 +1,10 @@
-#include "patchid-pool.h"
-#include "error.h"
-#include "malformed.h"
-#include "patchid.h"
-#include "strbuf.h"
-#include "trace.h"
-#include "util.h"
+#include "git/patchid-pool.h"
+#include "base/error.h"
+#include "git/malformed.h"
+#include "git/patchid.h"
+#include "base/strbuf.h"
+#include "base/trace.h"
+#include "base/util.h"
 
 #include <dirent.h>
 #include <errno.h>

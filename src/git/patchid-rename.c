@@ -2,9 +2,9 @@
  * Rename detection for patch-ids (patchid-diff.h), as git's
  * diffcore-rename.c does it by default.
  */
-#include "patchid-diff.h"
-#include "error.h"
-#include "util.h"
+#include "git/patchid-diff.h"
+#include "base/error.h"
+#include "base/util.h"
 
 #include <stdlib.h>
 #include <string.h>

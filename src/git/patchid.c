@@ -4,13 +4,13 @@
  * diff in a mail (patchid_text()).  Rename detection is in
  * patchid-rename.c, the cache in patchid-cache.c.
  */
-#include "patchid.h"
-#include "patchid-diff.h"
-#include "treediff.h"
-#include "error.h"
-#include "sha1.h"
-#include "strbuf.h"
-#include "util.h"
+#include "git/patchid.h"
+#include "git/patchid-diff.h"
+#include "git/treediff.h"
+#include "base/error.h"
+#include "base/sha1.h"
+#include "base/strbuf.h"
+#include "base/util.h"
 
 #include <dirent.h>
 #include <errno.h>

@@ -1,8 +1,8 @@
-#include "treediff.h"
-#include "error.h"
-#include "malformed.h"
-#include "strbuf.h"
-#include "util.h"
+#include "git/treediff.h"
+#include "base/error.h"
+#include "git/malformed.h"
+#include "base/strbuf.h"
+#include "base/util.h"
 
 #include <ctype.h>
 #include <string.h>

@@ -5,7 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "sha1.h"
+#include "base/sha1.h"
 
 /*
  * The files two trees disagree on, found the way git's diff-tree finds

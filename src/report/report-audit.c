@@ -2,11 +2,11 @@
  * audit's printers: a block per pick, JSON Lines, and the reply to the
  * pick thread.  The picks and their flags are audit.c's.
  */
-#include "report-audit.h"
-#include "json.h"
-#include "mail.h"
-#include "score.h"
-#include "util.h"
+#include "report/report-audit.h"
+#include "base/json.h"
+#include "formats/mail.h"
+#include "stages/score.h"
+#include "base/util.h"
 
 #include <string.h>
 #include <strings.h>

@@ -1,8 +1,8 @@
 #ifndef REPORT_AUDIT_H
 #define REPORT_AUDIT_H
 
-#include "audit.h"
-#include "strbuf.h"
+#include "stages/audit.h"
+#include "base/strbuf.h"
 
 /* What audit prints: see audit.h for the picks, flags and verdicts. */
 

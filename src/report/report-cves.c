@@ -1,7 +1,7 @@
-#include "report-cves.h"
-#include "json.h"
-#include "report-html.h"
-#include "util.h"
+#include "report/report-cves.h"
+#include "base/json.h"
+#include "report/report-html.h"
+#include "base/util.h"
 
 #include <string.h>
 

@@ -1,8 +1,8 @@
 #ifndef REPORT_CVES_H
 #define REPORT_CVES_H
 
-#include "cverun.h"
-#include "strbuf.h"
+#include "run/cverun.h"
+#include "base/strbuf.h"
 
 /*
  * The output of stablepick cves (cverun.h).  Text: a header, the

@@ -1,9 +1,9 @@
-#include "report-diff.h"
-#include "json.h"
-#include "mail.h"
-#include "malformed.h"
-#include "report-html.h"
-#include "util.h"
+#include "report/report-diff.h"
+#include "base/json.h"
+#include "formats/mail.h"
+#include "git/malformed.h"
+#include "report/report-html.h"
+#include "base/util.h"
 
 #include <stdint.h>
 #include <string.h>

@@ -1,8 +1,8 @@
 #ifndef REPORT_DIFF_H
 #define REPORT_DIFF_H
 
-#include "strbuf.h"
-#include "vendordiff.h"
+#include "base/strbuf.h"
+#include "run/vendordiff.h"
 
 /*
  * The output of stablepick diff (vendordiff.h).  Text: every row, then

@@ -1,7 +1,7 @@
-#include "report-eval.h"
-#include "json.h"
-#include "report.h"
-#include "util.h"
+#include "report/report-eval.h"
+#include "base/json.h"
+#include "report/report.h"
+#include "base/util.h"
 
 #include <string.h>
 

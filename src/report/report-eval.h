@@ -1,9 +1,9 @@
 #ifndef REPORT_EVAL_H
 #define REPORT_EVAL_H
 
-#include "eval.h"
-#include "run.h"
-#include "strbuf.h"
+#include "stages/eval.h"
+#include "run/run.h"
+#include "base/strbuf.h"
 
 /*
  * The output of stablepick eval (eval.h), as text or (json set) JSON

@@ -1,9 +1,9 @@
 #include <autoconf.h>
 
-#include "report.h"
-#include "mail.h"
-#include "posted.h"
-#include "util.h"
+#include "report/report.h"
+#include "formats/mail.h"
+#include "stages/posted.h"
+#include "base/util.h"
 
 #include <stdlib.h>
 #include <string.h>

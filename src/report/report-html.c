@@ -1,8 +1,8 @@
-#include "report-html.h"
-#include "mail.h"
-#include "posted.h"
-#include "report-matrix.h"
-#include "util.h"
+#include "report/report-html.h"
+#include "formats/mail.h"
+#include "stages/posted.h"
+#include "report/report-matrix.h"
+#include "base/util.h"
 
 #include <string.h>
 

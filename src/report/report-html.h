@@ -3,8 +3,8 @@
 
 #include <git2.h>
 
-#include "report.h"
-#include "strbuf.h"
+#include "report/report.h"
+#include "base/strbuf.h"
 
 /*
  * The pages a team publishes: one self-contained HTML file each (the

@@ -1,8 +1,8 @@
-#include "report.h"
-#include "deps.h"
-#include "json.h"
-#include "posted.h"
-#include "util.h"
+#include "report/report.h"
+#include "stages/deps.h"
+#include "base/json.h"
+#include "stages/posted.h"
+#include "base/util.h"
 
 #include <string.h>
 

@@ -1,6 +1,6 @@
-#include "report-ledger.h"
-#include "malformed.h"
-#include "util.h"
+#include "report/report-ledger.h"
+#include "git/malformed.h"
+#include "base/util.h"
 
 #include <string.h>
 

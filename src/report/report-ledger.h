@@ -3,8 +3,8 @@
 
 #include <git2.h>
 
-#include "ledger.h"
-#include "strbuf.h"
+#include "store/ledger.h"
+#include "base/strbuf.h"
 
 /*
  * What mark prints: one line per decision, e.g. "rejected

@@ -1,13 +1,13 @@
 #include <autoconf.h>
 
-#include "report.h"
-#include "ascii.h"
-#include "report-ledger.h"
-#include "error.h"
-#include "mail.h"
-#include "mbox.h"
-#include "posted.h"
-#include "util.h"
+#include "report/report.h"
+#include "base/ascii.h"
+#include "report/report-ledger.h"
+#include "base/error.h"
+#include "formats/mail.h"
+#include "formats/mbox.h"
+#include "stages/posted.h"
+#include "base/util.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,5 +1,5 @@
-#include "report-matrix.h"
-#include "util.h"
+#include "report/report-matrix.h"
+#include "base/util.h"
 
 #include <string.h>
 

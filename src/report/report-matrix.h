@@ -1,8 +1,8 @@
 #ifndef REPORT_MATRIX_H
 #define REPORT_MATRIX_H
 
-#include "report.h"
-#include "strbuf.h"
+#include "report/report.h"
+#include "base/strbuf.h"
 
 /*
  * The text of a run of several branches (multirun.h): each branch's

@@ -1,6 +1,6 @@
-#include "report-results.h"
-#include "json.h"
-#include "util.h"
+#include "report/report-results.h"
+#include "base/json.h"
+#include "base/util.h"
 
 #include <string.h>
 

@@ -1,8 +1,8 @@
 #ifndef REPORT_RESULTS_H
 #define REPORT_RESULTS_H
 
-#include "resultrun.h"
-#include "strbuf.h"
+#include "run/resultrun.h"
+#include "base/strbuf.h"
 
 /*
  * The output of stablepick results (resultrun.h), of the verdicts

@@ -1,9 +1,9 @@
 #include <autoconf.h>
 
-#include "report-review.h"
-#include "error.h"
-#include "lockfile.h"
-#include "util.h"
+#include "report/report-review.h"
+#include "base/error.h"
+#include "base/lockfile.h"
+#include "base/util.h"
 
 #include <errno.h>
 #include <stdlib.h>

@@ -1,8 +1,8 @@
 #ifndef REPORT_REVIEW_H
 #define REPORT_REVIEW_H
 
-#include "report.h"
-#include "review.h"
+#include "report/report.h"
+#include "stages/review.h"
 
 /*
  * The review round and the queue (review.h): what propose --format

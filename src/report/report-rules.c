@@ -1,5 +1,5 @@
-#include "report-rules.h"
-#include "util.h"
+#include "report/report-rules.h"
+#include "base/util.h"
 
 #include <stdlib.h>
 #include <string.h>

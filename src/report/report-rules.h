@@ -1,8 +1,8 @@
 #ifndef REPORT_RULES_H
 #define REPORT_RULES_H
 
-#include "rules.h"
-#include "strbuf.h"
+#include "formats/rules.h"
+#include "base/strbuf.h"
 
 /*
  * What rules check and rules list print.  report_rule_file(): "PATH:

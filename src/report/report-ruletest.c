@@ -1,6 +1,6 @@
-#include "report-ruletest.h"
-#include "json.h"
-#include "util.h"
+#include "report/report-ruletest.h"
+#include "base/json.h"
+#include "base/util.h"
 
 #include <string.h>
 

@@ -1,8 +1,8 @@
 #ifndef REPORT_RULETEST_H
 #define REPORT_RULETEST_H
 
-#include "ruletest.h"
-#include "strbuf.h"
+#include "stages/ruletest.h"
+#include "base/strbuf.h"
 
 /* What rules test prints (ruletest.h). */
 #define RULETEST_MESSAGES 1	/* a line per message, with its reasons */

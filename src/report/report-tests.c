@@ -1,6 +1,6 @@
-#include "report-tests.h"
-#include "json.h"
-#include "util.h"
+#include "report/report-tests.h"
+#include "base/json.h"
+#include "base/util.h"
 
 #include <string.h>
 

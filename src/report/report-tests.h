@@ -1,8 +1,8 @@
 #ifndef REPORT_TESTS_H
 #define REPORT_TESTS_H
 
-#include "strbuf.h"
-#include "testrun.h"
+#include "base/strbuf.h"
+#include "run/testrun.h"
 
 /*
  * The output of stablepick tests (testrun.h).  Text: a header, each

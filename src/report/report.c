@@ -1,11 +1,11 @@
-#include "report.h"
-#include "report-ledger.h"
-#include "revlist.h"
-#include "deps.h"
-#include "error.h"
-#include "posted.h"
-#include "score.h"
-#include "util.h"
+#include "report/report.h"
+#include "report/report-ledger.h"
+#include "stages/revlist.h"
+#include "stages/deps.h"
+#include "base/error.h"
+#include "stages/posted.h"
+#include "stages/score.h"
+#include "base/util.h"
 
 #include <errno.h>
 #include <stdlib.h>

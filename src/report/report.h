@@ -3,13 +3,13 @@
 
 #include <stdio.h>
 
-#include "archive.h"
-#include "branch.h"
-#include "mail.h"
-#include "strbuf.h"
-#include "candidate.h"
-#include "rules.h"
-#include "scan.h"
+#include "formats/archive.h"
+#include "stages/branch.h"
+#include "formats/mail.h"
+#include "base/strbuf.h"
+#include "candidate/candidate.h"
+#include "formats/rules.h"
+#include "stages/scan.h"
 
 /*
  * Rendering: the only code that writes output.  Each format is one

@@ -1,10 +1,10 @@
-#include "cverun.h"
-#include "error.h"
-#include "history.h"
-#include "malformed.h"
-#include "strbuf.h"
-#include "trace.h"
-#include "util.h"
+#include "run/cverun.h"
+#include "base/error.h"
+#include "git/history.h"
+#include "git/malformed.h"
+#include "base/strbuf.h"
+#include "base/trace.h"
+#include "base/util.h"
 
 #include <stdlib.h>
 #include <string.h>

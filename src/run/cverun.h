@@ -1,8 +1,8 @@
 #ifndef CVERUN_H
 #define CVERUN_H
 
-#include "cve.h"
-#include "run.h"
+#include "formats/cve.h"
+#include "run/run.h"
 
 /*
  * The CVE question, "which CVE fixes does the branch lack?", answered

@@ -1,9 +1,9 @@
-#include "memo.h"
-#include "cachefile.h"
-#include "error.h"
-#include "ledger.h"
-#include "trace.h"
-#include "util.h"
+#include "run/memo.h"
+#include "base/cachefile.h"
+#include "base/error.h"
+#include "store/ledger.h"
+#include "base/trace.h"
+#include "base/util.h"
 
 #include <autoconf.h>
 #include <dirent.h>

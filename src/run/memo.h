@@ -1,9 +1,9 @@
 #ifndef MEMO_H
 #define MEMO_H
 
-#include "run.h"
-#include "sha1.h"
-#include "strbuf.h"
+#include "run/run.h"
+#include "base/sha1.h"
+#include "base/strbuf.h"
 
 /*
  * The answer of a run, kept by its inputs: a run whose inputs are those

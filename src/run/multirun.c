@@ -1,6 +1,6 @@
-#include "multirun.h"
-#include "error.h"
-#include "util.h"
+#include "run/multirun.h"
+#include "base/error.h"
+#include "base/util.h"
 
 #include <fnmatch.h>
 #include <stdlib.h>

@@ -1,7 +1,7 @@
 #ifndef MULTIRUN_H
 #define MULTIRUN_H
 
-#include "run.h"
+#include "run/run.h"
 
 /*
  * Runs of several branches (propose --branch A --branch 'linux-*.y'):

@@ -1,11 +1,11 @@
-#include "picks.h"
-#include "error.h"
-#include "history.h"
-#include "malformed.h"
-#include "mbox.h"
-#include "message.h"
-#include "strbuf.h"
-#include "util.h"
+#include "run/picks.h"
+#include "base/error.h"
+#include "git/history.h"
+#include "git/malformed.h"
+#include "formats/mbox.h"
+#include "formats/message.h"
+#include "base/strbuf.h"
+#include "base/util.h"
 
 #include <errno.h>
 #include <string.h>

@@ -1,8 +1,8 @@
 #ifndef PICKS_H
 #define PICKS_H
 
-#include "audit.h"
-#include "run.h"
+#include "stages/audit.h"
+#include "run/run.h"
 
 /*
  * The readers of audit's picks, each adding to an audit (audit.h) the

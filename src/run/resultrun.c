@@ -1,12 +1,12 @@
-#include "resultrun.h"
-#include "ascii.h"
-#include "error.h"
-#include "history.h"
-#include "malformed.h"
-#include "strbuf.h"
-#include "trace.h"
-#include "treediff.h"
-#include "util.h"
+#include "run/resultrun.h"
+#include "base/ascii.h"
+#include "base/error.h"
+#include "git/history.h"
+#include "git/malformed.h"
+#include "base/strbuf.h"
+#include "base/trace.h"
+#include "git/treediff.h"
+#include "base/util.h"
 
 #include <stdlib.h>
 #include <string.h>

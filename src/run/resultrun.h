@@ -1,8 +1,8 @@
 #ifndef RESULTRUN_H
 #define RESULTRUN_H
 
-#include "testresult.h"
-#include "testrun.h"
+#include "formats/testresult.h"
+#include "run/testrun.h"
 
 /*
  * stablepick results: what each failure of a test run means for the

@@ -3,18 +3,18 @@
 
 #include <git2.h>
 
-#include "archive.h"
-#include "branch.h"
-#include "config.h"
-#include "ledger.h"
-#include "match.h"
-#include "patchid.h"
-#include "rules.h"
-#include "scan.h"
-#include "scancache.h"
-#include "state.h"
-#include "strbuf.h"
-#include "trialcache.h"
+#include "formats/archive.h"
+#include "stages/branch.h"
+#include "formats/config.h"
+#include "store/ledger.h"
+#include "stages/match.h"
+#include "git/patchid.h"
+#include "formats/rules.h"
+#include "stages/scan.h"
+#include "store/scancache.h"
+#include "store/state.h"
+#include "base/strbuf.h"
+#include "store/trialcache.h"
 
 /*
  * A run of the pipeline, in the order the commands call it:

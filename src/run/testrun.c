@@ -1,11 +1,11 @@
-#include "testrun.h"
-#include "error.h"
-#include "malformed.h"
-#include "message.h"
-#include "progress.h"
-#include "strbuf.h"
-#include "trace.h"
-#include "util.h"
+#include "run/testrun.h"
+#include "base/error.h"
+#include "git/malformed.h"
+#include "formats/message.h"
+#include "base/progress.h"
+#include "base/strbuf.h"
+#include "base/trace.h"
+#include "base/util.h"
 
 #include <string.h>
 

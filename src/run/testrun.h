@@ -1,8 +1,8 @@
 #ifndef TESTRUN_H
 #define TESTRUN_H
 
-#include "run.h"
-#include "testannot.h"
+#include "run/run.h"
+#include "formats/testannot.h"
 
 /*
  * stablepick tests: which fstests and LTP regression tests name, as

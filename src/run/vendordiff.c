@@ -1,11 +1,11 @@
-#include "vendordiff.h"
-#include "apply.h"
-#include "error.h"
-#include "history.h"
-#include "malformed.h"
-#include "strbuf.h"
-#include "trace.h"
-#include "util.h"
+#include "run/vendordiff.h"
+#include "git/apply.h"
+#include "base/error.h"
+#include "git/history.h"
+#include "git/malformed.h"
+#include "base/strbuf.h"
+#include "base/trace.h"
+#include "base/util.h"
 
 #include <stdint.h>
 #include <stdlib.h>

@@ -1,8 +1,8 @@
 #ifndef VENDORDIFF_H
 #define VENDORDIFF_H
 
-#include "cve.h"
-#include "run.h"
+#include "formats/cve.h"
+#include "run/run.h"
 
 /*
  * stablepick diff --branch VENDOR --against STABLE: which fixes of the

@@ -1,10 +1,10 @@
-#include "audit.h"
-#include "apply.h"
-#include "error.h"
-#include "ledger.h"
-#include "posted.h"
-#include "score.h"
-#include "util.h"
+#include "stages/audit.h"
+#include "git/apply.h"
+#include "base/error.h"
+#include "store/ledger.h"
+#include "stages/posted.h"
+#include "stages/score.h"
+#include "base/util.h"
 
 #include <stdint.h>
 #include <string.h>

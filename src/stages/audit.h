@@ -3,10 +3,10 @@
 
 #include <git2.h>
 
-#include "branch.h"
-#include "candidate.h"
-#include "posted.h"
-#include "strbuf.h"
+#include "stages/branch.h"
+#include "candidate/candidate.h"
+#include "stages/posted.h"
+#include "base/strbuf.h"
 
 /*
  * Judging someone else's picks (AUTOSEL mails, a stable queue): each

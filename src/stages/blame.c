@@ -1,9 +1,9 @@
-#include "blame.h"
-#include "error.h"
-#include "history.h"
-#include "malformed.h"
-#include "strbuf.h"
-#include "util.h"
+#include "stages/blame.h"
+#include "base/error.h"
+#include "git/history.h"
+#include "git/malformed.h"
+#include "base/strbuf.h"
+#include "base/util.h"
 
 #include <string.h>
 

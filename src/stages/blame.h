@@ -3,8 +3,8 @@
 
 #include <git2.h>
 
-#include "candidate.h"
-#include "match.h"
+#include "candidate/candidate.h"
+#include "stages/match.h"
 
 /*
  * The likely prerequisites of a pick that does not apply: the mainline

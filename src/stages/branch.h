@@ -3,10 +3,10 @@
 
 #include <git2.h>
 
-#include "history.h"
+#include "git/history.h"
 #include <uthash.h>
 
-#include "candidate.h"
+#include "candidate/candidate.h"
 
 struct scan;
 

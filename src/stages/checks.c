@@ -1,11 +1,11 @@
-#include "checks.h"
-#include "apply.h"
-#include "error.h"
-#include "malformed.h"
-#include "soak.h"
-#include "strbuf.h"
-#include "trace.h"
-#include "util.h"
+#include "stages/checks.h"
+#include "git/apply.h"
+#include "base/error.h"
+#include "git/malformed.h"
+#include "formats/soak.h"
+#include "base/strbuf.h"
+#include "base/trace.h"
+#include "base/util.h"
 
 #include <string.h>
 #include <time.h>

@@ -3,10 +3,10 @@
 
 #include <git2.h>
 
-#include "branch.h"
-#include "candidate.h"
-#include "rules.h"
-#include "trialcache.h"
+#include "stages/branch.h"
+#include "candidate/candidate.h"
+#include "formats/rules.h"
+#include "store/trialcache.h"
 
 /*
  * The last checks on what would be proposed, after the verdicts:

@@ -1,10 +1,10 @@
-#include "deps.h"
-#include "error.h"
-#include "history.h"
-#include "malformed.h"
-#include "strbuf.h"
-#include "trace.h"
-#include "util.h"
+#include "stages/deps.h"
+#include "base/error.h"
+#include "git/history.h"
+#include "git/malformed.h"
+#include "base/strbuf.h"
+#include "base/trace.h"
+#include "base/util.h"
 
 #include <string.h>
 #include <uthash.h>

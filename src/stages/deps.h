@@ -3,10 +3,10 @@
 
 #include <git2.h>
 
-#include "branch.h"
-#include "candidate.h"
-#include "match.h"
-#include "scan.h"
+#include "stages/branch.h"
+#include "candidate/candidate.h"
+#include "stages/match.h"
+#include "stages/scan.h"
 
 /*
  * Links between candidates and applicability to the branch: Fixes:

@@ -1,6 +1,6 @@
-#include "eval.h"
-#include "message.h"
-#include "util.h"
+#include "stages/eval.h"
+#include "formats/message.h"
+#include "base/util.h"
 
 #include <string.h>
 

@@ -4,8 +4,8 @@
 #include <limits.h>
 #include <stddef.h>
 
-#include "candidate.h"
-#include "rules.h"
+#include "candidate/candidate.h"
+#include "formats/rules.h"
 
 /*
  * Measuring the rules against what a stable branch took: the judged

@@ -5,13 +5,13 @@
  * changes, at its path or moved within its subsystems' directories
  * (match_branch_has_file()).
  */
-#include "match-internal.h"
-#include "error.h"
-#include "malformed.h"
-#include "rules.h"
-#include "strbuf.h"
-#include "treediff.h"
-#include "util.h"
+#include "stages/match-internal.h"
+#include "base/error.h"
+#include "git/malformed.h"
+#include "formats/rules.h"
+#include "base/strbuf.h"
+#include "git/treediff.h"
+#include "base/util.h"
 
 #include <stdlib.h>
 #include <string.h>

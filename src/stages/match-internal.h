@@ -3,7 +3,7 @@
 
 #include <uthash.h>
 
-#include "match.h"
+#include "stages/match.h"
 
 /*
  * Between the files of the presence engine: match.c (the methods that

@@ -5,14 +5,14 @@
  * posted patch (match_branch_subject()), and subjects looked for in
  * all of the scanned range (match_range_subjects()).
  */
-#include "match-internal.h"
-#include "error.h"
-#include "history.h"
-#include "malformed.h"
-#include "message.h"
-#include "scan.h"
-#include "treediff.h"
-#include "util.h"
+#include "stages/match-internal.h"
+#include "base/error.h"
+#include "git/history.h"
+#include "git/malformed.h"
+#include "formats/message.h"
+#include "stages/scan.h"
+#include "git/treediff.h"
+#include "base/util.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -3,9 +3,9 @@
 
 #include <git2.h>
 
-#include "branch.h"
-#include "candidate.h"
-#include "patchid.h"
+#include "stages/branch.h"
+#include "candidate/candidate.h"
+#include "git/patchid.h"
 
 struct scan;
 

@@ -1,8 +1,8 @@
-#include "posted.h"
-#include "scan.h"
-#include "error.h"
-#include "strbuf.h"
-#include "util.h"
+#include "stages/posted.h"
+#include "stages/scan.h"
+#include "base/error.h"
+#include "base/strbuf.h"
+#include "base/util.h"
 
 #include <ctype.h>
 #include <string.h>

@@ -1,11 +1,11 @@
 #ifndef POSTED_H
 #define POSTED_H
 
-#include "archive.h"
-#include "branch.h"
-#include "match.h"
-#include "candidate.h"
-#include "patchid.h"
+#include "formats/archive.h"
+#include "stages/branch.h"
+#include "stages/match.h"
+#include "candidate/candidate.h"
+#include "git/patchid.h"
 
 /*
  * A candidate as it was posted to the list: the patch mail in a local

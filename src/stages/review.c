@@ -1,8 +1,8 @@
-#include "review.h"
-#include "error.h"
-#include "mbox.h"
-#include "posted.h"
-#include "util.h"
+#include "stages/review.h"
+#include "base/error.h"
+#include "formats/mbox.h"
+#include "stages/posted.h"
+#include "base/util.h"
 
 #include <ctype.h>
 #include <stddef.h>

@@ -3,9 +3,9 @@
 
 #include <git2.h>
 
-#include "archive.h"
-#include "mail.h"
-#include "rules.h"
+#include "formats/archive.h"
+#include "formats/mail.h"
+#include "formats/rules.h"
 
 /*
  * The review round of an opt-in subsystem (xfs): its needs-ack commits

@@ -1,10 +1,10 @@
-#include "revlist.h"
-#include "error.h"
-#include "history.h"
-#include "malformed.h"
-#include "scan.h"
-#include "strbuf.h"
-#include "util.h"
+#include "stages/revlist.h"
+#include "base/error.h"
+#include "git/history.h"
+#include "git/malformed.h"
+#include "stages/scan.h"
+#include "base/strbuf.h"
+#include "base/util.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -4,7 +4,7 @@
 #include <git2.h>
 #include <stddef.h>
 
-#include "patchid-pool.h"
+#include "git/patchid-pool.h"
 
 /*
  * The commits that git log REVISION... shows, and git log's order of

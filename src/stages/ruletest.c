@@ -1,9 +1,9 @@
-#include "ruletest.h"
-#include "error.h"
-#include "json.h"
-#include "message.h"
-#include "score.h"
-#include "util.h"
+#include "stages/ruletest.h"
+#include "base/error.h"
+#include "base/json.h"
+#include "formats/message.h"
+#include "stages/score.h"
+#include "base/util.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -1,9 +1,9 @@
 #ifndef RULETEST_H
 #define RULETEST_H
 
-#include "candidate.h"
-#include "rules.h"
-#include "strbuf.h"
+#include "candidate/candidate.h"
+#include "formats/rules.h"
+#include "base/strbuf.h"
 
 /*
  * Trying rules on commit messages without a repository: what a rule

@@ -3,10 +3,10 @@
  * links (Fixes: trailers and a project's own forms), and looked up in
  * the repository, with a warning for an id that is not a commit.
  */
-#include "scan-internal.h"
-#include "history.h"
-#include "strbuf.h"
-#include "util.h"
+#include "stages/scan-internal.h"
+#include "git/history.h"
+#include "base/strbuf.h"
+#include "base/util.h"
 
 #include <string.h>
 

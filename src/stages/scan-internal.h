@@ -9,7 +9,7 @@
  * the errors of refs and shallow clones).  The API is scan.h.
  */
 
-#include "scan.h"
+#include "stages/scan.h"
 
 /* --- the watched paths (scan-paths.c) --------------------------------- */
 

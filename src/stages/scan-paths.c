@@ -3,11 +3,11 @@
  * the tree comparison that tells which subsystems a commit changes, and
  * the templates, expanded for the tree of the range's ends.
  */
-#include "scan-internal.h"
-#include "error.h"
-#include "malformed.h"
-#include "strbuf.h"
-#include "util.h"
+#include "stages/scan-internal.h"
+#include "base/error.h"
+#include "git/malformed.h"
+#include "base/strbuf.h"
+#include "base/util.h"
 
 #include <fnmatch.h>
 #include <string.h>

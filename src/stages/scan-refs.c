@@ -3,11 +3,11 @@
  * they do not resolve (a ref to an object the repository lacks, an
  * unborn branch) or when a shallow clone's history stops inside a range.
  */
-#include "scan-internal.h"
-#include "error.h"
-#include "malformed.h"
-#include "strbuf.h"
-#include "util.h"
+#include "stages/scan-internal.h"
+#include "base/error.h"
+#include "git/malformed.h"
+#include "base/strbuf.h"
+#include "base/util.h"
 
 #include <errno.h>
 #include <string.h>

@@ -4,15 +4,15 @@
  * The watched paths are in scan-paths.c, what a candidate fixes in
  * scan-fixes.c, revisions and shallow clones in scan-refs.c.
  */
-#include "scan.h"
-#include "scan-internal.h"
-#include "error.h"
-#include "history.h"
-#include "malformed.h"
-#include "trace.h"
-#include "treediff.h"
-#include "strbuf.h"
-#include "util.h"
+#include "stages/scan.h"
+#include "stages/scan-internal.h"
+#include "base/error.h"
+#include "git/history.h"
+#include "git/malformed.h"
+#include "base/trace.h"
+#include "git/treediff.h"
+#include "base/strbuf.h"
+#include "base/util.h"
 
 #include <fnmatch.h>
 #include <stdio.h>

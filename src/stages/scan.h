@@ -3,11 +3,11 @@
 
 #include <git2.h>
 
-#include "candidate.h"
-#include "rules.h"
-#include "progress.h"
-#include "scancache.h"
-#include "soak.h"
+#include "candidate/candidate.h"
+#include "formats/rules.h"
+#include "base/progress.h"
+#include "store/scancache.h"
+#include "formats/soak.h"
 
 /*
  * The scanner: walks a mainline range and keeps the non-merge commits

@@ -1,7 +1,7 @@
-#include "score.h"
-#include "posted.h"
-#include "strbuf.h"
-#include "util.h"
+#include "stages/score.h"
+#include "stages/posted.h"
+#include "base/strbuf.h"
+#include "base/util.h"
 
 #include <stdarg.h>
 #include <string.h>

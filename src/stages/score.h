@@ -1,9 +1,9 @@
 #ifndef SCORE_H
 #define SCORE_H
 
-#include "candidate.h"
-#include "rules.h"
-#include "strbuf.h"
+#include "candidate/candidate.h"
+#include "formats/rules.h"
+#include "base/strbuf.h"
 
 /*
  * Scoring and the verdict.  The score is the sum of the weights of the

@@ -1,8 +1,8 @@
 #ifndef LEDGER_INTERNAL_H
 #define LEDGER_INTERNAL_H
 
-#include "ledger.h"
-#include "strbuf.h"
+#include "store/ledger.h"
+#include "base/strbuf.h"
 
 /* What ledger.c and ledger-notes.c (the notes ref) share. */
 

@@ -1,9 +1,9 @@
-#include "ledger.h"
-#include "ledger-internal.h"
-#include "error.h"
-#include "lockfile.h"
-#include "strbuf.h"
-#include "util.h"
+#include "store/ledger.h"
+#include "store/ledger-internal.h"
+#include "base/error.h"
+#include "base/lockfile.h"
+#include "base/strbuf.h"
+#include "base/util.h"
 
 #include <errno.h>
 #include <fcntl.h>

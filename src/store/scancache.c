@@ -1,8 +1,8 @@
-#include "scancache.h"
-#include "cachefile.h"
-#include "error.h"
-#include "strbuf.h"
-#include "util.h"
+#include "store/scancache.h"
+#include "base/cachefile.h"
+#include "base/error.h"
+#include "base/strbuf.h"
+#include "base/util.h"
 
 #include <errno.h>
 #include <string.h>

@@ -5,7 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "sha1.h"
+#include "base/sha1.h"
 
 /*
  * What a scan found, kept between runs so that the next run walks only

@@ -1,8 +1,8 @@
-#include "state.h"
-#include "lockfile.h"
-#include "error.h"
-#include "strbuf.h"
-#include "util.h"
+#include "store/state.h"
+#include "base/lockfile.h"
+#include "base/error.h"
+#include "base/strbuf.h"
+#include "base/util.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -5,7 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "sha1.h"
+#include "base/sha1.h"
 
 /*
  * What trial picks found, kept between runs: a pick's result is decided

@@ -31,7 +31,6 @@ check_layers() (
 	bad=0
 	for file in *; do
 		[ -f "$file" ] || continue
-		case $file in paths.h) continue ;; esac	# the build's, in-tree
 		echo "FAIL: src/$file is in no folder: put it in the folder of its layer"
 		bad=1
 	done
@@ -47,16 +46,7 @@ check_layers() (
 		for inc in $(sed -n 's/^#include "\([a-z0-9_/-]*\)\.h".*/\1/p' "$file"); do
 			case $inc in
 			*/*) ;;
-			*)	# a bare name: the includer's folder, or the one
-				# that holds it
-				if [ -f "$dir/$inc.h" ]; then
-					inc=$dir/$inc
-				elif [ "$inc" = paths ]; then
-					inc=base/paths
-				else
-					inc=$(ls -d */"$inc.h" 2>/dev/null | head -n 1)
-					inc=${inc%.h}
-				fi ;;
+			*)	inc=$dir/$inc ;;	# a bare name: the includer's folder
 			esac
 			theirs=$(layer "${inc%%/*}")
 			if [ -z "$theirs" ] || { [ ! -f "$inc.h" ] && [ "$inc" != base/paths ]; }; then

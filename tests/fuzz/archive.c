@@ -19,11 +19,11 @@
  * run reads back the same (as many messages, each found by its id).
  */
 #include "fuzz.h"
-#include "archive.h"
-#include "cachefile.h"
-#include "mbox.h"
-#include "strbuf.h"
-#include "util.h"
+#include "formats/archive.h"
+#include "base/cachefile.h"
+#include "formats/mbox.h"
+#include "base/strbuf.h"
+#include "base/util.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -14,13 +14,13 @@
  * an error naming the file and line.
  */
 #include "fuzz.h"
-#include "cachefile.h"
-#include "ledger.h"
-#include "patchid.h"
-#include "scancache.h"
-#include "state.h"
-#include "strbuf.h"
-#include "trialcache.h"
+#include "base/cachefile.h"
+#include "store/ledger.h"
+#include "git/patchid.h"
+#include "store/scancache.h"
+#include "store/state.h"
+#include "base/strbuf.h"
+#include "store/trialcache.h"
 
 #include <git2.h>
 #include <stdio.h>

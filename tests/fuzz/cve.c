@@ -8,7 +8,7 @@
  * found again by cve_set_fixed_by().
  */
 #include "fuzz.h"
-#include "cve.h"
+#include "formats/cve.h"
 
 #include <string.h>
 

@@ -9,7 +9,7 @@
  * so each part is passed as it lies in the input.
  */
 #include "fuzz.h"
-#include "testannot.h"
+#include "formats/testannot.h"
 
 #include <string.h>
 

@@ -7,7 +7,7 @@
  * the result is checked too.
  */
 #include "fuzz.h"
-#include "json.h"
+#include "base/json.h"
 
 #include <string.h>
 

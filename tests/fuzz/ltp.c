@@ -6,7 +6,7 @@
  * and needs no NUL at the end.
  */
 #include "fuzz.h"
-#include "testannot.h"
+#include "formats/testannot.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -8,9 +8,9 @@
  * mbox_next_message() finds the same places to split.
  */
 #include "fuzz.h"
-#include "mbox.h"
-#include "message.h"
-#include "util.h"
+#include "formats/mbox.h"
+#include "formats/message.h"
+#include "base/util.h"
 
 #include <string.h>
 

@@ -8,7 +8,7 @@
  * the result is checked too.
  */
 #include "fuzz.h"
-#include "message.h"
+#include "formats/message.h"
 
 #include <string.h>
 

@@ -10,7 +10,7 @@
  * test) once.
  */
 #include "fuzz.h"
-#include "testresult.h"
+#include "formats/testresult.h"
 
 #include <string.h>
 

@@ -13,7 +13,7 @@
  * what the timeout is for.  At most MATCH_RULES_MAX rules are matched.
  */
 #include "fuzz.h"
-#include "rules.h"
+#include "formats/rules.h"
 
 #include <string.h>
 

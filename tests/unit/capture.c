@@ -6,7 +6,7 @@
 #include <unistd.h>
 
 #include "capture.h"
-#include "strbuf.h"
+#include "base/strbuf.h"
 
 void capture_begin(struct capture *c)
 {

@@ -17,10 +17,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "apply.h"
-#include "strbuf.h"
+#include "git/apply.h"
+#include "base/strbuf.h"
 #include "testrepo.h"
-#include "util.h"
+#include "base/util.h"
 
 struct snapshot {
 	struct strbuf status;		/* git status --porcelain */

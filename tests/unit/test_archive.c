@@ -15,11 +15,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "archive.h"
-#include "cachefile.h"
+#include "formats/archive.h"
+#include "base/cachefile.h"
 #include "capture.h"
-#include "strbuf.h"
-#include "util.h"
+#include "base/strbuf.h"
+#include "base/util.h"
 
 #define FROM_ "From alice@example.org Tue Nov 14 22:13:20 2023\n"
 

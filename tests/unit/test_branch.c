@@ -12,8 +12,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "branch.h"
-#include "strbuf.h"
+#include "stages/branch.h"
+#include "base/strbuf.h"
 
 struct fixture {
 	char dir[64];

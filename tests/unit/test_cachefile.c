@@ -10,8 +10,8 @@
 #include <cmocka.h>
 #include <string.h>
 
-#include "cachefile.h"
-#include "strbuf.h"
+#include "base/cachefile.h"
+#include "base/strbuf.h"
 
 static void sealed(struct strbuf *sb, enum cachefile_sum_kind kind)
 {

@@ -15,12 +15,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "checks.h"
-#include "rules.h"
-#include "scan.h"
-#include "strbuf.h"
+#include "stages/checks.h"
+#include "formats/rules.h"
+#include "stages/scan.h"
+#include "base/strbuf.h"
 #include "testrepo.h"
-#include "util.h"
+#include "base/util.h"
 
 #define DAY 86400L
 

@@ -15,10 +15,10 @@
 #include <string.h>
 
 #include "capture.h"
-#include "commitgraph.h"
-#include "strbuf.h"
+#include "git/commitgraph.h"
+#include "base/strbuf.h"
 #include "testrepo.h"
-#include "util.h"
+#include "base/util.h"
 
 #define MAX_PARENTS 8
 

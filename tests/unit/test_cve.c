@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "capture.h"
-#include "cve.h"
+#include "formats/cve.h"
 
 #define A "1da177e4c3f41524e886b7f1b8a0c1fc7321cac2"
 #define B "6be388f4a35d2ce5ef7dbf635a8964a5da7f799f"

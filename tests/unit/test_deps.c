@@ -18,12 +18,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "deps.h"
-#include "match.h"
-#include "rules.h"
-#include "scan.h"
-#include "score.h"
-#include "strbuf.h"
+#include "stages/deps.h"
+#include "stages/match.h"
+#include "formats/rules.h"
+#include "stages/scan.h"
+#include "stages/score.h"
+#include "base/strbuf.h"
 #include "testrepo.h"
 
 static const char rules_text[] =

@@ -9,11 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "candidate.h"
-#include "eval.h"
-#include "rules.h"
-#include "score.h"
-#include "util.h"
+#include "candidate/candidate.h"
+#include "stages/eval.h"
+#include "formats/rules.h"
+#include "stages/score.h"
+#include "base/util.h"
 
 static const char rules_text[] =
 	"version 1\n"

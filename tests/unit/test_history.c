@@ -20,7 +20,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "history.h"
+#include "git/history.h"
 #include "testrepo.h"
 
 struct fixture {

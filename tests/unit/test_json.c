@@ -6,8 +6,8 @@
 #include <cmocka.h>
 #include <string.h>
 
-#include "json.h"
-#include "strbuf.h"
+#include "base/json.h"
+#include "base/strbuf.h"
 
 static int parse(struct json_object *o, const char *text, const char **why,
 		 size_t *at)

@@ -19,10 +19,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "ledger.h"
-#include "lockfile.h"
-#include "strbuf.h"
-#include "util.h"
+#include "store/ledger.h"
+#include "base/lockfile.h"
+#include "base/strbuf.h"
+#include "base/util.h"
 
 #define HEADER "# stablepick ledger 1\n"
 #define OID_A "0123456789abcdef0123456789abcdef01234567"

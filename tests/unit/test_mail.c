@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mail.h"
-#include "strbuf.h"
+#include "formats/mail.h"
+#include "base/strbuf.h"
 
 /* Each address once, compared without case; a comma in quotes stays. */
 static void test_addrs_list(void **state)

@@ -14,10 +14,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "match.h"
-#include "rules.h"
-#include "scan.h"
-#include "strbuf.h"
+#include "stages/match.h"
+#include "formats/rules.h"
+#include "stages/scan.h"
+#include "base/strbuf.h"
 #include "testrepo.h"
 
 struct fixture {

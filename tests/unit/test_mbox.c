@@ -15,12 +15,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "mbox.h"
-#include "message.h"
-#include "report.h"
+#include "formats/mbox.h"
+#include "formats/message.h"
+#include "report/report.h"
 #include "capture.h"
-#include "strbuf.h"
-#include "util.h"
+#include "base/strbuf.h"
+#include "base/util.h"
 
 #define ID1 "0123456789abcdef0123456789abcdef01234567"
 #define ID2 "fedcba9876543210fedcba9876543210fedcba98"

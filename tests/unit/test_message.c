@@ -11,9 +11,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "message.h"
-#include "strbuf.h"
-#include "util.h"
+#include "formats/message.h"
+#include "base/strbuf.h"
+#include "base/util.h"
 
 #define ID40 "0123456789abcdef0123456789abcdef01234567"
 #define ID40B "fedcba9876543210fedcba9876543210fedcba98"

@@ -23,11 +23,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "patchid.h"
-#include "sha1.h"
-#include "treediff.h"
-#include "strbuf.h"
-#include "util.h"
+#include "git/patchid.h"
+#include "base/sha1.h"
+#include "git/treediff.h"
+#include "base/strbuf.h"
+#include "base/util.h"
 
 struct fixture {
 	char dir[64];			/* the temporary directory */

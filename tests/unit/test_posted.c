@@ -16,11 +16,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "match.h"
-#include "posted.h"
-#include "rules.h"
-#include "scan.h"
-#include "strbuf.h"
+#include "stages/match.h"
+#include "stages/posted.h"
+#include "formats/rules.h"
+#include "stages/scan.h"
+#include "base/strbuf.h"
 #include "testrepo.h"
 
 static const char rules_text[] =

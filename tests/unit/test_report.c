@@ -21,13 +21,13 @@
 #include <unistd.h>
 
 #include "capture.h"
-#include "json.h"
-#include "mail.h"
-#include "report.h"
-#include "rules.h"
-#include "score.h"
-#include "strbuf.h"
-#include "util.h"
+#include "base/json.h"
+#include "formats/mail.h"
+#include "report/report.h"
+#include "formats/rules.h"
+#include "stages/score.h"
+#include "base/strbuf.h"
+#include "base/util.h"
 
 static const char rules_text[] =
 	"version 1\n"

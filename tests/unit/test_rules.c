@@ -12,9 +12,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "rules.h"
-#include "strbuf.h"
-#include "util.h"
+#include "formats/rules.h"
+#include "base/strbuf.h"
+#include "base/util.h"
 
 /* What a load printed on stderr, captured through a temporary file. */
 struct captured {

@@ -16,12 +16,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "candidate.h"
-#include "ledger.h"
-#include "run.h"
-#include "strbuf.h"
+#include "candidate/candidate.h"
+#include "store/ledger.h"
+#include "run/run.h"
+#include "base/strbuf.h"
 #include "testrepo.h"
-#include "util.h"
+#include "base/util.h"
 
 /* 2023-11-16T00:00:00Z: the run's "now". */
 #define NOW "1700092800"

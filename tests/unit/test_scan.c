@@ -17,11 +17,11 @@
 #include <string.h>
 
 #include "capture.h"
-#include "rules.h"
-#include "scan.h"
-#include "strbuf.h"
+#include "formats/rules.h"
+#include "stages/scan.h"
+#include "base/strbuf.h"
 #include "testrepo.h"
-#include "util.h"
+#include "base/util.h"
 
 static const char rules_text[] =
 	"version 1\n"

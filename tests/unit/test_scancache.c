@@ -12,9 +12,9 @@
 #include <unistd.h>
 
 #include "capture.h"
-#include "scancache.h"
-#include "strbuf.h"
-#include "util.h"
+#include "store/scancache.h"
+#include "base/strbuf.h"
+#include "base/util.h"
 
 static char dir[4096];
 

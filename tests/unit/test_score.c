@@ -12,11 +12,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "candidate.h"
-#include "rules.h"
-#include "score.h"
-#include "strbuf.h"
-#include "util.h"
+#include "candidate/candidate.h"
+#include "formats/rules.h"
+#include "stages/score.h"
+#include "base/strbuf.h"
+#include "base/util.h"
 
 static const char rules_text[] =
 	"version 1\n"

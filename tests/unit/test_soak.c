@@ -20,9 +20,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "soak.h"
+#include "formats/soak.h"
 #include "testrepo.h"
-#include "strbuf.h"
+#include "base/strbuf.h"
 
 struct fixture {
 	char dir[64];

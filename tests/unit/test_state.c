@@ -15,9 +15,9 @@
 #include <unistd.h>
 
 #include "capture.h"
-#include "state.h"
-#include "strbuf.h"
-#include "util.h"
+#include "store/state.h"
+#include "base/strbuf.h"
+#include "base/util.h"
 
 static char dir[4096];
 static char path[4200];

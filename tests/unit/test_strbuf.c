@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "error.h"
-#include "json.h"
-#include "strbuf.h"
+#include "base/error.h"
+#include "base/json.h"
+#include "base/strbuf.h"
 
 static void test_empty_is_printable(void **state)
 {

@@ -19,9 +19,9 @@
 #include <unistd.h>
 
 #include "capture.h"
-#include "strbuf.h"
-#include "testannot.h"
-#include "util.h"
+#include "base/strbuf.h"
+#include "formats/testannot.h"
+#include "base/util.h"
 
 static void check_str(int at, const char *what, const char *actual,
 		      const char *expect)

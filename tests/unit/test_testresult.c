@@ -6,8 +6,8 @@
 #include <cmocka.h>
 #include <string.h>
 
-#include "resultrun.h"
-#include "testresult.h"
+#include "run/resultrun.h"
+#include "formats/testresult.h"
 
 static int xunit(struct result_set *set, const char *text)
 {

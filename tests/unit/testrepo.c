@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "strbuf.h"
+#include "base/strbuf.h"
 
 void testrepo_create(char *dir_template)
 {
