@@ -198,7 +198,7 @@ int cachefile_verify(const char *buf, size_t len, enum cachefile_sum_kind kind,
 		     last && last > buf && *last != '\n'; last--)
 			;
 		if (!last || last == buf || buf[len - 1] != '\n' ||
-		    strncmp(last + 1, CHECKSUM, strlen(CHECKSUM)))
+		    !starts_with(last + 1, CHECKSUM))
 			return CACHEFILE_CUT;
 		last++;
 		*body = (size_t)(last - buf);

@@ -1,5 +1,6 @@
 #include "base/error.h"
 #include "base/strbuf.h"
+#include "base/util.h"
 
 #include <errno.h>
 #include <git2.h>
@@ -158,7 +159,7 @@ static int is_memory(const git_error *e)
 	case GIT_ERROR_OS:
 		return len >= elen && !strcmp(e->message + len - elen, enomem);
 	case GIT_ERROR_ZLIB:
-		return !strncmp(e->message, "failed to init ", 15);
+		return starts_with(e->message, "failed to init ");
 	}
 	return 0;
 }

@@ -140,6 +140,36 @@ int write_file_atomic_warn(const char *path, const void *buf, size_t len,
 /* Days from 1970-01-01 to y-m-d in the proleptic Gregorian calendar. */
 long long days_from_civil(int y, int m, int d);
 
+/*
+ * Whether str begins with prefix, as git's starts_with(); a prefix
+ * spelt out in the call instead of a strncmp() with its length counted
+ * by hand.
+ */
+static inline int starts_with(const char *str, const char *prefix)
+{
+	for (; *prefix; str++, prefix++)
+		if (*str != *prefix)
+			return 0;
+	return 1;
+}
+
+/*
+ * If str begins with prefix, points *out just past it and returns 1;
+ * otherwise returns 0 and leaves *out alone.  As git's skip_prefix():
+ *
+ *     if (skip_prefix(line, "epoch ", &p))
+ *             ... p is what follows "epoch " ...
+ */
+static inline int skip_prefix(const char *str, const char *prefix,
+			      const char **out)
+{
+	for (; *prefix; str++, prefix++)
+		if (*str != *prefix)
+			return 0;
+	*out = str;
+	return 1;
+}
+
 /* Non-zero if s is made of n (or, if n is 0, all) hexadecimal digits. */
 int is_hex(const char *s, size_t n);
 

@@ -251,8 +251,10 @@ static size_t state_key_len(const char *line)
 {
 	size_t len = strcspn(line, " ");
 
-	if (!strncmp(line, "epoch ", 6))
-		len = 6 + strcspn(line + 6, " ");
+	const char *rest;
+
+	if (skip_prefix(line, "epoch ", &rest))
+		len = (size_t)(rest - line) + strcspn(rest, " ");
 	return len;
 }
 
@@ -415,7 +417,7 @@ static void cache_load(struct archive *a, size_t src)
 		} else if (line[0] == 'm' && line[1] == '\t') {
 			if (load_msg(a, src, line) < 0)
 				why = "a line is malformed";
-		} else if (!strncmp(line, "checksum ", 9)) {
+		} else if (starts_with(line, "checksum ")) {
 			appends++;	/* where an earlier run appended */
 		} else if (*line) {
 			state_load(s, line);

@@ -200,7 +200,7 @@ static int cve_name(const char *name, size_t len, unsigned long *year,
 {
 	char *end;
 
-	if (len < 10 || strncmp(name, "CVE-", 4))
+	if (len < 10 || !starts_with(name, "CVE-"))
 		return 0;
 	errno = 0;
 	*year = strtoul(name + 4, &end, 10);

@@ -41,7 +41,7 @@ static char *find_diff(const char *body)
 	const char *p = body;
 
 	for (;;) {
-		if (!strncmp(p, "diff --git ", 11))
+		if (starts_with(p, "diff --git "))
 			return xstrdup(p);
 		p = strchr(p, '\n');
 		if (!p)

@@ -149,7 +149,7 @@ static int parse_field(struct parser *p, const char *word,
 			return 0;
 		}
 	}
-	if (strncmp(word, "trailer:", 8)) {
+	if (!starts_with(word, "trailer:")) {
 		report(p, "unknown field '%s' (expected subject, body, "
 		       "message, paths, fact, reply or trailer:KEY)", word);
 		return -1;

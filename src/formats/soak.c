@@ -62,8 +62,8 @@ int soak_parse_tag(const char *name, int *major, int *minor, int *rc)
 	p = parse_num(p, &mi);
 	if (!p)
 		return -1;
-	if (!strncmp(p, "-rc", 3)) {
-		p = parse_num(p + 3, &n);
+	if (skip_prefix(p, "-rc", &p)) {
+		p = parse_num(p, &n);
 		if (!p || !n)
 			return -1;
 	} else if (*p == '.') {

@@ -496,9 +496,8 @@ static int revparse_raw(git_oid *out, git_repository *repo, const char *rev)
 				ret = GIT_EPEEL;
 				goto out;
 			}
-			if (strncmp(p, "{commit}", 8))
+			if (!skip_prefix(p, "{commit}", &p))
 				goto out;	/* ^{/text} and the like */
-			p += 8;
 			continue;
 		}
 		if (*p >= '0' && *p <= '9') {

@@ -53,10 +53,6 @@ static int git_isalpha(int c)
 	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
 }
 
-static int starts_with(const char *s, const char *prefix)
-{
-	return !strncmp(s, prefix, strlen(prefix));
-}
 
 static void idstate_init(struct idstate *st, git_repository *repo)
 {

@@ -409,7 +409,7 @@ static void mbox_add(struct strbuf *out, const struct strbuf *msg)
 	while (*p) {
 		size_t len = strcspn(p, "\n");
 
-		if (!strncmp(p + strspn(p, ">"), "From ", 5))
+		if (starts_with(p + strspn(p, ">"), "From "))
 			strbuf_addch(out, '>');
 		strbuf_add(out, p, len);
 		strbuf_addch(out, '\n');

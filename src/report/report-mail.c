@@ -400,7 +400,7 @@ static int splits_mbox(const char *line)
 	size_t len = strlen(line);
 	const char *colon;
 
-	if (len < 5 || strncmp(line, "From ", 5))
+	if (len < 5 || !starts_with(line, "From "))
 		return 0;
 	if (mbox_next_message(line, len, 0) == 0)
 		return 1;
@@ -423,8 +423,8 @@ static int splits_mbox(const char *line)
 /* Where git mailinfo ends a commit message and starts the patch. */
 static int patch_break(const char *line)
 {
-	return !strncmp(line, "diff -", 6) || !strncmp(line, "Index: ", 7) ||
-	       (!strncmp(line, "---", 3) &&
+	return starts_with(line, "diff -") || starts_with(line, "Index: ") ||
+	       (starts_with(line, "---") &&
 		(!line[3] || line[3] == ' ' || line[3] == '\t'));
 }
 
@@ -443,7 +443,7 @@ void report_add_mail_body(struct strbuf *out, const char *body,
 		 * the lines after it, a diff written into the commit
 		 * message, would be applied.  Indented, they stay text.
 		 */
-		if (quote_all ? !strncmp(line, "From ", 5) : splits_mbox(line))
+		if (quote_all ? starts_with(line, "From ") : splits_mbox(line))
 			strbuf_addch(out, '>');
 		else if (patch_break(line))
 			strbuf_addch(out, ' ');

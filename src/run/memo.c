@@ -154,11 +154,11 @@ static void feed_environment(struct sha1 *ctx)
 	size_t nr = 0, alloc = 0, i;
 
 	for (e = environ; e && *e; e++) {
-		if (strncmp(*e, "STABLEPICK_", 11) && strncmp(*e, "TZ=", 3))
+		if (!starts_with(*e, "STABLEPICK_") && !starts_with(*e, "TZ="))
 			continue;
-		if (!strncmp(*e, "STABLEPICK_TRACE=", 17) ||
-		    !strncmp(*e, "STABLEPICK_NOW=", 15) ||
-		    !strncmp(*e, "STABLEPICK_LOCK_TIMEOUT=", 24))
+		if (starts_with(*e, "STABLEPICK_TRACE=") ||
+		    starts_with(*e, "STABLEPICK_NOW=") ||
+		    starts_with(*e, "STABLEPICK_LOCK_TIMEOUT="))
 			continue;
 		ALLOC_GROW(v, nr, alloc);
 		v[nr++] = *e;

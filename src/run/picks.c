@@ -105,9 +105,9 @@ static void body_author(struct audit_address *out, const char *body)
 	char *line;
 
 	body += strspn(body, "\n");
-	if (strncmp(body, "From:", 5))
+	if (!skip_prefix(body, "From:", &body))
 		return;
-	line = xstrndup(body + 5, strcspn(body + 5, "\n"));
+	line = xstrndup(body, strcspn(body, "\n"));
 	mbox_address_list(line, &v, &nr);
 	if (nr)
 		set_address(out, v[0].name, v[0].email);
@@ -386,7 +386,7 @@ int picks_read_applied(struct run_context *ctx, struct run *run,
 			p = audit_add(a, &found.id, src.buf);
 			git_oid_cpy(&p->applied, &id);
 			p->has_applied = commit != NULL;
-		} else if (!r && (!m.subject || strncmp(m.subject, "Linux ", 6))) {
+		} else if (!r && (!m.subject || !starts_with(m.subject, "Linux "))) {
 			/* "Linux 6.1.61", the release commit, is no pick. */
 			warning("%s: %.12s (\"%s\"): no mainline commit found "
 				"(%s; no commit of %s has its change or, alone, "

@@ -258,8 +258,8 @@ static int kernel_commit(git_repository *repo, const char *release,
 		strbuf_addf(&tag, ".%lu", part[2]);
 	while (*s && *s != '-')
 		s++;
-	if (!strncmp(s, "-rc", 3) && is_digit((unsigned char)s[3]))
-		strbuf_addf(&tag, "-rc%lu", strtoul(s + 3, NULL, 10));
+	if (skip_prefix(s, "-rc", &s) && is_digit((unsigned char)*s))
+		strbuf_addf(&tag, "-rc%lu", strtoul(s, NULL, 10));
 	if (!git_revparse_single(&obj, repo, tag.buf)) {
 		git_object *c = NULL;
 

@@ -220,8 +220,8 @@ static int add_release(const char *refname, git_oid *oid, void *data)
 	int major, minor, rc;
 	size_t pos = SIZE_MAX;
 
-	if (strncmp(refname, "refs/tags/", 10) ||
-	    ruleset_parse_tag(rel->rules, refname + 10, &major, &minor, &rc) != 1)
+	if (!skip_prefix(refname, "refs/tags/", &refname) ||
+	    ruleset_parse_tag(rel->rules, refname, &major, &minor, &rc) != 1)
 		return 0;	/* only stable releases: vX.Y.Z */
 	if (!git_object_lookup(&obj, rel->repo, oid, GIT_OBJECT_ANY) &&
 	    !git_object_peel(&peeled, obj, GIT_OBJECT_COMMIT))
@@ -236,7 +236,7 @@ static int add_release(const char *refname, git_oid *oid, void *data)
 		git_oid_cpy(&rel->before[rel->nr_before].id,
 			    git_object_id(peeled));
 		rel->before[rel->nr_before].pos = rel->nr_before;
-		rel->before_names[rel->nr_before] = xstrdup(refname + 10);
+		rel->before_names[rel->nr_before] = xstrdup(refname);
 		rel->nr_before++;
 	}
 	git_object_free(peeled);
@@ -244,7 +244,7 @@ static int add_release(const char *refname, git_oid *oid, void *data)
 	if (pos == SIZE_MAX)
 		return 0;
 	ALLOC_GROW(rel->v, rel->nr, rel->alloc);
-	rel->v[rel->nr].name = xstrdup(refname + 10);
+	rel->v[rel->nr].name = xstrdup(refname);
 	rel->v[rel->nr++].pos = pos;
 	return 0;
 }

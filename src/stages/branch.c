@@ -96,8 +96,7 @@ static int find_tag(const char *name, git_oid *oid, void *data)
 	}
 	if (!git_oid_equal(git_object_id(peeled), ts->target))
 		goto out;
-	if (!strncmp(name, "refs/tags/", 10))
-		name += 10;
+	skip_prefix(name, "refs/tags/", &name);
 	if (!ts->best || strlen(name) < strlen(ts->best)) {
 		free(ts->best);
 		ts->best = xstrdup(name);

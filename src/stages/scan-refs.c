@@ -52,7 +52,7 @@ int scan_ref_error(git_repository *repo, const char *rev, const char *name,
 	if (ret || !unborn || !(head = unborn_head(repo)))
 		return ret;
 	if (!strcmp(rev, head) || !strcmp(rev, "HEAD") ||
-	    (!strncmp(head, "refs/heads/", 11) && !strcmp(rev, head + 11)))
+	    (starts_with(head, "refs/heads/") && !strcmp(rev, head + 11)))
 		ret = error("%s has no commits yet", name);
 	free(head);
 	return ret;

@@ -90,9 +90,9 @@ char *ledger_notes_ref(const char *name)
 	char *full;
 	int valid = 0;
 
-	if (!strncmp(name, "refs/notes/", 11))
+	if (starts_with(name, "refs/notes/"))
 		full = xstrdup(name);
-	else if (!strncmp(name, "notes/", 6))
+	else if (starts_with(name, "notes/"))
 		full = xstrfmt("refs/%s", name);
 	else
 		full = xstrfmt("refs/notes/%s", name);

@@ -232,16 +232,6 @@ void ledger_set_repo(struct ledger *l, git_repository *repo)
 	l->repo = repo;
 }
 
-static int starts_with(const char *s, const char *prefix, const char **rest)
-{
-	size_t n = strlen(prefix);
-
-	if (strncmp(s, prefix, n))
-		return 0;
-	*rest = s + n;
-	return 1;
-}
-
 /* Whether some ref lies under refs/remotes/NAME/, NAME the first len bytes. */
 static int has_remote_refs(git_repository *repo, const char *name, size_t len)
 {
@@ -330,9 +320,9 @@ static char *key_of_refname(git_repository *repo, const char *name)
 {
 	const char *rest;
 
-	if (starts_with(name, "refs/heads/", &rest))
+	if (skip_prefix(name, "refs/heads/", &rest))
 		return *rest ? xstrdup(rest) : NULL;
-	if (starts_with(name, "refs/remotes/", &rest))
+	if (skip_prefix(name, "refs/remotes/", &rest))
 		return strip_remote(repo, rest);
 	return NULL;
 }
@@ -350,7 +340,7 @@ static char *compute_key(git_repository *repo, const char *s)
 	git_error_clear();
 	/* Not a ref (any more): a commit id, or a branch as once spelled. */
 	key = key_of_refname(repo, s);
-	if (!key && strncmp(s, "refs/", 5))
+	if (!key && !starts_with(s, "refs/"))
 		key = strip_remote(repo, s);
 	return key ? key : xstrdup(s);
 }

@@ -100,9 +100,9 @@ static int read_state(const char *path, struct strbuf *sb, int *version)
 	}
 	if (!sb->len)
 		return 0;
-	if (!strncmp(sb->buf, HEADER, strlen(HEADER)))
+	if (starts_with(sb->buf, HEADER))
 		*version = 2;
-	else if (!strncmp(sb->buf, HEADER_V1, strlen(HEADER_V1)))
+	else if (starts_with(sb->buf, HEADER_V1))
 		*version = 1;
 	else
 		return error("%s:1: not a stablepick state file (or a newer "
