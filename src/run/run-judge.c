@@ -12,7 +12,6 @@
 #include "stages/deps.h"
 #include "stages/posted.h"
 #include "stages/score.h"
-#include "base/strbuf.h"
 #include "base/trace.h"
 
 /*
@@ -54,11 +53,12 @@ static int apply_decisions(struct run *run, struct candidate_list *l)
 			continue;
 		ledger_format_date(day, e->decision == DECISION_DEFERRED ? e->until
 									  : e->when);
-		free(c->why);
-		c->why = xstrfmt("%s %s %s%s%s", decision_name(e->decision),
-				 e->decision == DECISION_DEFERRED ? "until" : "on",
-				 day, *e->reason ? ": " : "", e->reason);
-		c->verdict = by_decision[e->decision];
+		candidate_set_verdict(c, by_decision[e->decision],
+				      "%s %s %s%s%s",
+				      decision_name(e->decision),
+				      e->decision == DECISION_DEFERRED ?
+				      "until" : "on",
+				      day, *e->reason ? ": " : "", e->reason);
 	}
 	return 0;
 }
