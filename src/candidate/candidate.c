@@ -202,6 +202,21 @@ void candidate_add_warning(struct candidate *c, const char *fmt, ...)
 	va_end(ap);
 }
 
+void candidate_set_verdict(struct candidate *c, enum verdict v,
+			   const char *fmt, ...)
+{
+	va_list ap;
+	char *why;
+
+	/* Formatted first: the arguments may be the old why. */
+	va_start(ap, fmt);
+	why = xstrvfmt(fmt, ap);
+	va_end(ap);
+	free(c->why);
+	c->why = why;
+	c->verdict = v;
+}
+
 void candidate_add_named_by(struct candidate *c, const char *test)
 {
 	add_string_once(&c->named_by, &c->nr_named_by, &c->alloc_named_by, test);

@@ -315,6 +315,20 @@ void candidate_add_evidence(struct candidate *c, enum evidence_kind kind,
 	__attribute__((format(printf, 4, 5)));
 void candidate_add_warning(struct candidate *c, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+
+/*
+ * Decides c: sets its verdict and its why, the sentence explaining it
+ * (printf-like), in place of the previous ones (the why is freed; the
+ * arguments may point into it).  Every verdict is set through it: the
+ * stages that decide call it in the order of the judging, a later one
+ * overriding an earlier: score_decide() (presence, reverts, the rules),
+ * the recorded decisions of the ledger (run_judge()), then checks_run()
+ * (soak, held commits, empty picks).  Report code only reads verdict
+ * and why.
+ */
+void candidate_set_verdict(struct candidate *c, enum verdict v,
+			   const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 /* Adds a test that names c as its fix ("fstests xfs/123") once. */
 void candidate_add_named_by(struct candidate *c, const char *test);
 /* Adds a CVE that c fixes once. */

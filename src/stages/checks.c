@@ -3,7 +3,6 @@
 #include "base/error.h"
 #include "git/malformed.h"
 #include "formats/soak.h"
-#include "base/strbuf.h"
 #include "base/trace.h"
 #include "base/util.h"
 
@@ -71,12 +70,16 @@ static int soak_one(struct soak_ctx *x, git_time_t now, struct candidate *c)
 		if (!tag) {
 			if (first_tag(x, c, 0, &tag, &when) < 0)
 				return -1;
-			free(c->why);
-			c->why = tag ? xstrfmt("%s waits for a release: in %s, not in "
-					       "a release tag yet", s->name, tag)
-				     : xstrfmt("%s waits for a release: in no "
-					       "release tag yet", s->name);
-			c->verdict = VERDICT_WAITING;
+			if (tag)
+				candidate_set_verdict(c, VERDICT_WAITING,
+						      "%s waits for a release: "
+						      "in %s, not in a release "
+						      "tag yet", s->name, tag);
+			else
+				candidate_set_verdict(c, VERDICT_WAITING,
+						      "%s waits for a release: "
+						      "in no release tag yet",
+						      s->name);
 			return 0;
 		}
 	}
@@ -89,10 +92,9 @@ static int soak_one(struct soak_ctx *x, git_time_t now, struct candidate *c)
 	if (ready <= now)
 		return 0;
 	format_day(day, sizeof(day), ready);
-	free(c->why);
-	c->why = xstrfmt("%s asks for %d days in mainline: qualifies on %s",
-			 s->name, s->soak_days, day);
-	c->verdict = VERDICT_WAITING;
+	candidate_set_verdict(c, VERDICT_WAITING,
+			      "%s asks for %d days in mainline: qualifies on %s",
+			      s->name, s->soak_days, day);
 	return 0;
 }
 
@@ -240,13 +242,13 @@ static void hold(struct candidate *c, const struct candidate *h)
 {
 	const struct subsystem *s = candidate_subsystem(h);
 	const char *subject = h->msg.subject ? h->msg.subject : "";
-	char *why;
 
 	switch (h->verdict) {
 	case VERDICT_NEEDS_ACK:
-		why = xstrfmt("needs %.12s (\"%s\"), which waits for %s's ack",
-			      h->hex, subject, s ? s->name : "its subsystem");
-		c->verdict = VERDICT_NEEDS_ACK;
+		candidate_set_verdict(c, VERDICT_NEEDS_ACK,
+				      "needs %.12s (\"%s\"), which waits for %s's ack",
+				      h->hex, subject,
+				      s ? s->name : "its subsystem");
 		break;
 	case VERDICT_REJECTED:
 		/* Not held: it does not apply without what was rejected. */
@@ -255,14 +257,12 @@ static void hold(struct candidate *c, const struct candidate *h)
 				      h->why ? h->why : "rejected");
 		return;
 	default:
-		why = xstrfmt("needs %.12s (\"%s\"), which is held: %s",
-			      h->hex, subject, h->why ? h->why : "");
-		c->verdict = VERDICT_WAITING;
+		candidate_set_verdict(c, VERDICT_WAITING,
+				      "needs %.12s (\"%s\"), which is held: %s",
+				      h->hex, subject, h->why ? h->why : "");
 		break;
 	}
 	c->held = 1;
-	free(c->why);
-	c->why = why;
 }
 
 /*
@@ -279,10 +279,9 @@ static void check_empty(struct candidate *c)
 	candidate_add_evidence(c, EVIDENCE_SAME_CONTENT, NULL,
 			       "picked onto the branch tip after the "
 			       "proposals before it, it changes nothing");
-	free(c->why);
-	c->why = xstrdup("its pick changes nothing: the branch (or a "
-			 "proposal before it) already makes its change");
-	c->verdict = VERDICT_MAYBE_PRESENT;
+	candidate_set_verdict(c, VERDICT_MAYBE_PRESENT,
+			      "its pick changes nothing: the branch (or a "
+			      "proposal before it) already makes its change");
 	c->maybe_present = 1;
 }
 

@@ -3,7 +3,6 @@
 #include "base/strbuf.h"
 #include "base/util.h"
 
-#include <stdarg.h>
 #include <string.h>
 
 /* The matched text as a reason shows it: one line, at most 60 bytes. */
@@ -159,20 +158,6 @@ void score_candidate(const struct ruleset *rs, struct candidate *c)
 	c->threshold = ruleset_threshold(rs, candidate_subsystem(c));
 }
 
-static void set_verdict(struct candidate *c, enum verdict v, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void set_verdict(struct candidate *c, enum verdict v, const char *fmt, ...)
-{
-	va_list ap;
-
-	free(c->why);
-	c->verdict = v;
-	va_start(ap, fmt);
-	c->why = xstrvfmt(fmt, ap);
-	va_end(ap);
-}
-
 /* The reason a stable+noautosel tag gives, if any. */
 static const char *noautosel_reason(const struct message *m)
 {
@@ -191,50 +176,55 @@ void score_decide(struct candidate *c)
 	const struct evidence *e;
 	if (c->present) {
 		e = candidate_presence(c);
-		set_verdict(c, VERDICT_PRESENT, "%s",
-			    e ? e->detail : "already in the branch");
+		candidate_set_verdict(c, VERDICT_PRESENT, "%s",
+				      e ? e->detail : "already in the branch");
 		return;
 	}
 	if (c->maybe_present) {
 		e = candidate_evidence(c, EVIDENCE_SUBJECT);
-		set_verdict(c, VERDICT_MAYBE_PRESENT, "%s",
-			    e ? e->detail : "a commit of the branch has its subject");
+		candidate_set_verdict(c, VERDICT_MAYBE_PRESENT, "%s",
+				      e ? e->detail :
+				      "a commit of the branch has its subject");
 		return;
 	}
 	if (c->reverted_by) {
-		set_verdict(c, VERDICT_REVERTED, "reverted in mainline by %.12s",
-			    c->reverted_by);
+		candidate_set_verdict(c, VERDICT_REVERTED,
+				      "reverted in mainline by %.12s",
+				      c->reverted_by);
 		return;
 	}
 	if (c->not_applicable) {
-		set_verdict(c, VERDICT_NOT_APPLICABLE, "%s", c->not_applicable);
+		candidate_set_verdict(c, VERDICT_NOT_APPLICABLE, "%s",
+				      c->not_applicable);
 		return;
 	}
 	if (c->veto) {
 		const char *reason = noautosel_reason(&c->msg);
 
 		if (reason)
-			set_verdict(c, VERDICT_VETOED, "stable+noautosel: %s", reason);
+			candidate_set_verdict(c, VERDICT_VETOED,
+					      "stable+noautosel: %s", reason);
 		else
-			set_verdict(c, VERDICT_VETOED, "veto rule '%s' matched \"%s\"",
-				    c->veto->name, c->veto_match);
+			candidate_set_verdict(c, VERDICT_VETOED,
+					      "veto rule '%s' matched \"%s\"",
+					      c->veto->name, c->veto_match);
 		return;
 	}
 	if (c->score < c->threshold) {
-		set_verdict(c, VERDICT_BELOW_THRESHOLD,
-			    "score %lld is below the threshold %d of %s",
-			    c->score, c->threshold, name);
+		candidate_set_verdict(c, VERDICT_BELOW_THRESHOLD,
+				      "score %lld is below the threshold %d of %s",
+				      c->score, c->threshold, name);
 		return;
 	}
 	if (s && s->policy == POLICY_OPT_IN && !message_cc_stable(&c->msg)) {
-		set_verdict(c, VERDICT_NEEDS_ACK,
-			    "%s is opt-in and no Cc: stable tag approves it",
-			    name);
+		candidate_set_verdict(c, VERDICT_NEEDS_ACK,
+				      "%s is opt-in and no Cc: stable tag approves it",
+				      name);
 		return;
 	}
-	set_verdict(c, VERDICT_PROPOSED,
-		    "score %lld reaches the threshold %d of %s",
-		    c->score, c->threshold, name);
+	candidate_set_verdict(c, VERDICT_PROPOSED,
+			      "score %lld reaches the threshold %d of %s",
+			      c->score, c->threshold, name);
 }
 
 static int rule_hit(const struct candidate *c, const struct rule *rule)

@@ -1,11 +1,11 @@
 /*
  * Unit tests for the recorded decisions as a run applies them
- * (src/run.c, run_judge()): the ledger of a throwaway repository holds
- * decisions for linux-6.6.y and for another branch, and the verdicts a
- * whole run gives are checked against an identical commit nobody
- * decided on.  A rejection outranks the rules, but not presence; a
- * deferral holds until its date and no longer; a decision for another
- * branch is evidence only.
+ * (src/run/run-judge.c, run_judge()): the ledger of a throwaway
+ * repository holds decisions for linux-6.6.y and for another branch,
+ * and the verdicts a whole run gives are checked against an identical
+ * commit nobody decided on.  A rejection outranks the rules, but not
+ * presence; a deferral holds until its date and no longer; a decision
+ * for another branch is evidence only.
  */
 #include <setjmp.h>
 #include <stdarg.h>

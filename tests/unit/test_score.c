@@ -330,6 +330,26 @@ static void test_unmatched(void **state)
 	strbuf_release(&sb);
 }
 
+/*
+ * A later stage's verdict replaces the scorer's, and its why may quote
+ * the one it replaces.
+ */
+static void test_set_verdict(void **state)
+{
+	struct fixture *f = *state;
+	struct candidate *c;
+
+	c = scored(f, "ext4: fix a crash\n", "ext4", NULL);
+	score_decide(c);
+	assert_int_equal(c->verdict, VERDICT_PROPOSED);
+	candidate_set_verdict(c, VERDICT_WAITING, "held: %s", c->why);
+	assert_int_equal(c->verdict, VERDICT_WAITING);
+	assert_string_equal(c->why, "held: score 11 reaches the threshold 10 of ext4");
+	candidate_set_verdict(c, VERDICT_MAYBE_PRESENT, "its pick changes nothing");
+	assert_int_equal(c->verdict, VERDICT_MAYBE_PRESENT);
+	assert_string_equal(c->why, "its pick changes nothing");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -337,6 +357,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_unless, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_verdicts, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_unmatched, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_set_verdict, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_threshold_boundary,
 						setup_bounds, teardown),
 		cmocka_unit_test_setup_teardown(test_big_sums, setup_bounds,

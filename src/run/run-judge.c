@@ -1,0 +1,183 @@
+/*
+ * The judging of a run, in its order: presence (match.h), the posted
+ * patches (posted.h), links, facts, scores and verdicts (deps.h,
+ * score.h), the prerequisites pulled in, the recorded decisions (the
+ * ledger), then soak and trial picks (checks.h); and, for the outputs
+ * that show them, the likely prerequisites of what does not apply
+ * (blame.h).  run.c sets the run up and saves it.
+ */
+#include "run/run.h"
+#include "stages/blame.h"
+#include "stages/checks.h"
+#include "stages/deps.h"
+#include "stages/posted.h"
+#include "stages/score.h"
+#include "base/trace.h"
+
+/*
+ * Recorded decisions outrank the rules: what was accepted or rejected
+ * for the branch is not proposed again, and what was deferred comes
+ * back once its date has passed.  Presence still wins: a commit the
+ * branch carries is present, whatever was decided.  A commit with no
+ * decision for the branch gets those for other branches as evidence
+ * (other_decisions), which the verdict does not follow: each branch
+ * decides for itself.
+ */
+static int apply_decisions(struct run *run, struct candidate_list *l)
+{
+	static const enum verdict by_decision[] = {
+		[DECISION_ACCEPTED] = VERDICT_ACCEPTED,
+		[DECISION_REJECTED] = VERDICT_REJECTED,
+		[DECISION_DEFERRED] = VERDICT_DEFERRED,
+	};
+	git_time_t now;
+	size_t i;
+
+	if (ledger_now(&now) < 0)
+		return -1;
+	for (i = 0; i < l->nr; i++) {
+		struct candidate *c = l->items[i];
+		const struct ledger_entry *e;
+		char day[11];
+
+		e = ledger_find(&run->ledger, run->branch.name, &c->id);
+		c->decision = e;
+		free(c->other_decisions);
+		c->other_decisions = NULL;
+		c->nr_other_decisions = 0;
+		if (!e)
+			c->nr_other_decisions =
+				ledger_find_others(&run->ledger, run->branch.name,
+						   &c->id, &c->other_decisions);
+		if (!e || c->present || !ledger_in_force(e, now))
+			continue;
+		ledger_format_date(day, e->decision == DECISION_DEFERRED ? e->until
+									  : e->when);
+		candidate_set_verdict(c, by_decision[e->decision],
+				      "%s %s %s%s%s",
+				      decision_name(e->decision),
+				      e->decision == DECISION_DEFERRED ?
+				      "until" : "on",
+				      day, *e->reason ? ": " : "", e->reason);
+	}
+	return 0;
+}
+
+struct match *run_match(struct run *run, git_repository *repo)
+{
+	if (!run->match_ready) {
+		match_init(&run->match, repo, &run->branch, &run->scan,
+			   &run->patchids);
+		run->match_ready = 1;
+	}
+	return &run->match;
+}
+
+/*
+ * Presence, links, facts, scores and verdicts; with pull, the
+ * prerequisites of what is proposed are pulled in and judged too.
+ */
+static int judge(struct run *run, git_repository *repo,
+		 struct candidate_list *l, const git_oid *range_from, int pull)
+{
+	struct match *m = run_match(run, repo);
+	struct candidate *pulled;
+	struct deps d;
+	size_t i;
+	int ret;
+
+	if (match_candidates(m, l, range_from) < 0)
+		return -1;
+	trace_stage("presence");
+	/* Before the scores: rules on "reply" read the review replies. */
+	if (run->archive &&
+	    posted_attach(run->archive, repo, &run->patchids, l) < 0)
+		return -1;
+	if (run->archive)
+		trace_stage("posted patches");
+	deps_init(&d, repo, m, l, &run->upstream);
+	if (run->scan.memo && run->scan.has_from &&
+	    git_oid_equal(&run->scan.from, &run->branch.base) &&
+	    git_oid_equal(&run->scan.to, &run->upstream))
+		deps_set_range(&d, &run->scan);
+	ret = deps_link(&d);
+	trace_stage("deps link");
+	/* A --range that ends before the tip: reverts may come later. */
+	if (!ret && range_from)
+		ret = deps_later_reverts(&d, &run->scan.to, &run->upstream);
+	for (i = 0; !ret && i < l->nr; i++) {
+		struct candidate *c = l->items[i];
+
+		ret = deps_facts(&d, c);
+		score_candidate(&run->rules, c);
+		if (!ret)
+			ret = deps_applicable(&d, c);
+		score_decide(c);
+	}
+	trace_stage("facts and scores");
+	while (!ret && pull && (pulled = deps_pull_prereq(&d))) {
+		if (run->archive)
+			ret = posted_attach(run->archive, repo, &run->patchids, l);
+		score_candidate(&run->rules, pulled);
+		score_decide(pulled);
+	}
+	for (i = 0; !ret && pull && i < l->nr; i++) {
+		ret = deps_reconsider(&d, l->items[i]);
+		if (ret > 0)
+			score_decide(l->items[i]);
+		ret = ret < 0 ? -1 : 0;
+	}
+	if (!ret)
+		ret = deps_finish(&d);
+	deps_release(&d);
+	trace_stage("prerequisites");
+	return ret;
+}
+
+int run_judge_scores(struct run *run, git_repository *repo,
+		     struct candidate_list *l, const git_oid *range_from)
+{
+	int ret = judge(run, repo, l, range_from, 0);
+
+	if (!ret && run->archive)
+		posted_mates(l, run_match(run, repo));
+	return ret;
+}
+
+int run_judge_range(struct run_context *ctx, struct run *run,
+		    const char *const *archives, size_t nr)
+{
+	int ret = run_open_archives(ctx, run, archives, nr);
+
+	if (!ret)
+		ret = run_judge(run, ctx->repo, &run->scan.candidates,
+				&run->scan.from);
+	return ret;
+}
+
+int run_judge(struct run *run, git_repository *repo,
+	      struct candidate_list *l, const git_oid *range_from)
+{
+	int ret = judge(run, repo, l, range_from, 1);
+
+	if (!ret)
+		ret = apply_decisions(run, l);
+	if (!ret)
+		ret = checks_run(repo, &run->branch, &run->upstream, &run->rules,
+				 run->scan.soak_painted ? &run->scan.soak_tags : NULL,
+				 run->trial_cache, l);
+	trace_stage("checks");
+	if (!ret && run->archive)
+		posted_mates(l, run_match(run, repo));
+	return ret;
+}
+
+int run_likely_prereqs(struct run *run, git_repository *repo,
+		       struct candidate_list *l, struct candidate *only)
+{
+	int ret = blame_likely_prereqs(run_match(run, repo), &run->branch.base,
+				       l, only);
+
+	trace_stage("likely prerequisites");
+	return ret;
+}
