@@ -1,8 +1,6 @@
 /*
  * Test results as fstests and LTP leave them: see testresult.h.  The
- * xunit reader is a small XML pull parser (elements, attributes,
- * entities; text, CDATA, comments and declarations are read over):
- * fstests writes well-formed XML, and nothing more is needed of it.
+ * xunit reader reads its tags through base/xml.h.
  */
 #include "formats/testresult.h"
 #include "base/ascii.h"
@@ -10,6 +8,7 @@
 #include "base/json.h"
 #include "base/strbuf.h"
 #include "base/util.h"
+#include "base/xml.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -153,225 +152,6 @@ static unsigned line_at(const char *buf, size_t at)
 	return line;
 }
 
-/* --- xunit ------------------------------------------------------------ */
-
-struct xml_attr {
-	const char *name;
-	size_t name_len;
-	struct strbuf value;
-};
-
-#define XML_MAX_ATTRS 32
-
-struct xml {
-	const char *buf, *p, *end;
-	const char *path;
-	/* The tag last read. */
-	const char *name;
-	size_t name_len;
-	int closing, empty;
-	struct xml_attr attrs[XML_MAX_ATTRS];
-	size_t nr_attrs;
-};
-
-static int xml_error(struct xml *x, const char *why)
-{
-	return error("%s:%u: %s", x->path, line_at(x->buf, (size_t)(x->p - x->buf)),
-		     why);
-}
-
-/* Skips past the first "end" from x->p; -1 when there is none. */
-static int xml_skip_to(struct xml *x, const char *end)
-{
-	size_t n = strlen(end);
-	const char *q = x->p;
-
-	for (; (size_t)(x->end - q) >= n; q++)
-		if (!memcmp(q, end, n)) {
-			x->p = q + n;
-			return 0;
-		}
-	return -1;
-}
-
-static int xml_name_char(int c)
-{
-	return is_alnum(c) || c == '_' || c == ':' || c == '-' || c == '.' ||
-	       c >= 0x80;
-}
-
-/* An entity reference at s (after the '&') into sb: its length, or 0. */
-static size_t xml_entity(const char *s, const char *end, struct strbuf *sb)
-{
-	static const struct { const char *name; char c; } named[] = {
-		{ "amp;", '&' }, { "lt;", '<' }, { "gt;", '>' },
-		{ "quot;", '"' }, { "apos;", '\'' },
-	};
-	unsigned long cp = 0;
-	const char *q = s;
-	size_t i;
-
-	for (i = 0; i < sizeof(named) / sizeof(named[0]); i++) {
-		size_t n = strlen(named[i].name);
-
-		if ((size_t)(end - s) >= n && !memcmp(s, named[i].name, n)) {
-			strbuf_addch(sb, named[i].c);
-			return n;
-		}
-	}
-	if (q >= end || *q != '#')
-		return 0;
-	q++;
-	if (q < end && (*q == 'x' || *q == 'X')) {
-		for (q++; q < end && is_hexdigit((unsigned char)*q) &&
-		     cp <= 0x10ffff; q++)
-			cp = cp * 16 + (unsigned long)(is_digit((unsigned char)*q) ?
-				*q - '0' : (*q | 0x20) - 'a' + 10);
-	} else {
-		for (; q < end && is_digit((unsigned char)*q) && cp <= 0x10ffff; q++)
-			cp = cp * 10 + (unsigned long)(*q - '0');
-	}
-	if (q >= end || *q != ';' || q == s + 1 || !cp || cp > 0x10ffff ||
-	    (cp >= 0xd800 && cp < 0xe000))
-		return 0;
-	strbuf_add_utf8(sb, (unsigned)cp);
-	return (size_t)(q - s) + 1;
-}
-
-static void xml_clear_attrs(struct xml *x)
-{
-	size_t i;
-
-	for (i = 0; i < x->nr_attrs; i++)
-		strbuf_release(&x->attrs[i].value);
-	x->nr_attrs = 0;
-}
-
-/* The next tag: 1, 0 at the end of the text, -1 after an error. */
-static int xml_next(struct xml *x)
-{
-	xml_clear_attrs(x);
-	for (;;) {
-		const char *lt = memchr(x->p, '<', (size_t)(x->end - x->p));
-
-		if (!lt) {
-			x->p = x->end;
-			return 0;
-		}
-		x->p = lt;
-		if (x->end - x->p >= 4 && !memcmp(x->p, "<!--", 4)) {
-			if (xml_skip_to(x, "-->") < 0)
-				return xml_error(x, "comment is not closed");
-		} else if (x->end - x->p >= 9 && !memcmp(x->p, "<![CDATA[", 9)) {
-			if (xml_skip_to(x, "]]>") < 0)
-				return xml_error(x, "CDATA section is not closed");
-		} else if (x->end - x->p >= 2 && x->p[1] == '?') {
-			if (xml_skip_to(x, "?>") < 0)
-				return xml_error(x, "declaration is not closed");
-		} else if (x->end - x->p >= 2 && x->p[1] == '!') {
-			/* <!DOCTYPE ...>, an internal subset in brackets. */
-			int depth = 0;
-
-			for (x->p += 2; x->p < x->end; x->p++) {
-				if (*x->p == '[')
-					depth++;
-				else if (*x->p == ']')
-					depth--;
-				else if (*x->p == '>' && depth <= 0)
-					break;
-			}
-			if (x->p >= x->end)
-				return xml_error(x, "declaration is not closed");
-			x->p++;
-		} else {
-			break;
-		}
-	}
-	x->p++;
-	x->closing = x->p < x->end && *x->p == '/';
-	x->p += x->closing;
-	x->name = x->p;
-	while (x->p < x->end && xml_name_char((unsigned char)*x->p))
-		x->p++;
-	x->name_len = (size_t)(x->p - x->name);
-	if (!x->name_len)
-		return xml_error(x, "'<' not followed by a name");
-	x->empty = 0;
-	for (;;) {
-		struct xml_attr *a;
-		char quote;
-
-		while (x->p < x->end && (is_blank((unsigned char)*x->p) ||
-					 *x->p == '\n' || *x->p == '\r'))
-			x->p++;
-		if (x->p >= x->end)
-			return xml_error(x, "tag is not closed");
-		if (*x->p == '>') {
-			x->p++;
-			return 1;
-		}
-		if (*x->p == '/' && !x->closing && x->end - x->p >= 2 &&
-		    x->p[1] == '>') {
-			x->empty = 1;
-			x->p += 2;
-			return 1;
-		}
-		if (x->closing || !xml_name_char((unsigned char)*x->p))
-			return xml_error(x, "bad character in a tag");
-		if (x->nr_attrs == XML_MAX_ATTRS)
-			return xml_error(x, "too many attributes");
-		a = &x->attrs[x->nr_attrs++];
-		strbuf_init(&a->value, 0);
-		a->name = x->p;
-		while (x->p < x->end && xml_name_char((unsigned char)*x->p))
-			x->p++;
-		a->name_len = (size_t)(x->p - a->name);
-		while (x->p < x->end && (is_blank((unsigned char)*x->p) ||
-					 *x->p == '\n' || *x->p == '\r'))
-			x->p++;
-		if (x->p >= x->end || *x->p != '=')
-			return xml_error(x, "attribute without a value");
-		x->p++;
-		while (x->p < x->end && (is_blank((unsigned char)*x->p) ||
-					 *x->p == '\n' || *x->p == '\r'))
-			x->p++;
-		if (x->p >= x->end || (*x->p != '"' && *x->p != '\''))
-			return xml_error(x, "attribute value is not quoted");
-		quote = *x->p++;
-		while (x->p < x->end && *x->p != quote) {
-			size_t n;
-
-			if (*x->p == '&' &&
-			    (n = xml_entity(x->p + 1, x->end, &a->value))) {
-				x->p += n + 1;
-				continue;
-			}
-			if (*x->p == '<')
-				return xml_error(x, "'<' in an attribute value");
-			strbuf_addch(&a->value, *x->p++);
-		}
-		if (x->p >= x->end)
-			return xml_error(x, "attribute value is not closed");
-		x->p++;
-	}
-}
-
-static int xml_is(const struct xml *x, const char *name)
-{
-	return x->name_len == strlen(name) && !memcmp(x->name, name, x->name_len);
-}
-
-static const char *xml_attr(const struct xml *x, const char *name)
-{
-	size_t i;
-
-	for (i = 0; i < x->nr_attrs; i++)
-		if (x->attrs[i].name_len == strlen(name) &&
-		    !memcmp(x->attrs[i].name, name, x->attrs[i].name_len))
-			return x->attrs[i].value.buf;
-	return NULL;
-}
-
 /* The first word of s that starts with a digit: a kernel release. */
 static char *release_in(const char *s)
 {
@@ -450,11 +230,8 @@ int result_parse_xunit(struct result_set *set, const char *path,
 	unsigned case_line = 0;
 	size_t first = set->nr;
 
-	memset(&x, 0, sizeof(x));
 	memset(&s, 0, sizeof(s));
-	x.buf = x.p = buf;
-	x.end = buf + len;
-	x.path = path;
+	xml_init(&x, path, buf, len);
 	while ((r = xml_next(&x)) > 0) {
 		if (!seen_root) {
 			seen_root = 1;
@@ -508,7 +285,7 @@ int result_parse_xunit(struct result_set *set, const char *path,
 			strbuf_reset(&message);
 			set_once(&s.classname, xml_attr(&x, "classname"));
 			outcome = RESULT_PASS;
-			case_line = line_at(buf, (size_t)(x.p - buf));
+			case_line = xml_line(&x);
 			in_case = !x.empty;
 			if (x.empty)
 				add_item(set, NULL, test.buf, test.len, outcome,
@@ -551,7 +328,7 @@ int result_parse_xunit(struct result_set *set, const char *path,
 			add_config(set, "global", path);
 			set->items[first].config = xstrdup("global");
 		}
-	xml_clear_attrs(&x);
+	xml_release(&x);
 	suite_release(&s);
 	strbuf_release(&test);
 	strbuf_release(&message);
