@@ -1,0 +1,80 @@
+#ifndef APPLY_INTERNAL_H
+#define APPLY_INTERNAL_H
+
+#include <git2.h>
+#include <stdint.h>
+
+#include "git/apply.h"
+
+/*
+ * What the files of the apply module share, and no one else: apply.c
+ * holds the results and the picks themselves (a cherry-pick by
+ * libgit2, or a series picked file by file onto a tree), apply-odb.c
+ * the object store behind them (the store in memory, the blobs and
+ * trees a trial reads, the objects it cannot find), apply-series.c
+ * the series kept by their inputs in the trial cache
+ * (apply_series_check_cached()) and made again for a patch.
+ */
+
+/* Records that the pick sets path to (mode, id); mode 0 removes it. */
+void apply_add_change(struct apply_result *r, const char *path,
+		      uint32_t mode, const git_oid *id);
+/* Adds path to r's conflicts (apply.c sorts them once a pick is made). */
+void apply_add_conflict(struct apply_result *r, const char *path);
+
+/*
+ * Picks one commit of a series onto *tree, a tree that no commit has.
+ * Only the files the pick changes are merged (three-way, against the
+ * pick's parent), so the cost follows the size of the change, not of
+ * the tree.  Renames are not followed: a rename is a removal and an
+ * addition.  When the pick applies, *tree is replaced by the result.
+ * out must be initialised and empty.  0, or -1 after an error
+ * message.
+ */
+int apply_pick_onto_tree(struct apply_result *out, git_repository *repo,
+			 git_tree **tree, const git_commit *pick);
+
+/* The entry at path in tree, or NULL (caller frees). */
+git_tree_entry *apply_entry_at(const git_tree *tree, const char *path);
+
+/*
+ * Reads the blob of e into *blob and sets up in as one side of the
+ * three-way merge of path (in borrows the blob's content).  0, or
+ * libgit2's error.
+ */
+int apply_blob_input(git_merge_file_input *in, git_blob **blob,
+		     git_repository *repo, const git_tree_entry *e,
+		     const char *path);
+
+/*
+ * Why a tree could not be recorded, when it is that a file the pick
+ * brings is missing from the repository (libgit2 names only the file):
+ * -1 after naming the blob, else 0.
+ */
+int apply_missing_blob(git_repository *repo, const char *hex,
+		       const git_tree_update *ups, size_t nr);
+
+/*
+ * A pick taken from the cache reads nothing of its commit: that the
+ * trees it would read are in the repository is checked (an index
+ * look-up each), so that a damaged repository is not hidden by a
+ * cache, with the errors of apply_pick_onto_tree().  0, or -1 after an
+ * error message.
+ */
+int apply_trees_at_hand(git_repository *repo, git_odb *odb,
+			const git_commit *pick);
+
+/* Drops a result's reference to its series (NULL: none). */
+void apply_series_unref(struct apply_series *s);
+
+/*
+ * The trees of a result from the cache, by picking it again.  A patch
+ * is wanted for most picks that applied (the mbox, the queue): the
+ * first one asked for makes them all, in one pass of the series.
+ * 0, or -1 after an error message.
+ */
+int apply_series_make_trees(const struct apply_result *r,
+			    git_repository *repo, git_oid *before,
+			    git_oid *after);
+
+#endif
