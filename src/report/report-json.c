@@ -53,7 +53,7 @@ static void json_posted(struct json_writer *jw, const struct candidate *c)
 	}
 	jw_object_object(jw, "posted");
 	jw_object_string(jw, "message_id", p->msg->message_id);
-	jw_object_string(jw, "found_by", p->how);
+	jw_object_string(jw, "found_by", posted_how_name(p->how));
 	jw_object_string(jw, "subject", p->msg->subject);
 	jw_object_string(jw, "from", p->msg->from);
 	jw_object_int(jw, "revision", p->revision);
