@@ -48,6 +48,10 @@ void report_text(struct strbuf *out, const struct report *r,
 void report_header(struct strbuf *out, const struct report *r,
 		   const struct candidate_list *l);
 int report_shows(const struct report *r, const struct candidate *c);
+/*
+ * propose's JSON Lines: an object per candidate, every verdict; its
+ * keys, described one by one, are in report-json.c.
+ */
 void report_json(struct strbuf *out, const struct report *r,
 		 const struct candidate_list *l);
 /*
