@@ -110,26 +110,25 @@ int report_shows(const struct report *r, const struct candidate *c)
 static void add_archive_line(struct strbuf *out, const struct archive *a,
 			     const struct candidate_list *l)
 {
-	static const char *const hows[] = { "link", "patch-id", "subject" };
-	size_t count[ARRAY_SIZE(hows)] = { 0 }, found = 0, i, j;
-	int first = 1;
+	size_t count[POSTED_HOW__COUNT] = { 0 }, found = 0, i;
+	int first = 1, how;
 
 	for (i = 0; i < l->nr; i++) {
 		const struct posted *p = l->items[i]->posted;
 
-		for (j = 0; p && j < ARRAY_SIZE(hows); j++)
-			if (!strcmp(p->how, hows[j]))
-				count[j]++;
-		found += !!p;
+		if (!p)
+			continue;
+		count[p->how]++;
+		found++;
 	}
 	strbuf_addf(out, "archives: %zu (%u messages); %zu of %zu candidates "
 		    "found posted", a->nr_sources, HASH_COUNT(a->by_id), found,
 		    l->nr);
-	for (j = 0; j < ARRAY_SIZE(hows); j++) {
-		if (!count[j])
+	for (how = 0; how < POSTED_HOW__COUNT; how++) {
+		if (!count[how])
 			continue;
-		strbuf_addf(out, "%s%zu by %s", first ? " (" : ", ", count[j],
-			    hows[j]);
+		strbuf_addf(out, "%s%zu by %s", first ? " (" : ", ", count[how],
+			    posted_how_name(how));
 		first = 0;
 	}
 	strbuf_addstr(out, first ? "\n" : ")\n");
@@ -390,7 +389,8 @@ static void explain_posted(struct strbuf *out, const struct candidate *c)
 	char *link = posted_link(p->msg->message_id);
 	size_t i;
 
-	strbuf_addf(out, "Posted:    %s (found by %s)\n", link, p->how);
+	strbuf_addf(out, "Posted:    %s (found by %s)\n", link,
+		    posted_how_name(p->how));
 	free(link);
 	if (p->total) {
 		strbuf_addstr(out, "Series:    ");

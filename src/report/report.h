@@ -34,6 +34,10 @@ struct report {
 	time_t now;
 };
 
+/*
+ * propose's aligned table: the header, a row per candidate it shows
+ * (report_shows()) with its reasons and notes under it, the counts.
+ */
 void report_text(struct strbuf *out, const struct report *r,
 		 const struct candidate_list *l);
 /*
@@ -44,6 +48,10 @@ void report_text(struct strbuf *out, const struct report *r,
 void report_header(struct strbuf *out, const struct report *r,
 		   const struct candidate_list *l);
 int report_shows(const struct report *r, const struct candidate *c);
+/*
+ * propose's JSON Lines: an object per candidate, every verdict; its
+ * keys, described one by one, are in report-json.c.
+ */
 void report_json(struct strbuf *out, const struct report *r,
 		 const struct candidate_list *l);
 /*
@@ -59,13 +67,6 @@ void report_email(struct strbuf *out, const struct report *r,
  */
 void report_mbox(struct strbuf *out, const struct report *r,
 		 const struct candidate_list *l);
-/*
- * One patch as git format-patch writes it, with "commit <id>
- * upstream." first in the body: numbered "[PATCH 6.6 n/total]" (total
- * 0: the bare subject), addressed (To its lists, Cc the proposal's Cc,
- * its author, its reviewers and cc) and threaded when message_id is
- * set; the backport (diffstat and diff) after "---".
- */
 /* "6.6" for a branch whose version is known, else its name. */
 void report_branch_version(struct strbuf *out, const struct branch_index *b);
 /*
@@ -77,6 +78,13 @@ void report_mail_recipients(const struct report *r,
 			    const struct subsystem *const *subs, size_t nr,
 			    struct mail_addrs *to, struct mail_addrs *cc);
 
+/*
+ * One patch as git format-patch writes it, with "commit <id>
+ * upstream." first in the body: numbered "[PATCH 6.6 n/total]" (total
+ * 0: the bare subject), addressed (To its lists, Cc the proposal's Cc,
+ * its author, its reviewers and cc) and threaded when message_id is
+ * set; the backport (diffstat and diff) after "---".
+ */
 struct patch_mail {
 	size_t n, total;
 	const char *message_id;		/* without <>, or NULL */
@@ -153,7 +161,7 @@ int report_patch_ids(FILE *f, const struct revlist *l, const size_t *order);
  *   report_add_posted_line  "series: ..." or "posted: ..."; 0 for none
  *   report_add_newly        "soaked (was waiting)": why --since last
  *                           lists it again (c->newly set)
- *   report_add_likely       "may need: 0123456789ab ext4: ..." lines
+ * and report_add_likely() below.
  */
 void report_add_date(struct strbuf *out, git_time_t t, int offset);
 const char *report_subsystem_name(const struct candidate *c);

@@ -38,7 +38,12 @@ struct soak_ctx {
 	int loaded;
 };
 
-/* Sets c waiting when its subsystem's soak policy is not met yet. */
+/*
+ * The first tag that contains c, a release (releases_only) or any
+ * mainline tag, as soak_first_tag() answers: from c's mark when the
+ * scan painted it, else from the tags, loaded when first needed.
+ * Returns 0, or -1 after an error message.
+ */
 static int first_tag(struct soak_ctx *x, const struct candidate *c,
 		     int releases_only, const char **tag, git_time_t *when)
 {
@@ -55,6 +60,10 @@ static int first_tag(struct soak_ctx *x, const struct candidate *c,
 			      when);
 }
 
+/*
+ * Sets c waiting when its subsystem's soak policy is not met yet (not
+ * in a release, or in mainline for fewer days than it asks by now).
+ */
 static int soak_one(struct soak_ctx *x, git_time_t now, struct candidate *c)
 {
 	git_repository *repo = x->repo;

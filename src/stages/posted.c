@@ -12,6 +12,19 @@
 /* Unthreaded series: patches sent by one sender within this long. */
 #define UNTHREADED_WINDOW 3600LL
 
+static const char *const how_names[POSTED_HOW__COUNT] = {
+	[POSTED_BY_LINK] = "link",
+	[POSTED_BY_PATCH_ID] = "patch-id",
+	[POSTED_BY_SUBJECT] = "subject",
+};
+
+const char *posted_how_name(enum posted_how how)
+{
+	if ((unsigned)how >= POSTED_HOW__COUNT)
+		return "unknown";
+	return how_names[how];
+}
+
 char *posted_link(const char *message_id)
 {
 	return xstrfmt("https://lore.kernel.org/r/%s", message_id);
@@ -536,7 +549,7 @@ int posted_attach(struct archive *a, git_repository *repo,
 	for (i = 0; !failed && i < l->nr; i++) {
 		struct candidate *c = l->items[i];
 		struct archive_msg *m;
-		const char *how = "link";
+		enum posted_how how = POSTED_BY_LINK;
 		char *email;
 
 		if (c->archive_searched)
@@ -545,11 +558,11 @@ int posted_attach(struct archive *a, git_repository *repo,
 		email = archive_email(c->author);
 		m = by_link(a, c);
 		if (!m) {
-			how = "patch-id";
+			how = POSTED_BY_PATCH_ID;
 			m = by_patch_id(a, repo, patchids, c, email, &failed);
 		}
 		if (!m && !failed) {
-			how = "subject";
+			how = POSTED_BY_SUBJECT;
 			m = by_subject(a, c, email);
 		}
 		free(email);

@@ -65,9 +65,23 @@ struct posted_mate {
 	const char *status;
 };
 
+/*
+ * How the patch mail was found, in the order the ways are tried (see
+ * above).  posted_how_name() gives the stable names that text and JSON
+ * ("found_by") print: "link", "patch-id", "subject"; never change them.
+ */
+enum posted_how {
+	POSTED_BY_LINK,
+	POSTED_BY_PATCH_ID,
+	POSTED_BY_SUBJECT,
+	POSTED_HOW__COUNT
+};
+
+const char *posted_how_name(enum posted_how how);
+
 struct posted {
 	const struct archive_msg *msg;	/* the patch mail */
-	const char *how;		/* "link", "patch-id", "subject" */
+	enum posted_how how;
 
 	/* Its series; total 0 when it was posted alone ("[PATCH]"). */
 	int position, total, revision;

@@ -253,17 +253,20 @@ static void test_found(void **state)
 
 	p = cand(f, "s1")->posted;
 	assert_non_null(p);
-	assert_string_equal(p->how, "link");
+	assert_int_equal(p->how, POSTED_BY_LINK);
+	assert_string_equal(posted_how_name(p->how), "link");
 	assert_string_equal(p->msg->message_id, "s1@example.org");
 	/* A subject a gateway mangled: the change is the same. */
 	p = cand(f, "s2")->posted;
 	assert_non_null(p);
-	assert_string_equal(p->how, "patch-id");
+	assert_int_equal(p->how, POSTED_BY_PATCH_ID);
+	assert_string_equal(posted_how_name(p->how), "patch-id");
 	assert_string_equal(p->msg->message_id, "s2@example.org");
 	/* Another change, the same subject: the mainline posting wins. */
 	p = cand(f, "s3")->posted;
 	assert_non_null(p);
-	assert_string_equal(p->how, "subject");
+	assert_int_equal(p->how, POSTED_BY_SUBJECT);
+	assert_string_equal(posted_how_name(p->how), "subject");
 	assert_string_equal(p->msg->message_id, "s3main@example.org");
 	assert_int_equal(p->total, 0);
 	assert_null(p->cover);
