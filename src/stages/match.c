@@ -528,7 +528,7 @@ static int by_ancestry(struct match *m, struct question *q)
 	return FOUND_NOTHING;
 }
 
-/* The backport of id in the branch, or of what c backports itself. */
+/* The backport of c in the branch, or of what c backports itself. */
 static const struct branch_backport *backport_of(const struct match *m,
 						 const struct candidate *c)
 {
@@ -618,8 +618,9 @@ static int by_patch_id(struct match *m, struct question *q)
  * The newest branch commit with c's subject that the branch did not
  * revert (one it reverted is backport-reverted evidence), that stands
  * for no other mainline commit and changes a file of a name c changes;
- * only when no other commit of the range has the subject.  Not proof (subjects repeat, "ext4: fix typo"): the
- * candidate is maybe-present, shown with the match; never dropped.
+ * only when no other commit of the range has the subject.  Not proof
+ * (subjects repeat, "ext4: fix typo"): the candidate is maybe-present,
+ * shown with the match; never dropped.
  */
 static int by_subject(struct match *m, struct question *q)
 {
@@ -705,13 +706,6 @@ static int ask(struct match *m, struct question *q, int pass)
 	return 0;
 }
 
-/*
- * The patch-ids the patch-id method is going to ask for, computed first
- * on every core (patchid_cache_fill()): those of the candidates that
- * ancestry and the upstream lines do not place and whose path key
- * branch commits share, and those branch commits'.  Only the work is
- * moved: each answer is the one patchid_cache_get() would compute.
- */
 /* Whether the patch-id method will ask about c: the earlier ones won't do. */
 static int asks_patch_id(const struct match *m, const struct candidate *c,
 			 struct oid_entry *below)
@@ -724,6 +718,13 @@ static int asks_patch_id(const struct match *m, const struct candidate *c,
 	return !e && !branch_index_has(m->branch, &c->id) && !backport_of(m, c);
 }
 
+/*
+ * The patch-ids the patch-id method is going to ask for, computed first
+ * on every core (patchid_cache_fill()): those of the candidates that
+ * ancestry and the upstream lines do not place and whose path key
+ * branch commits share, and those branch commits'.  Only the work is
+ * moved: each answer is the one patchid_cache_get() would compute.
+ */
 static int prefetch_patch_ids(struct match *m, const struct candidate_list *l,
 			      struct oid_entry *below)
 {

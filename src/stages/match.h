@@ -140,10 +140,10 @@ struct match_found {
  * The mainline commit a pick stands for: 1 with *out filled, 0 when
  * none is found (*why, when not NULL, says what its upstream lines
  * gave; neither the change nor the subject led to a commit of the
- * range), -1 after an error message.  An upstream line may name any commit of the
- * repository (or one a candidate of the range backports, for a range
- * of stable commits); the change and the subject are looked for among
- * the candidates of the range.
+ * range), -1 after an error message.  An upstream line may name any
+ * commit of the repository (or one a candidate of the range backports,
+ * for a range of stable commits); the change and the subject are
+ * looked for among the candidates of the range.
  */
 int match_mainline(struct match *m, const struct match_pick *p,
 		   struct match_found *out, const char **why);
