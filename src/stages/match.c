@@ -494,13 +494,7 @@ int match_same_patch(struct match *m, const git_oid *id, const git_oid *want)
 enum found {
 	FOUND_NOTHING,			/* ask the next method */
 	FOUND_PRESENT,
-	FOUND_MAYBE,			/* only the subject: maybe-present */
-};
-
-/* A question: one candidate of a list, with what the list established. */
-struct question {
-	struct candidate *c;
-	int below;			/* in the range below the base */
+	FOUND_MAYBE,			/* it may be: maybe-present */
 };
 
 static const char *base_name(const struct match *m)
@@ -508,7 +502,7 @@ static const char *base_name(const struct match *m)
 	return m->branch->base_name ? m->branch->base_name : "the branch base";
 }
 
-static int by_ancestry(struct match *m, struct question *q)
+static int by_ancestry(struct match *m, struct match_question *q)
 {
 	struct candidate *c = q->c;
 
@@ -585,7 +579,7 @@ static int found(struct match *m, struct candidate *c, enum evidence_kind kind,
 	return FOUND_NOTHING;
 }
 
-static int by_upstream_line(struct match *m, struct question *q)
+static int by_upstream_line(struct match *m, struct match_question *q)
 {
 	const struct branch_backport *b = backport_of(m, q->c);
 
@@ -599,7 +593,7 @@ static int by_upstream_line(struct match *m, struct question *q)
  * A branch commit with c's patch-id: one that changes the same paths
  * (the candidate's path key, from the scan) and makes the same change.
  */
-static int by_patch_id(struct match *m, struct question *q)
+static int by_patch_id(struct match *m, struct match_question *q)
 {
 	struct candidate *c = q->c;
 	const struct branch_revert *r;
@@ -622,7 +616,7 @@ static int by_patch_id(struct match *m, struct question *q)
  * (subjects repeat, "ext4: fix typo"): the candidate is maybe-present,
  * shown with the match; never dropped.
  */
-static int by_subject(struct match *m, struct question *q)
+static int by_subject(struct match *m, struct match_question *q)
 {
 	struct candidate *c = q->c;
 	const struct branch_subject *s;
@@ -668,30 +662,76 @@ static int by_subject(struct match *m, struct question *q)
 	return FOUND_NOTHING;
 }
 
-/*
- * The methods, in order.  Those of the second pass run once the first
- * pass has run for every commit asked about.
- */
-static const struct {
-	const char *name;
-	int (*find)(struct match *m, struct question *q);
-	int second_pass;
-} methods[] = {
-	{ "ancestor", by_ancestry, 0 },
-	{ "upstream-line", by_upstream_line, 0 },
-	{ "patch-id", by_patch_id, 0 },
-	{ "subject", by_subject, 1 },
-};
+/* Placed by ancestry at no cost: below the base, or a branch commit. */
+static int places_by_ancestry(const struct match *m, const struct candidate *c,
+			      int below)
+{
+	return below || branch_index_has(m->branch, &c->id);
+}
 
-static int ask(struct match *m, struct question *q, int pass)
+/* Named by a backport, which by_upstream_line() reads (reverted or not). */
+static int places_by_upstream_line(const struct match *m,
+				   const struct candidate *c, int below)
+{
+	(void)below;
+	return backport_of(m, c) != NULL;
+}
+
+/*
+ * The methods, in order (match.h).  Those of the second pass run once
+ * the first pass has run for every commit asked about.
+ */
+const struct match_method match_methods[] = {
+	{
+		.kind = EVIDENCE_ANCESTOR,
+		.find = by_ancestry,
+		.places = places_by_ancestry,
+	},
+	{
+		.kind = EVIDENCE_UPSTREAM_LINE,
+		.find = by_upstream_line,
+		.places = places_by_upstream_line,
+		.find_mainline = match_mainline_by_upstream_line,
+	},
+	{
+		.kind = EVIDENCE_PATCH_ID,
+		.find = by_patch_id,
+		.find_mainline = match_mainline_by_patch_id,
+	},
+	{
+		.kind = EVIDENCE_SUBJECT,
+		.find = by_subject,
+		.second_pass = 1,
+		.maybe = "a commit of the branch has its subject",
+		.find_mainline = match_mainline_by_subject,
+	},
+};
+const size_t match_nr_methods = ARRAY_SIZE(match_methods);
+
+const char *match_maybe_why(const struct candidate *c)
+{
+	const struct evidence *e = candidate_presence(c);
+	size_t i;
+
+	if (e)
+		return e->detail;
+	for (i = 0; i < match_nr_methods; i++)
+		if (match_methods[i].maybe)
+			return match_methods[i].maybe;
+	return "";
+}
+
+static int ask(struct match *m, struct match_question *q, int pass)
 {
 	size_t i;
 	int ret;
 
-	for (i = 0; i < ARRAY_SIZE(methods); i++) {
-		if (methods[i].second_pass != pass)
+	for (i = 0; i < match_nr_methods; i++) {
+		const struct match_method *mm = &match_methods[i];
+
+		if (mm->second_pass != pass)
 			continue;
-		ret = methods[i].find(m, q);
+		ret = mm->find(m, q);
 		if (ret < 0)
 			return -1;
 		if (ret == FOUND_PRESENT) {
@@ -706,16 +746,24 @@ static int ask(struct match *m, struct question *q, int pass)
 	return 0;
 }
 
-/* Whether the patch-id method will ask about c: the earlier ones won't do. */
+/*
+ * Whether the patch-id method will ask about c, with the path key of
+ * the scan: no method before it places c (their places()).
+ */
 static int asks_patch_id(const struct match *m, const struct candidate *c,
 			 struct oid_entry *below)
 {
 	struct oid_entry *e;
+	size_t i;
 
 	if (!c->has_pathkey || !c->nr_touched)
 		return 0;
 	HASH_FIND(hh, below, &c->id, sizeof(git_oid), e);
-	return !e && !branch_index_has(m->branch, &c->id) && !backport_of(m, c);
+	for (i = 0; match_methods[i].kind != EVIDENCE_PATCH_ID; i++)
+		if (match_methods[i].places &&
+		    match_methods[i].places(m, c, e != NULL))
+			return 0;
+	return 1;
 }
 
 /*
@@ -780,7 +828,7 @@ int match_candidates(struct match *m, struct candidate_list *l,
 	progress_start(&progress, "Presence", l->nr);
 	for (pass = 0; pass < 2 && !ret; pass++) {
 		for (i = 0; !ret && i < l->nr; i++) {
-			struct question q;
+			struct match_question q;
 			int r;
 
 			if (decided[i])

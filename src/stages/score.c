@@ -1,4 +1,5 @@
 #include "stages/score.h"
+#include "stages/match.h"
 #include "stages/posted.h"
 #include "base/strbuf.h"
 #include "base/util.h"
@@ -196,9 +197,7 @@ void score_decide(struct candidate *c)
 		return;
 	}
 	if (c->maybe_present) {
-		e = candidate_evidence(c, EVIDENCE_SUBJECT);
-		set_verdict(c, VERDICT_MAYBE_PRESENT, "%s",
-			    e ? e->detail : "a commit of the branch has its subject");
+		set_verdict(c, VERDICT_MAYBE_PRESENT, "%s", match_maybe_why(c));
 		return;
 	}
 	if (c->reverted_by) {
