@@ -386,13 +386,26 @@ static int settle_by_range(struct deps *d)
 	return 0;
 }
 
+/* A commit the walk below the base meets: one asked about is below. */
+static int met_below(const git_oid *id, void *data)
+{
+	struct deps *d = data;
+	struct ancestry_entry *a;
+
+	HASH_FIND(hh, d->ancestry, id, sizeof(*id), a);
+	if (!a || a->below)
+		return 0;
+	a->below = 1;
+	return 1;
+}
+
 /*
  * Answers "is it below the base?" for every commit outside the run that
  * a Fixes:, a revert or a prerequisite names, with one walk down from
  * the base instead of one graph query each (each of which may walk
- * most of history).  The walk stops when every commit is found or when
- * it is a month older than the oldest of them (commit dates are only
- * roughly ordered); the rest are not below the base.
+ * most of history): history_walk_below(), which stops when every
+ * commit is found or when it is a month older than the oldest of them;
+ * the rest are not below the base.
  */
 static int settle_ancestry(struct deps *d)
 {
@@ -400,7 +413,6 @@ static int settle_ancestry(struct deps *d)
 	struct history_walk walk;
 	git_time_t oldest = 0;
 	size_t pending = 0, walked = 0, asked;
-	git_oid id;
 	int ret;
 
 	HASH_ITER(hh, d->ancestry, a, tmp) {
@@ -417,29 +429,11 @@ static int settle_ancestry(struct deps *d)
 		history_walk_release(&walk);
 		return error_git("cannot walk below the branch base");
 	}
-	while (pending && !(ret = history_walk_next(&id, &walk))) {
-		git_time_t time;
-
-		HASH_FIND(hh, d->ancestry, &id, sizeof(id), a);
-		if (a && !a->below) {
-			a->below = 1;
-			pending--;
-			continue;
-		}
-		/* The date check parses a commit: once in 256 is enough. */
-		if (++walked % 256)
-			continue;
-		if (malformed_commit_time(&time, d->repo, &id) < 0) {
-			ret = error_git("cannot read a commit below the base");
-			break;
-		}
-		if (time < oldest - 30 * 24 * 3600)
-			pending = 0;
-	}
+	ret = history_walk_below(&walk, pending, oldest, met_below, d, &walked);
 	history_walk_release(&walk);
 	trace_printf("deps: %zu commits outside the range asked about, "
 		     "%zu walked below the base", asked, walked);
-	return ret < 0 && ret != GIT_ITEROVER ? -1 : 0;
+	return ret;
 }
 
 /* The commits outside the run that judging will ask about. */

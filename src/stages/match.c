@@ -246,15 +246,32 @@ static int below_base(struct match *m, const git_oid *range_from,
 	return 0;
 }
 
+/* What the walk below the base meets: those pending go to the set. */
+struct below_walk {
+	struct oid_entry **pending, **set;
+};
+
+static int met_below(const git_oid *id, void *data)
+{
+	struct below_walk *b = data;
+	struct oid_entry *e;
+
+	HASH_FIND(hh, *b->pending, id, sizeof(git_oid), e);
+	if (!e)
+		return 0;
+	HASH_DEL(*b->pending, e);
+	HASH_ADD(hh, *b->set, id, sizeof(git_oid), e);
+	return 1;
+}
+
 /*
  * The candidates below the base when no scanned range start says it
  * (explain, audit, tests: a few hundred commits from anywhere).  One
  * asked of the commit graph may walk most of history, so: a commit the
  * scan of base..upstream walked is not below; the rest are looked for
- * in one walk down from the base, newest first, which stops when all
- * are met or it is a day older than the oldest of them; those it did
+ * in one walk down from the base (history_walk_below()); those it did
  * not meet are asked of the graph, so the answer does not depend on
- * commit dates being in order.
+ * where the walk stops nor on commit dates being in order.
  */
 static int below_base_of(struct match *m, const struct candidate_list *l,
 			 struct oid_entry **set)
@@ -262,10 +279,10 @@ static int below_base_of(struct match *m, const struct candidate_list *l,
 	const struct branch_index *bi = m->branch;
 	const struct scan *scan = m->scan;
 	struct oid_entry *pending = NULL, *e, *tmp;
+	struct below_walk below = { &pending, set };
 	struct history_walk walk;
 	git_time_t oldest = 0;
 	size_t nr = 0, walked = 0, asked, i;
-	git_oid id;
 	int ret = 0;
 
 	history_walk_init(&walk, m->repo, GIT_SORT_TIME);
@@ -297,29 +314,8 @@ static int below_base_of(struct match *m, const struct candidate_list *l,
 		ret = error_git("cannot walk below the base of '%s'", bi->name);
 		goto out;
 	}
-	while (nr && !(ret = history_walk_next(&id, &walk))) {
-		git_time_t time;
-
-		HASH_FIND(hh, pending, &id, sizeof(git_oid), e);
-		if (e) {
-			HASH_DEL(pending, e);
-			HASH_ADD(hh, *set, id, sizeof(git_oid), e);
-			nr--;
-			continue;
-		}
-		/* The date check parses a commit: once in 64 is enough. */
-		if (++walked % 64)
-			continue;
-		if (malformed_commit_time(&time, m->repo, &id) < 0) {
-			ret = error_git("cannot read a commit below the base");
-			goto out;
-		}
-		if (time < oldest - 24 * 3600)
-			nr = 0;
-	}
-	if (ret == GIT_ITEROVER)
-		ret = 0;
-	else if (ret < 0)
+	ret = history_walk_below(&walk, nr, oldest, met_below, &below, &walked);
+	if (ret < 0)
 		goto out;
 	trace_printf("presence: %zu commits outside the scanned range, "
 		     "%zu walked below the base, %u left for the graph", asked,
