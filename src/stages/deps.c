@@ -1,5 +1,6 @@
 #include "stages/deps.h"
 #include "base/error.h"
+#include "formats/message.h"
 #include "git/history.h"
 #include "git/malformed.h"
 #include "base/strbuf.h"
@@ -941,7 +942,8 @@ int deps_later_reverts(struct deps *d, const git_oid *from, const git_oid *to)
 			break;
 		}
 		summary = commit ? git_commit_summary(commit) : bad.summary;
-		if (!summary || strncmp(summary, "Revert \"", 8)) {
+		/* Only a revert's subject is worth parsing the message for. */
+		if (!summary || !message_subject_is_revert(summary)) {
 			git_commit_free(commit);
 			malformed_release(&bad);
 			continue;
