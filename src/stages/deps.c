@@ -722,14 +722,14 @@ int deps_applicable(struct deps *d, struct candidate *c)
 		return 0;
 	if (b->major >= 0 && !stable_since(&c->msg, &major, &minor) &&
 	    (b->major < major || (b->major == major && b->minor < minor))) {
-		c->not_applicable_kind = "version-hint";
+		c->not_applicable_kind = NOT_APPLICABLE_VERSION_HINT;
 		c->not_applicable = xstrfmt("stable tag asks for %d.%d and later; "
 					    "%s is %d.%d", major, minor, b->name,
 					    b->major, b->minor);
 		return 0;
 	}
 	if (c->reverts && !c->reverts_in_branch) {
-		c->not_applicable_kind = "revert-of-absent";
+		c->not_applicable_kind = NOT_APPLICABLE_REVERT_OF_ABSENT;
 		c->not_applicable = xstrfmt("reverts %.12s, which %s does not carry",
 					    c->reverts->hex, b->name);
 		return 0;
@@ -750,7 +750,7 @@ int deps_applicable(struct deps *d, struct candidate *c)
 	}
 	/* Only when every known target is absent: the bug never got in. */
 	if (known && absent == known) {
-		c->not_applicable_kind = "bug-not-in-branch";
+		c->not_applicable_kind = NOT_APPLICABLE_BUG_NOT_IN_BRANCH;
 		c->not_applicable = strbuf_detach(&why, NULL);
 		return 0;
 	}
@@ -767,7 +767,7 @@ int deps_applicable(struct deps *d, struct candidate *c)
 	}
 	if (ret <= 0)
 		return ret;
-	c->not_applicable_kind = "file-not-in-branch";
+	c->not_applicable_kind = NOT_APPLICABLE_FILE_NOT_IN_BRANCH;
 	strbuf_addf(&why, "changes %s, which %s does not have", path, b->name);
 	if (creator)
 		strbuf_addf(&why, " (%.12s added it: not proposed)", creator->hex);
@@ -784,8 +784,7 @@ int deps_reconsider(struct deps *d, struct candidate *c)
 	const char *path;
 	int ret;
 
-	if (!c->not_applicable_kind ||
-	    strcmp(c->not_applicable_kind, "file-not-in-branch"))
+	if (c->not_applicable_kind != NOT_APPLICABLE_FILE_NOT_IN_BRANCH)
 		return 0;
 	ret = files_missing(d, c, &path, &creator);
 	if (ret == 1)
@@ -794,7 +793,7 @@ int deps_reconsider(struct deps *d, struct candidate *c)
 		return -1;
 	free(c->not_applicable);
 	c->not_applicable = NULL;
-	c->not_applicable_kind = NULL;
+	c->not_applicable_kind = NOT_APPLICABLE_NONE;
 	return 1;
 }
 

@@ -327,7 +327,8 @@ static void test_fixes(void **state)
 	assert_target(f, "fixfeat", 0, "feat", TARGET_ABSENT);
 	assert_ptr_equal(cand(f, "fixfeat")->fixes[0].cand, cand(f, "feat"));
 	assert_string_equal(verdict(f, "fixfeat"), "not-applicable");
-	assert_string_equal(cand(f, "fixfeat")->not_applicable_kind,
+	assert_string_equal(not_applicable_kind_name(cand(f, "fixfeat")->
+						     not_applicable_kind),
 			    "bug-not-in-branch");
 	hex = hex12(f, "feat");
 	{
@@ -447,13 +448,15 @@ static void test_applicable(void **state)
 	judge(f, &f->end, 0);
 	c = cand(f, "hint");
 	assert_string_equal(verdict_name(c->verdict), "not-applicable");
-	assert_string_equal(c->not_applicable_kind, "version-hint");
+	assert_string_equal(not_applicable_kind_name(c->not_applicable_kind),
+			    "version-hint");
 	assert_string_equal(c->why, "stable tag asks for 6.8 and later; "
 			    "linux-6.6.y is 6.6");
 
 	c = cand(f, "fixfile");
 	assert_string_equal(verdict_name(c->verdict), "not-applicable");
-	assert_string_equal(c->not_applicable_kind, "file-not-in-branch");
+	assert_string_equal(not_applicable_kind_name(c->not_applicable_kind),
+			    "file-not-in-branch");
 	hex = hex12(f, "addfile");
 	want = malloc(128);
 	assert_non_null(want);
@@ -478,7 +481,7 @@ static void test_version_hints(void **state)
 	judge(f, &f->end, 0);
 	c = cand(f, "hintabove");
 	assert_string_equal(verdict_name(c->verdict), "not-applicable");
-	assert_string_equal(c->not_applicable_kind, "version-hint");
+	assert_int_equal(c->not_applicable_kind, NOT_APPLICABLE_VERSION_HINT);
 	assert_string_equal(c->why, "stable tag asks for 6.7 and later; "
 			    "linux-6.6.y is 6.6");
 	c = cand(f, "hintnewmajor");
@@ -486,11 +489,14 @@ static void test_version_hints(void **state)
 	assert_string_equal(c->why, "stable tag asks for 7.0 and later; "
 			    "linux-6.6.y is 6.6");
 	assert_string_equal(verdict(f, "hintsame"), "proposed");
-	assert_null(cand(f, "hintsame")->not_applicable_kind);
+	assert_int_equal(cand(f, "hintsame")->not_applicable_kind,
+			 NOT_APPLICABLE_NONE);
 	assert_string_equal(verdict(f, "hintbelow"), "proposed");
-	assert_null(cand(f, "hintbelow")->not_applicable_kind);
+	assert_int_equal(cand(f, "hintbelow")->not_applicable_kind,
+			 NOT_APPLICABLE_NONE);
 	assert_string_equal(verdict(f, "hintoldmajor"), "proposed");
-	assert_null(cand(f, "hintoldmajor")->not_applicable_kind);
+	assert_int_equal(cand(f, "hintoldmajor")->not_applicable_kind,
+			 NOT_APPLICABLE_NONE);
 }
 
 static void test_prereqs(void **state)
