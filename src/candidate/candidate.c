@@ -46,6 +46,21 @@ const char *newly_why_name(enum newly_why w)
 	return newly_names[w];
 }
 
+static const char *const not_applicable_names[NOT_APPLICABLE__COUNT] = {
+	[NOT_APPLICABLE_NONE] = "none",
+	[NOT_APPLICABLE_VERSION_HINT] = "version-hint",
+	[NOT_APPLICABLE_REVERT_OF_ABSENT] = "revert-of-absent",
+	[NOT_APPLICABLE_BUG_NOT_IN_BRANCH] = "bug-not-in-branch",
+	[NOT_APPLICABLE_FILE_NOT_IN_BRANCH] = "file-not-in-branch",
+};
+
+const char *not_applicable_kind_name(enum not_applicable_kind k)
+{
+	if ((unsigned)k >= NOT_APPLICABLE__COUNT)
+		return "unknown";
+	return not_applicable_names[k];
+}
+
 const char *evidence_kind_name(enum evidence_kind k)
 {
 	if ((unsigned)k >= EVIDENCE__COUNT)

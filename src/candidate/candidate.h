@@ -83,6 +83,22 @@ enum evidence_kind {
 
 const char *evidence_kind_name(enum evidence_kind k);
 
+/*
+ * Why the branch cannot need a commit: "version-hint",
+ * "revert-of-absent", "bug-not-in-branch", "file-not-in-branch" (the
+ * reasons eval prints); stable names, never change them.
+ */
+enum not_applicable_kind {
+	NOT_APPLICABLE_NONE,
+	NOT_APPLICABLE_VERSION_HINT,
+	NOT_APPLICABLE_REVERT_OF_ABSENT,
+	NOT_APPLICABLE_BUG_NOT_IN_BRANCH,
+	NOT_APPLICABLE_FILE_NOT_IN_BRANCH,
+	NOT_APPLICABLE__COUNT
+};
+
+const char *not_applicable_kind_name(enum not_applicable_kind k);
+
 struct evidence {
 	enum evidence_kind kind;
 	git_oid commit;			/* the branch commit, when has_commit */
@@ -207,8 +223,8 @@ struct candidate {
 	 * linux-6.6.y does not have (1a2b3c4d5e6f added it)", or NULL.
 	 */
 	char *lacks;
-	/* Its kind: "version-hint", "revert-of-absent", "bug-not-in-branch". */
-	const char *not_applicable_kind;
+	/* Its kind, NOT_APPLICABLE_NONE while it may apply. */
+	enum not_applicable_kind not_applicable_kind;
 	struct prereq *prereqs;
 	size_t nr_prereqs, alloc_prereqs;
 	struct series_ref series;	/* id NULL when not known */

@@ -464,24 +464,38 @@ static void scan_upstream(struct message *m, struct id_set *set,
 }
 
 /*
- * Revert "subject", also after a subsystem prefix ("xfs: Revert
- * "..."").  The reverted subject is the text between the first and the
- * last quote, so Revert "Revert "x"" gives Revert "x".
+ * Where the reverted subject starts in a revert's subject, after the
+ * opening quote of Revert "subject", also after a subsystem prefix
+ * ("xfs: Revert "...""); NULL when it is not a revert's.
  */
-static void parse_revert_subject(struct message *m)
+static const char *revert_quote(const char *subject)
 {
-	const char *s = m->subject, *open = NULL, *close, *p;
+	const char *p;
 
-	for (p = s; p; ) {
+	for (p = subject; p; ) {
 		if (!ascii_strncasecmp(p, "revert", 6) &&
-		    *skip_ws(p + 6) == '"') {
-			open = skip_ws(p + 6) + 1;
-			break;
-		}
+		    *skip_ws(p + 6) == '"')
+			return skip_ws(p + 6) + 1;
 		p = strstr(p, ": ");
 		if (p)
 			p = skip_ws(p + 1);
 	}
+	return NULL;
+}
+
+int message_subject_is_revert(const char *subject)
+{
+	return revert_quote(subject) != NULL;
+}
+
+/*
+ * The reverted subject is the text between the first and the last
+ * quote, so Revert "Revert "x"" gives Revert "x".
+ */
+static void parse_revert_subject(struct message *m)
+{
+	const char *open = revert_quote(m->subject), *close;
+
 	if (!open)
 		return;
 	close = strrchr(open, '"');

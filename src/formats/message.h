@@ -122,6 +122,13 @@ char *message_link_id(const char *url);
  */
 char *message_fixes_subject(const char *p, int quoted_only);
 
+/*
+ * Whether a subject is a revert's: Revert "subject", also after a
+ * subsystem prefix (xfs: Revert "..."), "revert" in any case; what sets
+ * is_revert and reverts_subject in message_parse().
+ */
+int message_subject_is_revert(const char *subject);
+
 /* Non-zero if the message has a stable tag that is not noautosel. */
 int message_cc_stable(const struct message *m);
 /* Non-zero if any stable tag is stable+noautosel. */

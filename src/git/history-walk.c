@@ -402,3 +402,35 @@ int history_walk_next(git_oid *out, struct history_walk *w)
 	w->given++;
 	return 0;
 }
+
+/* Of the commits walked below the base, one in this many is dated. */
+#define BELOW_DATE_EVERY 256
+/* How much older than the oldest commit looked for the walk may go. */
+#define BELOW_SLACK (30 * 24 * 3600)
+
+int history_walk_below(struct history_walk *w, size_t pending,
+		       git_time_t oldest,
+		       int (*met)(const git_oid *id, void *data), void *data,
+		       size_t *walked)
+{
+	git_oid id;
+	int ret = 0;
+
+	*walked = 0;
+	while (pending && !(ret = history_walk_next(&id, w))) {
+		git_time_t time;
+
+		if (met(&id, data)) {
+			pending--;
+			continue;
+		}
+		/* The date check parses a commit: not for every one. */
+		if (++*walked % BELOW_DATE_EVERY)
+			continue;
+		if (malformed_commit_time(&time, w->repo, &id) < 0)
+			return error_git("cannot read a commit below the base");
+		if (time < oldest - BELOW_SLACK)
+			pending = 0;
+	}
+	return ret < 0 && ret != GIT_ITEROVER ? -1 : 0;
+}

@@ -139,6 +139,24 @@ int history_walk_push_range(struct history_walk *w, const char *range);
 int history_walk_next(git_oid *out, struct history_walk *w);
 void history_walk_release(struct history_walk *w);
 
+/*
+ * Goes on with w, a walk down from a branch's base sorted by date
+ * (GIT_SORT_TIME, pushed), to meet pending commits that may be below
+ * it, when asking the graph of each may walk most of history: met()
+ * says of each commit whether it is one of them (1) or not (0).  The
+ * walk stops when all pending ones are met, or when a commit is a
+ * month older than oldest, the oldest of them (commit dates are only
+ * roughly in order; the date of one commit in 256 is read).  Whether
+ * those not met are below is the caller's to decide.  *walked: the
+ * commits met that were not pending.  Returns 0, or -1 after an error
+ * message (a date that cannot be read) or with libgit2's error set
+ * (the walk failed).
+ */
+int history_walk_below(struct history_walk *w, size_t pending,
+		       git_time_t oldest,
+		       int (*met)(const git_oid *id, void *data), void *data,
+		       size_t *walked);
+
 /* The repository's commit-graph, or NULL. */
 const struct commit_graph *history_graph(git_repository *repo);
 

@@ -233,10 +233,10 @@ static void judged_flags(struct audit_pick *p, const struct candidate *c,
 		     "(\"%s\")", c->reverted_by,
 		     c->reverted_by_subject ? c->reverted_by_subject : "");
 	if (c->verdict == VERDICT_NOT_APPLICABLE)
-		flag(p, c->not_applicable_kind &&
-		     !strcmp(c->not_applicable_kind, "file-not-in-branch") ?
-		     "file-not-in-branch" : "bug-not-in-branch", AUDIT_REJECT,
-		     "%s", c->not_applicable ? c->not_applicable : c->why);
+		flag(p, c->not_applicable_kind ==
+		     NOT_APPLICABLE_FILE_NOT_IN_BRANCH ? "file-not-in-branch" :
+		     "bug-not-in-branch", AUDIT_REJECT, "%s",
+		     c->not_applicable ? c->not_applicable : c->why);
 	if (c->verdict == VERDICT_VETOED)
 		flag(p, "policy", AUDIT_REJECT, "%s", c->why);
 	if (c->verdict == VERDICT_NEEDS_ACK)

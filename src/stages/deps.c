@@ -1,5 +1,6 @@
 #include "stages/deps.h"
 #include "base/error.h"
+#include "formats/message.h"
 #include "git/history.h"
 #include "git/malformed.h"
 #include "base/strbuf.h"
@@ -386,13 +387,26 @@ static int settle_by_range(struct deps *d)
 	return 0;
 }
 
+/* A commit the walk below the base meets: one asked about is below. */
+static int met_below(const git_oid *id, void *data)
+{
+	struct deps *d = data;
+	struct ancestry_entry *a;
+
+	HASH_FIND(hh, d->ancestry, id, sizeof(*id), a);
+	if (!a || a->below)
+		return 0;
+	a->below = 1;
+	return 1;
+}
+
 /*
  * Answers "is it below the base?" for every commit outside the run that
  * a Fixes:, a revert or a prerequisite names, with one walk down from
  * the base instead of one graph query each (each of which may walk
- * most of history).  The walk stops when every commit is found or when
- * it is a month older than the oldest of them (commit dates are only
- * roughly ordered); the rest are not below the base.
+ * most of history): history_walk_below(), which stops when every
+ * commit is found or when it is a month older than the oldest of them;
+ * the rest are not below the base.
  */
 static int settle_ancestry(struct deps *d)
 {
@@ -400,7 +414,6 @@ static int settle_ancestry(struct deps *d)
 	struct history_walk walk;
 	git_time_t oldest = 0;
 	size_t pending = 0, walked = 0, asked;
-	git_oid id;
 	int ret;
 
 	HASH_ITER(hh, d->ancestry, a, tmp) {
@@ -417,29 +430,11 @@ static int settle_ancestry(struct deps *d)
 		history_walk_release(&walk);
 		return error_git("cannot walk below the branch base");
 	}
-	while (pending && !(ret = history_walk_next(&id, &walk))) {
-		git_time_t time;
-
-		HASH_FIND(hh, d->ancestry, &id, sizeof(id), a);
-		if (a && !a->below) {
-			a->below = 1;
-			pending--;
-			continue;
-		}
-		/* The date check parses a commit: once in 256 is enough. */
-		if (++walked % 256)
-			continue;
-		if (malformed_commit_time(&time, d->repo, &id) < 0) {
-			ret = error_git("cannot read a commit below the base");
-			break;
-		}
-		if (time < oldest - 30 * 24 * 3600)
-			pending = 0;
-	}
+	ret = history_walk_below(&walk, pending, oldest, met_below, d, &walked);
 	history_walk_release(&walk);
 	trace_printf("deps: %zu commits outside the range asked about, "
 		     "%zu walked below the base", asked, walked);
-	return ret < 0 && ret != GIT_ITEROVER ? -1 : 0;
+	return ret;
 }
 
 /* The commits outside the run that judging will ask about. */
@@ -727,14 +722,14 @@ int deps_applicable(struct deps *d, struct candidate *c)
 		return 0;
 	if (b->major >= 0 && !stable_since(&c->msg, &major, &minor) &&
 	    (b->major < major || (b->major == major && b->minor < minor))) {
-		c->not_applicable_kind = "version-hint";
+		c->not_applicable_kind = NOT_APPLICABLE_VERSION_HINT;
 		c->not_applicable = xstrfmt("stable tag asks for %d.%d and later; "
 					    "%s is %d.%d", major, minor, b->name,
 					    b->major, b->minor);
 		return 0;
 	}
 	if (c->reverts && !c->reverts_in_branch) {
-		c->not_applicable_kind = "revert-of-absent";
+		c->not_applicable_kind = NOT_APPLICABLE_REVERT_OF_ABSENT;
 		c->not_applicable = xstrfmt("reverts %.12s, which %s does not carry",
 					    c->reverts->hex, b->name);
 		return 0;
@@ -755,7 +750,7 @@ int deps_applicable(struct deps *d, struct candidate *c)
 	}
 	/* Only when every known target is absent: the bug never got in. */
 	if (known && absent == known) {
-		c->not_applicable_kind = "bug-not-in-branch";
+		c->not_applicable_kind = NOT_APPLICABLE_BUG_NOT_IN_BRANCH;
 		c->not_applicable = strbuf_detach(&why, NULL);
 		return 0;
 	}
@@ -772,7 +767,7 @@ int deps_applicable(struct deps *d, struct candidate *c)
 	}
 	if (ret <= 0)
 		return ret;
-	c->not_applicable_kind = "file-not-in-branch";
+	c->not_applicable_kind = NOT_APPLICABLE_FILE_NOT_IN_BRANCH;
 	strbuf_addf(&why, "changes %s, which %s does not have", path, b->name);
 	if (creator)
 		strbuf_addf(&why, " (%.12s added it: not proposed)", creator->hex);
@@ -789,8 +784,7 @@ int deps_reconsider(struct deps *d, struct candidate *c)
 	const char *path;
 	int ret;
 
-	if (!c->not_applicable_kind ||
-	    strcmp(c->not_applicable_kind, "file-not-in-branch"))
+	if (c->not_applicable_kind != NOT_APPLICABLE_FILE_NOT_IN_BRANCH)
 		return 0;
 	ret = files_missing(d, c, &path, &creator);
 	if (ret == 1)
@@ -799,7 +793,7 @@ int deps_reconsider(struct deps *d, struct candidate *c)
 		return -1;
 	free(c->not_applicable);
 	c->not_applicable = NULL;
-	c->not_applicable_kind = NULL;
+	c->not_applicable_kind = NOT_APPLICABLE_NONE;
 	return 1;
 }
 
@@ -947,7 +941,8 @@ int deps_later_reverts(struct deps *d, const git_oid *from, const git_oid *to)
 			break;
 		}
 		summary = commit ? git_commit_summary(commit) : bad.summary;
-		if (!summary || strncmp(summary, "Revert \"", 8)) {
+		/* Only a revert's subject is worth parsing the message for. */
+		if (!summary || !message_subject_is_revert(summary)) {
 			git_commit_free(commit);
 			malformed_release(&bad);
 			continue;

@@ -8,10 +8,15 @@ static const char *const selector_names[EVAL__SELECTORS] = {
 	"rules", "cc-stable", "fixes", "cc-or-fixes",
 };
 
+/*
+ * From FIRST_KIND on, the names of enum not_applicable_kind in its
+ * order (test_eval checks that they agree).
+ */
 const char *const eval_reasons[EVAL__REASONS + 1] = {
 	"subject-only", "reverted", "version-hint", "revert-of-absent",
 	"bug-not-in-branch", "file-not-in-branch", "after-last-backport", NULL,
 };
+#define FIRST_KIND 2
 
 const char *eval_selector_name(enum eval_selector s)
 {
@@ -128,15 +133,13 @@ static struct eval_subsystem *subsystem_of(struct eval *ev, const char *name)
 /* Why the branch could not have taken c, as an eval_reasons index. */
 static int reason_of(const struct candidate *c)
 {
-	size_t i;
-
 	if (c->maybe_present)
 		return 0;
 	if (c->reverted_by)
 		return 1;
-	for (i = 2; c->not_applicable_kind && i < EVAL__REASONS; i++)
-		if (!strcmp(c->not_applicable_kind, eval_reasons[i]))
-			return (int)i;
+	if (c->not_applicable_kind != NOT_APPLICABLE_NONE)
+		return FIRST_KIND + (int)c->not_applicable_kind -
+		       NOT_APPLICABLE_VERSION_HINT;
 	return -1;
 }
 

@@ -65,6 +65,59 @@ struct match_has_path {
 	UT_hash_handle hh;
 };
 
+/* A question: one candidate of a list, with what the list established. */
+struct match_question {
+	struct candidate *c;
+	int below;			/* in the range below the base */
+};
+
+/*
+ * A presence method: a row of match_methods[] (match.c), in the order
+ * the methods are asked; match.h lists them and what else a new one
+ * touches.
+ */
+struct match_method {
+	enum evidence_kind kind;	/* its evidence; evidence_kind_name() */
+	/*
+	 * Looks for q's candidate in the branch: adds its evidence and
+	 * says whether that decided (match.c's enum found), or -1 after
+	 * an error message.
+	 */
+	int (*find)(struct match *m, struct match_question *q);
+	int second_pass;		/* once the first pass asked all */
+	/*
+	 * For a method asked before the patch-id method, or NULL: whether
+	 * it places c at no cost (no diff read), so that c's patch-id is
+	 * not computed ahead for the patch-id method (it may guess: only
+	 * work moves).
+	 */
+	int (*places)(const struct match *m, const struct candidate *c,
+		      int below);
+	/*
+	 * For a method that only ever gives maybe-present, or NULL: what
+	 * the verdict says when the candidate has no evidence to quote.
+	 */
+	const char *maybe;
+	/*
+	 * The other way, for match_mainline(), or NULL: 1 with *out
+	 * filled but for out->how, 0 when it finds nothing, -1 after an
+	 * error message (match-mainline.c).
+	 */
+	int (*find_mainline)(struct match *m, const struct match_pick *p,
+			     struct match_found *out);
+};
+
+extern const struct match_method match_methods[];
+extern const size_t match_nr_methods;
+
+/* The finders of match_mainline(), for the rows (match-mainline.c). */
+int match_mainline_by_upstream_line(struct match *m, const struct match_pick *p,
+				    struct match_found *out);
+int match_mainline_by_patch_id(struct match *m, const struct match_pick *p,
+			       struct match_found *out);
+int match_mainline_by_subject(struct match *m, const struct match_pick *p,
+			      struct match_found *out);
+
 /* Fills m->subjects, the range's candidates by subject (match.c). */
 void match_build_subjects(struct match *m);
 

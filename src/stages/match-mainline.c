@@ -53,8 +53,8 @@ static struct candidate *range_candidate(struct match *m, const git_oid *id)
 }
 
 /* A commit its upstream lines name: of the range, else of the repository. */
-static int rev_upstream_line(struct match *m, const struct match_pick *p,
-			     struct match_found *out)
+int match_mainline_by_upstream_line(struct match *m, const struct match_pick *p,
+				    struct match_found *out)
 {
 	git_commit *commit = NULL;
 	size_t i;
@@ -92,8 +92,8 @@ static int rev_upstream_line(struct match *m, const struct match_pick *p,
 }
 
 /* The candidate of the range with the pick's change: paths and patch-id. */
-static int rev_patch_id(struct match *m, const struct match_pick *p,
-			struct match_found *out)
+int match_mainline_by_patch_id(struct match *m, const struct match_pick *p,
+			       struct match_found *out)
 {
 	const struct candidate_list *l = &m->scan->candidates;
 	unsigned char key[SHA1_RAWSZ];
@@ -150,8 +150,8 @@ static int rev_patch_id(struct match *m, const struct match_pick *p,
  * The one candidate of the range with the pick's subject (and, with
  * by_author, its author), changing a file of a name the pick changes.
  */
-static int rev_subject(struct match *m, const struct match_pick *p,
-		       struct match_found *out)
+int match_mainline_by_subject(struct match *m, const struct match_pick *p,
+			      struct match_found *out)
 {
 	struct match_subject *s;
 	const struct match_files *theirs;
@@ -195,16 +195,6 @@ static int rev_subject(struct match *m, const struct match_pick *p,
 	return 1;
 }
 
-static const struct {
-	enum evidence_kind how;
-	int (*find)(struct match *m, const struct match_pick *p,
-		    struct match_found *out);
-} rev_methods[] = {
-	{ EVIDENCE_UPSTREAM_LINE, rev_upstream_line },
-	{ EVIDENCE_PATCH_ID, rev_patch_id },
-	{ EVIDENCE_SUBJECT, rev_subject },
-};
-
 int match_mainline(struct match *m, const struct match_pick *p,
 		   struct match_found *out, const char **why)
 {
@@ -212,12 +202,17 @@ int match_mainline(struct match *m, const struct match_pick *p,
 	int ret;
 
 	memset(out, 0, sizeof(*out));
-	for (i = 0; i < ARRAY_SIZE(rev_methods); i++) {
-		ret = rev_methods[i].find(m, p, out);
+	/* The methods of match_methods[] that can go the other way. */
+	for (i = 0; i < match_nr_methods; i++) {
+		const struct match_method *mm = &match_methods[i];
+
+		if (!mm->find_mainline)
+			continue;
+		ret = mm->find_mainline(m, p, out);
 		if (ret < 0)
 			return -1;
 		if (ret) {
-			out->how = rev_methods[i].how;
+			out->how = mm->kind;
 			return 1;
 		}
 	}

@@ -246,15 +246,32 @@ static int below_base(struct match *m, const git_oid *range_from,
 	return 0;
 }
 
+/* What the walk below the base meets: those pending go to the set. */
+struct below_walk {
+	struct oid_entry **pending, **set;
+};
+
+static int met_below(const git_oid *id, void *data)
+{
+	struct below_walk *b = data;
+	struct oid_entry *e;
+
+	HASH_FIND(hh, *b->pending, id, sizeof(git_oid), e);
+	if (!e)
+		return 0;
+	HASH_DEL(*b->pending, e);
+	HASH_ADD(hh, *b->set, id, sizeof(git_oid), e);
+	return 1;
+}
+
 /*
  * The candidates below the base when no scanned range start says it
  * (explain, audit, tests: a few hundred commits from anywhere).  One
  * asked of the commit graph may walk most of history, so: a commit the
  * scan of base..upstream walked is not below; the rest are looked for
- * in one walk down from the base, newest first, which stops when all
- * are met or it is a day older than the oldest of them; those it did
+ * in one walk down from the base (history_walk_below()); those it did
  * not meet are asked of the graph, so the answer does not depend on
- * commit dates being in order.
+ * where the walk stops nor on commit dates being in order.
  */
 static int below_base_of(struct match *m, const struct candidate_list *l,
 			 struct oid_entry **set)
@@ -262,10 +279,10 @@ static int below_base_of(struct match *m, const struct candidate_list *l,
 	const struct branch_index *bi = m->branch;
 	const struct scan *scan = m->scan;
 	struct oid_entry *pending = NULL, *e, *tmp;
+	struct below_walk below = { &pending, set };
 	struct history_walk walk;
 	git_time_t oldest = 0;
 	size_t nr = 0, walked = 0, asked, i;
-	git_oid id;
 	int ret = 0;
 
 	history_walk_init(&walk, m->repo, GIT_SORT_TIME);
@@ -297,29 +314,8 @@ static int below_base_of(struct match *m, const struct candidate_list *l,
 		ret = error_git("cannot walk below the base of '%s'", bi->name);
 		goto out;
 	}
-	while (nr && !(ret = history_walk_next(&id, &walk))) {
-		git_time_t time;
-
-		HASH_FIND(hh, pending, &id, sizeof(git_oid), e);
-		if (e) {
-			HASH_DEL(pending, e);
-			HASH_ADD(hh, *set, id, sizeof(git_oid), e);
-			nr--;
-			continue;
-		}
-		/* The date check parses a commit: once in 64 is enough. */
-		if (++walked % 64)
-			continue;
-		if (malformed_commit_time(&time, m->repo, &id) < 0) {
-			ret = error_git("cannot read a commit below the base");
-			goto out;
-		}
-		if (time < oldest - 24 * 3600)
-			nr = 0;
-	}
-	if (ret == GIT_ITEROVER)
-		ret = 0;
-	else if (ret < 0)
+	ret = history_walk_below(&walk, nr, oldest, met_below, &below, &walked);
+	if (ret < 0)
 		goto out;
 	trace_printf("presence: %zu commits outside the scanned range, "
 		     "%zu walked below the base, %u left for the graph", asked,
@@ -494,13 +490,7 @@ int match_same_patch(struct match *m, const git_oid *id, const git_oid *want)
 enum found {
 	FOUND_NOTHING,			/* ask the next method */
 	FOUND_PRESENT,
-	FOUND_MAYBE,			/* only the subject: maybe-present */
-};
-
-/* A question: one candidate of a list, with what the list established. */
-struct question {
-	struct candidate *c;
-	int below;			/* in the range below the base */
+	FOUND_MAYBE,			/* it may be: maybe-present */
 };
 
 static const char *base_name(const struct match *m)
@@ -508,7 +498,7 @@ static const char *base_name(const struct match *m)
 	return m->branch->base_name ? m->branch->base_name : "the branch base";
 }
 
-static int by_ancestry(struct match *m, struct question *q)
+static int by_ancestry(struct match *m, struct match_question *q)
 {
 	struct candidate *c = q->c;
 
@@ -528,7 +518,7 @@ static int by_ancestry(struct match *m, struct question *q)
 	return FOUND_NOTHING;
 }
 
-/* The backport of id in the branch, or of what c backports itself. */
+/* The backport of c in the branch, or of what c backports itself. */
 static const struct branch_backport *backport_of(const struct match *m,
 						 const struct candidate *c)
 {
@@ -585,7 +575,7 @@ static int found(struct match *m, struct candidate *c, enum evidence_kind kind,
 	return FOUND_NOTHING;
 }
 
-static int by_upstream_line(struct match *m, struct question *q)
+static int by_upstream_line(struct match *m, struct match_question *q)
 {
 	const struct branch_backport *b = backport_of(m, q->c);
 
@@ -599,7 +589,7 @@ static int by_upstream_line(struct match *m, struct question *q)
  * A branch commit with c's patch-id: one that changes the same paths
  * (the candidate's path key, from the scan) and makes the same change.
  */
-static int by_patch_id(struct match *m, struct question *q)
+static int by_patch_id(struct match *m, struct match_question *q)
 {
 	struct candidate *c = q->c;
 	const struct branch_revert *r;
@@ -618,10 +608,11 @@ static int by_patch_id(struct match *m, struct question *q)
  * The newest branch commit with c's subject that the branch did not
  * revert (one it reverted is backport-reverted evidence), that stands
  * for no other mainline commit and changes a file of a name c changes;
- * only when no other commit of the range has the subject.  Not proof (subjects repeat, "ext4: fix typo"): the
- * candidate is maybe-present, shown with the match; never dropped.
+ * only when no other commit of the range has the subject.  Not proof
+ * (subjects repeat, "ext4: fix typo"): the candidate is maybe-present,
+ * shown with the match; never dropped.
  */
-static int by_subject(struct match *m, struct question *q)
+static int by_subject(struct match *m, struct match_question *q)
 {
 	struct candidate *c = q->c;
 	const struct branch_subject *s;
@@ -667,30 +658,76 @@ static int by_subject(struct match *m, struct question *q)
 	return FOUND_NOTHING;
 }
 
-/*
- * The methods, in order.  Those of the second pass run once the first
- * pass has run for every commit asked about.
- */
-static const struct {
-	const char *name;
-	int (*find)(struct match *m, struct question *q);
-	int second_pass;
-} methods[] = {
-	{ "ancestor", by_ancestry, 0 },
-	{ "upstream-line", by_upstream_line, 0 },
-	{ "patch-id", by_patch_id, 0 },
-	{ "subject", by_subject, 1 },
-};
+/* Placed by ancestry at no cost: below the base, or a branch commit. */
+static int places_by_ancestry(const struct match *m, const struct candidate *c,
+			      int below)
+{
+	return below || branch_index_has(m->branch, &c->id);
+}
 
-static int ask(struct match *m, struct question *q, int pass)
+/* Named by a backport, which by_upstream_line() reads (reverted or not). */
+static int places_by_upstream_line(const struct match *m,
+				   const struct candidate *c, int below)
+{
+	(void)below;
+	return backport_of(m, c) != NULL;
+}
+
+/*
+ * The methods, in order (match.h).  Those of the second pass run once
+ * the first pass has run for every commit asked about.
+ */
+const struct match_method match_methods[] = {
+	{
+		.kind = EVIDENCE_ANCESTOR,
+		.find = by_ancestry,
+		.places = places_by_ancestry,
+	},
+	{
+		.kind = EVIDENCE_UPSTREAM_LINE,
+		.find = by_upstream_line,
+		.places = places_by_upstream_line,
+		.find_mainline = match_mainline_by_upstream_line,
+	},
+	{
+		.kind = EVIDENCE_PATCH_ID,
+		.find = by_patch_id,
+		.find_mainline = match_mainline_by_patch_id,
+	},
+	{
+		.kind = EVIDENCE_SUBJECT,
+		.find = by_subject,
+		.second_pass = 1,
+		.maybe = "a commit of the branch has its subject",
+		.find_mainline = match_mainline_by_subject,
+	},
+};
+const size_t match_nr_methods = ARRAY_SIZE(match_methods);
+
+const char *match_maybe_why(const struct candidate *c)
+{
+	const struct evidence *e = candidate_presence(c);
+	size_t i;
+
+	if (e)
+		return e->detail;
+	for (i = 0; i < match_nr_methods; i++)
+		if (match_methods[i].maybe)
+			return match_methods[i].maybe;
+	return "";
+}
+
+static int ask(struct match *m, struct match_question *q, int pass)
 {
 	size_t i;
 	int ret;
 
-	for (i = 0; i < ARRAY_SIZE(methods); i++) {
-		if (methods[i].second_pass != pass)
+	for (i = 0; i < match_nr_methods; i++) {
+		const struct match_method *mm = &match_methods[i];
+
+		if (mm->second_pass != pass)
 			continue;
-		ret = methods[i].find(m, q);
+		ret = mm->find(m, q);
 		if (ret < 0)
 			return -1;
 		if (ret == FOUND_PRESENT) {
@@ -706,24 +743,32 @@ static int ask(struct match *m, struct question *q, int pass)
 }
 
 /*
+ * Whether the patch-id method will ask about c, with the path key of
+ * the scan: no method before it places c (their places()).
+ */
+static int asks_patch_id(const struct match *m, const struct candidate *c,
+			 struct oid_entry *below)
+{
+	struct oid_entry *e;
+	size_t i;
+
+	if (!c->has_pathkey || !c->nr_touched)
+		return 0;
+	HASH_FIND(hh, below, &c->id, sizeof(git_oid), e);
+	for (i = 0; match_methods[i].kind != EVIDENCE_PATCH_ID; i++)
+		if (match_methods[i].places &&
+		    match_methods[i].places(m, c, e != NULL))
+			return 0;
+	return 1;
+}
+
+/*
  * The patch-ids the patch-id method is going to ask for, computed first
  * on every core (patchid_cache_fill()): those of the candidates that
  * ancestry and the upstream lines do not place and whose path key
  * branch commits share, and those branch commits'.  Only the work is
  * moved: each answer is the one patchid_cache_get() would compute.
  */
-/* Whether the patch-id method will ask about c: the earlier ones won't do. */
-static int asks_patch_id(const struct match *m, const struct candidate *c,
-			 struct oid_entry *below)
-{
-	struct oid_entry *e;
-
-	if (!c->has_pathkey || !c->nr_touched)
-		return 0;
-	HASH_FIND(hh, below, &c->id, sizeof(git_oid), e);
-	return !e && !branch_index_has(m->branch, &c->id) && !backport_of(m, c);
-}
-
 static int prefetch_patch_ids(struct match *m, const struct candidate_list *l,
 			      struct oid_entry *below)
 {
@@ -779,7 +824,7 @@ int match_candidates(struct match *m, struct candidate_list *l,
 	progress_start(&progress, "Presence", l->nr);
 	for (pass = 0; pass < 2 && !ret; pass++) {
 		for (i = 0; !ret && i < l->nr; i++) {
-			struct question q;
+			struct match_question q;
 			int r;
 
 			if (decided[i])

@@ -52,6 +52,21 @@ struct scan;
  * The indexes (the range's subjects, the branch's patch-ids, the
  * branch commits taken) are built once, when first needed, and serve
  * every later question of the run.
+ *
+ * A method is a row of match_methods[] in match.c (match-internal.h
+ * describes the row): its evidence kind, its finder, its pass, whether
+ * it places a commit at no cost (before the patch-id method), what a
+ * maybe-present verdict says when it gives only that, and its finder
+ * the other way (match-mainline.c).  A new method also needs:
+ *
+ *   - its kind in enum evidence_kind (src/candidate/candidate.h) and
+ *     its stable name in evidence_names[] (src/candidate/candidate.c);
+ *   - its line in the list above and in the README (the presence
+ *     methods, and the kinds of the JSON "evidence");
+ *   - tests: tests/unit/test_match.c, tests/e2e/presence.sh.
+ *
+ * The report writers name evidence by its kind (evidence_kind_name()),
+ * and score.c quotes it (match_maybe_why()): neither names a method.
  */
 
 struct match_subject;
@@ -100,6 +115,13 @@ int match_candidates(struct match *m, struct candidate_list *l,
 		     const git_oid *range_from);
 
 /*
+ * Why c is maybe-present, for its verdict: the sentence of the evidence
+ * that decided it (candidate_presence()), whatever found it; without
+ * one, what the method that gives only maybe-present says.  Borrowed.
+ */
+const char *match_maybe_why(const struct candidate *c);
+
+/*
  * Whether a commit outside the candidates (a Fixes: target, a
  * prerequisite, what a revert reverts) is in the branch: the base or
  * below it (asked of the commit graph with ask_graph; the caller may
@@ -140,10 +162,10 @@ struct match_found {
  * The mainline commit a pick stands for: 1 with *out filled, 0 when
  * none is found (*why, when not NULL, says what its upstream lines
  * gave; neither the change nor the subject led to a commit of the
- * range), -1 after an error message.  An upstream line may name any commit of the
- * repository (or one a candidate of the range backports, for a range
- * of stable commits); the change and the subject are looked for among
- * the candidates of the range.
+ * range), -1 after an error message.  An upstream line may name any
+ * commit of the repository (or one a candidate of the range backports,
+ * for a range of stable commits); the change and the subject are
+ * looked for among the candidates of the range.
  */
 int match_mainline(struct match *m, const struct match_pick *p,
 		   struct match_found *out, const char **why);

@@ -1,4 +1,5 @@
 #include "stages/score.h"
+#include "stages/match.h"
 #include "stages/posted.h"
 #include "base/strbuf.h"
 #include "base/util.h"
@@ -174,6 +175,7 @@ void score_decide(struct candidate *c)
 	const struct subsystem *s = candidate_subsystem(c);
 	const char *name = s ? s->name : "?";
 	const struct evidence *e;
+
 	if (c->present) {
 		e = candidate_presence(c);
 		candidate_set_verdict(c, VERDICT_PRESENT, "%s",
@@ -181,10 +183,8 @@ void score_decide(struct candidate *c)
 		return;
 	}
 	if (c->maybe_present) {
-		e = candidate_evidence(c, EVIDENCE_SUBJECT);
 		candidate_set_verdict(c, VERDICT_MAYBE_PRESENT, "%s",
-				      e ? e->detail :
-				      "a commit of the branch has its subject");
+				      match_maybe_why(c));
 		return;
 	}
 	if (c->reverted_by) {

@@ -2,7 +2,8 @@
  * Unit tests for the links between candidates (src/deps.h): Fixes:
  * targets below the base, absent, proposed, unknown and found by their
  * subject; a revert of a revert; a revert of a commit the branch
- * carries; a revert after the range; a version hint that excludes the
+ * carries; a revert after the range, also one after a subsystem
+ * prefix ("ext4: Revert "...""); a version hint that excludes the
  * branch, and hints just above, at and below its version; prerequisites
  * pulled in, below the base and newer than what
  * needs them; a file the branch lacks; a posted series left half
@@ -114,8 +115,10 @@ static char *hex12(struct fixture *f, const char *name)
  *   addfile    adds fs/ext4/new.c, below the threshold
  *   fixfile    changes new.c                  file-not-in-branch
  *   s1, s2     a posted series (Link:), s2 below the threshold
- *   late       a fix                          <- the range ends here
- *   laterev    its revert, after the range
+ *   late, late2
+ *              fixes                          <- the range ends here
+ *   laterev    late's revert, after the range
+ *   laterev2   late2's, "ext4: Revert "..."", after the range
  */
 static int setup(void **state)
 {
@@ -174,7 +177,12 @@ static int setup(void **state)
 	commit(f, "s2", "i.c", "ext4: tidy s2\n\n"
 	       "Link: https://lore.kernel.org/r/20231012123456.12345-2-a@host");
 	commit(f, "late", "j.c", "ext4: fix late");
+	commit(f, "late2", "e.c", "ext4: fix late2");
 	sh(f, "git tag end && git revert --no-edit late && git tag laterev");
+	sh(f, "git revert --no-edit late2 && git commit -q --amend "
+	       "-m 'ext4: Revert \"ext4: fix late2\"' "
+	       "-m \"This reverts commit $(git rev-parse late2).\" && "
+	       "git tag laterev2");
 
 	sh(f, "git checkout -q linux-6.6.y && git cherry-pick -x m && "
 	       "git checkout -q master");
@@ -319,7 +327,8 @@ static void test_fixes(void **state)
 	assert_target(f, "fixfeat", 0, "feat", TARGET_ABSENT);
 	assert_ptr_equal(cand(f, "fixfeat")->fixes[0].cand, cand(f, "feat"));
 	assert_string_equal(verdict(f, "fixfeat"), "not-applicable");
-	assert_string_equal(cand(f, "fixfeat")->not_applicable_kind,
+	assert_string_equal(not_applicable_kind_name(cand(f, "fixfeat")->
+						     not_applicable_kind),
 			    "bug-not-in-branch");
 	hex = hex12(f, "feat");
 	{
@@ -398,6 +407,17 @@ static void test_reverts(void **state)
 		assert_string_equal(cand(f, "late")->reverted_by, hex);
 		assert_string_equal(verdict(f, "late"), "reverted");
 	}
+	/* A revert after a subsystem prefix is one too, as for the parser. */
+	{
+		git_oid id = rev(f, "laterev2");
+		char hex[GIT_OID_HEXSZ + 1];
+
+		git_oid_tostr(hex, sizeof(hex), &id);
+		assert_string_equal(cand(f, "late2")->reverted_by, hex);
+		assert_string_equal(cand(f, "late2")->reverted_by_subject,
+				    "ext4: Revert \"ext4: fix late2\"");
+		assert_string_equal(verdict(f, "late2"), "reverted");
+	}
 }
 
 /* The same links when the scan is base..tip and deps is told so. */
@@ -411,6 +431,8 @@ static void test_range(void **state)
 	assert_target(f, "fixfeat", 0, "feat", TARGET_ABSENT);
 	assert_target(f, "bysubject", 0, "old", TARGET_IN_BRANCH);
 	assert_ptr_equal(cand(f, "laterev")->reverts, cand(f, "late"));
+	assert_ptr_equal(cand(f, "laterev2")->reverts, cand(f, "late2"));
+	assert_string_equal(verdict(f, "late2"), "reverted");
 	assert_true(git_oid_equal(&cand(f, "laterev")->id, &id));
 	assert_string_equal(verdict(f, "late"), "reverted");
 	assert_string_equal(verdict(f, "needs"), "proposed");
@@ -426,13 +448,15 @@ static void test_applicable(void **state)
 	judge(f, &f->end, 0);
 	c = cand(f, "hint");
 	assert_string_equal(verdict_name(c->verdict), "not-applicable");
-	assert_string_equal(c->not_applicable_kind, "version-hint");
+	assert_string_equal(not_applicable_kind_name(c->not_applicable_kind),
+			    "version-hint");
 	assert_string_equal(c->why, "stable tag asks for 6.8 and later; "
 			    "linux-6.6.y is 6.6");
 
 	c = cand(f, "fixfile");
 	assert_string_equal(verdict_name(c->verdict), "not-applicable");
-	assert_string_equal(c->not_applicable_kind, "file-not-in-branch");
+	assert_string_equal(not_applicable_kind_name(c->not_applicable_kind),
+			    "file-not-in-branch");
 	hex = hex12(f, "addfile");
 	want = malloc(128);
 	assert_non_null(want);
@@ -457,7 +481,7 @@ static void test_version_hints(void **state)
 	judge(f, &f->end, 0);
 	c = cand(f, "hintabove");
 	assert_string_equal(verdict_name(c->verdict), "not-applicable");
-	assert_string_equal(c->not_applicable_kind, "version-hint");
+	assert_int_equal(c->not_applicable_kind, NOT_APPLICABLE_VERSION_HINT);
 	assert_string_equal(c->why, "stable tag asks for 6.7 and later; "
 			    "linux-6.6.y is 6.6");
 	c = cand(f, "hintnewmajor");
@@ -465,11 +489,14 @@ static void test_version_hints(void **state)
 	assert_string_equal(c->why, "stable tag asks for 7.0 and later; "
 			    "linux-6.6.y is 6.6");
 	assert_string_equal(verdict(f, "hintsame"), "proposed");
-	assert_null(cand(f, "hintsame")->not_applicable_kind);
+	assert_int_equal(cand(f, "hintsame")->not_applicable_kind,
+			 NOT_APPLICABLE_NONE);
 	assert_string_equal(verdict(f, "hintbelow"), "proposed");
-	assert_null(cand(f, "hintbelow")->not_applicable_kind);
+	assert_int_equal(cand(f, "hintbelow")->not_applicable_kind,
+			 NOT_APPLICABLE_NONE);
 	assert_string_equal(verdict(f, "hintoldmajor"), "proposed");
-	assert_null(cand(f, "hintoldmajor")->not_applicable_kind);
+	assert_int_equal(cand(f, "hintoldmajor")->not_applicable_kind,
+			 NOT_APPLICABLE_NONE);
 }
 
 static void test_prereqs(void **state)

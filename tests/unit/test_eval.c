@@ -105,7 +105,7 @@ static void test_labels_and_counts(void **state)
 	add(f, "ext4: fix a leak too\n", "ext4");
 	c = add(f, "ext4: fix a crash in x\n", "ext4");
 	c->not_applicable = xstrdup("fixed commit not in branch");
-	c->not_applicable_kind = "bug-not-in-branch";
+	c->not_applicable_kind = NOT_APPLICABLE_BUG_NOT_IN_BRANCH;
 
 	eval_init(&ev);
 	eval_run(&ev, &f->l);
@@ -151,6 +151,30 @@ static void test_labels_and_counts(void **state)
 	eval_release(&ev);
 }
 
+/* Each kind of not-applicable is excluded for the reason of its name. */
+static void test_not_applicable_reasons(void **state)
+{
+	struct fixture *f = *state;
+	struct eval ev;
+	int k;
+
+	add(f, "ext4: tidy\n", "ext4")->present = 1;
+	for (k = NOT_APPLICABLE_NONE + 1; k < NOT_APPLICABLE__COUNT; k++)
+		add(f, "ext4: fix a crash\n", "ext4")->not_applicable_kind =
+			(enum not_applicable_kind)k;
+	eval_init(&ev);
+	eval_run(&ev, &f->l);
+	assert_int_equal(ev.nr, NOT_APPLICABLE__COUNT);
+	for (k = NOT_APPLICABLE_NONE + 1; k < NOT_APPLICABLE__COUNT; k++) {
+		const struct eval_item *it = &ev.items[k];
+
+		assert_int_equal(it->label, EVAL_EXCLUDED);
+		assert_string_equal(eval_reasons[it->reason],
+				    not_applicable_kind_name(k));
+	}
+	eval_release(&ev);
+}
+
 static void test_undefined(void **state)
 {
 	struct eval_counts n = { 0, 0, 0, 0 };
@@ -166,6 +190,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_labels_and_counts, setup,
 						teardown),
+		cmocka_unit_test_setup_teardown(test_not_applicable_reasons,
+						setup, teardown),
 		cmocka_unit_test(test_undefined),
 	};
 

@@ -584,6 +584,11 @@ static void test_reverts(void **state)
 	assert_string_equal(m.reverts_subject, "xfs: use the fast path");
 	assert_null(m.reverts_id);
 	message_release(&m);
+	/* The same notion for a subject alone (deps' later reverts). */
+	assert_true(message_subject_is_revert("xfs: Revert \"xfs: use it\""));
+	assert_true(message_subject_is_revert("Revert \"xfs: use it\""));
+	assert_false(message_subject_is_revert("xfs: revert the fast path"));
+	assert_false(message_subject_is_revert(""));
 
 	parse(&m, "btrfs: undo the readahead change\n"
 		  "\n"
