@@ -41,11 +41,12 @@ static void suite_close(struct result_set *set, struct suite *s,
 			     s->props[2] ? s->props[2] : NULL;
 	struct result_config *c;
 	char *from_class = NULL;
+	const char *section;
 	size_t i;
 
-	if (!config && s->classname && !strncmp(s->classname, "xfstests.", 9) &&
-	    s->classname[9])
-		config = from_class = xstrdup(s->classname + 9);
+	if (!config && s->classname &&
+	    skip_prefix(s->classname, "xfstests.", &section) && *section)
+		config = from_class = xstrdup(section);
 	if (!config || !strcmp(config, "-no-sections-"))
 		config = "global";
 	c = result_add_config(set, config, path);

@@ -234,8 +234,7 @@ static int no_history(git_repository *repo)
 	    git_reference_type(head) == GIT_REFERENCE_SYMBOLIC) {
 		const char *name = git_reference_symbolic_target(head);
 
-		if (!strncmp(name, "refs/heads/", 11))
-			name += 11;
+		skip_prefix(name, "refs/heads/", &name);
 		ret = error("the repository has no commits yet (HEAD is the "
 			    "unborn branch '%s')", name);
 	} else {
@@ -458,7 +457,7 @@ void run_fetch_source(struct run_context *ctx, const struct run *run,
 {
 	git_buf remote = GIT_BUF_INIT, merge = GIT_BUF_INIT;
 	git_reference *ref = NULL;
-	const char *name;
+	const char *name, *short_name;
 
 	*url = NULL;
 	*branch = xstrdup(run->branch.name);
@@ -473,11 +472,11 @@ void run_fetch_source(struct run_context *ctx, const struct run *run,
 	} else if (git_reference_is_branch(ref) &&
 		   !git_branch_upstream_remote(&remote, ctx->repo, name) &&
 		   !git_branch_upstream_merge(&merge, ctx->repo, name) &&
-		   !strncmp(merge.ptr, "refs/heads/", 11)) {
+		   skip_prefix(merge.ptr, "refs/heads/", &short_name)) {
 		*url = remote_url(ctx->repo, remote.ptr);
 		if (*url) {
 			free(*branch);
-			*branch = xstrdup(merge.ptr + 11);
+			*branch = xstrdup(short_name);
 		}
 	}
 out:

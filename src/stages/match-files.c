@@ -81,7 +81,7 @@ void match_diff_paths(const char *diff, char ***paths, size_t *nr)
 
 		end = strchr(line, '\n');
 		end = end ? end + 1 : line + strlen(line);
-		if (strncmp(line, "--- a/", 6) && strncmp(line, "+++ b/", 6))
+		if (!starts_with(line, "--- a/") && !starts_with(line, "+++ b/"))
 			continue;
 		len = (size_t)(end - line) - 6;
 		while (len && (line[6 + len - 1] == '\n' ||

@@ -281,7 +281,7 @@ char *posted_reply_text(const char *body)
 	while (*p) {
 		size_t len = strcspn(p, "\n");
 
-		if ((len == 3 && !memcmp(p, "-- ", 3)) || !strncmp(p, "diff --git ", 11))
+		if ((len == 3 && !memcmp(p, "-- ", 3)) || starts_with(p, "diff --git "))
 			break;
 		if (*p != '>' && !is_attribution(p, len)) {
 			strbuf_add(&sb, p, len);
@@ -303,8 +303,8 @@ static char *nak_line(const char *text)
 	while (*p) {
 		size_t len = strcspn(p, "\n"), skip = strspn(p, " \t"), w;
 
-		w = !strncmp(p + skip, "NAK", 3) ? 3 :
-		    !strncmp(p + skip, "NACK", 4) ? 4 : 0;
+		w = starts_with(p + skip, "NAK") ? 3 :
+		    starts_with(p + skip, "NACK") ? 4 : 0;
 		if (w && skip + w <= len && !isalnum((unsigned char)p[skip + w]) &&
 		    p[skip + w] != '-')
 			return xstrndup(p + skip, len - skip);

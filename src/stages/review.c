@@ -114,7 +114,7 @@ static void add_section(const char *sec, size_t len, const struct subsystem *s,
 	while (p < end && !inside) {
 		size_t n = strcspn(p, "\n");
 
-		if (n > 3 && !strncmp(p, "F:", 2)) {
+		if (n > 3 && starts_with(p, "F:")) {
 			char *pat = xstrndup(p + 2, n - 2);
 			struct strbuf t = STRBUF_INIT;
 
@@ -130,7 +130,7 @@ static void add_section(const char *sec, size_t len, const struct subsystem *s,
 	for (p = sec; inside && p < end;) {
 		size_t n = strcspn(p, "\n");
 
-		if (n > 3 && (!strncmp(p, "M:", 2) || !strncmp(p, "R:", 2))) {
+		if (n > 3 && (starts_with(p, "M:") || starts_with(p, "R:"))) {
 			char *who = xstrndup(p + 2, n - 2);
 
 			mail_addrs_add(out, who);
