@@ -46,7 +46,7 @@ static void jw_oid(struct json_writer *jw, const char *key, const git_oid *id)
  *
  * json_verdict(): its score (score_candidate()) and its verdict,
  * decided by score_decide(), then by the decisions the ledger holds
- * for the branch (run.c), then by the checks (checks.h: soak time, a
+ * for the branch (run-judge.c), then by the checks (checks.h: soak time, a
  * held commit it needs, a pick that changes nothing).
  *   score           integer: the sum of the weights of the rules that
  *                   matched
