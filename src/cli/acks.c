@@ -94,6 +94,7 @@ static int acks(struct run_context *ctx, int argc, char **argv)
 	struct ledger_entry *entries = NULL;
 	size_t nr_people = 0, nr_found = 0, nr_entries = 0, i;
 	struct strbuf out = STRBUF_INIT;
+	struct cli_end end = { 0 };
 	struct run run;
 	git_time_t now = 0;
 	int n, ret;
@@ -138,10 +139,7 @@ static int acks(struct run_context *ctx, int argc, char **argv)
 	if (!ret) {
 		report_acks(&out, outcomes, nr_found, dry_run);
 		report_visible(&out);
-		ret = report_write(stdout, &out);
 	}
-	if (!ret)
-		ret = run_save(ctx, &run);
 	for (i = 0; i < nr_entries; i++) {
 		free(entries[i].branch);
 		free(entries[i].who);
@@ -151,10 +149,10 @@ static int acks(struct run_context *ctx, int argc, char **argv)
 	free(outcomes);
 	review_found_release(found, nr_found);
 	run_review_people_release(people, nr_people);
-	strbuf_release(&out);
 	cli_args_release(&a);
-	run_release(&run);
-	return ret < 0 ? 1 : 0;
+	end.out = &out;
+	end.run = &run;
+	return cli_end(ctx, &end, ret);
 }
 
 const struct cli_command cmd_acks = {

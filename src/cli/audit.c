@@ -107,6 +107,7 @@ static int audit(struct run_context *ctx, int argc, char **argv)
 	size_t skipped = 0;
 	struct candidate_list extra;
 	struct strbuf out = STRBUF_INIT;
+	struct cli_end end = { 0 };
 	struct run run;
 	struct audit a;
 	int n, ret;
@@ -168,19 +169,15 @@ static int audit(struct run_context *ctx, int argc, char **argv)
 		if (o.format == FORMAT_TEXT)
 			report_visible(&out);
 	}
-	if (!ret)
-		ret = report_write(stdout, &out);
-	if (!ret)
-		ret = run_save(ctx, &run);
 	if (!ret && (audit_worst(&a) == AUDIT_REJECT || skipped))
 		ret = EXIT_REJECTED;
-	strbuf_release(&out);
 	free(start);
 	candidate_list_release(&extra);
 	audit_release(&a);
-	run_release(&run);
 	cli_args_release(&o);
-	return ret < 0 ? 1 : ret;
+	end.out = &out;
+	end.run = &run;
+	return cli_end(ctx, &end, ret);
 usage:
 	cli_args_release(&o);
 	return cli_usage(&cmd_audit);

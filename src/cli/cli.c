@@ -1,6 +1,7 @@
 #include "cli/cli.h"
 #include "base/error.h"
 #include "cli/options.h"
+#include "run/memo.h"
 #include "report/report.h"
 #include "base/strbuf.h"
 #include "base/trace.h"
@@ -8,6 +9,7 @@
 
 #include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Sorted by name, as --help lists them. */
@@ -65,22 +67,37 @@ int cli_getopt(int argc, char **argv, const char *shortopts,
 	return opt;
 }
 
-int cli_output(struct strbuf *out, int ret)
+int cli_end(struct run_context *ctx, struct cli_end *end, int status)
 {
-	if (!ret)
-		ret = report_write(stdout, out);
-	strbuf_release(out);
-	return ret;
-}
+	int ret = status < 0 ? -1 : 0;
 
-int cli_finish(struct run_context *ctx, struct run *run, struct strbuf *out,
-	       int ret)
-{
-	ret = cli_output(out, ret);
-	if (!ret)
-		ret = run_save(ctx, run);
-	run_release(run);
-	return ret;
+	if (!end)
+		return ret ? 1 : status;
+	if (!ret && end->out && end->file)
+		ret = write_file_atomic(end->file, end->out->buf, end->out->len,
+					end->file_what);
+	else if (!ret && end->out)
+		ret = report_write(stdout, end->out);
+	if (!ret && end->memo && end->out)
+		memo_store(end->memo, end->out);
+	if (!ret && end->note)
+		fprintf(stderr, "%s\n", end->note);
+	if (end->trace & CLI_TRACE_REPORT)
+		trace_stage("report");
+	if (end->run) {
+		if (!ret)
+			ret = run_save(ctx, end->run);
+		if (!ret && end->since)
+			ret = run_since_save(end->run, end->since);
+		if (end->trace & CLI_TRACE_SAVE)
+			trace_stage("save");
+		run_release(end->run);
+	}
+	if (end->out)
+		strbuf_release(end->out);
+	free(end->note);
+	end->note = NULL;
+	return ret ? 1 : status;
 }
 
 void cli_hint_command(const char *word)

@@ -55,16 +55,60 @@ void cli_hint_command(const char *word);
 int cli_usage(const struct cli_command *cmd);
 
 struct cli_args;
+struct memo;
 
 /*
- * The end of a command: out written to standard output (unless ret
- * says an error came first), then, for cli_finish(), the run's caches
- * and ledger saved and the run released.  out is released.  Returns
- * ret, or -1 when the writing or the saving failed.
+ * The end of a command, the same for all of them: cli_end() alone
+ * writes what a command computed, saves what its run learnt and turns
+ * the outcome into the exit status.  A command says what it has (a
+ * member it has not stays 0) and returns what cli_end() returns:
+ *
+ *     struct cli_end end = { 0 };
+ *
+ *     ret = cli_run_scan(ctx, &run, &a);
+ *     ... judge, then render into out ...
+ *     end.out = &out;
+ *     end.run = &run;
+ *     return cli_end(ctx, &end, ret);
+ *
+ * A command that fails before it has anything to write or save returns
+ * cli_end(ctx, NULL, -1); one given a wrong command line, cli_usage()
+ * or cli_parse_status() (129, or 0 after -h).  A command of several
+ * runs (eval, explain, propose of several branches) saves each before
+ * the next starts, and releases them itself; patch-id, which writes
+ * its lines itself a chunk at a time, passes no end.
  */
-int cli_output(struct strbuf *out, int ret);
-int cli_finish(struct run_context *ctx, struct run *run, struct strbuf *out,
-	       int ret);
+struct cli_end {
+	struct strbuf *out;	/* the output, for standard output; released */
+	const char *file;	/* --output FILE: out goes there instead */
+	const char *file_what;	/* the file in its errors ("test list") */
+	struct memo *memo;	/* keeps out as the answer once written */
+	char *note;		/* a line for stderr once out is written; freed */
+	struct run *run;	/* its caches saved, then released */
+	const struct state *since;	/* propose --since last: saved after */
+	unsigned trace;		/* CLI_TRACE_*: the stages traced */
+};
+
+/* The stages cli_end() traces (trace.h), whether or not all went well. */
+#define CLI_TRACE_REPORT 1	/* "report", after the writing */
+#define CLI_TRACE_SAVE 2	/* "save", after the saving */
+
+/*
+ * Ends a command.  A status below 0 says an error came first (and was
+ * reported): nothing is written or saved.  Otherwise, in this order,
+ * each only when all before it went well: out is written to standard
+ * output (through report_write()) or, with file, to that file whole or
+ * not at all (write_file_atomic()); memo keeps it; note goes to
+ * stderr; the run's caches are saved (run_save()) and then since
+ * (run_since_save()).  What fails says so on stderr where it fails.
+ * out, note and the run are released whatever happened; end may be
+ * NULL for none of them.
+ *
+ * Returns the exit status: status when all went well (0, or one the
+ * command gives its result: 2 when audit rejects a pick, 1 when
+ * explain could not explain a commit), else 1.
+ */
+int cli_end(struct run_context *ctx, struct cli_end *end, int status);
 
 
 struct report;

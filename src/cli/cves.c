@@ -31,6 +31,7 @@ static int cves(struct run_context *ctx, int argc, char **argv)
 		OPT_END()
 	};
 	struct strbuf out = STRBUF_INIT;
+	struct cli_end end = { 0 };
 	struct cve_run cr;
 	struct run run;
 	int n, ret;
@@ -45,7 +46,7 @@ static int cves(struct run_context *ctx, int argc, char **argv)
 	cve_run_init(&cr);
 	if (cve_set_load(&cr.set, dir) < 0) {
 		cve_run_release(&cr);
-		return 1;
+		return cli_end(ctx, NULL, -1);
 	}
 	trace_printf("cves: %zu records read", cr.set.nr);
 	trace_stage("CVE records read");
@@ -64,10 +65,12 @@ static int cves(struct run_context *ctx, int argc, char **argv)
 		report_cves_text(&out, &run, &cr, all);
 	if (!ret && a.format == FORMAT_TEXT)
 		report_visible(&out);
-	ret = cli_finish(ctx, &run, &out, ret);
+	end.out = &out;
+	end.run = &run;
+	ret = cli_end(ctx, &end, ret);
 	trace_stage("report");
 	cve_run_release(&cr);
-	return ret < 0 ? 1 : 0;
+	return ret;
 }
 
 const struct cli_command cmd_cves = {

@@ -67,6 +67,7 @@ static int diff(struct run_context *ctx, int argc, char **argv)
 		OPT_END()
 	};
 	struct strbuf out = STRBUF_INIT;
+	struct cli_end end = { 0 };
 	struct memo memo;
 	struct cve_set cves;
 	char **names = NULL;
@@ -83,7 +84,7 @@ static int diff(struct run_context *ctx, int argc, char **argv)
 	if (multirun_expand(ctx, branches.v, branches.nr, &names,
 			    &nr_names) < 0) {
 		cli_list_release(&branches);
-		return 1;
+		return cli_end(ctx, NULL, -1);
 	}
 	cli_list_release(&branches);
 	if (nr_names > 1 && a.format == FORMAT_HTML) {
@@ -95,7 +96,7 @@ static int diff(struct run_context *ctx, int argc, char **argv)
 	if (cve_dir && cve_set_load(&cves, cve_dir) < 0) {
 		cve_set_release(&cves);
 		free_string_array(names, nr_names);
-		return 1;
+		return cli_end(ctx, NULL, -1);
 	}
 	/*
 	 * The answer of an earlier run with the same inputs (memo.h); the
@@ -107,7 +108,8 @@ static int diff(struct run_context *ctx, int argc, char **argv)
 		memo_release(&memo);
 		cve_set_release(&cves);
 		free_string_array(names, nr_names);
-		return cli_output(&out, ret < 0 ? -1 : 0) < 0 || ret < 0;
+		end.out = &out;
+		return cli_end(ctx, &end, ret < 0 ? -1 : 0);
 	}
 	for (i = 0; !ret && i < nr_names; i++) {
 		if (nr_names > 1 && a.format == FORMAT_TEXT)
@@ -118,13 +120,14 @@ static int diff(struct run_context *ctx, int argc, char **argv)
 	}
 	if (!ret && a.format == FORMAT_TEXT)
 		report_visible(&out);
+	/* Kept before it is written (propose keeps its answer after). */
 	if (!ret)
 		memo_store(&memo, &out);
 	memo_release(&memo);
-	ret = cli_output(&out, ret);
 	cve_set_release(&cves);
 	free_string_array(names, nr_names);
-	return ret < 0 ? 1 : 0;
+	end.out = &out;
+	return cli_end(ctx, &end, ret);
 }
 
 const struct cli_command cmd_diff = {

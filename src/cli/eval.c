@@ -70,6 +70,7 @@ static int eval(struct run_context *ctx, int argc, char **argv)
 		OPT_END()
 	};
 	struct strbuf out = STRBUF_INIT;
+	struct cli_end end = { 0 };
 	struct run *runs;
 	char **names = NULL;
 	size_t nr_names = 0, done = 0, i;
@@ -84,7 +85,7 @@ static int eval(struct run_context *ctx, int argc, char **argv)
 	if (multirun_expand(ctx, branches.v, branches.nr, &names,
 			    &nr_names) < 0) {
 		cli_list_release(&branches);
-		return 1;
+		return cli_end(ctx, NULL, -1);
 	}
 	multirun_order(ctx, names, nr_names);
 	json = a.format == FORMAT_JSON;
@@ -109,13 +110,13 @@ static int eval(struct run_context *ctx, int argc, char **argv)
 	}
 	if (!json)
 		report_visible(&out);
-	ret = cli_output(&out, ret);
 	for (i = 0; i < done; i++)
 		run_release(&runs[i]);
 	free(runs);
 	free_string_array(names, nr_names);
 	cli_list_release(&branches);
-	return ret < 0 ? 1 : 0;
+	end.out = &out;
+	return cli_end(ctx, &end, ret);
 }
 
 const struct cli_command cmd_eval = {

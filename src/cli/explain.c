@@ -83,6 +83,7 @@ static int explain(struct run_context *ctx, int argc, char **argv)
 		OPT_END()
 	};
 	struct strbuf out = STRBUF_INIT;
+	struct cli_end end = { 0 };
 	struct run *runs = NULL;
 	char **names = NULL;
 	size_t nr_names = 0, done = 0, i;
@@ -103,7 +104,7 @@ static int explain(struct run_context *ctx, int argc, char **argv)
 			    &nr_names) < 0) {
 		cli_args_release(&a);
 		cli_list_release(&branches);
-		return 1;
+		return cli_end(ctx, NULL, -1);
 	}
 	multirun_order(ctx, names, nr_names);
 	runs = xcalloc(nr_names, sizeof(*runs));
@@ -135,14 +136,17 @@ static int explain(struct run_context *ctx, int argc, char **argv)
 			ret = run_save(ctx, run);
 	}
 	report_visible(&out);
-	ret = cli_output(&out, ret);
 	for (i = 0; i < done; i++)
 		run_release(&runs[i]);
 	free(runs);
 	free_string_array(names, nr_names);
 	cli_args_release(&a);
 	cli_list_release(&branches);
-	return ret < 0 || failed ? 1 : 0;
+	/* What was explained is written, and the status says what was not. */
+	if (!ret && failed)
+		ret = 1;
+	end.out = &out;
+	return cli_end(ctx, &end, ret);
 }
 
 const struct cli_command cmd_explain = {

@@ -27,6 +27,7 @@ static int ledger_sync_cmd(struct run_context *ctx, int argc, char **argv)
 		OPT_END()
 	};
 	struct strbuf out = STRBUF_INIT;
+	struct cli_end end = { 0 };
 	struct ledger_sync s;
 	struct ledger l;
 	char *path, *ref;
@@ -39,13 +40,13 @@ static int ledger_sync_cmd(struct run_context *ctx, int argc, char **argv)
 		return cli_usage(&cmd_ledger);
 	}
 	if (run_open_repo(ctx) < 0)
-		return 1;
+		return cli_end(ctx, NULL, -1);
 	if (!name)
 		name = ctx->config.ledger_ref ? ctx->config.ledger_ref
 					      : DEFAULT_LEDGER_REF;
 	ref = ledger_notes_ref(name);
 	if (!ref)
-		return 1;
+		return cli_end(ctx, NULL, -1);
 	path = run_ledger_path(ctx);
 	ledger_init(&l, path);
 	ledger_set_repo(&l, ctx->repo);
@@ -54,11 +55,11 @@ static int ledger_sync_cmd(struct run_context *ctx, int argc, char **argv)
 	if (!ret)
 		report_ledger_sync(&out, &s);
 	report_visible(&out);
-	ret = cli_output(&out, ret);
 	ledger_sync_release(&s);
 	ledger_release(&l);
 	free(ref);
-	return ret < 0 ? 1 : 0;
+	end.out = &out;
+	return cli_end(ctx, &end, ret);
 }
 
 static int ledger(struct run_context *ctx, int argc, char **argv)

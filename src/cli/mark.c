@@ -163,6 +163,7 @@ out:
 static int mark(struct run_context *ctx, int argc, char **argv)
 {
 	struct strbuf out = STRBUF_INIT;
+	struct cli_end end = { 0 };
 	struct mark_args a;
 	git_oid tip;
 	struct ledger l;
@@ -174,7 +175,7 @@ static int mark(struct run_context *ctx, int argc, char **argv)
 	if (ret)
 		return ret == 1 ? 0 : ret;
 	if (ledger_now(&now) < 0 || run_open_repo(ctx) < 0)
-		return 1;
+		return cli_end(ctx, NULL, -1);
 	if (malformed_revparse(&tip, ctx->repo, a.branch) < 0) {
 		struct strbuf name = STRBUF_INIT;
 
@@ -183,7 +184,7 @@ static int mark(struct run_context *ctx, int argc, char **argv)
 		if (!scan_ref_error(ctx->repo, a.branch, name.buf, 1))
 			error("unknown branch '%s'", a.branch);
 		strbuf_release(&name);
-		return 1;
+		return cli_end(ctx, NULL, -1);
 	}
 
 	path = run_ledger_path(ctx);
@@ -200,9 +201,9 @@ static int mark(struct run_context *ctx, int argc, char **argv)
 		ret = record(&out, ctx, &l, &a, now);
 	}
 	report_visible(&out);
-	ret = cli_output(&out, ret);
 	ledger_release(&l);
-	return ret < 0 ? 1 : 0;
+	end.out = &out;
+	return cli_end(ctx, &end, ret);
 }
 
 const struct cli_command cmd_mark = {

@@ -1,22 +1,17 @@
 /*
- * The options of a command as data: parsing (through getopt_long()) and
- * the help listing each option.  See options.h.
+ * The options of a command as data: parsing argv against them (through
+ * getopt_long()).  Their -h listing is options-help.c's.  See options.h.
  */
 #include "cli/cli.h"
-#include "cli/options.h"
+#include "cli/options-internal.h"
 #include "base/error.h"
-#include "report/report.h"
 #include "base/strbuf.h"
 #include "base/util.h"
 
 #include <errno.h>
 #include <getopt.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* Where the help of an option starts, as in git's "-h" listings. */
-#define HELP_COLUMN 26
 
 void cli_list_release(struct cli_list *l)
 {
@@ -28,78 +23,6 @@ void cli_list_release(struct cli_list *l)
 void cli_args_release(struct cli_args *a)
 {
 	cli_list_release(&a->archives);
-}
-
-static int takes_value(const struct cli_option *o)
-{
-	return o->type != CLI_OPT_BOOL && o->type != CLI_OPT_BIT;
-}
-
-/* "a|b|c" for a choice, the value's name otherwise. */
-static void add_value_name(struct strbuf *sb, const struct cli_option *o)
-{
-	size_t i;
-
-	if (o->type != CLI_OPT_CHOICE) {
-		strbuf_addstr(sb, o->argh);
-		return;
-	}
-	for (i = 0; o->choices[i]; i++)
-		strbuf_addf(sb, "%s%s", i ? "|" : "", o->choices[i]);
-}
-
-static void add_help_line(struct strbuf *out, int short_name,
-			  const char *long_name, const struct cli_option *o,
-			  const char *help)
-{
-	size_t start = out->len;
-
-	strbuf_addstr(out, "    ");
-	if (short_name)
-		strbuf_addf(out, "-%c, ", short_name);
-	strbuf_addf(out, "--%s", long_name);
-	if (o && takes_value(o)) {
-		strbuf_addch(out, ' ');
-		add_value_name(out, o);
-	}
-	if (out->len - start + 1 >= HELP_COLUMN) {
-		strbuf_addch(out, '\n');
-		start = out->len;
-	}
-	while (out->len - start < HELP_COLUMN)
-		strbuf_addch(out, ' ');
-	/* The help in words, wrapped before column 80. */
-	while (*help) {
-		size_t word = strcspn(help, " ");
-
-		if (out->len - start > HELP_COLUMN &&
-		    out->len - start + 1 + word >= 80) {
-			strbuf_addch(out, '\n');
-			start = out->len;
-			strbuf_addchars(out, ' ', HELP_COLUMN);
-		} else if (out->len - start > HELP_COLUMN) {
-			strbuf_addch(out, ' ');
-		}
-		strbuf_add(out, help, word);
-		help += word;
-		help += strspn(help, " ");
-	}
-	strbuf_addch(out, '\n');
-}
-
-static void print_help(const struct cli_command *cmd,
-		       const struct cli_option *opts)
-{
-	struct strbuf out = STRBUF_INIT;
-	size_t i;
-
-	strbuf_addf(&out, "usage: stablepick %s %s\n\n", cmd->name, cmd->usage);
-	for (i = 0; opts[i].type != CLI_OPT_END; i++)
-		add_help_line(&out, opts[i].short_name, opts[i].long_name,
-			      &opts[i], opts[i].help);
-	add_help_line(&out, 'h', "help", NULL, "show this help");
-	report_write(stdout, &out);
-	strbuf_release(&out);
 }
 
 /* The value of a CHOICE option: its index, or -1 after an error. */
@@ -202,12 +125,12 @@ int cli_parse(const struct cli_command *cmd, const struct cli_option *opts,
 	strbuf_addstr(&shorts, flags & CLI_PERMUTE ? "h" : "+h");
 	for (i = 0; i < nr; i++) {
 		longopts[i].name = opts[i].long_name;
-		longopts[i].has_arg = takes_value(&opts[i]) ? required_argument
-							    : no_argument;
+		longopts[i].has_arg = cli_option_takes_value(&opts[i]) ?
+				      required_argument : no_argument;
 		longopts[i].val = 256 + (int)i;
 		if (opts[i].short_name)
 			strbuf_addf(&shorts, "%c%s", opts[i].short_name,
-				    takes_value(&opts[i]) ? ":" : "");
+				    cli_option_takes_value(&opts[i]) ? ":" : "");
 	}
 	longopts[nr].name = "help";
 	longopts[nr].val = 'h';
@@ -217,7 +140,7 @@ int cli_parse(const struct cli_command *cmd, const struct cli_option *opts,
 	optind = 0;
 	while (!ret && (opt = cli_getopt(argc, argv, shorts.buf, longopts)) != -1) {
 		if (opt == 'h') {
-			print_help(cmd, opts);
+			cli_print_help(cmd, opts);
 			ret = CLI_HELP;
 		} else if (!(o = find_option(opts, opt))) {
 			cli_usage(cmd);

@@ -67,7 +67,7 @@ static int patch_id(struct run_context *ctx, int argc, char **argv)
 		return ret == 1 ? 0 : ret;
 	/* The packs are opened before the walk's first look-up would. */
 	if (run_open_repo(ctx) < 0 || patchid_map_packs(ctx->repo) < 0)
-		return 1;
+		return cli_end(ctx, NULL, -1);
 	trace_stage("repository");
 	memset(&l, 0, sizeof(l));
 	ret = revlist_walk(&l, ctx->repo, a.revs, a.nr_revs);
@@ -83,7 +83,8 @@ static int patch_id(struct run_context *ctx, int argc, char **argv)
 	}
 	trace_stage("output");
 	revlist_release(&l);
-	return ret < 0 ? 1 : 0;
+	/* The lines are written already, a chunk at a time: nothing is kept. */
+	return cli_end(ctx, NULL, ret);
 }
 
 const struct cli_command cmd_patch_id = {

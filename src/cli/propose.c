@@ -62,6 +62,7 @@ static int propose(struct run_context *ctx, int argc, char **argv)
 	};
 	struct state since_state;
 	struct strbuf out = STRBUF_INIT;
+	struct cli_end end = { 0 };
 	struct memo memo;
 	struct cve_set cves;
 	struct run run;
@@ -80,7 +81,7 @@ static int propose(struct run_context *ctx, int argc, char **argv)
 	}
 	if (multirun_expand(ctx, branches.v, branches.nr, &names,
 			    &nr_names) < 0) {
-		ret = 1;
+		ret = -1;
 		goto out;
 	}
 	if (nr_names > 1 && ((a.format != FORMAT_TEXT &&
@@ -101,7 +102,7 @@ static int propose(struct run_context *ctx, int argc, char **argv)
 	 * fstests or LTP checkouts, the state of --since).
 	 */
 	if (cve_dir && cve_set_load(&cves, cve_dir) < 0) {
-		ret = 1;
+		ret = -1;
 		goto out;
 	}
 	if (!since && !tests_from.nr && !a.archives.nr && !cve_dir) {
@@ -110,22 +111,19 @@ static int propose(struct run_context *ctx, int argc, char **argv)
 			ret = memo_lookup(&memo, ctx, argc, argv,
 					  dated(a.format), &out);
 		if (ret) {
-			if (ret > 0)
-				ret = report_write(stdout, &out);
-			ret = ret < 0;
+			end.out = &out;
+			ret = ret < 0 ? -1 : 0;
 			goto out;
 		}
 	}
+	/* Computed: the answer is kept once it is written. */
+	end.out = &out;
+	end.memo = &memo;
 	if (nr_names > 1) {
 		ret = propose_many(ctx, &a, names, nr_names, all, &tests_from,
 				   cve_dir ? &cves : NULL, &out);
 		if (!ret && a.format == FORMAT_TEXT)
 			report_visible(&out);
-		if (!ret)
-			ret = report_write(stdout, &out);
-		if (!ret)
-			memo_store(&memo, &out);
-		ret = ret < 0;
 		goto out;
 	}
 
@@ -159,18 +157,12 @@ static int propose(struct run_context *ctx, int argc, char **argv)
 	 */
 	if (!ret && a.format == FORMAT_TEXT)
 		report_visible(&out);
-	if (!ret)
-		ret = report_write(stdout, &out);
-	if (!ret)
-		memo_store(&memo, &out);
-	trace_stage("report");
-	if (!ret)
-		ret = run_save(ctx, &run);
-	if (!ret && since && !strcmp(since, "last"))
-		ret = run_since_save(&run, &since_state);
-	run_release(&run);
-	ret = ret < 0;
+	end.run = &run;
+	if (since && !strcmp(since, "last"))
+		end.since = &since_state;
+	end.trace = CLI_TRACE_REPORT;
 out:
+	ret = cli_end(ctx, &end, ret);
 	memo_release(&memo);
 	state_release(&since_state);
 	cve_set_release(&cves);

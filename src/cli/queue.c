@@ -74,6 +74,7 @@ static int queue(struct run_context *ctx, int argc, char **argv)
 		OPT_END()
 	};
 	struct strbuf out = STRBUF_INIT, cc = STRBUF_INIT;
+	struct cli_end end = { 0 };
 	struct candidate **q = NULL;
 	git_signature *me = NULL;
 	struct report r;
@@ -111,28 +112,25 @@ static int queue(struct run_context *ctx, int argc, char **argv)
 			id = mail_message_id(local, r.from_email);
 		free(local);
 	}
+	/* The quilt is written here; the mbox, to stdout, by cli_end(). */
 	if (!ret && a.format == FORMAT_QUILT) {
 		ret = report_queue_quilt(output, &r, q, nr, &added);
-		if (!ret)
-			fprintf(stderr, "%zu of %zu accepted patches added to "
-				"%s/series\n", added, nr, output);
+		end.note = xstrfmt("%zu of %zu accepted patches added to "
+				   "%s/series", added, nr, output);
 	} else if (!ret) {
 		report_queue_mbox(&out, &r, q, nr, id);
-		ret = report_write(stdout, &out);
-		if (!ret && !nr)
-			fprintf(stderr, "nothing accepted for %s waits to be "
-				"applied\n", run.branch.name);
+		end.out = &out;
+		if (!nr)
+			end.note = xstrfmt("nothing accepted for %s waits to "
+					   "be applied", run.branch.name);
 	}
-	if (!ret)
-		ret = run_save(ctx, &run);
 	free(id);
 	free(q);
 	strbuf_release(&cc);
 	git_signature_free(me);
-	strbuf_release(&out);
 	cli_args_release(&a);
-	run_release(&run);
-	return ret < 0 ? 1 : 0;
+	end.run = &run;
+	return cli_end(ctx, &end, ret);
 }
 
 const struct cli_command cmd_queue = {

@@ -85,6 +85,7 @@ static int results(struct run_context *ctx, int argc, char **argv)
 		OPT_END()
 	};
 	struct strbuf out = STRBUF_INIT;
+	struct cli_end end = { 0 };
 	unsigned mask = (1u << CLASS__NR) - 1;
 	struct run run;
 	int n, ret;
@@ -116,7 +117,7 @@ static int results(struct run_context *ctx, int argc, char **argv)
 			    "have %zu: name one with --config", r.now.nr_configs);
 	if (ret) {
 		results_run_release(&r);
-		return 1;
+		return cli_end(ctx, NULL, -1);
 	}
 	ret = cli_run_scan(ctx, &run, &a);
 	if (!ret)
@@ -135,14 +136,14 @@ static int results(struct run_context *ctx, int argc, char **argv)
 		report_results_text(&out, &run, &r, mask, config);
 	if (!ret && a.format != FORMAT_JSON)
 		report_visible(&out);
-	if (!ret && output) {
-		ret = write_file_atomic(output, out.buf, out.len, "results report");
-		strbuf_reset(&out);
-	}
-	ret = cli_finish(ctx, &run, &out, ret);
+	end.out = &out;
+	end.file = output;
+	end.file_what = "results report";
+	end.run = &run;
+	ret = cli_end(ctx, &end, ret);
 	trace_stage("report");
 	results_run_release(&r);
-	return ret < 0 ? 1 : 0;
+	return ret;
 usage:
 	cli_list_release(&fstests);
 	cli_list_release(&ltp);

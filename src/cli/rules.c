@@ -17,6 +17,8 @@
 static int rules_check(struct run_context *ctx, int argc, char **argv)
 {
 	const struct cli_option opts[] = { OPT_END() };
+	struct strbuf out = STRBUF_INIT;
+	struct cli_end end = { 0 };
 	struct ruleset rs;
 	int n, i, ret = 0;
 	size_t j;
@@ -35,16 +37,13 @@ static int rules_check(struct run_context *ctx, int argc, char **argv)
 	if (!ret)
 		ret = run_check_rule_paths(ctx, &rs);
 	if (!ret) {
-		struct strbuf out = STRBUF_INIT;
-
 		for (j = 0; j < rs.nr_files; j++)
 			report_rule_file(&out, &rs, &rs.files[j]);
 		report_visible(&out);
-		ret = report_write(stdout, &out);
-		strbuf_release(&out);
 	}
 	ruleset_release(&rs);
-	return ret < 0 ? 1 : 0;
+	end.out = &out;
+	return cli_end(ctx, &end, ret);
 }
 
 /*
@@ -68,6 +67,7 @@ static int rules_test(struct run_context *ctx, int argc, char **argv)
 		OPT_END()
 	};
 	struct strbuf out = STRBUF_INIT;
+	struct cli_end end = { 0 };
 	struct ruletest t;
 	struct ruleset rs;
 	int n, ret;
@@ -96,12 +96,11 @@ static int rules_test(struct run_context *ctx, int argc, char **argv)
 			report_ruletest_text(&out, &t, flags);
 		if (!json)
 			report_visible(&out);
-		ret = report_write(stdout, &out);
 	}
-	strbuf_release(&out);
 	ruletest_release(&t);
 	ruleset_release(&rs);
-	return ret < 0 ? 1 : 0;
+	end.out = &out;
+	return cli_end(ctx, &end, ret);
 }
 
 /*
@@ -118,6 +117,8 @@ static int rules_list(struct run_context *ctx, int argc, char **argv)
 			   "the tree whose directories the templates stand for"),
 		OPT_END()
 	};
+	struct strbuf out = STRBUF_INIT;
+	struct cli_end end = { 0 };
 	struct ruleset rs;
 	int n, ret = 0;
 
@@ -138,15 +139,12 @@ static int rules_list(struct run_context *ctx, int argc, char **argv)
 	if (!ret)
 		ret = run_expand_templates(ctx, &rs, upstream);
 	if (!ret) {
-		struct strbuf out = STRBUF_INIT;
-
 		report_subsystem_names(&out, &rs);
 		report_visible(&out);
-		ret = report_write(stdout, &out);
-		strbuf_release(&out);
 	}
 	ruleset_release(&rs);
-	return ret < 0 ? 1 : 0;
+	end.out = &out;
+	return cli_end(ctx, &end, ret);
 }
 
 static int rules(struct run_context *ctx, int argc, char **argv)

@@ -46,6 +46,7 @@ static int tests(struct run_context *ctx, int argc, char **argv)
 		OPT_END()
 	};
 	struct strbuf out = STRBUF_INIT;
+	struct cli_end end = { 0 };
 	struct test *list = NULL;
 	size_t nr = 0, i;
 	unsigned mask = 7;
@@ -78,7 +79,7 @@ static int tests(struct run_context *ctx, int argc, char **argv)
 	trace_stage("test annotations read");
 	if (ret) {
 		tests_run_release(&t);
-		return 1;
+		return cli_end(ctx, NULL, -1);
 	}
 	ret = cli_run_scan(ctx, &run, &a);
 	if (!ret)
@@ -102,19 +103,15 @@ static int tests(struct run_context *ctx, int argc, char **argv)
 	}
 	if (!ret && a.format != FORMAT_JSON)
 		report_visible(&out);
-	if (!ret && output)
-		ret = write_file_atomic(output, out.buf, out.len, "test list");
-	else if (!ret)
-		ret = report_write(stdout, &out);
-	trace_stage("report");
-	if (!ret)
-		ret = run_save(ctx, &run);
-	trace_stage("save");
 	free(list);
-	strbuf_release(&out);
+	end.out = &out;
+	end.file = output;
+	end.file_what = "test list";
+	end.run = &run;
+	end.trace = CLI_TRACE_REPORT | CLI_TRACE_SAVE;
+	ret = cli_end(ctx, &end, ret);
 	tests_run_release(&t);
-	run_release(&run);
-	return ret < 0 ? 1 : 0;
+	return ret;
 usage:
 	cli_list_release(&fstests);
 	cli_list_release(&ltp);
