@@ -51,7 +51,7 @@ int cli_getopt(int argc, char **argv, const char *shortopts,
 	if (opt != '?' || optind < 1 || optind > argc)
 		return opt;
 	bad = argv[optind - 1];
-	if (strncmp(bad, "--", 2))
+	if (!starts_with(bad, "--"))
 		return opt;
 	bad += 2;
 	len = strcspn(bad, "=");
