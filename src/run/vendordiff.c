@@ -189,6 +189,34 @@ static int follow_up_rows(struct diff_rows *r, struct run_context *ctx,
 	return ret;
 }
 
+/*
+ * The vendor's own commits that mainline's side found by their change:
+ * a mainline commit the vendor picked without a line naming it, as
+ * explain --branch VENDOR finds it (same presence engine, same
+ * patch-id), so that diff names the same commit.
+ */
+static void name_mainline_twins(struct diff_rows *r, struct run *run)
+{
+	size_t i;
+
+	for (i = 0; i < r->nr; i++) {
+		struct diff_row *w = &r->v[i];
+		const struct candidate *c;
+		const struct evidence *e;
+
+		if (strcmp(w->section, "vendor-only") || w->upstream)
+			continue;
+		c = match_taken_by(&run->match, &w->commit);
+		e = c ? candidate_evidence(c, EVIDENCE_PATCH_ID) : NULL;
+		if (!e || !e->has_commit || !git_oid_equal(&e->commit, &w->commit))
+			continue;
+		w->upstream = c->hex;
+		free(w->detail);
+		w->detail = xstrfmt("the same change as mainline %.12s, ahead "
+				    "of stable", c->hex);
+	}
+}
+
 static int cmp_position(const void *a, const void *b)
 {
 	return git_oid_cmp(&((const struct diff_position *)a)->id,
@@ -437,6 +465,8 @@ int vendordiff_run(struct run_context *ctx, struct vendordiff *d,
 		scan_set_only(&d->run.scan, subsystems);
 	if (!ret)
 		ret = follow_up_rows(&d->rows, ctx, &d->run, branch);
+	if (!ret)
+		name_mainline_twins(&d->rows, &d->run);
 	trace_stage("diff: missing follow-ups");
 	if (!ret)
 		ret = run_save(ctx, &d->run);

@@ -226,3 +226,22 @@ echo "reject fixed-commit-not-picked: it fixes $(short "$quota") (\"ext4: fix a 
 	>"$tmp/expect"
 test_cmp "$tmp/expect" "$tmp/actual"
 ok "audit: a pick whose fixed commit nobody picked"
+
+# --- diff and explain: a vendor's cherry-pick without -x ---------------
+# A vendor branch on 6.6.2 carries a mainline fix that 6.6.y lacks,
+# picked without a line naming it: explain finds it by its change, and
+# diff must name the same mainline commit for the vendor's row.
+git checkout -q -b vendor linux-6.6.y
+git cherry-pick "$elsewhere" >/dev/null
+vendor_pick=$(id HEAD)
+git checkout -q master
+"$STABLEPICK" explain --branch vendor "$elsewhere" >"$tmp/explain"
+grep -q "same change as $(short "$vendor_pick") in vendor" "$tmp/explain" ||
+	{ cat "$tmp/explain"; fail "explain does not find the vendor's pick"; }
+"$STABLEPICK" diff --branch vendor --against linux-6.6.y --format json \
+	>"$tmp/vendor.json"
+jq -r --arg c "$vendor_pick" 'select(.commit == $c) |
+	.section + " " + .upstream + " " + .detail' "$tmp/vendor.json" >"$tmp/actual"
+echo "vendor-only $(id "$elsewhere") the same change as mainline $(short "$elsewhere"), ahead of stable" >"$tmp/expect"
+test_cmp "$tmp/expect" "$tmp/actual"
+ok "diff names the mainline commit explain finds by its change"
