@@ -141,6 +141,7 @@ int cli_report_sender(struct run_context *ctx, struct run *run,
 	r->from_name = *me ? (*me)->name : "stablepick";
 	r->from_email = *me ? (*me)->email : "stablepick@localhost";
 	r->to = ctx->config.to;
+	r->backport_line = ctx->config.backport_line;
 	r->cc = run_mail_cc(ctx, &run->rules, cc);
 	return 0;
 }

@@ -88,6 +88,37 @@ static int get_multivar(git_config *cfg, const char *key,
 	return ret < 0 ? -1 : 0;
 }
 
+const char *const backport_line_names[] = {
+	[BACKPORT_LINE_UPSTREAM] = "upstream",
+	[BACKPORT_LINE_BRACKET] = "bracket",
+	[BACKPORT_LINE_CHERRY_PICK] = "cherry-pick",
+	NULL
+};
+
+/* stablepick.backportLine: one of backport_line_names[]. */
+static int get_backport_line(git_config *cfg, enum backport_line *out)
+{
+	char *value = NULL;
+	size_t i;
+	int ret;
+
+	*out = BACKPORT_LINE_UPSTREAM;
+	if ((ret = get_string(cfg, "stablepick.backportLine", &value)) < 0 ||
+	    !value)
+		return ret;
+	for (i = 0; backport_line_names[i]; i++)
+		if (!strcmp(value, backport_line_names[i])) {
+			*out = (enum backport_line)i;
+			free(value);
+			return 0;
+		}
+	ret = error("bad value '%s' of stablepick.backportLine: expected "
+		    "upstream, bracket or cherry-pick", value);
+	hint_similar(value, strlen(value), backport_line_names, 0, "");
+	free(value);
+	return ret;
+}
+
 int config_load(struct config *c, git_repository *repo, const char *file)
 {
 	git_config *cfg = NULL, *snap = NULL;
@@ -123,6 +154,8 @@ int config_load(struct config *c, git_repository *repo, const char *file)
 		ret = get_string(snap, "stablepick.stableUrl", &c->stable_url);
 	if (!ret)
 		ret = get_string(snap, "stablepick.commitUrl", &c->commit_url);
+	if (!ret)
+		ret = get_backport_line(snap, &c->backport_line);
 	if (!ret)
 		ret = get_multivar(snap, "stablepick.archive", add_archive, c);
 	c->snapshot = snap;

@@ -4,6 +4,26 @@
 #include <git2.h>
 
 /*
+ * The line naming the mainline commit that a proposed patch carries
+ * (the mbox, the review and queue mails, quilt), one of the forms the
+ * message parser reads back as an upstream line:
+ *
+ *   BACKPORT_LINE_UPSTREAM      "commit <id> upstream." first (the
+ *                               stable kernel's; the default)
+ *   BACKPORT_LINE_BRACKET       "[ Upstream commit <id> ]" first
+ *   BACKPORT_LINE_CHERRY_PICK   "(cherry picked from commit <id>)"
+ *                               last, as git cherry-pick -x writes it
+ */
+enum backport_line {
+	BACKPORT_LINE_UPSTREAM,
+	BACKPORT_LINE_BRACKET,
+	BACKPORT_LINE_CHERRY_PICK,
+};
+
+/* The setting's value for each (stable names). */
+extern const char *const backport_line_names[];
+
+/*
  * stablepick's settings, in git's config format:
  *
  *     [stablepick]
@@ -23,6 +43,8 @@ struct config {
 	char *to, *cc;		/* stablepick.to, stablepick.cc: mail addresses */
 	char *stable_url;	/* stablepick.stableUrl: where to fetch branches */
 	char *commit_url;	/* stablepick.commitUrl: a commit's page, %H */
+	/* stablepick.backportLine: the line a proposed patch carries. */
+	enum backport_line backport_line;
 	char **archives;	/* stablepick.archive, every value */
 	size_t nr_archives, alloc_archives;
 	git_config *snapshot;	/* for per-branch settings */

@@ -457,6 +457,96 @@ void report_add_mail_body(struct strbuf *out, const char *body,
 }
 
 /*
+ * Whether git am (mailinfo) would take the first line of a message
+ * body for an in-body header, which replaces the author, the subject
+ * or the date; blank lines before it are skipped.
+ */
+static int is_inbody_header(const char *body)
+{
+	static const char *const headers[] = { "from:", "subject:", "date:" };
+	size_t i;
+
+	body += strspn(body, "\n");
+	if (starts_with(body, "[PATCH]") || starts_with(body, ">From"))
+		return 1;
+	for (i = 0; i < ARRAY_SIZE(headers); i++)
+		if (!ascii_strncasecmp(body, headers[i], strlen(headers[i])))
+			return 1;
+	return 0;
+}
+
+/* Whether the last paragraph of body is trailers ("Key: value" lines). */
+static int ends_in_trailers(const char *body)
+{
+	const char *end = body + strlen(body), *p, *line;
+
+	while (end > body && end[-1] == '\n')
+		end--;
+	if (end == body)
+		return 0;
+	for (p = end; ; p = line - 1) {
+		size_t key;
+
+		line = p;
+		while (line > body && line[-1] != '\n')
+			line--;
+		if (line == p)
+			return 1;	/* the blank line above the paragraph */
+		key = strspn(line, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-");
+		if (!key || line[key] != ':')
+			return 0;
+		if (line == body)
+			return 1;
+	}
+}
+
+/*
+ * The message of c's patch with the line naming c in the form the
+ * setting asks: first and a blank line ("commit <id> upstream.", "[
+ * Upstream commit <id> ]", as the stable kernel writes them), or last
+ * as git cherry-pick -x does (after a blank line unless the message
+ * ends in trailers).
+ */
+static void add_backport_body(struct strbuf *out, enum backport_line form,
+			      const struct candidate *c)
+{
+	const char *body = c->msg.body ? c->msg.body : "";
+
+	switch (form) {
+	case BACKPORT_LINE_UPSTREAM:
+		strbuf_addf(out, "commit %s upstream.\n\n", c->hex);
+		report_add_mail_body(out, body, 0);
+		break;
+	case BACKPORT_LINE_BRACKET:
+		strbuf_addf(out, "[ Upstream commit %s ]\n\n", c->hex);
+		report_add_mail_body(out, body, 0);
+		break;
+	case BACKPORT_LINE_CHERRY_PICK: {
+		size_t len = strlen(body);
+		char *text;
+
+		while (len && body[len - 1] == '\n')
+			len--;
+		text = xstrndup(body, len);
+		/*
+		 * With nothing before it, a first line git am reads as an
+		 * in-body header ("From: ...": the author) is indented, as
+		 * report_add_mail_body() indents a line that would start
+		 * the patch.
+		 */
+		if (is_inbody_header(text))
+			strbuf_addch(out, ' ');
+		report_add_mail_body(out, text, 0);
+		if (len && !ends_in_trailers(text))
+			strbuf_addch(out, '\n');
+		strbuf_addf(out, "(cherry picked from commit %s)\n", c->hex);
+		free(text);
+		break;
+	}
+	}
+}
+
+/*
  * To and Cc of c's patch: its subsystems' lists, the Cc of the
  * proposal, its author and those who acked or reviewed it.
  */
@@ -515,8 +605,7 @@ void report_patch_mail(struct strbuf *out, const struct report *r,
 		mail_id_header(out, "References", pm->in_reply_to);
 	}
 	mail_text_body(out);
-	strbuf_addf(out, "commit %s upstream.\n\n", c->hex);
-	report_add_mail_body(out, c->msg.body, 0);
+	add_backport_body(out, r->backport_line, c);
 	strbuf_addstr(out, "---\n");
 	if (pm->patch)
 		strbuf_addstr(out, pm->patch);

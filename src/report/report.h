@@ -4,6 +4,7 @@
 #include <stdio.h>
 
 #include "formats/archive.h"
+#include "formats/config.h"
 #include "stages/branch.h"
 #include "formats/mail.h"
 #include "base/strbuf.h"
@@ -31,6 +32,7 @@ struct report {
 	const char *message_id;		/* of the proposal email, no <> */
 	const char *fetch_url;		/* FAILED: where the branch is, or NULL */
 	const char *fetch_branch;	/* ... and its name there */
+	enum backport_line backport_line;	/* a patch's upstream line */
 	time_t now;
 };
 

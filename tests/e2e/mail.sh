@@ -201,3 +201,66 @@ fi
 grep -q "^nothing to propose for linux-6.6.y: no mail written$" "$tmp/err" ||
 	fail "no note: $(cat "$tmp/err")"
 ok "nothing to propose: no mail, a note on stderr, exit 0"
+
+# stablepick.backportLine: the form of the line naming the mainline
+# commit.  git cherry-pick -x's line goes last (after the trailers
+# without a blank line, as git writes it); what git am makes of the
+# series is then present by that line.
+git config stablepick.backportLine cherry-pick
+"$STABLEPICK" propose --branch linux-6.6.y --format mbox >"$tmp/mbox-x"
+git clone -q -b linux-6.6.y "$repo" "$tmp/stable-x"
+git -C "$tmp/stable-x" config user.name 'Stable Picker'
+git -C "$tmp/stable-x" config user.email 'picker@example.org'
+git -C "$tmp/stable-x" am -q "$tmp/mbox-x"
+for c in $(git -C "$tmp/stable-x" rev-list --reverse origin/linux-6.6.y..HEAD); do
+	git -C "$tmp/stable-x" log -1 --format=%B "$c" | sed '/^$/d' | tail -n 1
+done >"$tmp/actual"
+cat >"$tmp/expect" <<EXPECT
+(cherry picked from commit $helper_full)
+(cherry picked from commit $cafe)
+(cherry picked from commit $hang)
+EXPECT
+test_cmp "$tmp/expect" "$tmp/actual"
+git -C "$tmp/stable-x" config stablepick.upstream origin/master
+"$STABLEPICK" -C "$tmp/stable-x" propose --branch linux-6.6.y --format json |
+	jq -r 'select(.commit == "'"$hang"'") | .verdict + " " + .evidence[0].kind' \
+	>"$tmp/actual"
+echo "present upstream-line" >"$tmp/expect"
+test_cmp "$tmp/expect" "$tmp/actual"
+git config stablepick.backportLine bracket
+"$STABLEPICK" propose --branch linux-6.6.y --format mbox |
+	grep -c '^\[ Upstream commit [0-9a-f]\{40\} \]$' >"$tmp/actual" || :
+echo 3 >"$tmp/expect"
+test_cmp "$tmp/expect" "$tmp/actual"
+# A message whose body begins like a header git am reads (From: is the
+# author) has nothing before it in that form: it is indented.
+test_commit fs/btrfs/super.c 'int super;' 'btrfs: fix a leak in mount
+
+From: Mallory <mallory@evil.example>
+
+Cc: stable@vger.kernel.org'
+git config stablepick.backportLine cherry-pick
+"$STABLEPICK" propose --branch linux-6.6.y --format mbox >"$tmp/mbox-from"
+git clone -q -b linux-6.6.y "$repo" "$tmp/stable-from"
+git -C "$tmp/stable-from" am -q "$tmp/mbox-from"
+git -C "$tmp/stable-from" log -1 --format='%an <%ae>|%s|%b' >"$tmp/actual"
+cat >"$tmp/expect" <<EXPECT
+A U Thor <author@example.com>|btrfs: fix a leak in mount| From: Mallory <mallory@evil.example>
+
+Cc: stable@vger.kernel.org
+(cherry picked from commit $(git rev-parse HEAD))
+
+EXPECT
+test_cmp "$tmp/expect" "$tmp/actual"
+git config stablepick.backportLine cherry-picked
+status=0
+"$STABLEPICK" propose --branch linux-6.6.y --format mbox >/dev/null \
+	2>"$tmp/err" || status=$?
+[ "$status" = 1 ] || fail "a bad stablepick.backportLine: exit $status"
+cat >"$tmp/expect" <<EXPECT
+error: bad value 'cherry-picked' of stablepick.backportLine: expected upstream, bracket or cherry-pick
+hint: did you mean 'cherry-pick'?
+EXPECT
+test_cmp "$tmp/expect" "$tmp/err"
+git config --unset stablepick.backportLine
+ok "stablepick.backportLine: the cherry-pick -x line, the bracket line, a bad value"
