@@ -12,6 +12,7 @@ static const char *const verdict_names[VERDICT__COUNT] = {
 	[VERDICT_MAYBE_PRESENT] = "maybe-present",
 	[VERDICT_NOT_APPLICABLE] = "not-applicable",
 	[VERDICT_REVERTED] = "reverted",
+	[VERDICT_BRANCH_REVERTED] = "reverted-in-branch",
 	[VERDICT_VETOED] = "vetoed",
 	[VERDICT_ACCEPTED] = "accepted",
 	[VERDICT_REJECTED] = "rejected",
@@ -113,6 +114,7 @@ static void candidate_free(struct candidate *c)
 		c->free_posted(c->posted);
 	free(c->reverted_by);
 	free(c->reverted_by_subject);
+	free(c->branch_revert_why);
 	free(c->facts);
 	free_string_array(c->named_by, c->nr_named_by);
 	free_string_array(c->cves, c->nr_cves);

@@ -27,6 +27,7 @@ enum verdict {
 	VERDICT_MAYBE_PRESENT,
 	VERDICT_NOT_APPLICABLE,
 	VERDICT_REVERTED,
+	VERDICT_BRANCH_REVERTED,	/* the branch reverted its backport */
 	VERDICT_VETOED,
 	VERDICT_ACCEPTED,
 	VERDICT_REJECTED,
@@ -216,6 +217,14 @@ struct candidate {
 	char *reverted_by_subject;
 	struct candidate *reverts;	/* what this revert reverts, if scanned */
 	int reverts_in_branch;		/* ... and the branch carries it */
+	/*
+	 * The branch reverted its backport (backport-reverted evidence):
+	 * the reason the revert gives (its first paragraph that says more
+	 * than "This reverts commit ..."), or NULL.
+	 */
+	char *branch_revert_why;
+	/* The first later commit of the range whose Fixes: names it. */
+	const struct candidate *fixed_later_by;
 	char *not_applicable;		/* why the branch cannot need it */
 	/*
 	 * A watched file it changes that the branch lacks, when others

@@ -463,6 +463,46 @@ static void scan_upstream(struct message *m, struct id_set *set,
 	}
 }
 
+char *message_revert_reason(const struct message *m)
+{
+	const char *p = m->text ? m->text : "";
+	struct strbuf sb = STRBUF_INIT;
+
+	while (*p) {
+		const char *end = strstr(p, "\n\n");
+		size_t len = end ? (size_t)(end - p) : strlen(p), i;
+
+		if (!starts_with_ci(p, len, "This reverts commit") &&
+		    !(starts_with_ci(p, len, "commit ") &&
+		      find_ci(p, strcspn(p, "\n"), "upstream"))) {
+			for (i = 0; i < len; i++)
+				if (p[i] == '\n' || p[i] == '\t')
+					strbuf_addch(&sb, ' ');
+				else
+					strbuf_addch(&sb, p[i]);
+			strbuf_trim(&sb);
+			if (sb.len)
+				break;
+		}
+		p += len;
+		p += strspn(p, "\n");
+	}
+	if (!sb.len) {
+		strbuf_release(&sb);
+		return NULL;
+	}
+	if (sb.len > 300) {
+		size_t cut = 297;
+
+		/* Not inside a UTF-8 sequence. */
+		while (cut && ((unsigned char)sb.buf[cut] & 0xc0) == 0x80)
+			cut--;
+		strbuf_setlen(&sb, cut);
+		strbuf_addstr(&sb, "...");
+	}
+	return strbuf_detach(&sb, NULL);
+}
+
 /*
  * Where the reverted subject starts in a revert's subject, after the
  * opening quote of Revert "subject", also after a subsystem prefix

@@ -129,6 +129,14 @@ char *message_fixes_subject(const char *p, int quoted_only);
  */
 int message_subject_is_revert(const char *subject);
 
+/*
+ * Why a revert says it reverts: the first paragraph of its text (no
+ * trailers) other than git's "This reverts commit <id>." and a stable
+ * backport's upstream line, its lines joined by spaces and cut at 300
+ * bytes with "...", to free; NULL when it gives no reason.
+ */
+char *message_revert_reason(const struct message *m);
+
 /* Non-zero if the message has a stable tag that is not noautosel. */
 int message_cc_stable(const struct message *m);
 /* Non-zero if any stable tag is stable+noautosel. */

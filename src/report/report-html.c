@@ -75,7 +75,8 @@ void report_html_begin(struct strbuf *out, const char *title)
 		      ".present, .fixed, .accepted { background: #e5f5e0; }\n"
 		      ".not-applicable, .not-affected, .below-threshold { "
 		      "background: #f0f0f0; color: #666; }\n"
-		      ".rejected, .vetoed, .reverted, .deferred { background: #deebf7; }\n"
+		      ".rejected, .vetoed, .reverted, .reverted-in-branch,\n"
+		      ".deferred { background: #deebf7; }\n"
 		      ".maybe-present { background: #fee8c8; }\n"
 		      ".flag { color: #b2182b; font-weight: bold; }\n"
 		      "</style>\n</head>\n<body>\n<h1>");

@@ -54,6 +54,7 @@ static void jw_oid(struct json_writer *jw, const char *key, const git_oid *id)
  *                   the rule files')
  *   verdict         string: "proposed", "needs-ack", "waiting",
  *                   "maybe-present", "not-applicable", "reverted",
+ *                   "reverted-in-branch",
  *                   "vetoed", "accepted", "rejected", "deferred",
  *                   "present", "below-threshold" (verdict_name())
  *   why             string: one sentence saying why

@@ -237,6 +237,9 @@ static void judged_flags(struct audit_pick *p, const struct candidate *c,
 		     NOT_APPLICABLE_FILE_NOT_IN_BRANCH ? "file-not-in-branch" :
 		     "bug-not-in-branch", AUDIT_REJECT, "%s",
 		     c->not_applicable ? c->not_applicable : c->why);
+	if (c->verdict == VERDICT_BRANCH_REVERTED)
+		flag(p, "reverted-in-branch", AUDIT_QUESTIONABLE, "%s; what "
+		     "changed since?", c->why);
 	if (c->verdict == VERDICT_VETOED)
 		flag(p, "policy", AUDIT_REJECT, "%s", c->why);
 	if (c->verdict == VERDICT_NEEDS_ACK)

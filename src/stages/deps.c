@@ -529,6 +529,8 @@ int deps_link(struct deps *d)
 			if (t->resolved)
 				t->cand = candidate_list_find(d->cands, &t->id);
 			drop_bad_target(c, t);
+			if (t->cand && !t->ignored && !t->cand->fixed_later_by)
+				t->cand->fixed_later_by = c;
 		}
 		link_prereqs(d, c);
 		link_series(c);

@@ -541,6 +541,27 @@ static const struct branch_backport *backport_of(const struct match *m,
 	return reverted;
 }
 
+/* The reason branch commit id, a revert, gives (or NULL). */
+static char *revert_reason(git_repository *repo, const git_oid *id)
+{
+	git_commit *commit = NULL;
+	struct message msg;
+	const char *text;
+	char *why = NULL;
+
+	if (malformed_lookup(&commit, repo, id)) {
+		git_error_clear();
+		return NULL;
+	}
+	text = git_commit_message(commit);
+	message_init(&msg);
+	if (text && !message_parse(&msg, text, strlen(text)))
+		why = message_revert_reason(&msg);
+	message_release(&msg);
+	git_commit_free(commit);
+	return why;
+}
+
 /*
  * Candidate c is branch commit b, found by an upstream line or a
  * patch-id (kind): present, unless the branch reverted b (by
@@ -572,6 +593,8 @@ static int found(struct match *m, struct candidate *c, enum evidence_kind kind,
 	candidate_add_evidence(c, EVIDENCE_BACKPORT_REVERTED, reverted_by,
 			       "%s %.12s, reverted in %s by %.12s", as, hex,
 			       m->branch->name, by);
+	if (!c->branch_revert_why)
+		c->branch_revert_why = revert_reason(m->repo, reverted_by);
 	return FOUND_NOTHING;
 }
 

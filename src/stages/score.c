@@ -198,6 +198,19 @@ void score_decide(struct candidate *c)
 				      c->not_applicable);
 		return;
 	}
+	/*
+	 * The branch took it and reverted it on purpose: not proposed
+	 * again until mainline fixes it (or a decision says otherwise).
+	 */
+	e = candidate_evidence(c, EVIDENCE_BACKPORT_REVERTED);
+	if (e && !c->fixed_later_by) {
+		candidate_set_verdict(c, VERDICT_BRANCH_REVERTED, "%s%s%s%s",
+				      e->detail,
+				      c->branch_revert_why ? ": \"" : "",
+				      c->branch_revert_why ? c->branch_revert_why : "",
+				      c->branch_revert_why ? "\"" : "");
+		return;
+	}
 	if (c->veto) {
 		const char *reason = noautosel_reason(&c->msg);
 

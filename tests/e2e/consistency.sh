@@ -178,7 +178,7 @@ jq -r '(.commit | .[0:12]) + " " + ([.evidence[].kind] | join(",")) +
 sort >"$tmp/expect" <<EOF
 $(short "$named") upstream-line backported as $(short linux-6.6.y~8)
 $(short "$unnamed") patch-id same change as $(short linux-6.6.y~7) in linux-6.6.y
-$(short "$reverted") backport-reverted,absent score 111 reaches the threshold 10 of ext4
+$(short "$reverted") backport-reverted,absent same change as $(short linux-6.6.y~6), reverted in linux-6.6.y by $(short linux-6.6.y~5)
 $(short "$typo1") absent score 100 reaches the threshold 10 of ext4
 $(short "$typo2") absent score 100 reaches the threshold 10 of ext4
 $(short "$rework") upstream-line backported as $(short linux-6.6.y~3)
@@ -197,7 +197,7 @@ ok "propose: the evidence of each"
 
 "$STABLEPICK" propose --branch linux-6.6.y |
 	grep -A2 "  $(short "$partial")  " | tail -n 1 | sed 's/^ *//' >"$tmp/actual"
-echo "does not apply to linux-6.6.y: conflicts in fs/ext4/replay.c; it changes fs/ext4/replay.c, which linux-6.6.y does not have ($(short "$feature") added it)" >"$tmp/expect"
+echo "does not apply to linux-6.6.y: conflicts in fs/ext4/replay.c, fs/ext4/xattr.c; it changes fs/ext4/replay.c, which linux-6.6.y does not have ($(short "$feature") added it)" >"$tmp/expect"
 test_cmp "$tmp/expect" "$tmp/actual"
 ok "propose: a fix of a later feature's file and an older one says why"
 

@@ -15,7 +15,8 @@ test_tick
 git tag -a -m 'Linux 6.6' v6.6
 git branch linux-6.6.y
 
-# Backported, then reverted in the branch: absent again.
+# Backported, then reverted in the branch: absent again, and not
+# proposed again (reverted-in-branch).
 test_commit fs/ext4/namei.c 'int namei;' 'ext4: fix a leak in lookup
 
 Cc: stable@vger.kernel.org
@@ -92,10 +93,10 @@ RULES
 		(.applies | tostring), (.conflicts | join(","))] | join("|")' \
 	>"$tmp/actual"
 cat >"$tmp/expect" <<EXPECT
-ext4: fix a leak in lookup|proposed|score 111 reaches the threshold 10 of ext4|backport-reverted,absent|true|
 ext4: fix an overflow in the inode code|proposed|score 111 reaches the threshold 10 of ext4|absent|false|fs/ext4/inode.c
 btrfs: fix a deadlock in the inode code|waiting|btrfs waits for a release: in no release tag yet|absent|null|
 ext4: fix a crash in readdir|maybe-present|same subject as $bysubject in linux-6.6.y|subject|null|
+ext4: fix a leak in lookup|reverted-in-branch|backported as $(echo "$backport" | cut -c1-12), reverted in linux-6.6.y by $revert|backport-reverted,absent|null|
 ext4: fix a null dereference in xattr lookup|present|same change as $vendor in linux-6.6.y|patch-id|null|
 EXPECT
 test_cmp "$tmp/expect" "$tmp/actual"
@@ -105,9 +106,9 @@ ok "verdicts, evidence and trial pick"
 "$STABLEPICK" --rules rules propose --branch linux-6.6.y |
 	grep -A2 "^proposed .* ext4: fix an overflow" >"$tmp/actual"
 cat >"$tmp/expect" <<EXPECT
-proposed         111  $conflict  ext4       ext4: fix an overflow in the inode code
-                      cc-stable +100, subject-fix +6, subject-crash +5
-                      does not apply to linux-6.6.y: conflicts in fs/ext4/inode.c
+proposed              111  $conflict  ext4       ext4: fix an overflow in the inode code
+                           cc-stable +100, subject-fix +6, subject-crash +5
+                           does not apply to linux-6.6.y: conflicts in fs/ext4/inode.c
 EXPECT
 test_cmp "$tmp/expect" "$tmp/actual"
 ok "text names the conflict"
