@@ -605,6 +605,49 @@ static void test_reverts(void **state)
 	message_release(&m);
 }
 
+/* Why a revert says it reverts: git's line and upstream lines skipped. */
+static void test_revert_reason(void **state)
+{
+	struct message m;
+	char *why, *long_msg;
+	size_t i;
+
+	(void)state;
+	parse(&m, "Revert \"xen: fix the grant table\"\n\n"
+		  "commit 0123456789abcdef0123456789abcdef01234567 upstream.\n\n"
+		  "This reverts commit 0123456789abcdef0123456789abcdef01234567.\n\n"
+		  "Further fixes are needed\nbefore these can be considered.\n\n"
+		  "A second paragraph.\n\n"
+		  "Signed-off-by: A U Thor <author@example.com>\n");
+	why = message_revert_reason(&m);
+	assert_string_equal(why, "Further fixes are needed before these can "
+			    "be considered.");
+	free(why);
+	message_release(&m);
+
+	/* git revert --no-edit: no reason. */
+	parse(&m, "Revert \"ext4: x\"\n\nThis reverts commit "
+		  "0123456789abcdef0123456789abcdef01234567.\n");
+	assert_null(message_revert_reason(&m));
+	message_release(&m);
+
+	/* A long reason is cut at 300 bytes, never inside a character. */
+	long_msg = xstrdup("Revert \"x\"\n\n");
+	for (i = 0; i < 200; i++) {
+		char *t = xstrfmt("%s\xc3\xa9", long_msg);
+
+		free(long_msg);
+		long_msg = t;
+	}
+	parse(&m, long_msg);
+	why = message_revert_reason(&m);
+	assert_int_equal(strlen(why), 299);
+	assert_string_equal(why + 296, "...");
+	free(why);
+	message_release(&m);
+	free(long_msg);
+}
+
 static void test_release_reinitialises(void **state)
 {
 	struct message m, zero;
@@ -792,6 +835,7 @@ int main(void)
 		cmocka_unit_test(test_many_trailers),
 		cmocka_unit_test(test_pathological_lines),
 		cmocka_unit_test(test_any_bytes),
+		cmocka_unit_test(test_revert_reason),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
