@@ -475,37 +475,12 @@ static int is_inbody_header(const char *body)
 	return 0;
 }
 
-/* Whether the last paragraph of body is trailers ("Key: value" lines). */
-static int ends_in_trailers(const char *body)
-{
-	const char *end = body + strlen(body), *p, *line;
-
-	while (end > body && end[-1] == '\n')
-		end--;
-	if (end == body)
-		return 0;
-	for (p = end; ; p = line - 1) {
-		size_t key;
-
-		line = p;
-		while (line > body && line[-1] != '\n')
-			line--;
-		if (line == p)
-			return 1;	/* the blank line above the paragraph */
-		key = strspn(line, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-");
-		if (!key || line[key] != ':')
-			return 0;
-		if (line == body)
-			return 1;
-	}
-}
-
 /*
  * The message of c's patch with the line naming c in the form the
  * setting asks: first and a blank line ("commit <id> upstream.", "[
  * Upstream commit <id> ]", as the stable kernel writes them), or last
  * as git cherry-pick -x does (after a blank line unless the message
- * ends in trailers).
+ * ends in trailers, as the message parser finds them).
  */
 static void add_backport_body(struct strbuf *out, enum backport_line form,
 			      const struct candidate *c)
@@ -537,7 +512,7 @@ static void add_backport_body(struct strbuf *out, enum backport_line form,
 		if (is_inbody_header(text))
 			strbuf_addch(out, ' ');
 		report_add_mail_body(out, text, 0);
-		if (len && !ends_in_trailers(text))
+		if (len && !c->msg.nr_trailers)
 			strbuf_addch(out, '\n');
 		strbuf_addf(out, "(cherry picked from commit %s)\n", c->hex);
 		free(text);
