@@ -141,19 +141,6 @@ int write_file_atomic_warn(const char *path, const void *buf, size_t len,
 long long days_from_civil(int y, int m, int d);
 
 /*
- * Whether str begins with prefix, as git's starts_with(); a prefix
- * spelt out in the call instead of a strncmp() with its length counted
- * by hand.
- */
-static inline int starts_with(const char *str, const char *prefix)
-{
-	for (; *prefix; str++, prefix++)
-		if (*str != *prefix)
-			return 0;
-	return 1;
-}
-
-/*
  * If str begins with prefix, points *out just past it and returns 1;
  * otherwise returns 0 and leaves *out alone.  As git's skip_prefix():
  *
@@ -168,6 +155,18 @@ static inline int skip_prefix(const char *str, const char *prefix,
 			return 0;
 	*out = str;
 	return 1;
+}
+
+/*
+ * Whether str begins with prefix, as git's starts_with(); a prefix
+ * spelt out in the call instead of a strncmp() with its length counted
+ * by hand.
+ */
+static inline int starts_with(const char *str, const char *prefix)
+{
+	const char *rest;
+
+	return skip_prefix(str, prefix, &rest);
 }
 
 /* Non-zero if s is made of n (or, if n is 0, all) hexadecimal digits. */
