@@ -204,11 +204,13 @@ void score_decide(struct candidate *c)
 	 */
 	e = candidate_evidence(c, EVIDENCE_BACKPORT_REVERTED);
 	if (e && !c->fixed_later_by) {
-		candidate_set_verdict(c, VERDICT_BRANCH_REVERTED, "%s%s%s%s",
-				      e->detail,
-				      c->branch_revert_why ? ": \"" : "",
-				      c->branch_revert_why ? c->branch_revert_why : "",
-				      c->branch_revert_why ? "\"" : "");
+		if (c->branch_revert_why)
+			candidate_set_verdict(c, VERDICT_BRANCH_REVERTED,
+					      "%s: \"%s\"", e->detail,
+					      c->branch_revert_why);
+		else
+			candidate_set_verdict(c, VERDICT_BRANCH_REVERTED, "%s",
+					      e->detail);
 		return;
 	}
 	if (c->veto) {
