@@ -463,6 +463,30 @@ static void scan_upstream(struct message *m, struct id_set *set,
 	}
 }
 
+/*
+ * Where the first sentence of p (len bytes) ends: after the first '.'
+ * followed by a blank or the end, outside quotes and parentheses (a
+ * quoted subject may hold a full stop); len when there is none.
+ */
+static size_t first_sentence_len(const char *p, size_t len)
+{
+	int depth = 0, quoted = 0;
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		if (p[i] == '"')
+			quoted = !quoted;
+		else if (p[i] == '(' && !quoted)
+			depth++;
+		else if (p[i] == ')' && !quoted && depth)
+			depth--;
+		else if (p[i] == '.' && !quoted && !depth &&
+			 (i + 1 == len || is_ws((unsigned char)p[i + 1])))
+			return i + 1;
+	}
+	return len;
+}
+
 char *message_revert_reason(const struct message *m)
 {
 	const char *p = m->text ? m->text : "";
@@ -470,12 +494,14 @@ char *message_revert_reason(const struct message *m)
 
 	while (*p) {
 		const char *end = strstr(p, "\n\n");
-		size_t len = end ? (size_t)(end - p) : strlen(p), i;
+		size_t len = end ? (size_t)(end - p) : strlen(p), i, skip = 0;
 
-		if (!starts_with_ci(p, len, "This reverts commit") &&
-		    !(starts_with_ci(p, len, "commit ") &&
+		/* git's line, and what the author added after it. */
+		if (starts_with_ci(p, len, "This reverts commit"))
+			skip = first_sentence_len(p, len);
+		if (!(starts_with_ci(p, len, "commit ") &&
 		      find_ci(p, strcspn(p, "\n"), "upstream"))) {
-			for (i = 0; i < len; i++)
+			for (i = skip; i < len; i++)
 				if (p[i] == '\n' || p[i] == '\t')
 					strbuf_addch(&sb, ' ');
 				else

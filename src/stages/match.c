@@ -665,12 +665,16 @@ static int by_subject(struct match *m, struct match_question *q)
 		git_oid_tostr(hex, sizeof(hex), b);
 		/* An adapted backport, then its revert: say so, go on. */
 		if ((r = branch_index_reverted(m->branch, b))) {
-			if (!candidate_evidence(c, EVIDENCE_BACKPORT_REVERTED))
-				candidate_add_evidence(c, EVIDENCE_BACKPORT_REVERTED,
-						       &r->by, "same subject as "
-						       "%.12s, reverted in %s by "
-						       "%.12s", hex, m->branch->name,
-						       git_oid_tostr_s(&r->by));
+			if (candidate_evidence(c, EVIDENCE_BACKPORT_REVERTED))
+				continue;
+			candidate_add_evidence(c, EVIDENCE_BACKPORT_REVERTED,
+					       &r->by, "same subject as %.12s, "
+					       "reverted in %s by %.12s", hex,
+					       m->branch->name,
+					       git_oid_tostr_s(&r->by));
+			if (!c->branch_revert_why)
+				c->branch_revert_why = revert_reason(m->repo,
+								     &r->by);
 			continue;
 		}
 		candidate_add_evidence(c, EVIDENCE_SUBJECT, b,

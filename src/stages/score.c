@@ -170,6 +170,25 @@ static const char *noautosel_reason(const struct message *m)
 	return NULL;
 }
 
+/*
+ * A commit whose backport the branch reverted, proposed again because
+ * mainline fixed it since: the why keeps what the branch said.
+ */
+static void propose_again(struct candidate *c, const struct evidence *e,
+			  const char *name)
+{
+	struct strbuf why = STRBUF_INIT;
+
+	strbuf_addf(&why, "score %lld reaches the threshold %d of %s; %s",
+		    c->score, c->threshold, name, e->detail);
+	if (c->branch_revert_why)
+		strbuf_addf(&why, ": \"%s\"", c->branch_revert_why);
+	strbuf_addf(&why, "; fixed since in mainline by %.12s",
+		    c->fixed_later_by->hex);
+	candidate_set_verdict(c, VERDICT_PROPOSED, "%s", why.buf);
+	strbuf_release(&why);
+}
+
 void score_decide(struct candidate *c)
 {
 	const struct subsystem *s = candidate_subsystem(c);
@@ -237,9 +256,13 @@ void score_decide(struct candidate *c)
 				      name);
 		return;
 	}
-	candidate_set_verdict(c, VERDICT_PROPOSED,
-			      "score %lld reaches the threshold %d of %s",
-			      c->score, c->threshold, name);
+	e = candidate_evidence(c, EVIDENCE_BACKPORT_REVERTED);
+	if (e)
+		propose_again(c, e, name);
+	else
+		candidate_set_verdict(c, VERDICT_PROPOSED,
+				      "score %lld reaches the threshold %d of %s",
+				      c->score, c->threshold, name);
 }
 
 static int rule_hit(const struct candidate *c, const struct rule *rule)

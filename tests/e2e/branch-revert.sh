@@ -23,9 +23,8 @@ git revert --no-edit HEAD >/dev/null
 git commit -q --amend -F - <<MSG
 Revert "ext4: fix a leak in the inode code"
 
-This reverts commit $(git rev-parse HEAD~1).
-
-Further fixes are needed
+This reverts commit $(git rev-parse HEAD~1) (a backport of
+"ext4: fix a leak in the inode code."). Further fixes are needed
 before this can be considered.
 
 Signed-off-by: C O Mitter <committer@example.com>
@@ -59,10 +58,11 @@ echo reverted-in-branch >"$tmp/expect"
 test_cmp "$tmp/expect" "$tmp/actual"
 ok "a recorded decision outranks it"
 
-# Mainline fixes it: both are proposed again.
+# Mainline fixes it: both are proposed again, the revert's word kept.
 test_fix fs/ext4/inode.c 'three' 'ext4: fix the leak fix' \
 	"Fixes: $fix12 (\"ext4: fix a leak in the inode code\")"
-verdict | cut -d: -f1 >"$tmp/actual"
-echo proposed >"$tmp/expect"
+later=$(git rev-parse --short=12 HEAD)
+verdict | sed 's/^\([a-z-]*\): score [0-9]* reaches the threshold [0-9]* of ext4; /\1: /' >"$tmp/actual"
+echo "proposed: backported as $backport, reverted in linux-6.6.y by $revert: \"Further fixes are needed before this can be considered.\"; fixed since in mainline by $later" >"$tmp/expect"
 test_cmp "$tmp/expect" "$tmp/actual"
-ok "a later mainline fix of it makes it a proposal again"
+ok "a later mainline fix of it makes it a proposal again, with the revert's reason"

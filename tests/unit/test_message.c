@@ -625,6 +625,19 @@ static void test_revert_reason(void **state)
 	free(why);
 	message_release(&m);
 
+	/* The reason after git's sentence, in its paragraph (Xen). */
+	parse(&m, "Revert \"xen/mm: allow deferred scrub\"\n\n"
+		  "This reverts commit 6228ea8acddadbd815f958fb1a867f54c01ddf78 and its\n"
+		  "prereq 15cd2b8f1bac5f4adf0f8303ae79298a612b53e1 (\"xen/mm: remove\n"
+		  "aliasing. of PGC_need_scrub\"). Further fixes are\n"
+		  "needed before these can be considered for backporting.\n\n"
+		  "Signed-off-by: A U Thor <author@example.com>\n");
+	why = message_revert_reason(&m);
+	assert_string_equal(why, "Further fixes are needed before these can "
+			    "be considered for backporting.");
+	free(why);
+	message_release(&m);
+
 	/* git revert --no-edit: no reason. */
 	parse(&m, "Revert \"ext4: x\"\n\nThis reverts commit "
 		  "0123456789abcdef0123456789abcdef01234567.\n");
