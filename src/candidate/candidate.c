@@ -38,6 +38,7 @@ static const char *const newly_names[NEWLY__COUNT] = {
 	[NEWLY_LEDGER_CHANGED] = "ledger-changed",
 	[NEWLY_PREREQUISITE_PRESENT] = "prerequisite-present",
 	[NEWLY_RULES_CHANGED] = "rules-changed",
+	[NEWLY_FIXED_SINCE] = "fixed-since",
 };
 
 const char *newly_why_name(enum newly_why w)

@@ -52,6 +52,7 @@ enum newly_why {
 	NEWLY_LEDGER_CHANGED,		/* "ledger-changed": e.g. accepted */
 	NEWLY_PREREQUISITE_PRESENT,	/* "prerequisite-present" */
 	NEWLY_RULES_CHANGED,		/* "rules-changed": needs-ack no more */
+	NEWLY_FIXED_SINCE,		/* "fixed-since": reverted-in-branch */
 	NEWLY__COUNT
 };
 

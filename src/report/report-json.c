@@ -197,7 +197,7 @@ static void jw_oid(struct json_writer *jw, const char *key, const git_oid *id)
  *                   else has the key), an object:
  *     why           string: "soaked", "deferral-expired",
  *                   "ledger-changed", "prerequisite-present",
- *                   "rules-changed" (newly_why_name())
+ *                   "rules-changed", "fixed-since" (newly_why_name())
  *     was           string: what it was at the earlier run, "waiting",
  *                   "held" ...
  */

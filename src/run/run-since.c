@@ -134,6 +134,8 @@ static enum state_was was_of(const struct candidate *c)
 		return STATE_ACCEPTED;
 	case VERDICT_NOT_APPLICABLE:
 		return STATE_NOT_APPLICABLE;
+	case VERDICT_BRANCH_REVERTED:
+		return STATE_BRANCH_REVERTED;
 	default:
 		/* Present, below the threshold ...: nothing a week changes. */
 		return STATE_NONE;
@@ -198,6 +200,9 @@ static enum newly_why newly_eligible(const struct candidate *c,
 		return applies ? NEWLY_PREREQUISITE_PRESENT : NEWLY_NONE;
 	case STATE_NOT_APPLICABLE:
 		return NEWLY_PREREQUISITE_PRESENT;
+	case STATE_BRANCH_REVERTED:
+		/* Proposed again: mainline fixed it since the revert. */
+		return NEWLY_FIXED_SINCE;
 	case STATE_NONE:
 	case STATE__COUNT:
 		break;

@@ -21,6 +21,7 @@ static const char *const was_names[STATE__COUNT] = {
 	[STATE_ACCEPTED] = "accepted",
 	[STATE_DOES_NOT_APPLY] = "does-not-apply",
 	[STATE_NOT_APPLICABLE] = "not-applicable",
+	[STATE_BRANCH_REVERTED] = "reverted-in-branch",
 };
 
 const char *state_was_name(enum state_was w)

@@ -54,6 +54,7 @@ enum state_was {
 	STATE_ACCEPTED,
 	STATE_DOES_NOT_APPLY,	/* proposed, but does not apply as it is */
 	STATE_NOT_APPLICABLE,
+	STATE_BRANCH_REVERTED,	/* the branch reverted its backport */
 	STATE__COUNT
 };
 

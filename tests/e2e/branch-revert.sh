@@ -58,7 +58,9 @@ echo reverted-in-branch >"$tmp/expect"
 test_cmp "$tmp/expect" "$tmp/actual"
 ok "a recorded decision outranks it"
 
-# Mainline fixes it: both are proposed again, the revert's word kept.
+# Mainline fixes it: both are proposed again, the revert's word kept,
+# and a --since last run lists it again, saying why.
+"$STABLEPICK" propose --branch linux-6.6.y --since last >/dev/null
 test_fix fs/ext4/inode.c 'three' 'ext4: fix the leak fix' \
 	"Fixes: $fix12 (\"ext4: fix a leak in the inode code\")"
 later=$(git rev-parse --short=12 HEAD)
@@ -66,3 +68,9 @@ verdict | sed 's/^\([a-z-]*\): score [0-9]* reaches the threshold [0-9]* of ext4
 echo "proposed: backported as $backport, reverted in linux-6.6.y by $revert: \"Further fixes are needed before this can be considered.\"; fixed since in mainline by $later" >"$tmp/expect"
 test_cmp "$tmp/expect" "$tmp/actual"
 ok "a later mainline fix of it makes it a proposal again, with the revert's reason"
+"$STABLEPICK" propose --branch linux-6.6.y --since last --format json |
+	jq -r 'select(.commit == "'"$fix"'") | .newly_eligible | .why + " (was " + .was + ")"' \
+	>"$tmp/actual"
+echo "fixed-since (was reverted-in-branch)" >"$tmp/expect"
+test_cmp "$tmp/expect" "$tmp/actual"
+ok "propose --since last lists it again: fixed-since"
