@@ -110,6 +110,9 @@ static void candidate_free(struct candidate *c)
 	for (i = 0; i < c->nr_likely; i++)
 		free(c->likely[i].subject);
 	free(c->likely);
+	for (i = 0; i < c->nr_with; i++)
+		free(c->with[i].subject);
+	free(c->with);
 	free(c->series.id);
 	if (c->posted)
 		c->free_posted(c->posted);

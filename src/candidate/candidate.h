@@ -283,6 +283,15 @@ struct candidate {
 	struct likely_prereq *likely;
 	size_t nr_likely, alloc_likely;
 	int likely_checked;
+	/*
+	 * When it does not apply: the smallest set of mainline commits
+	 * after which it does, in mainline order (src/applywith.h), and
+	 * how many sets were tried to find it (or to find none).
+	 */
+	struct likely_prereq *with;
+	size_t nr_with, alloc_with;
+	enum with_state { WITH_UNSEARCHED, WITH_FOUND, WITH_NONE } with_state;
+	size_t with_tried;
 	char *patch;			/* the backport as format-patch shows it */
 	const struct ledger_entry *decision;	/* recorded, in force or not */
 	/*

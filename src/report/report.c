@@ -62,6 +62,35 @@ void report_add_conflicts(struct strbuf *out, const struct report *r,
 	/* A file a later feature added: the likely cause. */
 	if (c->lacks)
 		strbuf_addf(out, "; it changes %s", c->lacks);
+	report_add_applies_with(out, c);
+}
+
+void report_add_applies_with(struct strbuf *out, const struct candidate *c)
+{
+	size_t i;
+
+	switch (c->with_state) {
+	case WITH_UNSEARCHED:
+		break;
+	case WITH_FOUND:
+		strbuf_addstr(out, "; applies after ");
+		for (i = 0; i < c->nr_with; i++) {
+			const struct likely_prereq *p = &c->with[i];
+
+			strbuf_addf(out, "%s%.12s (\"%s\"", i ? ", " : "",
+				    p->hex, p->subject);
+			if (p->cand)
+				strbuf_addf(out, ", %s",
+					    verdict_name(p->cand->verdict));
+			strbuf_addch(out, ')');
+		}
+		break;
+	case WITH_NONE:
+		strbuf_addf(out, "; needs a manual backport: tried %zu "
+			    "set%s of the mainline commits it needs",
+			    c->with_tried, c->with_tried == 1 ? "" : "s");
+		break;
+	}
 }
 
 void report_add_newly(struct strbuf *out, const struct candidate *c)

@@ -169,6 +169,13 @@ void report_add_date(struct strbuf *out, git_time_t t, int offset);
 const char *report_subsystem_name(const struct candidate *c);
 void report_add_conflicts(struct strbuf *out, const struct report *r,
 			  const struct candidate *c);
+
+/*
+ * "; applies after a1b2c3d4e5f6 ("subject", proposed), ..." when a
+ * series was found (applywith.h), "; needs a manual backport: tried N
+ * sets ..." when none was; nothing when it was not searched.
+ */
+void report_add_applies_with(struct strbuf *out, const struct candidate *c);
 int report_add_posted_line(struct strbuf *out, const struct candidate *c);
 void report_add_newly(struct strbuf *out, const struct candidate *c);
 

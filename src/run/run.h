@@ -202,6 +202,15 @@ int run_likely_prereqs(struct run *run, git_repository *repo,
 		       struct candidate_list *l, struct candidate *only);
 
 /*
+ * After run_judge(): for the candidates of l that do not apply (only
+ * that one, when only is not NULL), the smallest series of mainline
+ * commits after which each does (applywith.h).  A blame and trial
+ * picks per candidate: for the outputs that show it.  0 or -1.
+ */
+int run_applies_with(struct run *run, git_repository *repo,
+		     struct candidate_list *l, struct candidate *only);
+
+/*
  * The same up to the verdicts from the rules: no prerequisites pulled
  * in, no recorded decisions, no soak or trial picks (eval).
  */

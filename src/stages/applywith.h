@@ -1,0 +1,58 @@
+#ifndef APPLYWITH_H
+#define APPLYWITH_H
+
+#include <git2.h>
+
+#include "candidate/candidate.h"
+#include "stages/match.h"
+#include "store/trialcache.h"
+
+/*
+ * The series that makes a pick apply: for a proposal whose trial pick
+ * conflicts, the smallest ordered set of mainline commits, none of them
+ * in the branch, after which it applies, each set tried as a series in
+ * memory on the branch tip after the proposals before it.
+ *
+ * Where to look is what blame says (blame.h): the commits after the
+ * base that made the lines the pick conflicts on are the first
+ * candidates; those of them that do not apply themselves are blamed in
+ * turn, to a bounded depth.  A set is tried only when it can work: it
+ * holds one of the commits that made the pick's conflicting lines, and
+ * for each member that does not apply alone, one of the commits that
+ * made its own.  Sets are tried smallest first (fewest commits, then
+ * the closest to the pick), each in mainline order, up to a budget; a
+ * set counts when every member and the pick apply.  The trial picks
+ * go through the trial cache, so a second run makes none of them again.
+ *
+ *     struct applywith_limits lim = APPLYWITH_LIMITS_INIT;
+ *     if (applywith_search(&match, &branch, &candidates, cache, &lim,
+ *                          NULL) < 0)
+ *             ... error printed ...
+ *     switch (c->with_state) {
+ *     case WITH_FOUND:   c->with[0 .. c->nr_with), in mainline order
+ *     case WITH_NONE:    no set within the bounds (c->with_tried sets)
+ *     case WITH_UNSEARCHED: it applies alone, or was not asked about
+ *     }
+ *
+ * Only the proposals and needs-ack commits whose trial pick was made
+ * and failed are searched (only one, when only is not NULL), each once.
+ * A set
+ * member the scan found is named with its candidate (with[i].cand), so
+ * its verdict judges the set.
+ */
+
+struct applywith_limits {
+	size_t size;		/* commits in a set, at most */
+	size_t depth;		/* rounds of blame below the pick */
+	size_t trials;		/* sets tried for one pick, at most */
+	size_t pool;		/* commits considered for one pick, at most */
+};
+
+#define APPLYWITH_LIMITS_INIT { 5, 3, 64, 12 }
+
+int applywith_search(struct match *m, const struct branch_index *branch,
+		     struct candidate_list *l, struct trialcache *cache,
+		     const struct applywith_limits *lim,
+		     struct candidate *only);
+
+#endif
