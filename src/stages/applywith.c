@@ -44,6 +44,8 @@ struct search {
 	const git_commit **base;
 	size_t nr_base;
 	int base_stale;			/* nodes were added since it was made */
+	/* above[i * pool + j]: node i descends from j (1, 0; -1 unknown). */
+	signed char *above;
 };
 
 static void free_paths(char **v, size_t nr)
@@ -347,12 +349,35 @@ static int cmp_ranked(const void *a, const void *b)
 	return x->node < y->node ? -1 : x->node > y->node;
 }
 
+/* Whether node i descends from node j, asked once: 1, 0, -1. */
+static int descends(struct search *s, size_t i, size_t j)
+{
+	size_t pool = s->lim->pool;
+	signed char *a;
+	int d;
+
+	if (!s->above) {
+		s->above = xmalloc(pool * pool);
+		memset(s->above, -1, pool * pool);
+	}
+	a = &s->above[i * pool + j];
+	if (*a >= 0)
+		return *a;
+	d = history_descendant_of(s->m->repo, &s->nodes[i].id,
+				  &s->nodes[j].id);
+	if (d < 0)
+		return error_git("cannot order %s",
+				 git_oid_tostr_s(&s->nodes[i].id));
+	*a = (signed char)d;
+	return d;
+}
+
 /*
  * Puts the set in mainline order: a commit after those it descends
  * from (commit times tie within a series that was applied at once),
  * then by commit time.  0 or -1 after an error message.
  */
-static int mainline_order(const struct search *s, size_t *set, size_t k)
+static int mainline_order(struct search *s, size_t *set, size_t k)
 {
 	struct ranked *r = xcalloc(k, sizeof(*r));
 	size_t i, j;
@@ -364,12 +389,9 @@ static int mainline_order(const struct search *s, size_t *set, size_t k)
 		for (j = 0; j < k && !ret; j++) {
 			if (i == j)
 				continue;
-			d = history_descendant_of(s->m->repo,
-						  &s->nodes[set[i]].id,
-						  &s->nodes[set[j]].id);
+			d = descends(s, set[i], set[j]);
 			if (d < 0)
-				ret = error_git("cannot order %s",
-						git_oid_tostr_s(&s->nodes[set[i]].id));
+				ret = -1;
 			r[i].above += d > 0;
 		}
 	}
@@ -508,6 +530,7 @@ static void search_release(struct search *s)
 		free_paths(s->nodes[i].paths, s->nodes[i].nr_paths);
 	}
 	free(s->nodes);
+	free(s->above);
 	free(s->first);
 	for (i = 0; i < s->nr_base; i++)
 		git_commit_free((git_commit *)s->base[i]);
