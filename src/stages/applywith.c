@@ -98,11 +98,11 @@ static size_t node_find(const struct search *s, const git_oid *id)
 /*
  * Adds the commits of ids as nodes of the given depth (those not the
  * pick, not picked before it, not nodes already) and records each, or
- * the node it already is, in *needs.  Stops at the pool's bound.
+ * the node it already is, as needed by node owner (SIZE_MAX: the pick).
+ * Stops at the pool's bound.  The nodes may move: owner is an index.
  */
 static int add_nodes(struct search *s, const git_oid *ids, size_t nr,
-		     size_t depth, size_t **needs, size_t *nr_needs,
-		     size_t *alloc_needs)
+		     size_t depth, size_t owner)
 {
 	git_repository *repo = s->m->repo;
 	size_t i, at;
@@ -131,8 +131,15 @@ static int add_nodes(struct search *s, const git_oid *ids, size_t nr,
 			at = s->nr++;
 			s->base_stale = 1;
 		}
-		ALLOC_GROW(*needs, *nr_needs, *alloc_needs);
-		(*needs)[(*nr_needs)++] = at;
+		if (owner == SIZE_MAX) {
+			ALLOC_GROW(s->first, s->nr_first, s->alloc_first);
+			s->first[s->nr_first++] = at;
+		} else {
+			struct node *o = &s->nodes[owner];
+
+			ALLOC_GROW(o->needs, o->nr_needs, o->alloc_needs);
+			o->needs[o->nr_needs++] = at;
+		}
 	}
 	return 0;
 }
@@ -268,8 +275,7 @@ static int grow(struct search *s)
 			    s->c->apply.nr_conflicts, &ids, &nr_ids,
 			    &alloc_ids, s->c);
 	if (!ret)
-		ret = add_nodes(s, ids, nr_ids, 1, &s->first, &s->nr_first,
-				&s->alloc_first);
+		ret = add_nodes(s, ids, nr_ids, 1, SIZE_MAX);
 	for (i = 0; !ret && i < s->nr; i++) {
 		const git_commit *one = s->nodes[i].commit;
 		size_t depth = s->nodes[i].depth;
@@ -286,12 +292,8 @@ static int grow(struct search *s)
 			ret = blame_missing(s->m, base, &s->nodes[i].id,
 					    r.conflicts, r.nr_conflicts, &ids,
 					    &nr_ids, &alloc_ids, s->c);
-			/* add_nodes() may move the nodes: by index only. */
 			if (!ret)
-				ret = add_nodes(s, ids, nr_ids, depth + 1,
-						&s->nodes[i].needs,
-						&s->nodes[i].nr_needs,
-						&s->nodes[i].alloc_needs);
+				ret = add_nodes(s, ids, nr_ids, depth + 1, i);
 		}
 		apply_result_release(&r);
 		ret = ret < 0 ? -1 : 0;
