@@ -65,6 +65,36 @@ void report_add_conflicts(struct strbuf *out, const struct report *r,
 	report_add_applies_with(out, c);
 }
 
+/*
+ * What the rules made of a member of a series: its verdict and, when
+ * that is not to take it, its score and the rules against it
+ * ("below-threshold, score -6: subject-cleanup"), or its veto.
+ */
+static void add_member_verdict(struct strbuf *out, const struct candidate *m)
+{
+	const char *sep = ": ";
+	size_t i;
+
+	if (!m) {
+		strbuf_addstr(out, "not watched");
+		return;
+	}
+	strbuf_addstr(out, verdict_name(m->verdict));
+	if (m->veto) {
+		strbuf_addf(out, ": veto %s", m->veto->name);
+		return;
+	}
+	if (m->verdict != VERDICT_BELOW_THRESHOLD)
+		return;
+	strbuf_addf(out, ", score %lld", m->score);
+	for (i = 0; i < m->nr_reasons; i++) {
+		if (m->reasons[i].rule->weight >= 0)
+			continue;
+		strbuf_addf(out, "%s%s", sep, m->reasons[i].rule->name);
+		sep = ", ";
+	}
+}
+
 void report_add_applies_with(struct strbuf *out, const struct candidate *c)
 {
 	size_t i;
@@ -77,11 +107,9 @@ void report_add_applies_with(struct strbuf *out, const struct candidate *c)
 		for (i = 0; i < c->nr_with; i++) {
 			const struct likely_prereq *p = &c->with[i];
 
-			strbuf_addf(out, "%s%.12s (\"%s\"", i ? ", " : "",
+			strbuf_addf(out, "%s%.12s (\"%s\", ", i ? ", " : "",
 				    p->hex, p->subject);
-			if (p->cand)
-				strbuf_addf(out, ", %s",
-					    verdict_name(p->cand->verdict));
+			add_member_verdict(out, p->cand);
 			strbuf_addch(out, ')');
 		}
 		break;

@@ -103,11 +103,12 @@ git checkout -q master
 ok "git cherry-pick applies each series found, and not less"
 
 "$STABLEPICK" explain --branch linux-6.6.y $chain $manual >"$tmp/explain"
-grep -q "applies after $(short $clean) (\"ext4: clean up the extent code\"" \
-	"$tmp/explain" || fail "explain does not name the series"
+# Judged: the cleanup is below the threshold for its subject's word.
+grep -q "applies after $(short $clean) (\"ext4: clean up the extent code\", below-threshold, score -6: subject-cleanup), $(short $split) (\"ext4: split the extent helper\", below-threshold, score 0)" \
+	"$tmp/explain" || fail "explain does not name and judge the series"
 grep -q "needs a manual backport" "$tmp/explain" ||
 	fail "explain does not say the btrfs fix needs a manual backport"
-ok "explain names the series, or a manual backport"
+ok "explain names the series with what the rules made of each, or a manual backport"
 
 # A second run makes no trial pick again: the trial cache has them all
 # (the memo of whole answers set aside, which would answer at once).
