@@ -103,6 +103,7 @@ static void candidate_free(struct candidate *c)
 	free(c->evidence);
 	apply_result_release(&c->apply);
 	apply_result_release(&c->queue_apply);
+	apply_result_release(&c->mail_apply);
 	free(c->patch);
 	for (i = 0; i < c->nr_prereqs; i++)
 		free(c->prereqs[i].source);
@@ -151,6 +152,7 @@ struct candidate *candidate_list_add(struct candidate_list *l,
 	message_init(&c->msg);
 	apply_result_init(&c->apply);
 	apply_result_init(&c->queue_apply);
+	apply_result_init(&c->mail_apply);
 	c->order = l->nr;
 	ALLOC_GROW(l->items, l->nr, l->alloc);
 	l->items[l->nr++] = c;

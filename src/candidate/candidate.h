@@ -292,6 +292,18 @@ struct candidate {
 	size_t nr_with, alloc_with;
 	enum with_state { WITH_UNSEARCHED, WITH_FOUND, WITH_NONE } with_state;
 	size_t with_tried;
+	/*
+	 * The mail series (applywith_carry()): the proposals that apply
+	 * and those that apply after a series found for them, with it,
+	 * picked as one series onto the branch tip.  mail_checked: the
+	 * run made it; in_mail: in it and applies there, with its result
+	 * in mail_apply; carried_for: a prerequisite carried for it.
+	 */
+	int mail_checked;
+	int in_mail;
+	size_t mail_pos;		/* its place there, from 1 */
+	struct apply_result mail_apply;
+	const struct candidate *carried_for;
 	char *patch;			/* the backport as format-patch shows it */
 	const struct ledger_entry *decision;	/* recorded, in force or not */
 	/*

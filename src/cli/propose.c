@@ -146,7 +146,8 @@ static int propose(struct run_context *ctx, int argc, char **argv)
 	if (!ret && a.format == FORMAT_FAILED)
 		ret = run_likely_prereqs(&run, ctx->repo, &run.scan.candidates,
 					 NULL);
-	if (!ret && (a.format == FORMAT_FAILED || a.format == FORMAT_JSON))
+	if (!ret && (a.format == FORMAT_FAILED || a.format == FORMAT_JSON ||
+		     a.format == FORMAT_EMAIL || a.format == FORMAT_MBOX))
 		ret = run_applies_with(&run, ctx->repo, &run.scan.candidates,
 				       NULL);
 	if (!ret)

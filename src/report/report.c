@@ -70,7 +70,7 @@ void report_add_conflicts(struct strbuf *out, const struct report *r,
  * that is not to take it, its score and the rules against it
  * ("below-threshold, score -6: subject-cleanup"), or its veto.
  */
-static void add_member_verdict(struct strbuf *out, const struct candidate *m)
+void report_add_member_verdict(struct strbuf *out, const struct candidate *m)
 {
 	const char *sep = ": ";
 	size_t i;
@@ -109,7 +109,7 @@ void report_add_applies_with(struct strbuf *out, const struct candidate *c)
 
 			strbuf_addf(out, "%s%.12s (\"%s\", ", i ? ", " : "",
 				    p->hex, p->subject);
-			add_member_verdict(out, p->cand);
+			report_add_member_verdict(out, p->cand);
 			strbuf_addch(out, ')');
 		}
 		break;

@@ -193,6 +193,10 @@ int run_applies_with(struct run *run, git_repository *repo,
 	int ret = applywith_search(run_match(run, repo), &run->branch, l,
 				   cache, &lim, only);
 
+	if (!ret && !only)
+		ret = applywith_carry(repo, &run->branch, &run->scan, l,
+				      &run->outside, cache);
+
 	if (cache)
 		trace_printf("prerequisite series: trial picks: %zu from the "
 			     "cache, %zu computed", cache->hits - hits,

@@ -606,3 +606,151 @@ int applywith_search(struct match *m, const struct branch_index *branch,
 	git_commit_free(onto);
 	return ret;
 }
+
+/* The mail series being made. */
+struct carry {
+	struct candidate **v;
+	size_t nr, alloc;
+};
+
+static int carried(const struct carry *m, const struct candidate *c)
+{
+	size_t i;
+
+	for (i = 0; i < m->nr; i++)
+		if (m->v[i] == c)
+			return 1;
+	return 0;
+}
+
+static void carry_add(struct carry *m, struct candidate *c)
+{
+	if (carried(m, c))
+		return;
+	ALLOC_GROW(m->v, m->nr, m->alloc);
+	m->v[m->nr++] = c;
+}
+
+/* The candidate for member p of c's series: of l, else of outside. */
+static int member(struct candidate **out, struct scan *scan,
+		  struct candidate_list *outside, const struct likely_prereq *p)
+{
+	git_commit *commit;
+	int ret;
+
+	*out = p->cand ? p->cand : candidate_list_find(outside, &p->id);
+	if (*out)
+		return 0;
+	if (git_commit_lookup(&commit, scan->repo, &p->id) < 0)
+		return error_git("cannot read commit %s", p->hex);
+	*out = candidate_list_add(outside, &p->id);
+	ret = scan_fill(scan, *out, commit);
+	git_commit_free(commit);
+	return ret;
+}
+
+static int in_mail_series(const struct candidate *c)
+{
+	return c->verdict == VERDICT_PROPOSED && !c->listed_before &&
+	       c->apply_checked &&
+	       (c->apply.applies || c->with_state == WITH_FOUND);
+}
+
+/*
+ * Picks m onto onto as one series; each one's result in mail_apply and
+ * in_mail when it applies and changes something.  Then takes out what
+ * cannot stay: a proposal that does not apply there, a prerequisite
+ * whose proposals all left.  1 when something was taken out (the
+ * series must be picked again), 0, or -1 after an error message.
+ */
+static int carry_try(struct carry *m, git_repository *repo,
+		     const git_commit *onto, struct trialcache *cache)
+{
+	const git_commit **picks = xcalloc(m->nr ? m->nr : 1, sizeof(*picks));
+	struct apply_result *res = xcalloc(m->nr ? m->nr : 1, sizeof(*res));
+	size_t i, n, kept;
+	int ret = 0;
+
+	for (n = 0; n < m->nr; n++) {
+		git_commit *commit;
+
+		apply_result_init(&res[n]);
+		if (git_commit_lookup(&commit, repo, &m->v[n]->id) < 0) {
+			ret = error_git("cannot read commit %s", m->v[n]->hex);
+			break;
+		}
+		picks[n] = commit;
+	}
+	if (!ret && m->nr)
+		ret = apply_series_check_cached(res, repo, onto, picks, m->nr,
+						cache);
+	for (i = 0; !ret && i < m->nr; i++) {
+		struct candidate *c = m->v[i];
+
+		apply_result_release(&c->mail_apply);
+		c->mail_apply = res[i];
+		apply_result_init(&res[i]);
+		c->in_mail = c->mail_apply.applies && c->mail_apply.nr_changes;
+	}
+	for (i = 0; i < m->nr; i++) {
+		git_commit_free((git_commit *)picks[i]);
+		apply_result_release(&res[i]);
+	}
+	free(picks);
+	free(res);
+	if (ret)
+		return ret;
+	/* A prerequisite stays while the proposal it was carried for does. */
+	for (i = 0, kept = 0; i < m->nr; i++) {
+		struct candidate *c = m->v[i];
+
+		if (c->in_mail && (!c->carried_for || c->carried_for->in_mail))
+			m->v[kept++] = c;
+		else
+			c->in_mail = 0;
+	}
+	ret = kept != m->nr;
+	m->nr = kept;
+	return ret;
+}
+
+int applywith_carry(git_repository *repo, const struct branch_index *branch,
+		    struct scan *scan, struct candidate_list *l,
+		    struct candidate_list *outside, struct trialcache *cache)
+{
+	struct carry m = { NULL, 0, 0 };
+	git_commit *onto = NULL;
+	size_t i, j;
+	int ret = 0;
+
+	for (i = 0; i < l->nr && !ret; i++) {
+		struct candidate *c = l->items[i];
+
+		c->mail_checked = 1;
+		if (!in_mail_series(c))
+			continue;
+		for (j = 0; c->with_state == WITH_FOUND && j < c->nr_with; j++) {
+			struct candidate *p;
+
+			ret = member(&p, scan, outside, &c->with[j]);
+			if (ret)
+				break;
+			if (carried(&m, p))
+				continue;
+			p->carried_for = c;
+			carry_add(&m, p);
+		}
+		carry_add(&m, c);
+	}
+	for (i = 0; i < outside->nr; i++)
+		outside->items[i]->mail_checked = 1;
+	if (!ret && apply_onto_lookup(&onto, repo, &branch->tip) < 0)
+		ret = error_git("cannot read the tip of '%s'", branch->name);
+	while (!ret && (ret = carry_try(&m, repo, onto, cache)) > 0)
+		;
+	for (i = 0; !ret && i < m.nr; i++)
+		m.v[i]->mail_pos = i + 1;
+	git_commit_free(onto);
+	free(m.v);
+	return ret;
+}

@@ -5,6 +5,7 @@
 
 #include "candidate/candidate.h"
 #include "stages/match.h"
+#include "stages/scan.h"
 #include "store/trialcache.h"
 
 /*
@@ -54,5 +55,21 @@ int applywith_search(struct match *m, const struct branch_index *branch,
 		     struct candidate_list *l, struct trialcache *cache,
 		     const struct applywith_limits *lim,
 		     struct candidate *only);
+
+/*
+ * After applywith_search(): the series the mbox carries.  The proposals
+ * that apply alone, and those with a series found, each after the
+ * members of its series not carried yet (where the search tried them:
+ * after the proposals before it), as one series picked onto the branch
+ * tip.  A member the scan did not find (outside the watched paths) is
+ * added to outside, filled from its commit.  Each candidate of l and
+ * outside gets mail_checked; those in the series in_mail, mail_pos and
+ * mail_apply, a member carried_for the proposal it came for.  A
+ * proposal that does not apply there is left out, and the members
+ * carried only for it, and the series tried again.  0 or -1.
+ */
+int applywith_carry(git_repository *repo, const struct branch_index *branch,
+		    struct scan *scan, struct candidate_list *l,
+		    struct candidate_list *outside, struct trialcache *cache);
 
 #endif
