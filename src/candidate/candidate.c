@@ -114,6 +114,7 @@ static void candidate_free(struct candidate *c)
 	for (i = 0; i < c->nr_with; i++)
 		free(c->with[i].subject);
 	free(c->with);
+	free_string_array(c->with_steps, c->nr_with_steps);
 	free(c->series.id);
 	if (c->posted)
 		c->free_posted(c->posted);

@@ -292,6 +292,9 @@ struct candidate {
 	size_t nr_with, alloc_with;
 	enum with_state { WITH_UNSEARCHED, WITH_FOUND, WITH_NONE } with_state;
 	size_t with_tried;
+	/* The search step by step, when explain asked for it. */
+	char **with_steps;
+	size_t nr_with_steps, alloc_with_steps;
 	/*
 	 * The mail series (applywith_carry()): the proposals that apply
 	 * and those that apply after a series found for them, with it,

@@ -586,6 +586,8 @@ void report_explain(struct strbuf *out, const struct report *r,
 			report_add_conflicts(out, r, c);
 		strbuf_addch(out, '\n');
 		report_add_likely(out, c, "May need:  ", 11);
+		for (i = 0; i < c->nr_with_steps; i++)
+			strbuf_addf(out, "Search:    %s\n", c->with_steps[i]);
 	}
 	if (c->nr_other_decisions)
 		strbuf_addstr(out, "\nOther branches (evidence; the verdict is "

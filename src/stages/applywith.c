@@ -4,7 +4,10 @@
 #include "git/apply.h"
 #include "git/history.h"
 #include "git/treediff.h"
+#include "base/strbuf.h"
 #include "base/util.h"
+
+#include <stdarg.h>
 
 #include <stdint.h>
 #include <string.h>
@@ -46,7 +49,45 @@ struct search {
 	int base_stale;			/* nodes were added since it was made */
 	/* above[i * pool + j]: node i descends from j (1, 0; -1 unknown). */
 	signed char *above;
+	int steps;			/* record them in c->with_steps */
 };
+
+__attribute__((format(printf, 2, 3)))
+static void step(struct search *s, const char *fmt, ...)
+{
+	struct strbuf sb = STRBUF_INIT;
+	va_list ap;
+
+	if (!s->steps)
+		return;
+	va_start(ap, fmt);
+	strbuf_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	ALLOC_GROW(s->c->with_steps, s->c->nr_with_steps,
+		   s->c->alloc_with_steps);
+	s->c->with_steps[s->c->nr_with_steps++] = strbuf_detach(&sb, NULL);
+}
+
+/* "a1b2c3d4e5f6, 0f9e8d7c6b5a" of the nodes at[0..nr). */
+static void add_nodes_hex(struct strbuf *sb, const struct search *s,
+			  const size_t *at, size_t nr)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++)
+		strbuf_addf(sb, "%s%.12s", i ? ", " : "",
+			    git_oid_tostr_s(&s->nodes[at[i]].id));
+	if (!nr)
+		strbuf_addstr(sb, "none");
+}
+
+static void add_paths(struct strbuf *sb, char *const *v, size_t nr)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++)
+		strbuf_addf(sb, "%s%s", i ? ", " : "", v[i]);
+}
 
 static void free_paths(char **v, size_t nr)
 {
@@ -276,17 +317,34 @@ static int grow(struct search *s)
 			    &alloc_ids, s->c);
 	if (!ret)
 		ret = add_nodes(s, ids, nr_ids, 1, SIZE_MAX);
+	if (!ret && s->steps) {
+		struct strbuf sb = STRBUF_INIT;
+
+		add_paths(&sb, s->c->apply.conflicts, s->c->apply.nr_conflicts);
+		strbuf_addstr(&sb, ": the lines it changes were made by ");
+		add_nodes_hex(&sb, s, s->first, s->nr_first);
+		step(s, "blame of %s (after the base, not in the branch)",
+		     sb.buf);
+		strbuf_release(&sb);
+	}
 	for (i = 0; !ret && i < s->nr; i++) {
 		const git_commit *one = s->nodes[i].commit;
 		size_t depth = s->nodes[i].depth;
 		struct apply_result r;
 
-		if (depth >= s->lim->depth)
+		if (depth >= s->lim->depth) {
+			step(s, "%.12s and the rest: %zu rounds of blame, no "
+			     "more", git_oid_tostr_s(&s->nodes[i].id),
+			     s->lim->depth);
 			break;
+		}
 		apply_result_init(&r);
 		ret = try_series(s, &one, 1, &r);
 		if (ret >= 0)
 			s->nodes[i].alone = ret;
+		if (ret > 0)
+			step(s, "%.12s applies alone",
+			     git_oid_tostr_s(&s->nodes[i].id));
 		if (ret == 0) {
 			nr_ids = 0;
 			ret = blame_missing(s->m, base, &s->nodes[i].id,
@@ -294,6 +352,18 @@ static int grow(struct search *s)
 					    &nr_ids, &alloc_ids, s->c);
 			if (!ret)
 				ret = add_nodes(s, ids, nr_ids, depth + 1, i);
+			if (!ret && s->steps) {
+				struct strbuf sb = STRBUF_INIT;
+
+				add_paths(&sb, r.conflicts, r.nr_conflicts);
+				strbuf_addstr(&sb, "; its lines were made by ");
+				add_nodes_hex(&sb, s, s->nodes[i].needs,
+					      s->nodes[i].nr_needs);
+				step(s, "%.12s does not apply alone: conflicts "
+				     "in %s", git_oid_tostr_s(&s->nodes[i].id),
+				     sb.buf);
+				strbuf_release(&sb);
+			}
 		}
 		apply_result_release(&r);
 		ret = ret < 0 ? -1 : 0;
@@ -420,6 +490,14 @@ static int try_set(struct search *s, size_t *set, size_t k)
 	picks[k] = s->pick;
 	s->c->with_tried++;
 	ret = try_series(s, picks, k + 1, NULL);
+	if (ret >= 0 && s->steps) {
+		struct strbuf sb = STRBUF_INIT;
+
+		add_nodes_hex(&sb, s, set, k);
+		step(s, "tried %s, then it: %s", sb.buf,
+		     ret ? "applies" : "conflicts");
+		strbuf_release(&sb);
+	}
 	free(picks);
 	return ret;
 }
@@ -498,6 +576,14 @@ static int search_sets(struct search *s)
 		if (ret > 0)
 			found(s, chosen, k);
 	}
+	if (!ret && !s->nr_first)
+		step(s, "no commit after the base that the branch lacks made "
+		     "those lines: the branch has them otherwise");
+	else if (!ret)
+		step(s, "no set of %zu commit%s at most applies, %zu tried "
+		     "(at most %zu)", s->lim->size,
+		     s->lim->size == 1 ? "" : "s", s->c->with_tried,
+		     s->lim->trials);
 	free(chosen);
 	free(in);
 	return ret < 0 ? -1 : 0;
@@ -600,6 +686,7 @@ int applywith_search(struct match *m, const struct branch_index *branch,
 		s.lim = lim;
 		s.onto = onto;
 		s.c = c;
+		s.steps = only != NULL;
 		ret = search_one(&s);
 		search_release(&s);
 	}

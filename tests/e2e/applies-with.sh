@@ -106,9 +106,19 @@ ok "git cherry-pick applies each series found, and not less"
 # Judged: the cleanup is below the threshold for its subject's word.
 grep -q "applies after $(short $clean) (\"ext4: clean up the extent code\", below-threshold, score -6: subject-cleanup), $(short $split) (\"ext4: split the extent helper\", below-threshold, score 0)" \
 	"$tmp/explain" || fail "explain does not name and judge the series"
+grep '^Search:' "$tmp/explain" >"$tmp/actual"
+cat >"$tmp/expect" <<EXPECT
+Search:    blame of fs/ext4/inode.c: the lines it changes were made by $(short $split) (after the base, not in the branch)
+Search:    $(short $split) does not apply alone: conflicts in fs/ext4/inode.c; its lines were made by $(short $clean)
+Search:    $(short $clean) applies alone
+Search:    tried $(short $clean), $(short $split), then it: applies
+Search:    blame of fs/btrfs/inode.c: the lines it changes were made by none (after the base, not in the branch)
+Search:    no commit after the base that the branch lacks made those lines: the branch has them otherwise
+EXPECT
+test_cmp "$tmp/expect" "$tmp/actual"
 grep -q "needs a manual backport" "$tmp/explain" ||
 	fail "explain does not say the btrfs fix needs a manual backport"
-ok "explain names the series with what the rules made of each, or a manual backport"
+ok "explain names the series with what the rules made of each, the search step by step"
 
 # A second run makes no trial pick again: the trial cache has them all
 # (the memo of whole answers set aside, which would answer at once).
