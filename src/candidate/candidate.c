@@ -82,6 +82,17 @@ void candidate_list_init(struct candidate_list *l)
 	memset(l, 0, sizeof(*l));
 }
 
+void applies_with_release(struct applies_with *w)
+{
+	size_t i;
+
+	for (i = 0; i < w->nr; i++)
+		free(w->v[i].subject);
+	free(w->v);
+	free_string_array(w->steps, w->nr_steps);
+	memset(w, 0, sizeof(*w));
+}
+
 static void candidate_free(struct candidate *c)
 {
 	size_t i;
@@ -111,10 +122,7 @@ static void candidate_free(struct candidate *c)
 	for (i = 0; i < c->nr_likely; i++)
 		free(c->likely[i].subject);
 	free(c->likely);
-	for (i = 0; i < c->nr_with; i++)
-		free(c->with[i].subject);
-	free(c->with);
-	free_string_array(c->with_steps, c->nr_with_steps);
+	applies_with_release(&c->with);
 	free(c->series.id);
 	if (c->posted)
 		c->free_posted(c->posted);

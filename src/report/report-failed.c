@@ -175,12 +175,12 @@ static void add_series(struct strbuf *out, const struct candidate *c)
 	struct strbuf line = STRBUF_INIT;
 	size_t i;
 
-	if (c->with_state == WITH_FOUND) {
+	if (c->with.state == WITH_FOUND) {
 		strbuf_addf(out, "\nIt applies after these mainline commits, "
 			    "picked in this order\n(the smallest of %zu "
-			    "series tried in memory):\n\n", c->with_tried);
-		for (i = 0; i < c->nr_with; i++) {
-			const struct likely_prereq *p = &c->with[i];
+			    "series tried in memory):\n\n", c->with.tried);
+		for (i = 0; i < c->with.nr; i++) {
+			const struct likely_prereq *p = &c->with.v[i];
 
 			strbuf_reset(&line);
 			strbuf_addf(&line, "%.12s %s (", p->hex, p->subject);
@@ -188,10 +188,10 @@ static void add_series(struct strbuf *out, const struct candidate *c)
 			strbuf_addch(&line, ')');
 			add_line(out, line.buf);
 		}
-	} else if (c->with_state == WITH_NONE) {
+	} else if (c->with.state == WITH_NONE) {
 		strbuf_addf(out, "\nNo series of the mainline commits it needs "
 			    "makes it apply (%zu tried\nin memory): it needs "
-			    "a manual backport.\n", c->with_tried);
+			    "a manual backport.\n", c->with.tried);
 	}
 	strbuf_release(&line);
 }

@@ -465,17 +465,17 @@ static void json_applies_with(struct json_writer *jw,
 	if (c->apply_checked && c->apply.applies) {
 		jw_object_array(jw, "applies_with");
 		jw_end(jw);
-	} else if (c->with_state == WITH_FOUND) {
+	} else if (c->with.state == WITH_FOUND) {
 		jw_object_array(jw, "applies_with");
-		for (i = 0; i < c->nr_with; i++)
-			jw_array_string(jw, c->with[i].hex);
+		for (i = 0; i < c->with.nr; i++)
+			jw_array_string(jw, c->with.v[i].hex);
 		jw_end(jw);
 	} else {
 		jw_object_null(jw, "applies_with");
 	}
-	jw_object_int(jw, "applies_with_tried", (long long)c->with_tried);
+	jw_object_int(jw, "applies_with_tried", (long long)c->with.tried);
 	jw_object_array(jw, "applies_with_members");
-	json_members(jw, c->with, c->nr_with);
+	json_members(jw, c->with.v, c->with.nr);
 	jw_end(jw);
 }
 

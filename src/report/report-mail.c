@@ -223,7 +223,7 @@ static void add_candidate_lines(struct strbuf *out, const struct report *r,
 		strbuf_addstr(&line, "; ");
 		report_add_newly(&line, c);
 	}
-	if (in_series(c) && c->with_state == WITH_FOUND) {
+	if (in_series(c) && c->with.state == WITH_FOUND) {
 		report_add_applies_with(&line, c);
 		strbuf_addstr(&line, ", in the series before it");
 	}

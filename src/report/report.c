@@ -99,13 +99,13 @@ void report_add_applies_with(struct strbuf *out, const struct candidate *c)
 {
 	size_t i;
 
-	switch (c->with_state) {
+	switch (c->with.state) {
 	case WITH_UNSEARCHED:
 		break;
 	case WITH_FOUND:
 		strbuf_addstr(out, "; applies after ");
-		for (i = 0; i < c->nr_with; i++) {
-			const struct likely_prereq *p = &c->with[i];
+		for (i = 0; i < c->with.nr; i++) {
+			const struct likely_prereq *p = &c->with.v[i];
 
 			strbuf_addf(out, "%s%.12s (\"%s\", ", i ? ", " : "",
 				    p->hex, p->subject);
@@ -116,7 +116,7 @@ void report_add_applies_with(struct strbuf *out, const struct candidate *c)
 	case WITH_NONE:
 		strbuf_addf(out, "; needs a manual backport: tried %zu "
 			    "set%s of the mainline commits it needs",
-			    c->with_tried, c->with_tried == 1 ? "" : "s");
+			    c->with.tried, c->with.tried == 1 ? "" : "s");
 		break;
 	}
 }
@@ -586,8 +586,8 @@ void report_explain(struct strbuf *out, const struct report *r,
 			report_add_conflicts(out, r, c);
 		strbuf_addch(out, '\n');
 		report_add_likely(out, c, "May need:  ", 11);
-		for (i = 0; i < c->nr_with_steps; i++)
-			strbuf_addf(out, "Search:    %s\n", c->with_steps[i]);
+		for (i = 0; i < c->with.nr_steps; i++)
+			strbuf_addf(out, "Search:    %s\n", c->with.steps[i]);
 	}
 	if (c->nr_other_decisions)
 		strbuf_addstr(out, "\nOther branches (evidence; the verdict is "

@@ -28,16 +28,20 @@ struct node {
 struct search {
 	struct match *m;
 	const struct branch_index *branch;
-	struct candidate_list *l;
+	const struct candidate_list *l;
 	struct trialcache *cache;
 	const struct applywith_limits *lim;
 	git_commit *onto;
-	struct candidate *c;
+	const git_oid *id;		/* the pick */
+	char *const *conflicts;		/* where it conflicts alone */
+	size_t nr_conflicts;
+	struct applies_with *out;
+	struct candidate *warn;		/* for blame's warnings, or NULL */
 	git_commit *pick;
 	char **pick_paths;
 	size_t nr_pick_paths;
-	/* What the run picks before c that applied, oldest first. */
-	struct candidate **prefix;
+	/* What is picked before it and applied, oldest first. */
+	const struct applywith_prefix *prefix;
 	size_t nr_prefix;
 	struct node *nodes;
 	size_t nr, alloc;
@@ -63,9 +67,8 @@ static void step(struct search *s, const char *fmt, ...)
 	va_start(ap, fmt);
 	strbuf_vaddf(&sb, fmt, ap);
 	va_end(ap);
-	ALLOC_GROW(s->c->with_steps, s->c->nr_with_steps,
-		   s->c->alloc_with_steps);
-	s->c->with_steps[s->c->nr_with_steps++] = strbuf_detach(&sb, NULL);
+	ALLOC_GROW(s->out->steps, s->out->nr_steps, s->out->alloc_steps);
+	s->out->steps[s->out->nr_steps++] = strbuf_detach(&sb, NULL);
 }
 
 /* "a1b2c3d4e5f6, 0f9e8d7c6b5a" of the nodes at[0..nr). */
@@ -121,7 +124,7 @@ static int in_prefix(const struct search *s, const git_oid *id)
 	size_t i;
 
 	for (i = 0; i < s->nr_prefix; i++)
-		if (git_oid_equal(&s->prefix[i]->id, id))
+		if (git_oid_equal(&s->prefix[i].id, id))
 			return 1;
 	return 0;
 }
@@ -151,7 +154,7 @@ static int add_nodes(struct search *s, const git_oid *ids, size_t nr,
 	for (i = 0; i < nr; i++) {
 		struct node *n;
 
-		if (git_oid_equal(&ids[i], &s->c->id) || in_prefix(s, &ids[i]))
+		if (git_oid_equal(&ids[i], s->id) || in_prefix(s, &ids[i]))
 			continue;
 		at = node_find(s, &ids[i]);
 		if (at == SIZE_MAX) {
@@ -229,7 +232,7 @@ static int build_base(struct search *s)
 				 s->nodes[i].paths[j]);
 	take = xcalloc(s->nr_prefix ? s->nr_prefix : 1, 1);
 	for (i = s->nr_prefix; i-- > 0;) {
-		const struct apply_result *r = &s->prefix[i]->apply;
+		const struct apply_result *r = s->prefix[i].res;
 
 		for (j = 0; j < r->nr_changes && !take[i]; j++)
 			take[i] = has_path(want, nr_want, r->changes[j].path);
@@ -248,9 +251,9 @@ static int build_base(struct search *s)
 		if (!take[i])
 			continue;
 		if (git_commit_lookup(&commit, s->m->repo,
-				      &s->prefix[i]->id) < 0) {
+				      &s->prefix[i].id) < 0) {
 			ret = error_git("cannot read commit %s",
-					s->prefix[i]->hex);
+					git_oid_tostr_s(&s->prefix[i].id));
 			break;
 		}
 		s->base[s->nr_base++] = commit;
@@ -312,15 +315,14 @@ static int grow(struct search *s)
 	size_t nr_ids = 0, alloc_ids = 0, i;
 	int ret;
 
-	ret = blame_missing(s->m, base, &s->c->id, s->c->apply.conflicts,
-			    s->c->apply.nr_conflicts, &ids, &nr_ids,
-			    &alloc_ids, s->c);
+	ret = blame_missing(s->m, base, s->id, s->conflicts, s->nr_conflicts,
+			    &ids, &nr_ids, &alloc_ids, s->warn);
 	if (!ret)
 		ret = add_nodes(s, ids, nr_ids, 1, SIZE_MAX);
 	if (!ret && s->steps) {
 		struct strbuf sb = STRBUF_INIT;
 
-		add_paths(&sb, s->c->apply.conflicts, s->c->apply.nr_conflicts);
+		add_paths(&sb, s->conflicts, s->nr_conflicts);
 		strbuf_addstr(&sb, ": the lines it changes were made by ");
 		add_nodes_hex(&sb, s, s->first, s->nr_first);
 		step(s, "blame of %s (after the base, not in the branch)",
@@ -349,7 +351,7 @@ static int grow(struct search *s)
 			nr_ids = 0;
 			ret = blame_missing(s->m, base, &s->nodes[i].id,
 					    r.conflicts, r.nr_conflicts, &ids,
-					    &nr_ids, &alloc_ids, s->c);
+					    &nr_ids, &alloc_ids, s->warn);
 			if (!ret)
 				ret = add_nodes(s, ids, nr_ids, depth + 1, i);
 			if (!ret && s->steps) {
@@ -488,7 +490,7 @@ static int try_set(struct search *s, size_t *set, size_t k)
 	for (i = 0; i < k; i++)
 		picks[i] = s->nodes[set[i]].commit;
 	picks[k] = s->pick;
-	s->c->with_tried++;
+	s->out->tried++;
 	ret = try_series(s, picks, k + 1, NULL);
 	if (ret >= 0 && s->steps) {
 		struct strbuf sb = STRBUF_INIT;
@@ -518,7 +520,7 @@ static int choose(struct search *s, unsigned char *in, size_t *chosen,
 
 		if (!can_work(s, in))
 			return 0;
-		if (s->c->with_tried >= s->lim->trials)
+		if (s->out->tried >= s->lim->trials)
 			return 0;
 		set = xcalloc(k, sizeof(*set));
 		memcpy(set, chosen, k * sizeof(*set));
@@ -529,7 +531,7 @@ static int choose(struct search *s, unsigned char *in, size_t *chosen,
 		return ret;
 	}
 	for (i = from; i + (k - nr_chosen) <= s->nr; i++) {
-		if (s->c->with_tried >= s->lim->trials)
+		if (s->out->tried >= s->lim->trials)
 			return 0;
 		in[i] = 1;
 		chosen[nr_chosen] = i;
@@ -543,17 +545,17 @@ static int choose(struct search *s, unsigned char *in, size_t *chosen,
 
 static void found(struct search *s, const size_t *set, size_t k)
 {
-	struct candidate *c = s->c;
+	struct applies_with *w = s->out;
 	size_t i;
 
-	c->with_state = WITH_FOUND;
+	w->state = WITH_FOUND;
 	for (i = 0; i < k; i++) {
 		const struct node *n = &s->nodes[set[i]];
 		struct likely_prereq *p;
 		const char *summary = git_commit_summary(n->commit);
 
-		ALLOC_GROW(c->with, c->nr_with, c->alloc_with);
-		p = &c->with[c->nr_with++];
+		ALLOC_GROW(w->v, w->nr, w->alloc);
+		p = &w->v[w->nr++];
 		memset(p, 0, sizeof(*p));
 		git_oid_cpy(&p->id, &n->id);
 		git_oid_tostr(p->hex, sizeof(p->hex), &n->id);
@@ -570,7 +572,7 @@ static int search_sets(struct search *s)
 	size_t k;
 	int ret = 0;
 
-	s->c->with_state = WITH_NONE;
+	s->out->state = WITH_NONE;
 	for (k = 1; k <= s->lim->size && k <= s->nr && !ret; k++) {
 		ret = choose(s, in, chosen, 0, k, 0);
 		if (ret > 0)
@@ -582,7 +584,7 @@ static int search_sets(struct search *s)
 	else if (!ret)
 		step(s, "no set of %zu commit%s at most applies, %zu tried "
 		     "(at most %zu)", s->lim->size,
-		     s->lim->size == 1 ? "" : "s", s->c->with_tried,
+		     s->lim->size == 1 ? "" : "s", s->out->tried,
 		     s->lim->trials);
 	free(chosen);
 	free(in);
@@ -590,22 +592,27 @@ static int search_sets(struct search *s)
 }
 
 /* The proposals before c that applied in c's series, oldest first. */
-static void find_prefix(struct search *s)
+static struct applywith_prefix *find_prefix(const struct candidate_list *l,
+					    const struct candidate *c,
+					    size_t *nr)
 {
-	struct candidate_list *l = s->l;
-	int review = s->c->verdict == VERDICT_NEEDS_ACK;
+	struct applywith_prefix *v = xcalloc(l->nr ? l->nr : 1, sizeof(*v));
+	int review = c->verdict == VERDICT_NEEDS_ACK;
 	size_t i;
 
-	s->prefix = xcalloc(l->nr ? l->nr : 1, sizeof(*s->prefix));
-	for (i = 0; i < l->nr && l->items[i] != s->c; i++) {
-		struct candidate *p = l->items[i];
+	*nr = 0;
+	for (i = 0; i < l->nr && l->items[i] != c; i++) {
+		const struct candidate *p = l->items[i];
 
 		if (p->verdict != VERDICT_PROPOSED &&
 		    !(review && p->verdict == VERDICT_NEEDS_ACK))
 			continue;
-		if (p->apply_checked && p->apply.applies)
-			s->prefix[s->nr_prefix++] = p;
+		if (!p->apply_checked || !p->apply.applies)
+			continue;
+		git_oid_cpy(&v[*nr].id, &p->id);
+		v[(*nr)++].res = &p->apply;
 	}
+	return v;
 }
 
 static void search_release(struct search *s)
@@ -623,28 +630,57 @@ static void search_release(struct search *s)
 	for (i = 0; i < s->nr_base; i++)
 		git_commit_free((git_commit *)s->base[i]);
 	free(s->base);
-	free(s->prefix);
 	free_paths(s->pick_paths, s->nr_pick_paths);
 	git_commit_free(s->pick);
 }
 
 static int search_one(struct search *s)
 {
-	struct candidate *c = s->c;
 	int ret;
 
-	if (git_commit_lookup(&s->pick, s->m->repo, &c->id) < 0)
-		return error_git("cannot read commit %s", c->hex);
+	if (git_commit_lookup(&s->pick, s->m->repo, s->id) < 0)
+		return error_git("cannot read commit %s",
+				 git_oid_tostr_s(s->id));
 	if (git_commit_parentcount(s->pick) != 1)
 		return 0;
 	if (commit_paths(&s->pick_paths, &s->nr_pick_paths, s->m->repo,
 			 s->pick) < 0)
 		return -1;
-	find_prefix(s);
 	s->base_stale = 1;
 	ret = grow(s);
 	if (!ret)
 		ret = search_sets(s);
+	return ret;
+}
+
+static int search(struct match *m, const struct branch_index *branch,
+		  const struct candidate_list *l, struct trialcache *cache,
+		  const struct applywith_limits *lim, git_commit *onto,
+		  const git_oid *id, char *const *conflicts,
+		  size_t nr_conflicts, const struct applywith_prefix *prefix,
+		  size_t nr_prefix, struct applies_with *out,
+		  struct candidate *warn, int steps)
+{
+	struct search s;
+	int ret;
+
+	memset(&s, 0, sizeof(s));
+	s.m = m;
+	s.branch = branch;
+	s.l = l;
+	s.cache = cache;
+	s.lim = lim;
+	s.onto = onto;
+	s.id = id;
+	s.conflicts = conflicts;
+	s.nr_conflicts = nr_conflicts;
+	s.prefix = prefix;
+	s.nr_prefix = nr_prefix;
+	s.out = out;
+	s.warn = warn;
+	s.steps = steps;
+	ret = search_one(&s);
+	search_release(&s);
 	return ret;
 }
 
@@ -671,25 +707,38 @@ int applywith_search(struct match *m, const struct branch_index *branch,
 
 	for (i = 0; i < l->nr && !ret; i++) {
 		struct candidate *c = l->items[i];
-		struct search s;
+		struct applywith_prefix *prefix;
+		size_t nr_prefix;
 
-		if (!wanted(c, only) || c->with_state != WITH_UNSEARCHED)
+		if (!wanted(c, only) || c->with.state != WITH_UNSEARCHED)
 			continue;
 		if (!onto && apply_onto_lookup(&onto, m->repo, &branch->tip) < 0)
 			return error_git("cannot read the tip of '%s'",
 					 branch->name);
-		memset(&s, 0, sizeof(s));
-		s.m = m;
-		s.branch = branch;
-		s.l = l;
-		s.cache = cache;
-		s.lim = lim;
-		s.onto = onto;
-		s.c = c;
-		s.steps = only != NULL;
-		ret = search_one(&s);
-		search_release(&s);
+		prefix = find_prefix(l, c, &nr_prefix);
+		ret = search(m, branch, l, cache, lim, onto, &c->id,
+			     c->apply.conflicts, c->apply.nr_conflicts, prefix,
+			     nr_prefix, &c->with, c, only != NULL);
+		free(prefix);
 	}
+	git_commit_free(onto);
+	return ret;
+}
+
+int applywith_one(struct match *m, const struct branch_index *branch,
+		  const struct candidate_list *l, struct trialcache *cache,
+		  const struct applywith_limits *lim, const git_oid *id,
+		  char *const *conflicts, size_t nr_conflicts,
+		  const struct applywith_prefix *prefix, size_t nr_prefix,
+		  struct applies_with *out)
+{
+	git_commit *onto = NULL;
+	int ret;
+
+	if (apply_onto_lookup(&onto, m->repo, &branch->tip) < 0)
+		return error_git("cannot read the tip of '%s'", branch->name);
+	ret = search(m, branch, l, cache, lim, onto, id, conflicts,
+		     nr_conflicts, prefix, nr_prefix, out, NULL, 0);
 	git_commit_free(onto);
 	return ret;
 }
@@ -740,7 +789,7 @@ static int in_mail_series(const struct candidate *c)
 {
 	return c->verdict == VERDICT_PROPOSED && !c->listed_before &&
 	       c->apply_checked &&
-	       (c->apply.applies || c->with_state == WITH_FOUND);
+	       (c->apply.applies || c->with.state == WITH_FOUND);
 }
 
 /*
@@ -816,10 +865,10 @@ int applywith_carry(git_repository *repo, const struct branch_index *branch,
 		c->mail_checked = 1;
 		if (!in_mail_series(c))
 			continue;
-		for (j = 0; c->with_state == WITH_FOUND && j < c->nr_with; j++) {
+		for (j = 0; c->with.state == WITH_FOUND && j < c->with.nr; j++) {
 			struct candidate *p;
 
-			ret = member(&p, scan, outside, &c->with[j]);
+			ret = member(&p, scan, outside, &c->with.v[j]);
 			if (ret)
 				break;
 			if (carried(&m, p))

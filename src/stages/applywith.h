@@ -29,9 +29,9 @@
  *     if (applywith_search(&match, &branch, &candidates, cache, &lim,
  *                          NULL) < 0)
  *             ... error printed ...
- *     switch (c->with_state) {
- *     case WITH_FOUND:   c->with[0 .. c->nr_with), in mainline order
- *     case WITH_NONE:    no set within the bounds (c->with_tried sets)
+ *     switch (c->with.state) {
+ *     case WITH_FOUND:   c->with.v[0 .. c->with.nr), in mainline order
+ *     case WITH_NONE:    no set within the bounds (c->with.tried sets)
  *     case WITH_UNSEARCHED: it applies alone, or was not asked about
  *     }
  *
@@ -50,6 +50,25 @@ struct applywith_limits {
 };
 
 #define APPLYWITH_LIMITS_INIT { 5, 3, 64, 12 }
+
+/* A pick before the one searched for, and its result in that series. */
+struct applywith_prefix {
+	git_oid id;
+	const struct apply_result *res;
+};
+
+/*
+ * The search for one pick, id, that conflicts in conflicts[] after the
+ * picks of prefix (those that applied, oldest first), as for audit's
+ * picks: out gets the series.  l names the members the scan found.
+ * 0 or -1 after an error message.
+ */
+int applywith_one(struct match *m, const struct branch_index *branch,
+		  const struct candidate_list *l, struct trialcache *cache,
+		  const struct applywith_limits *lim, const git_oid *id,
+		  char *const *conflicts, size_t nr_conflicts,
+		  const struct applywith_prefix *prefix, size_t nr_prefix,
+		  struct applies_with *out);
 
 int applywith_search(struct match *m, const struct branch_index *branch,
 		     struct candidate_list *l, struct trialcache *cache,
