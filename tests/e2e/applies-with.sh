@@ -164,3 +164,34 @@ grep -q "applies after $(short $rework) (\"ext4: rework the inode lookup\", belo
 grep -q "needs a manual backport: tried 0 sets" "$tmp/flat" ||
 	fail "the cover letter does not say the btrfs fix needs a manual backport"
 ok "the cover letter names each series, and what needs a manual backport"
+
+# audit: a pick that does not apply after the picks before it names the
+# mainline commits it needs that the picks lack; with them, it applies.
+printf '%s\n' $fix $chain $manual >"$tmp/picks"
+"$STABLEPICK" audit --branch linux-6.6.y --picks "$tmp/picks" --format json \
+	>"$tmp/audit" || :
+python3 -c '
+import json, sys
+for line in open(sys.argv[1]):
+    o = json.loads(line)
+    if "commit" not in o:
+        continue
+    flags = {f["flag"]: f["evidence"] for f in o["flags"]}
+    print(o["commit"], json.dumps(o["applies_with"]),
+          "prerequisite-not-picked" in flags,
+          "manual backport" in flags.get("does-not-apply", ""))
+' "$tmp/audit" >"$tmp/actual"
+cat >"$tmp/expect" <<EXPECT
+$fix ["$rework"] True False
+$chain ["$clean", "$split"] True False
+$manual null False True
+EXPECT
+test_cmp "$tmp/expect" "$tmp/actual"
+grep -q "it applies after $(short $rework) (\\\\\"ext4: rework the inode lookup\\\\\", below-threshold), which the picks do not hold: pick it before it" \
+	"$tmp/audit" || fail "audit does not name the prerequisite"
+printf '%s\n' $rework $fix >"$tmp/picks"
+"$STABLEPICK" audit --branch linux-6.6.y --picks "$tmp/picks" --format json \
+	>"$tmp/audit" || :
+! grep -q 'does-not-apply\|prerequisite-not-picked' "$tmp/audit" ||
+	fail "audit flags a pick whose prerequisite is picked before it"
+ok "audit names a prerequisite the picks lack, and not once it is picked"
