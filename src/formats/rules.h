@@ -130,6 +130,12 @@ struct subsystem {
 struct rule_file {
 	char *path;
 	char *version;		/* the `version` directive, or NULL */
+	int standalone;		/* it says `standalone` */
+	/*
+	 * Loaded as the base of a standalone directory: its subsystems
+	 * and its cc were left out (ruleset_load_dirs()).
+	 */
+	int generic_only;
 };
 
 struct ruleset {
@@ -189,6 +195,13 @@ int ruleset_load_dir(struct ruleset *rs, const char *dir);
  * directory replaces the file of the same name of an earlier one, a
  * new name adds a file (an empty file takes one away).  The shipped
  * rules come first, then a project's or a user's.
+ *
+ * A directory one of whose files says `standalone` stands alone: of
+ * the directories before it only default.rules is loaded (the last
+ * one's, as always), and of it only what any project shares: the
+ * threshold, links, release-tags, rules and vetoes, not its subsystems
+ * nor its cc.  A default.rules of the standalone directory itself
+ * replaces that one whole, as without it.
  */
 int ruleset_load_dirs(struct ruleset *rs, const char *const *dirs, size_t nr);
 

@@ -52,6 +52,10 @@ void report_rule_file(struct strbuf *out, const struct ruleset *rs,
 			    c.links == 1 ? "" : "s");
 	if (f->version)
 		strbuf_addf(out, ", version %s", f->version);
+	if (f->standalone)
+		strbuf_addstr(out, ", standalone");
+	if (f->generic_only)
+		strbuf_addstr(out, ", generic part only");
 	strbuf_addstr(out, ")\n");
 }
 
