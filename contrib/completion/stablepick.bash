@@ -47,6 +47,7 @@ __stablepick_options()
 	results)  echo "--baseline --baseline-kernel --branch --class --config --format --fstests --fstyp --help --kernel --ltp --output --upstream" ;;
 	rules)
 		case $2 in
+		check) echo "--branch --help --range --upstream" ;;
 		list) echo "--help --upstream" ;;
 		test) echo "--format --help --label --messages --threshold-sweep" ;;
 		*)    echo "--help" ;;

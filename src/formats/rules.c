@@ -7,6 +7,7 @@
 #include "base/util.h"
 
 #include <dirent.h>
+#include <fnmatch.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -629,4 +630,62 @@ struct subsystem *ruleset_add_derived(struct ruleset *rs,
 		s->nr_rules = tmpl->nr_rules;
 	}
 	return s;
+}
+
+static int spec_watches(const char *spec, int is_template, const char *path)
+{
+	const char *slash = strrchr(spec, '/'), *rest;
+	size_t dir;
+
+	if (!slash)
+		return 0;
+	if (is_template) {
+		/* A template's DIR + "*" + "/": a file in a directory of DIR. */
+		dir = strlen(spec) - 2;
+		if (strncmp(path, spec, dir))
+			return 0;
+		rest = strchr(path + dir, '/');
+		return rest && rest > path + dir;
+	}
+	dir = (size_t)(slash - spec) + 1;
+	if (strncmp(path, spec, dir))
+		return 0;
+	if (!slash[1])
+		return 1;
+	rest = path + dir;
+	return !strchr(rest, '/') && !fnmatch(slash + 1, rest, 0);
+}
+
+int subsystem_watches(const struct subsystem *sub, const char *path)
+{
+	size_t i;
+
+	for (i = 0; i < sub->nr_paths; i++)
+		if (spec_watches(sub->paths[i], sub->is_template, path))
+			return 1;
+	return 0;
+}
+
+int ruleset_watches(const struct ruleset *rs, const char *path)
+{
+	size_t i;
+
+	for (i = 0; i < rs->nr_subsystems; i++)
+		if (subsystem_watches(rs->subsystems[i], path))
+			return 1;
+	return 0;
+}
+
+int ruleset_watches_in(const struct ruleset *rs, const char *dir, size_t len)
+{
+	const struct subsystem *sub;
+	size_t i, j;
+
+	for (i = 0; i < rs->nr_subsystems; i++) {
+		sub = rs->subsystems[i];
+		for (j = 0; j < sub->nr_paths; j++)
+			if (!strncmp(sub->paths[j], dir, len))
+				return 1;
+	}
+	return 0;
 }

@@ -270,6 +270,25 @@ struct subsystem *ruleset_add_derived(struct ruleset *rs,
  */
 int subsystem_cmp(const struct subsystem *a, const struct subsystem *b);
 
+/*
+ * 1 if a path spec of sub names path (a file's path in the tree): a
+ * directory spec ("src/") whatever is below it, a glob after a
+ * directory ("*.c" after "src/") the files directly in it that match,
+ * a template's spec whatever is in a directory of its directory.
+ * Whatever the subsystem's policy.
+ */
+int subsystem_watches(const struct subsystem *sub, const char *path);
+
+/* 1 if a subsystem of rs watches path, 0 if none does. */
+int ruleset_watches(const struct ruleset *rs, const char *path);
+
+/*
+ * 1 if a path spec of rs names something inside dir (len bytes, with
+ * its trailing '/'), so that a file of dir that no subsystem watches is
+ * a gap of dir itself, not of all of it.
+ */
+int ruleset_watches_in(const struct ruleset *rs, const char *dir, size_t len);
+
 /* The effective threshold and policy of a subsystem (or the global ones). */
 int ruleset_threshold(const struct ruleset *rs, const struct subsystem *s);
 

@@ -193,7 +193,7 @@ for cmd in $(cat "$tmp/commands"); do
 	expect "$cmd: the formats of its usage" "$(cat "$tmp/formats-$cmd")" \
 		"$cmd" --format ''
 done
-got=$({ comp rules list -; echo; comp rules test -; } | tr ' ' '\n' |
+got=$({ comp rules check -; echo; comp rules list -; echo; comp rules test -; } | tr ' ' '\n' |
 	LC_ALL=C sort -u | grep . | tr '\n' ' ' | sed 's/ $//')
 if [ "$got" = "$(cat "$tmp/opts-rules")" ]; then
 	echo "ok - rules: the options of its usage, over its subcommands"
