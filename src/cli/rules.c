@@ -1,4 +1,5 @@
 #include "cli/cli.h"
+#include "cli/rules.h"
 #include "base/error.h"
 #include "cli/options.h"
 #include "report/report.h"
@@ -183,18 +184,22 @@ static int rules(struct run_context *ctx, int argc, char **argv)
 	if ((n = cli_parse(&cmd_rules, opts, argc, argv, 0)) < 0)
 		return cli_parse_status(n);
 	if (n == argc) {
-		error("rules needs a subcommand (check, list or test)");
+		error("rules needs a subcommand (check, init, list or test)");
 		return cli_usage(&cmd_rules);
 	}
+	if (!strcmp(argv[n], "init"))
+		return rules_init(ctx, argc - n, argv + n);
 	if (!strcmp(argv[n], "list"))
 		return rules_list(ctx, argc - n, argv + n);
 	if (!strcmp(argv[n], "test"))
 		return rules_test(ctx, argc - n, argv + n);
 	if (strcmp(argv[n], "check")) {
-		static const char *const subs[] = { "check", "list", "test" };
+		static const char *const subs[] = {
+			"check", "init", "list", "test"
+		};
 
-		error("unknown rules subcommand '%s' (expected check, list or "
-		      "test)", argv[n]);
+		error("unknown rules subcommand '%s' (expected check, init, "
+		      "list or test)", argv[n]);
 		hint_similar(argv[n], strlen(argv[n]), subs,
 			     ARRAY_SIZE(subs), "");
 		return cli_usage(&cmd_rules);
@@ -205,9 +210,11 @@ static int rules(struct run_context *ctx, int argc, char **argv)
 const struct cli_command cmd_rules = {
 	"rules",
 	"check [--branch BRANCH | --range A..B] [--upstream REF] [FILE...]\n"
+	"                        init [--branch BRANCH | --range A..B] [--upstream REF]\n"
+	"                             [--paths DIR/*/] DIR\n"
 	"                        list [--upstream REF]\n"
 	"                        test [--format text|json] [--label FIELD] [--messages]\n"
 	"                             [--threshold-sweep] FILE",
-	"validate rule files, list their subsystems, try them on messages",
+	"validate rule files, write a starter one, list their subsystems, try them",
 	rules,
 };

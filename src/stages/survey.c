@@ -134,6 +134,16 @@ static char *dir_name(const struct survey *s, const char *name)
 	return u;
 }
 
+/* 1 if a path spec can hold name: no blank, glob or control byte. */
+static int plain_name(const char *name)
+{
+	for (; *name; name++)
+		if ((unsigned char)*name <= ' ' || *name == 0x7f ||
+		    strchr("#*?[]\\", *name))
+			return 0;
+	return 1;
+}
+
 int survey_tree(struct survey *s, git_repository *repo, const git_oid *tip,
 		const char *spec)
 {
@@ -179,6 +189,10 @@ int survey_tree(struct survey *s, git_repository *repo, const git_oid *tip,
 		}
 		if (name[0] == '.')
 			continue;
+		if (!plain_name(name)) {
+			s->odd_dirs++;
+			continue;
+		}
 		ALLOC_GROW(s->dirs, s->nr_dirs, s->alloc_dirs);
 		s->dirs[s->nr_dirs].name = dir_name(s, name);
 		s->dirs[s->nr_dirs++].path = xstrfmt("%s%s/", dir ? dir : "",

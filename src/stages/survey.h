@@ -52,6 +52,7 @@ struct survey {
 	struct survey_dir *dirs;	/* in tree order */
 	size_t nr_dirs, alloc_dirs;
 	size_t top_files;		/* files at the top of the tree */
+	size_t odd_dirs;		/* names no path spec can hold */
 	struct survey_form *forms;	/* every known form, found or not */
 	size_t nr_forms;
 	struct survey_link *links;	/* most messages first */
