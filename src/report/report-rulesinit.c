@@ -57,6 +57,13 @@ static void init_tags(struct strbuf *out, const struct survey *s)
 	strbuf_addf(out, ".\n# Soak times and diff's \"caught up with\" "
 		    "read them: major, minor, rc, stable.\n"
 		    "release-tags /%s/\n", s->tags_pattern);
+	if (s->tag_other_example)
+		strbuf_addf(out, "# %zu other tag%s read so after another "
+			    "prefix (the newest: %s): edit\n# the pattern "
+			    "if %s name%s releases.\n", s->tags_other,
+			    plural(s->tags_other), s->tag_other_example,
+			    s->tags_other == 1 ? "it" : "they",
+			    s->tags_other == 1 ? "s" : "");
 }
 
 static void counts(struct strbuf *out, size_t mainline, size_t branch,

@@ -82,6 +82,7 @@ void survey_release(struct survey *s)
 		free(s->links[i].key);
 	free(s->links);
 	free(s->tags_pattern);
+	free(s->tag_other_example);
 	for (i = 0; i < s->nr_tag_examples; i++)
 		free(s->tag_examples[i]);
 	memset(s, 0, sizeof(*s));
@@ -388,6 +389,52 @@ static char *tags_pattern(const char *prefix, size_t len)
 	return strbuf_detach(&sb, NULL);
 }
 
+/*
+ * The index of the prefix most tags have, but not but (when given), of
+ * as many the first met; *count, how many have it (0: none).
+ */
+static size_t best_prefix(char **prefix, size_t nr, const char *but,
+			  size_t *count)
+{
+	size_t i, j, n, best = 0;
+
+	*count = 0;
+	for (i = 0; i < nr; i++) {
+		if (but && !strcmp(prefix[i], but))
+			continue;
+		for (n = 0, j = 0; j < nr; j++)
+			n += !strcmp(prefix[i], prefix[j]);
+		if (n > *count) {
+			*count = n;
+			best = i;
+		}
+	}
+	return best;
+}
+
+/*
+ * Moves the versions of the tags of prefix p to the front of v, newest
+ * first, and returns how many there are.  v and prefix stay parallel.
+ */
+static size_t newest(struct tag_version *v, char **prefix, size_t nr,
+		     const char *p)
+{
+	struct tag_version t;
+	char *tp, *keep = xstrdup(p);
+	size_t i, n = 0;
+
+	for (i = 0; i < nr; i++) {
+		if (strcmp(prefix[i], keep))
+			continue;
+		t = v[n], v[n] = v[i], v[i] = t;
+		tp = prefix[n], prefix[n] = prefix[i], prefix[i] = tp;
+		n++;
+	}
+	QSORT(v, n, cmp_version_desc);
+	free(keep);
+	return n;
+}
+
 int survey_tags(struct survey *s, git_repository *repo)
 {
 	git_strarray names = { NULL, 0 };
@@ -395,7 +442,7 @@ int survey_tags(struct survey *s, git_repository *repo)
 	pcre2_match_data *md = pcre2_match_data_create(8, NULL);
 	struct tag_version *v;
 	char **prefix;
-	size_t i, j, nr = 0, best = 0, best_nr = 0, n;
+	size_t i, j, nr = 0, best, best_nr, other, n;
 
 	if (!re || !md)
 		die_oom();
@@ -426,25 +473,22 @@ int survey_tags(struct survey *s, git_repository *repo)
 		nr++;
 	}
 	/* The prefix most release tags have; of as many, the first met. */
-	for (i = 0; i < nr; i++) {
-		for (n = 0, j = 0; j < nr; j++)
-			n += !strcmp(prefix[i], prefix[j]);
-		if (n > best_nr) {
-			best_nr = n;
-			best = i;
-		}
-	}
+	best = best_prefix(prefix, nr, NULL, &best_nr);
 	if (best_nr) {
+		char *p = xstrdup(prefix[best]), *q;
+
 		s->tags_matched = best_nr;
-		s->tags_pattern = tags_pattern(prefix[best],
-					       strlen(prefix[best]));
-		for (n = 0, j = 0; j < nr; j++)
-			if (!strcmp(prefix[j], prefix[best]))
-				v[n++] = v[j];
-		QSORT(v, n, cmp_version_desc);
+		s->tags_pattern = tags_pattern(p, strlen(p));
+		other = best_prefix(prefix, nr, p, &s->tags_other);
+		q = xstrdup(prefix[other]);
+		n = newest(v, prefix, nr, p);
 		for (j = 0; j < n && j < ARRAY_SIZE(s->tag_examples); j++)
 			s->tag_examples[s->nr_tag_examples++] =
 				xstrdup(v[j].name);
+		if (s->tags_other && newest(v, prefix, nr, q))
+			s->tag_other_example = xstrdup(v[0].name);
+		free(p);
+		free(q);
 	}
 	for (i = 0; i < nr; i++)
 		free(prefix[i]);

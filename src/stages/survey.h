@@ -63,6 +63,12 @@ struct survey {
 	char *tags_pattern;		/* NULL when no tag looks like one */
 	char *tag_examples[4];		/* the last ones by version */
 	size_t nr_tag_examples;
+	/*
+	 * The next most common prefix: how many tags have it, and the
+	 * newest of them (NULL if none), which the pattern does not read.
+	 */
+	size_t tags_other;
+	char *tag_other_example;
 };
 
 void survey_init(struct survey *s);

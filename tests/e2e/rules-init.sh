@@ -32,6 +32,7 @@ test_commit tools/t.sh 'echo t2' 'tools: add an option'
 git tag v1.1-rc1
 test_commit docs/a.txt 'b' 'docs: fix a typo'
 git tag v1.1
+git tag release-1.1
 git checkout -q stable
 test_tick
 git cherry-pick -x "$fix1" >/dev/null
@@ -80,7 +81,9 @@ grep -q '^#   Addresses: 1 in master, 1 in stable$' "$f" ||
 	fail "another key naming a commit is not counted"
 grep -q '^#link addresses	trailer:Addresses	' "$f" ||
 	fail "no commented link for Addresses:"
-grep -A1 '^# Release tags: 4 of the 4 tags read so, the newest:$' "$f" |
+grep -q '^# 1 other tag read so after another prefix (the newest: release-1\.1): edit$' "$f" ||
+	fail "the tags of another prefix are not named"
+grep -A1 '^# Release tags: 4 of the 5 tags read so, the newest:$' "$f" |
 	grep -q '^#   v1\.1, v1\.1-rc1, v1\.0\.1, v1\.0\.$' ||
 	fail "release tags: $(grep -A1 'Release tags' "$f")"
 grep -q '^release-tags /^v(?<major>' "$f" || fail "no release-tags line"
