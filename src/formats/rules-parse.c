@@ -41,6 +41,8 @@ struct parser {
 	unsigned paths_line, policy_line, block_threshold_line;
 	unsigned version_line, threshold_line, release_tags_line;
 	int cc_seen;			/* this file set the Cc: */
+	unsigned standalone_line;
+	int generic_only;		/* see rules_parse_buffer() */
 };
 
 __attribute__((format(printf, 3, 4)))
@@ -696,7 +698,7 @@ static void parse_cc(struct parser *p, char *s)
 		return;
 	}
 	/* The file that sets the Cc: replaces what the files before set. */
-	if (!p->cc_seen) {
+	if (!p->cc_seen && !p->generic_only) {
 		size_t i;
 
 		for (i = 0; i < p->rs->nr_cc; i++)
@@ -713,6 +715,8 @@ static void parse_cc(struct parser *p, char *s)
 			report(p, "bad cc address '%s' (expected NAME@HOST)", word);
 			continue;
 		}
+		if (p->generic_only)
+			continue;
 		rules_add_string(&p->rs->cc, &p->rs->nr_cc, &p->rs->alloc_cc,
 				 word);
 	}
@@ -764,6 +768,29 @@ static void parse_release_tags(struct parser *p, char *s)
 	free(p->rs->release_tags_pattern);
 	p->rs->release_tags = re;
 	p->rs->release_tags_pattern = xstrdup(pattern);
+}
+
+/*
+ * standalone: the directory of this file does without the subsystems
+ * of those before it (the shipped kernel rules), see rules.h.
+ */
+static void parse_standalone(struct parser *p, char *s)
+{
+	if (p->cur) {
+		report(p, "'standalone' inside subsystem '%s'", p->cur->name);
+		return;
+	}
+	if (next_word(&s)) {
+		report(p, "too many arguments to 'standalone'");
+		return;
+	}
+	if (p->standalone_line) {
+		report(p, "'standalone' given twice (first on line %u)",
+		       p->standalone_line);
+		return;
+	}
+	p->standalone_line = p->lineno;
+	p->file->standalone = 1;
 }
 
 static void parse_version(struct parser *p, char *s)
@@ -833,7 +860,7 @@ static void parse_subsystem(struct parser *p, char *s)
 			report(p, "duplicate subsystem '%s'", name);
 		bad = 1;
 	}
-	if (bad) {
+	if (bad || p->generic_only) {
 		sub = &p->scratch;
 		memset(sub, 0, sizeof(*sub));
 	} else {
@@ -873,6 +900,7 @@ static void parse_line(struct parser *p, char *line)
 		{ "policy", parse_policy, 1 },
 		{ "release-tags", parse_release_tags, 0 },
 		{ "soak", parse_soak, 1 },
+		{ "standalone", parse_standalone, 0 },
 		{ "subsystem", parse_subsystem, 0 },
 		{ "threshold", parse_threshold, 0 },
 		{ "version", parse_version, 0 },
@@ -909,11 +937,19 @@ static struct rule_file *add_file(struct ruleset *rs, const char *path)
 	f = &rs->files[rs->nr_files++];
 	f->path = xstrdup(path);
 	f->version = NULL;
+	f->standalone = 0;
+	f->generic_only = 0;
 	return f;
 }
 
 int ruleset_load_buffer(struct ruleset *rs, const char *name,
 			const char *text, size_t len)
+{
+	return rules_parse_buffer(rs, name, text, len, 0);
+}
+
+int rules_parse_buffer(struct ruleset *rs, const char *name,
+		       const char *text, size_t len, int generic_only)
 {
 	struct strbuf line = STRBUF_INIT;
 	struct parser p;
@@ -922,7 +958,9 @@ int ruleset_load_buffer(struct ruleset *rs, const char *name,
 	memset(&p, 0, sizeof(p));
 	p.rs = rs;
 	p.file = add_file(rs, name);
+	p.file->generic_only = generic_only;
 	p.path = p.file->path;
+	p.generic_only = generic_only;
 
 	while (text < end) {
 		eol = memchr(text, '\n', (size_t)(end - text));

@@ -130,6 +130,12 @@ struct subsystem {
 struct rule_file {
 	char *path;
 	char *version;		/* the `version` directive, or NULL */
+	int standalone;		/* it says `standalone` */
+	/*
+	 * Loaded as the base of a standalone directory: its subsystems
+	 * and its cc were left out (ruleset_load_dirs()).
+	 */
+	int generic_only;
 };
 
 struct ruleset {
@@ -189,6 +195,13 @@ int ruleset_load_dir(struct ruleset *rs, const char *dir);
  * directory replaces the file of the same name of an earlier one, a
  * new name adds a file (an empty file takes one away).  The shipped
  * rules come first, then a project's or a user's.
+ *
+ * A directory one of whose files says `standalone` stands alone: of
+ * the directories before it only default.rules is loaded (the last
+ * one's, as always), and of it only what any project shares: the
+ * threshold, links, release-tags, rules and vetoes, not its subsystems
+ * nor its cc.  A default.rules of the standalone directory itself
+ * replaces that one whole, as without it.
  */
 int ruleset_load_dirs(struct ruleset *rs, const char *const *dirs, size_t nr);
 
@@ -256,6 +269,25 @@ struct subsystem *ruleset_add_derived(struct ruleset *rs,
  * primary subsystem does not depend on it.
  */
 int subsystem_cmp(const struct subsystem *a, const struct subsystem *b);
+
+/*
+ * 1 if a path spec of sub names path (a file's path in the tree): a
+ * directory spec ("src/") whatever is below it, a glob after a
+ * directory ("*.c" after "src/") the files directly in it that match,
+ * a template's spec whatever is in a directory of its directory.
+ * Whatever the subsystem's policy.
+ */
+int subsystem_watches(const struct subsystem *sub, const char *path);
+
+/* 1 if a subsystem of rs watches path, 0 if none does. */
+int ruleset_watches(const struct ruleset *rs, const char *path);
+
+/*
+ * 1 if a path spec of rs names something inside dir (len bytes, with
+ * its trailing '/'), so that a file of dir that no subsystem watches is
+ * a gap of dir itself, not of all of it.
+ */
+int ruleset_watches_in(const struct ruleset *rs, const char *dir, size_t len);
 
 /* The effective threshold and policy of a subsystem (or the global ones). */
 int ruleset_threshold(const struct ruleset *rs, const struct subsystem *s);

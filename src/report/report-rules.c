@@ -52,6 +52,10 @@ void report_rule_file(struct strbuf *out, const struct ruleset *rs,
 			    c.links == 1 ? "" : "s");
 	if (f->version)
 		strbuf_addf(out, ", version %s", f->version);
+	if (f->standalone)
+		strbuf_addstr(out, ", standalone");
+	if (f->generic_only)
+		strbuf_addstr(out, ", generic part only");
 	strbuf_addstr(out, ")\n");
 }
 
@@ -67,4 +71,35 @@ void report_subsystem_names(struct strbuf *out, const struct ruleset *rs)
 	for (i = 0; i < nr; i++)
 		strbuf_addf(out, "%s\n", names[i]);
 	free(names);
+}
+
+void report_gaps(struct strbuf *out, const struct gaps *g, const char *range)
+{
+	size_t i, rest = 0;
+
+	if (!g->unwatched) {
+		strbuf_addf(out, "no gaps in %s: every file its %zu commit%s "
+			    "change%s is watched\n", range, g->walked,
+			    g->walked == 1 ? "" : "s",
+			    g->walked == 1 ? "s" : "");
+	} else {
+		strbuf_addf(out, "gaps in %s: %zu of %zu commit%s change "
+			    "files no subsystem watches, %zu of them no "
+			    "watched file at all\n", range, g->unwatched,
+			    g->walked, g->walked == 1 ? "" : "s", g->unseen);
+	}
+	for (i = 0; i < g->nr; i++) {
+		if (i < REPORT_GAPS_TOP)
+			strbuf_addf(out, "%7zu  %s\n", g->dirs[i].commits,
+				    g->dirs[i].dir);
+		else
+			rest++;
+	}
+	if (rest)
+		strbuf_addf(out, "         and %zu more director%s\n", rest,
+			    rest == 1 ? "y" : "ies");
+	if (g->top)
+		strbuf_addf(out, "%zu commit%s change%s files at the top of "
+			    "the tree, which no path spec names\n", g->top,
+			    g->top == 1 ? "" : "s", g->top == 1 ? "s" : "");
 }
