@@ -3,7 +3,8 @@
 # once.  T1 makes T0's change again (same subject, same patch) and T0 is
 # below the branch's base; D2 makes D1's change again and the branch
 # backported D1.  Neither is a false pick (already-in-branch, listed
-# apart with its twin).
+# apart with its twin), and the same-content maybe-present that propose
+# gives them names the twin in its evidence.
 . "$TEST_SRCDIR/tests/lib.sh"
 
 repo=$tmp/repo
@@ -102,3 +103,18 @@ printf '%s\n' 2 "2	1" "false-pick	$N	-	-" \
 	"already-in-branch	$D2	$D1	range" >"$tmp/expect"
 test_cmp "$tmp/expect" "$tmp/actual"
 ok "JSON: already-in-branch objects with the twin"
+
+# propose picks them onto the tip: nothing changes, and the twin is named.
+"$STABLEPICK" propose --branch linux-6.6.y --format json |
+	jq -r 'select(.commit == "'"$T1"'" or .commit == "'"$D2"'") |
+	       [.commit, .verdict, (.evidence[] | select(.kind == "same-content") | .commit), .why] | @tsv' \
+	>"$tmp/actual"
+printf '%s\t%s\t%s\t%s\n' \
+	"$T1" maybe-present "$T0" "its pick changes nothing: $(s "$T0") (below v6.6) made the same change" \
+	"$D2" maybe-present "$D1" "its pick changes nothing: $(s "$D1") (which linux-6.6.y carries) made the same change" \
+	>"$tmp/expect"
+test_cmp "$tmp/expect" "$tmp/actual"
+"$STABLEPICK" explain --branch linux-6.6.y "$T1" | grep '^  same-content' >"$tmp/actual"
+echo "  same-content   picked onto the branch tip after the proposals before it, it changes nothing: $(s "$T0") (below v6.6) made the same change ($T0)" |
+	test_cmp - "$tmp/actual"
+ok "a same-content maybe-present names its twin"
