@@ -43,11 +43,37 @@ static void subject_add(struct twin_subject **head, const char *subject,
 	s->idx[s->nr++] = i;
 }
 
+/*
+ * The questions' patch-ids, computed when a commit of the same subject
+ * is met: most questions meet none, and a diff is what costs.
+ */
+struct twin_pids {
+	struct match *m;
+	struct candidate *const *cands;
+	git_oid *pids;
+	int *state;			/* 0 not yet, 1 known, -1 no diff */
+};
+
+/* The patch-id of question i: 1 with *out, 0 for none, -1 on error. */
+static int pid_of(struct twin_pids *p, size_t i, const git_oid **out)
+{
+	if (!p->state[i]) {
+		int ret = patchid_cache_get_id(p->m->patchids, p->m->repo,
+					       &p->cands[i]->id, &p->pids[i]);
+
+		if (ret < 0 && ret != GIT_ENOTFOUND)
+			return -1;
+		p->state[i] = ret ? -1 : 1;
+	}
+	*out = &p->pids[i];
+	return p->state[i] > 0;
+}
+
 /* What the walk below the base looks for. */
 struct twin_walk {
 	struct match *m;
 	struct twin_subject *pending;	/* questions by subject */
-	const git_oid *pids;		/* the questions' patch-ids */
+	struct twin_pids *pids;
 	struct match_twin *out;
 	int err;
 };
@@ -97,8 +123,14 @@ static int met_twin(const git_oid *id, void *data)
 		return 0;
 	for (i = 0; i < s->nr; i++) {
 		struct match_twin *t = &w->out[s->idx[i]];
+		const git_oid *want;
 
-		if (t->found || !git_oid_equal(&pid, &w->pids[s->idx[i]]))
+		if (t->found)
+			continue;
+		ret = pid_of(w->pids, s->idx[i], &want);
+		if (ret < 0)
+			w->err = -1;
+		if (ret <= 0 || !git_oid_equal(&pid, want))
 			continue;
 		git_oid_cpy(&t->id, id);
 		t->found = 1;
@@ -109,8 +141,7 @@ static int met_twin(const git_oid *id, void *data)
 
 /* The twins below the base of the questions not answered yet. */
 static int twins_below(struct match *m, struct candidate *const *cands,
-		       size_t nr, const git_oid *pids, const int *has_pid,
-		       struct match_twin *out)
+		       size_t nr, struct twin_pids *pids, struct match_twin *out)
 {
 	struct twin_walk w = { m, NULL, pids, out, 0 };
 	struct twin_subject *s, *tmp;
@@ -120,7 +151,7 @@ static int twins_below(struct match *m, struct candidate *const *cands,
 	int ret = 0;
 
 	for (i = 0; i < nr; i++) {
-		if (out[i].found || !has_pid[i])
+		if (out[i].found || pids->state[i] < 0)
 			continue;
 		subject_add(&w.pending, cands[i]->msg.subject, i);
 		if (!pending++ || cands[i]->time < oldest)
@@ -152,7 +183,7 @@ static int twins_below(struct match *m, struct candidate *const *cands,
 
 /* The twins among the range's candidates that accept() takes. */
 static int twins_in_range(struct match *m, struct candidate *const *cands,
-			  size_t nr, const git_oid *pids, const int *has_pid,
+			  size_t nr, struct twin_pids *pids,
 			  int (*accept)(const struct candidate *twin,
 					const struct candidate *c),
 			  struct match_twin *out)
@@ -166,14 +197,22 @@ static int twins_in_range(struct match *m, struct candidate *const *cands,
 		if (l->items[i]->msg.subject && *l->items[i]->msg.subject)
 			subject_add(&by_subject, l->items[i]->msg.subject, i);
 	for (i = 0; !ret && i < nr; i++) {
+		if (pids->state[i] < 0)
+			continue;
 		HASH_FIND_STR(by_subject, cands[i]->msg.subject, s);
-		for (j = 0; has_pid[i] && s && j < s->nr && !out[i].found; j++) {
+		for (j = 0; s && j < s->nr && !out[i].found; j++) {
 			struct candidate *d = l->items[s->idx[j]];
+			const git_oid *want;
 
 			if (d == cands[i] || !accept(d, cands[i]))
 				continue;
-			ret = match_same_patch(m, &d->id, &pids[i]);
+			ret = pid_of(pids, i, &want);
 			if (ret <= 0)
+				break;
+			ret = match_same_patch(m, &d->id, want);
+			if (ret < 0)
+				break;
+			if (!ret)
 				continue;
 			ret = 0;
 			git_oid_cpy(&out[i].id, &d->id);
@@ -190,32 +229,23 @@ int match_twins(struct match *m, struct candidate *const *cands, size_t nr,
 			      const struct candidate *c),
 		struct match_twin *out)
 {
-	git_oid *pids;
-	int *has_pid, ret = 0;
+	struct twin_pids pids = { m, cands, NULL, NULL };
+	int ret;
 	size_t i;
 
 	memset(out, 0, nr * sizeof(*out));
 	if (!m->patchids || !nr)
 		return 0;
-	pids = xcalloc(nr, sizeof(*pids));
-	has_pid = xcalloc(nr, sizeof(*has_pid));
-	for (i = 0; !ret && i < nr; i++) {
+	pids.pids = xcalloc(nr, sizeof(*pids.pids));
+	pids.state = xcalloc(nr, sizeof(*pids.state));
+	/* Without a subject, no twin. */
+	for (i = 0; i < nr; i++)
 		if (!cands[i]->msg.subject || !*cands[i]->msg.subject)
-			continue;
-		ret = patchid_cache_get_id(m->patchids, m->repo, &cands[i]->id,
-					   &pids[i]);
-		if (ret == GIT_ENOTFOUND)
-			ret = 0;
-		else if (ret < 0)
-			ret = -1;
-		else
-			has_pid[i] = 1;
-	}
+			pids.state[i] = -1;
+	ret = twins_in_range(m, cands, nr, &pids, accept, out);
 	if (!ret)
-		ret = twins_in_range(m, cands, nr, pids, has_pid, accept, out);
-	if (!ret)
-		ret = twins_below(m, cands, nr, pids, has_pid, out);
-	free(pids);
-	free(has_pid);
+		ret = twins_below(m, cands, nr, &pids, out);
+	free(pids.pids);
+	free(pids.state);
 	return ret;
 }
