@@ -170,6 +170,33 @@ struct match_found {
 int match_mainline(struct match *m, const struct match_pick *p,
 		   struct match_found *out, const char **why);
 
+/*
+ * A twin: a commit with the same subject and the same change (the
+ * patch-id method's patch-id) as a candidate, through which the branch
+ * has that change although it has not the candidate: mainline took the
+ * change twice, once below the branch's base (in the release the
+ * branch forked from) and again in the range, or twice in the range.
+ */
+struct match_twin {
+	git_oid id;
+	struct candidate *cand;		/* the twin's candidate; NULL: below */
+	int found;
+};
+
+/*
+ * The twins of the nr candidates of cands, in out[i] for cands[i]: a
+ * candidate of the range that accept(twin, cands[i]) takes (eval: one
+ * the branch carries; a trial pick: also a proposal picked before it),
+ * else a commit below the base, found in one walk down from it by date
+ * that stops a month before the oldest author date asked about (a twin
+ * is committed after its change was written).  No patch-id cache: no
+ * twins.  Returns 0, or -1 after an error message.
+ */
+int match_twins(struct match *m, struct candidate *const *cands, size_t nr,
+		int (*accept)(const struct candidate *twin,
+			      const struct candidate *c),
+		struct match_twin *out);
+
 /* A subject looked for in all of the range: match_range_subjects(). */
 struct match_wanted {
 	const char *subject;
