@@ -208,6 +208,7 @@ static int pick_from_mail(struct run_context *ctx, struct run *run,
 		return 0;
 	message_init(&parsed);
 	message_parse(&parsed, m->body, strlen(m->body));
+	message_read_backports(&parsed, m->body, strlen(m->body), &run->rules);
 	memset(&pick, 0, sizeof(pick));
 	pick.msg = &parsed;
 	pick.diff = m->diff;
@@ -375,6 +376,8 @@ int picks_read_applied(struct run_context *ctx, struct run *run,
 		raw = commit ? git_commit_message(commit) : bad.message;
 		message_init(&m);
 		message_parse(&m, raw ? raw : "", raw ? strlen(raw) : 0);
+		message_read_backports(&m, raw ? raw : "", raw ? strlen(raw) : 0,
+				       &run->rules);
 		memset(&pick, 0, sizeof(pick));
 		pick.msg = &m;
 		pick.commit = commit ? &id : NULL;
