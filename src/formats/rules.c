@@ -142,6 +142,9 @@ void ruleset_release(struct ruleset *rs)
 	for (i = 0; i < rs->nr_links; i++)
 		rule_release(&rs->links[i]);
 	free(rs->links);
+	for (i = 0; i < rs->nr_backports; i++)
+		rule_release(&rs->backports[i]);
+	free(rs->backports);
 	free_string_array(rs->cc, rs->nr_cc);
 	pcre2_code_free(rs->release_tags);
 	free(rs->release_tags_pattern);

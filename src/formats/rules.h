@@ -70,6 +70,7 @@ struct rule {
 	int weight;		/* signed; unused for a veto or a link */
 	int veto;
 	int link;		/* a link: its first group is a commit id */
+	int backport;		/* a backport line: its group names upstream */
 	enum rule_field field;
 	char *trailer;		/* key for FIELD_TRAILER, as written */
 	char *pattern;		/* the pattern as written, without slashes */
@@ -154,6 +155,14 @@ struct ruleset {
 	struct rule *links;
 	size_t nr_links, alloc_links;
 	/*
+	 * How a backport names the upstream commit it stands for
+	 * ("backport cherry-picked message /cherry picked from commit
+	 * ([0-9a-f]{40})/i"): the group "id", else the first, every match
+	 * of it; only a full 40-digit id counts (message_read_backports()).
+	 */
+	struct rule *backports;
+	size_t nr_backports, alloc_backports;
+	/*
 	 * How tags name releases ("release-tags /^v(?<major>...)/"): the
 	 * groups major (required), minor, rc (a release candidate) and
 	 * stable (a stable release); NULL for the kernel's vX.Y, vX.Y-rcN
@@ -227,7 +236,7 @@ int rule_match(const struct ruleset *rs, const struct rule *r,
 	       const char *text, size_t len, struct rule_match_result *res);
 
 /*
- * Matches link r against text from offset start: 1 with the id at
+ * Matches link or backport line r against text from offset start: 1 with the id at
  * [*id, *id + *id_len) and, when the pattern has a group "subject",
  * the subject at [*subject, ...), else *subject NULL; *end is where to
  * look for the next match.  0 when there is no more, -1 when the match

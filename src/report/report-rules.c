@@ -6,7 +6,7 @@
 
 /* What one file added to the ruleset, for its summary line. */
 struct file_counts {
-	size_t subsystems, rules, vetoes, links;
+	size_t subsystems, rules, vetoes, links, backports;
 };
 
 static void count_rules(struct file_counts *c, const struct rule *rules,
@@ -27,12 +27,14 @@ static void count_rules(struct file_counts *c, const struct rule *rules,
 void report_rule_file(struct strbuf *out, const struct ruleset *rs,
 		      const struct rule_file *f)
 {
-	struct file_counts c = { 0, 0, 0, 0 };
+	struct file_counts c = { 0, 0, 0, 0, 0 };
 	size_t i;
 
 	count_rules(&c, rs->rules, rs->nr_rules, f->path);
 	for (i = 0; i < rs->nr_links; i++)
 		c.links += rs->links[i].file == f->path;
+	for (i = 0; i < rs->nr_backports; i++)
+		c.backports += rs->backports[i].file == f->path;
 	for (i = 0; i < rs->nr_subsystems; i++) {
 		const struct subsystem *s = rs->subsystems[i];
 
@@ -50,6 +52,9 @@ void report_rule_file(struct strbuf *out, const struct ruleset *rs,
 	if (c.links)
 		strbuf_addf(out, ", %zu link%s", c.links,
 			    c.links == 1 ? "" : "s");
+	if (c.backports)
+		strbuf_addf(out, ", %zu backport line%s", c.backports,
+			    c.backports == 1 ? "" : "s");
 	if (f->version)
 		strbuf_addf(out, ", version %s", f->version);
 	if (f->standalone)

@@ -542,8 +542,9 @@ static const struct branch_backport *backport_of(const struct match *m,
 }
 
 /* The reason branch commit id, a revert, gives (or NULL). */
-static char *revert_reason(git_repository *repo, const git_oid *id)
+static char *revert_reason(const struct match *m, const git_oid *id)
 {
+	git_repository *repo = m->repo;
 	git_commit *commit = NULL;
 	struct message msg;
 	const char *text;
@@ -556,7 +557,8 @@ static char *revert_reason(git_repository *repo, const git_oid *id)
 	text = git_commit_message(commit);
 	message_init(&msg);
 	if (text && !message_parse(&msg, text, strlen(text)))
-		why = message_revert_reason(&msg);
+		why = message_revert_reason(&msg, m->scan ? m->scan->rules :
+						  NULL);
 	message_release(&msg);
 	git_commit_free(commit);
 	return why;
@@ -594,7 +596,7 @@ static int found(struct match *m, struct candidate *c, enum evidence_kind kind,
 			       "%s %.12s, reverted in %s by %.12s", as, hex,
 			       m->branch->name, by);
 	if (!c->branch_revert_why)
-		c->branch_revert_why = revert_reason(m->repo, reverted_by);
+		c->branch_revert_why = revert_reason(m, reverted_by);
 	return FOUND_NOTHING;
 }
 
@@ -673,7 +675,7 @@ static int by_subject(struct match *m, struct match_question *q)
 					       m->branch->name,
 					       git_oid_tostr_s(&r->by));
 			if (!c->branch_revert_why)
-				c->branch_revert_why = revert_reason(m->repo,
+				c->branch_revert_why = revert_reason(m,
 								     &r->by);
 			continue;
 		}

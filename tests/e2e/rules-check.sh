@@ -135,7 +135,7 @@ else
 fi
 "$STABLEPICK" --rules "$tmp/alone" rules check >"$tmp/out" 2>"$tmp/err" ||
 	fail "standalone: rules check failed"
-grep -q '/default\.rules: ok (0 subsystems, [1-9][0-9]* rules, 1 veto, 1 link, version 1, generic part only)$' "$tmp/out" ||
+grep -q '/default\.rules: ok (0 subsystems, [1-9][0-9]* rules, 1 veto, 1 link, 3 backport lines, version 1, generic part only)$' "$tmp/out" ||
 	fail "standalone: default.rules not kept for its generic part"
 grep -q "^$tmp/alone/project\.rules: ok (1 subsystem, 0 rules, standalone)\$" "$tmp/out" ||
 	fail "standalone: the overlay's summary does not say standalone"
