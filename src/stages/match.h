@@ -76,6 +76,7 @@ struct match_files;
 struct match_upstream;
 struct match_names;
 struct match_has_path;
+struct match_renames;
 
 struct match {
 	git_repository *repo;
@@ -96,6 +97,7 @@ struct match {
 	git_tree *tip_tree;		/* the branch's, when asked */
 	struct match_names *names;	/* file names of a subsystem there */
 	struct match_has_path *has_paths;	/* paths asked of it */
+	struct match_renames *renames;	/* of the range's commits, by id */
 };
 
 void match_init(struct match *m, git_repository *repo,
@@ -140,6 +142,30 @@ int match_commit_in_branch(struct match *m, const git_oid *id, int ask_graph);
  */
 int match_branch_has_file(struct match *m, const struct candidate *c,
 			  const char *path);
+
+/* How many renames match_renamed_from() is followed back through. */
+#define MATCH_RENAMES_MAX 8
+
+/*
+ * The newest candidate of l before c that added path (one that changed
+ * it does not count), or NULL; c is l's, or a copy of one of l's (by
+ * id), else NULL.
+ */
+const struct candidate *match_added_by(const struct candidate_list *l,
+				       const struct candidate *c,
+				       const char *path);
+
+/*
+ * The name path had before a rename of the range: *by is
+ * match_added_by(l, c, path), and *from, when *by deleted a file at
+ * least 50% similar as it added path (git's rename detection:
+ * git/renames.h), that file's path (borrowed from m), else NULL.  0, or
+ * -1 after an error message.  Called again with *by and *from, it
+ * follows a chain of renames back.
+ */
+int match_renamed_from(struct match *m, const struct candidate_list *l,
+		       const struct candidate *c, const char *path,
+		       const char **from, const struct candidate **by);
 
 /* What a backport, a pick or a pick mail offers to be recognised by. */
 struct match_pick {
