@@ -232,52 +232,33 @@ static int changes(const git_tree_entry *ours, const git_tree_update *up)
 	       git_tree_entry_filemode(ours) != up->filemode;
 }
 
-/* Whether an entry of this mode is a file (a gitlink is not). */
-static int is_blob_mode(uint32_t mode)
-{
-	return mode && mode != GIT_FILEMODE_COMMIT && mode != GIT_FILEMODE_TREE;
-}
-
 /*
  * The files of the pick (pick: its diff against base, its parent) that
  * base has and the branch tip lacks, where tree (the tip after the
- * earlier picks of a series) has them under another name: git's
- * rename detection from base to tree, its sources those files, its
- * targets the files tree has and base lacks.  Into out; 0, or -1 after
- * an error message.
+ * earlier picks of a series) has them under another name
+ * (renames_onto()).  Into out; 0, or -1 after an error message.
  */
 static int renamed_on_branch(git_repository *repo, const git_tree *base,
 			     const git_tree *tip, const git_tree *tree,
 			     const struct treediff *pick, struct renames *out)
 {
-	struct treediff d = TREEDIFF_INIT;
-	char **paths;
-	size_t i, nr = 0, sources = 0;
+	char **paths = xcalloc(pick->nr ? pick->nr : 1, sizeof(*paths));
+	size_t i, nr = 0;
 	int ret;
 
-	paths = xcalloc(pick->nr ? pick->nr : 1, sizeof(*paths));
 	for (i = 0; i < pick->nr; i++) {
 		git_tree_entry *e;
+		uint32_t mode = pick->items[i].old_mode;
 
-		if (!is_blob_mode(pick->items[i].old_mode))
+		if (!mode || mode == GIT_FILEMODE_COMMIT)
 			continue;
 		e = apply_entry_at(tip, pick->items[i].path);
 		if (!e)
 			paths[nr++] = pick->items[i].path;
 		git_tree_entry_free(e);
 	}
-	sources = nr;
-	if (!sources || treediff_trees(&d, repo, base, tree) < 0) {
-		free(paths);
-		return sources ? -1 : 0;
-	}
-	paths = xrealloc(paths, (nr + d.nr + 1) * sizeof(*paths));
-	for (i = 0; i < d.nr; i++)
-		if (!d.items[i].old_mode && is_blob_mode(d.items[i].new_mode))
-			paths[nr++] = d.items[i].path;
-	ret = nr > sources ? renames_trees(out, repo, base, tree, paths, nr) : 0;
+	ret = renames_onto(out, repo, base, tree, paths, nr);
 	free(paths);
-	treediff_release(&d);
 	return ret;
 }
 

@@ -84,6 +84,37 @@ out:
 	return ret;
 }
 
+/* Whether an entry of this mode is a file (a gitlink is not). */
+static int is_file_mode(uint32_t mode)
+{
+	return mode && mode != GIT_FILEMODE_COMMIT && mode != GIT_FILEMODE_TREE;
+}
+
+int renames_onto(struct renames *out, git_repository *repo,
+		 const git_tree *base, const git_tree *tree,
+		 char *const *sources, size_t nr)
+{
+	struct treediff d = TREEDIFF_INIT;
+	char **paths;
+	size_t i, n = nr;
+	int ret = 0;
+
+	if (!nr)
+		return 0;
+	if (treediff_trees(&d, repo, base, tree) < 0)
+		return -1;
+	paths = xcalloc(nr + d.nr, sizeof(*paths));
+	memcpy(paths, sources, nr * sizeof(*paths));
+	for (i = 0; i < d.nr; i++)
+		if (!d.items[i].old_mode && is_file_mode(d.items[i].new_mode))
+			paths[n++] = d.items[i].path;
+	if (n > nr)
+		ret = renames_trees(out, repo, base, tree, paths, n);
+	free(paths);
+	treediff_release(&d);
+	return ret;
+}
+
 int renames_commit(struct renames *out, git_repository *repo,
 		   const git_commit *commit)
 {

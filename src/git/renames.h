@@ -50,6 +50,18 @@ int renames_trees(struct renames *out, git_repository *repo,
 		  const git_tree *a, const git_tree *b,
 		  char *const *paths, size_t nr);
 
+/*
+ * Where tree has the sources, paths base has and tree lacks, under
+ * other names, as git cherry-pick finds them when it picks a commit
+ * whose parent is base onto tree: the renames from base to tree, the
+ * targets every file tree has and base lacks.  The cost follows the
+ * size of the difference of the two trees.  Appends to out; returns 0,
+ * or -1 after an error message.
+ */
+int renames_onto(struct renames *out, git_repository *repo,
+		 const git_tree *base, const git_tree *tree,
+		 char *const *sources, size_t nr);
+
 /* The rename whose target is path, or NULL. */
 const struct rename *renames_to(const struct renames *r, const char *path);
 

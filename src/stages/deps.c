@@ -645,7 +645,9 @@ static int is_prereq(const struct candidate *c, const struct candidate *a)
  * Whether the branch has path by the time c applies: it has the file,
  * at path or under a name it had before a rename of the range (git's
  * rename detection, as a cherry-pick follows it: the trial pick), or a
- * commit present, proposed or named as c's prerequisite adds it.  1 or
+ * commit present, proposed or named as c's prerequisite adds it; when
+ * no commit of the range added it, where git cherry-pick would find it
+ * (match_branch_has_moved()).  1 or
  * 0 with *creator the commit of the range that added path (or NULL),
  * -1 after an error message.
  */
@@ -666,8 +668,11 @@ static int will_have(struct deps *d, const struct candidate *c,
 			return -1;
 		if (!depth)
 			*creator = a;
-		if (a && (a->present || a->maybe_present || wanted(a) ||
-			  a->pulled || is_prereq(c, a)))
+		/* The range does not tell where it came from: ask git. */
+		if (!a)
+			return match_branch_has_moved(d->match, c, path);
+		if (a->present || a->maybe_present || wanted(a) || a->pulled ||
+		    is_prereq(c, a))
 			return 1;
 		if (!from)
 			break;

@@ -266,6 +266,93 @@ int match_branch_has_file(struct match *m, const struct candidate *c,
 	return branch_has_file(m, c, path);
 }
 
+void match_tip_name_free(struct match_tip_name *n)
+{
+	free_string_array(n->paths, n->nr);
+	free(n->name);
+	free(n);
+}
+
+static int collect_tip_name(const char *root, const git_tree_entry *e,
+			    void *data)
+{
+	struct match *m = data;
+	struct match_tip_name *n;
+	const char *name = git_tree_entry_name(e);
+
+	if (git_tree_entry_type(e) != GIT_OBJECT_BLOB)
+		return 0;
+	HASH_FIND_STR(m->tip_names, name, n);
+	if (!n) {
+		n = xcalloc(1, sizeof(*n));
+		n->name = xstrdup(name);
+		HASH_ADD_KEYPTR(hh, m->tip_names, n->name, strlen(n->name), n);
+	}
+	ALLOC_GROW(n->paths, n->nr, n->alloc);
+	n->paths[n->nr++] = xstrfmt("%s%s", root, name);
+	return 0;
+}
+
+int match_branch_has_moved(struct match *m, const struct candidate *c,
+			   const char *path)
+{
+	struct renames r = RENAMES_INIT;
+	const struct match_tip_name *n;
+	const char *name = strrchr(path, '/');
+	git_commit *commit = NULL;
+	git_tree *base = NULL;
+	char **paths = NULL;
+	size_t i, nr = 0;
+	git_oid ptree;
+	int ret = -1;
+
+	if (tip_tree(m) < 0)
+		return -1;
+	if (!m->tip_names_built) {
+		m->tip_names_built = 1;
+		if (git_tree_walk(m->tip_tree, GIT_TREEWALK_PRE,
+				  collect_tip_name, m) < 0)
+			return error_git("cannot read the tree of '%s'",
+					 m->branch->name);
+	}
+	name = name ? name + 1 : path;
+	HASH_FIND_STR(m->tip_names, name, n);
+	if (!n)
+		return 0;
+	if (git_commit_lookup(&commit, m->repo, &c->id) < 0 ||
+	    git_commit_parentcount(commit) != 1) {
+		git_commit_free(commit);
+		git_error_clear();
+		return 0;
+	}
+	if (malformed_tree_id(&ptree, m->repo, git_commit_parent_id(commit, 0)) < 0 ||
+	    git_tree_lookup(&base, m->repo, &ptree) < 0) {
+		error_git("cannot read the tree of the parent of %.12s", c->hex);
+		goto out;
+	}
+	paths = xcalloc(n->nr + 1, sizeof(*paths));
+	paths[nr++] = (char *)path;
+	for (i = 0; i < n->nr; i++) {
+		git_tree_entry *e = NULL;
+
+		if (git_tree_entry_bypath(&e, base, n->paths[i]) < 0)
+			paths[nr++] = n->paths[i];
+		git_tree_entry_free(e);
+		git_error_clear();
+	}
+	ret = 0;
+	if (nr > 1 && renames_trees(&r, m->repo, base, m->tip_tree, paths, nr) < 0)
+		ret = -1;
+	else
+		ret = r.nr > 0;
+out:
+	free(paths);
+	renames_release(&r);
+	git_tree_free(base);
+	git_commit_free(commit);
+	return ret;
+}
+
 /* --- renames of the range ---------------------------------------------- */
 
 void match_renames_free(struct match_renames *r)

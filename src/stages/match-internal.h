@@ -49,6 +49,14 @@ struct match_renames {
 	UT_hash_handle hh;
 };
 
+/* The paths of the files of one name in the branch tip. */
+struct match_tip_name {
+	char *name;
+	char **paths;
+	size_t nr, alloc;
+	UT_hash_handle hh;
+};
+
 /* A candidate of the range by an upstream id it names itself. */
 struct match_upstream {
 	git_oid id;
@@ -157,6 +165,9 @@ const struct match_files *match_files_of_candidate(struct match *m,
 
 /* Frees a struct match_renames (match_release()). */
 void match_renames_free(struct match_renames *r);
+
+/* Frees a struct match_tip_name (match_release()). */
+void match_tip_name_free(struct match_tip_name *n);
 
 /* The paths of a mail's diff: its "--- a/X" and "+++ b/Y" lines. */
 void match_diff_paths(const char *diff, char ***paths, size_t *nr);

@@ -85,6 +85,7 @@ void match_release(struct match *m)
 	struct match_names *n, *ntmp;
 	struct match_has_path *hp, *hptmp;
 	struct match_renames *r, *rtmp;
+	struct match_tip_name *tn, *tntmp;
 
 	HASH_FREE_ALL(m->subjects, s, stmp, free);
 	HASH_FREE_ALL(m->ties, t, ttmp, free);
@@ -94,6 +95,7 @@ void match_release(struct match *m)
 	HASH_FREE_ALL(m->names, n, ntmp, names_free);
 	HASH_FREE_ALL(m->has_paths, hp, hptmp, has_path_free);
 	HASH_FREE_ALL(m->renames, r, rtmp, match_renames_free);
+	HASH_FREE_ALL(m->tip_names, tn, tntmp, match_tip_name_free);
 	git_tree_free(m->tip_tree);
 	memset(m, 0, sizeof(*m));
 }

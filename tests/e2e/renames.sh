@@ -43,6 +43,7 @@ move=$(git rev-parse --short=12 HEAD)
 git mv fs/foo/dir.c fs/bar/dir.c
 test_tick
 git commit -q -m 'bar: take the dir code from foo'
+dirmove=$(git rev-parse HEAD)
 mkdir -p fs/baz
 git mv fs/bar/dir.c fs/baz/dir.c
 test_tick
@@ -136,3 +137,17 @@ git checkout -q master
 echo 'proposed|false|fs/bar/bar-inode.c,fs/foo/inode.c' >"$tmp/expect"
 test_cmp "$tmp/expect" "$tmp/actual"
 ok "the trial cache does not hide a change of the renamed file"
+
+# A range that leaves out where a file came from (fs/bar/dir.c, moved
+# there before it): git's rename detection onto the branch tip, among
+# the files of the same name, finds it; not so a file renamed.
+"$STABLEPICK" propose --branch linux-6.6.y --range "$dirmove..master" \
+	--format json |
+	jq -r 'select(.subject | test("crash|leak")) |
+		[.subject, .verdict] | join("|")' >"$tmp/actual"
+cat >"$tmp/expect" <<EXPECT
+baz: fix a crash in the dir code|proposed
+bar: fix a leak in the inode code|not-applicable
+EXPECT
+test_cmp "$tmp/expect" "$tmp/actual"
+ok "a file moved before the range is found by its name"
