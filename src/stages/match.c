@@ -84,6 +84,8 @@ void match_release(struct match *m)
 	struct match_upstream *u, *utmp;
 	struct match_names *n, *ntmp;
 	struct match_has_path *hp, *hptmp;
+	struct match_renames *r, *rtmp;
+	struct match_tip_name *tn, *tntmp;
 
 	HASH_FREE_ALL(m->subjects, s, stmp, free);
 	HASH_FREE_ALL(m->ties, t, ttmp, free);
@@ -92,6 +94,8 @@ void match_release(struct match *m)
 	HASH_FREE_ALL(m->named, u, utmp, free);
 	HASH_FREE_ALL(m->names, n, ntmp, names_free);
 	HASH_FREE_ALL(m->has_paths, hp, hptmp, has_path_free);
+	HASH_FREE_ALL(m->renames, r, rtmp, match_renames_free);
+	HASH_FREE_ALL(m->tip_names, tn, tntmp, match_tip_name_free);
 	git_tree_free(m->tip_tree);
 	memset(m, 0, sizeof(*m));
 }
@@ -657,8 +661,8 @@ static int by_subject(struct match *m, struct match_question *q)
 
 		if (taken_by_other(m, b, c))
 			continue;
-		if (!mine)
-			mine = match_files_of(m, &c->id);
+		if (!mine && !(mine = match_files_of_candidate(m, c)))
+			return -1;
 		theirs = match_files_of(m, b);
 		if (!match_share_a_name(mine->names, mine->nr, theirs->names,
 					theirs->nr))

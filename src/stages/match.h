@@ -76,6 +76,8 @@ struct match_files;
 struct match_upstream;
 struct match_names;
 struct match_has_path;
+struct match_renames;
+struct match_tip_name;
 
 struct match {
 	git_repository *repo;
@@ -96,6 +98,9 @@ struct match {
 	git_tree *tip_tree;		/* the branch's, when asked */
 	struct match_names *names;	/* file names of a subsystem there */
 	struct match_has_path *has_paths;	/* paths asked of it */
+	struct match_renames *renames;	/* of the range's commits, by id */
+	struct match_tip_name *tip_names;	/* the tip's files by name, */
+	int tip_names_built;		/* read when first needed */
 };
 
 void match_init(struct match *m, git_repository *repo,
@@ -140,6 +145,44 @@ int match_commit_in_branch(struct match *m, const git_oid *id, int ask_graph);
  */
 int match_branch_has_file(struct match *m, const struct candidate *c,
 			  const char *path);
+
+/*
+ * Whether the branch has path, a file c changes that c's parent has,
+ * elsewhere under the same file name, as git cherry-pick of c onto the
+ * branch tip finds it: git's rename detection from c's parent to the
+ * tip, its targets the files of that name the tip has and the parent
+ * lacks (merge-ort's first guess, by name; the whole tree would cost a
+ * signature of every file the two do not share).  For a file whose
+ * coming the range does not tell (match_renamed_from() finds no commit
+ * that added it: a subtree's commit, a file older than the range).  1,
+ * 0, or -1 after an error message.
+ */
+int match_branch_has_moved(struct match *m, const struct candidate *c,
+			   const char *path);
+
+/* How many renames match_renamed_from() is followed back through. */
+#define MATCH_RENAMES_MAX 8
+
+/*
+ * The newest candidate of l before c that added path (one that changed
+ * it does not count), or NULL; c is l's, or a copy of one of l's (by
+ * id), else NULL.
+ */
+const struct candidate *match_added_by(const struct candidate_list *l,
+				       const struct candidate *c,
+				       const char *path);
+
+/*
+ * The name path had before a rename of the range: *by is
+ * match_added_by(l, c, path), and *from, when *by deleted a file at
+ * least 50% similar as it added path (git's rename detection:
+ * git/renames.h), that file's path (borrowed from m), else NULL.  0, or
+ * -1 after an error message.  Called again with *by and *from, it
+ * follows a chain of renames back.
+ */
+int match_renamed_from(struct match *m, const struct candidate_list *l,
+		       const struct candidate *c, const char *path,
+		       const char **from, const struct candidate **by);
 
 /* What a backport, a pick or a pick mail offers to be recognised by. */
 struct match_pick {
