@@ -74,6 +74,18 @@ static void counts(struct strbuf *out, size_t mainline, size_t branch,
 		strbuf_addf(out, ", %zu in %s", branch, r->branch_name);
 }
 
+/*
+ * The kernel's three forms, which default.rules declares under these
+ * names: a standalone overlay loads them with its generic part, and a
+ * second declaration of a name is an error.
+ */
+static int shipped_form(const char *name)
+{
+	return !strcmp(name, "upstream-line") ||
+	       !strcmp(name, "upstream-bracket") ||
+	       !strcmp(name, "cherry-picked");
+}
+
 static void init_backports(struct strbuf *out, const struct survey *s,
 			   const struct rules_range *r)
 {
@@ -90,9 +102,13 @@ static void init_backports(struct strbuf *out, const struct survey *s,
 		found++;
 		strbuf_addf(out, "#   %s: ", f->shown);
 		counts(out, f->mainline, f->branch, r);
-		strbuf_addf(out, "\n" REPORT_BACKPORT_MARK "\n"
-			    "#backport %s\t%s\t/%s/%s\n", f->name, f->field,
-			    f->pattern, f->flags);
+		if (shipped_form(f->name)) {
+			strbuf_addf(out, " (the shipped `backport %s` reads "
+				    "it)\n", f->name);
+			continue;
+		}
+		strbuf_addf(out, "\nbackport %s\t%s\t/%s/%s\n", f->name,
+			    f->field, f->pattern, f->flags);
 	}
 	if (!found)
 		strbuf_addstr(out, "#   none of a known form (cherry picked "

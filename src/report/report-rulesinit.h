@@ -9,11 +9,10 @@
  * The starter overlay rules init writes (stablepick(1)): standalone,
  * the release-tags guessed, the backport lines and the lines naming a
  * commit found with their counts, one subsystem per directory; every
- * line a maintainer should judge has a comment.  The backport forms are
- * commented out, each after a line with REPORT_BACKPORT_MARK, until the
- * `backport` directive parses.
+ * line a maintainer should judge has a comment.  A backport form the
+ * shipped default.rules declares (the kernel's three, which a standalone
+ * overlay loads) is named as read by it; any other found is declared.
  */
-#define REPORT_BACKPORT_MARK "# i36: uncomment once backport parses"
 void report_rules_init(struct strbuf *out, const struct survey *s,
 		       const struct rules_range *r, const char *spec);
 
