@@ -17,7 +17,7 @@ __stablepick_takes_value()
 	-C|--cache|--config|--rules|\
 	--against|--archive|--baseline|--baseline-kernel|--branch|--class|--cve|--format|\
 	--fstests|--fstyp|--in-reply-to|--jobs|--kernel|\
-	--label|--ltp|--mbox|--message|-m|--output|--picks|--queue|--range|--ref|--since|\
+	--label|--ltp|--mbox|--message|-m|--output|--paths|--picks|--queue|--range|--ref|--since|\
 	--status|--subsystem|--tests-from|--until|--upstream)
 		return 0 ;;
 	esac
@@ -47,6 +47,8 @@ __stablepick_options()
 	results)  echo "--baseline --baseline-kernel --branch --class --config --format --fstests --fstyp --help --kernel --ltp --output --upstream" ;;
 	rules)
 		case $2 in
+		check) echo "--branch --help --range --upstream" ;;
+		init) echo "--branch --help --paths --range --upstream" ;;
 		list) echo "--help --upstream" ;;
 		test) echo "--format --help --label --messages --threshold-sweep" ;;
 		*)    echo "--help" ;;
@@ -269,8 +271,9 @@ _stablepick()
 	case $cmd in
 	rules)
 		case $sub in
-		'') __stablepick_words "check list test" "$cur" ;;
+		'') __stablepick_words "check init list test" "$cur" ;;
 		check|test) __stablepick_files -f "$cur" ;;
+		init) __stablepick_files -d "$cur" ;;
 		*) COMPREPLY=() ;;
 		esac ;;
 	ledger)

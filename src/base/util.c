@@ -389,7 +389,7 @@ static mode_t current_umask(void)
 }
 
 static int write_atomic(const char *path, const void *buf, size_t len,
-			const char *what, int warn)
+			const char *what, int warn, int no_replace)
 {
 	/* A name of its own: two runs writing at once must not mix. */
 	char *tmp = xstrfmt("%s.tmp.XXXXXX", path);
@@ -415,11 +415,18 @@ static int write_atomic(const char *path, const void *buf, size_t len,
 	} else if (close(fd) < 0) {
 		ret = complain(warn, "cannot write %s '%s': %s", what, tmp,
 			      strerror(errno));
-	} else if (rename(tmp, path) < 0) {
+	} else if (no_replace && link(tmp, path) < 0) {
+		if (errno == EEXIST)
+			ret = complain(warn, "%s '%s' exists: not overwritten",
+				       what, path);
+		else
+			ret = complain(warn, "cannot write %s '%s': %s", what,
+				       path, strerror(errno));
+	} else if (!no_replace && rename(tmp, path) < 0) {
 		ret = complain(warn, "cannot rename '%s' to '%s': %s", tmp,
 			       path, strerror(errno));
 	}
-	if (ret)
+	if (ret || no_replace)
 		unlink(tmp);
 	drop_file(tmp);
 	if (!ret)
@@ -431,13 +438,19 @@ static int write_atomic(const char *path, const void *buf, size_t len,
 int write_file_atomic(const char *path, const void *buf, size_t len,
 		      const char *what)
 {
-	return write_atomic(path, buf, len, what, 0);
+	return write_atomic(path, buf, len, what, 0, 0);
+}
+
+int write_file_new(const char *path, const void *buf, size_t len,
+		   const char *what)
+{
+	return write_atomic(path, buf, len, what, 0, 1);
 }
 
 int write_file_atomic_warn(const char *path, const void *buf, size_t len,
 			   const char *what)
 {
-	return write_atomic(path, buf, len, what, 1);
+	return write_atomic(path, buf, len, what, 1, 0);
 }
 
 long long days_from_civil(int y, int m, int d)

@@ -130,6 +130,13 @@ void fsync_dir_of(const char *path);
 int write_file_atomic(const char *path, const void *buf, size_t len,
 		      const char *what);
 /*
+ * The same for a file that must not exist yet: the whole file appears
+ * at path (linked from the temporary one) or nothing does, and a file
+ * already there, even one made meanwhile, is an error and left alone.
+ */
+int write_file_new(const char *path, const void *buf, size_t len,
+		   const char *what);
+/*
  * The same for a file that only saves time (a cache): what fails is a
  * warning, not kept with a memo's answer, since the run goes on and
  * exits 0.  Returns 0 or -1 after the warning.

@@ -26,24 +26,30 @@ struct opts {
 };
 
 /* One branch's figures, after its run is judged. */
-static void report(struct strbuf *out, struct run *run, const struct opts *o,
-		   int json)
+static int report(struct strbuf *out, git_repository *repo, struct run *run,
+		  const struct opts *o, int json)
 {
 	struct eval ev;
 
 	eval_init(&ev);
 	ev.branch = run->branch.name;
-	eval_run(&ev, &run->scan.candidates);
+	if (eval_run(&ev, &run->scan.candidates, run_match(run, repo)) < 0) {
+		eval_release(&ev);
+		return -1;
+	}
 	report_eval_table(out, run, &ev, json);
 	if (o->misses)
 		report_eval_items(out, &ev, EVAL_POSITIVE, json);
-	if (o->false_picks)
+	if (o->false_picks) {
 		report_eval_items(out, &ev, EVAL_NEGATIVE, json);
+		report_eval_twins(out, &ev, json);
+	}
 	if (o->sweep)
 		report_eval_sweep(out, &ev, json);
 	if (o->ablation)
 		report_eval_ablation(out, &ev, &run->rules, json);
 	eval_release(&ev);
+	return 0;
 }
 
 static int eval(struct run_context *ctx, int argc, char **argv)
@@ -59,7 +65,8 @@ static int eval(struct run_context *ctx, int argc, char **argv)
 		OPT_BOOL("misses", &o.misses,
 			 "the positives the rules do not pick"),
 		OPT_BOOL("false-picks", &o.false_picks,
-			 "the negatives the rules pick"),
+			 "the negatives the rules pick, and apart the "
+			 "commits the branch has through a twin"),
 		OPT_BOOL("threshold-sweep", &o.sweep,
 			 "precision and recall at each score"),
 		OPT_BOOL("ablation", &o.ablation,
@@ -104,7 +111,7 @@ static int eval(struct run_context *ctx, int argc, char **argv)
 			strbuf_addf(&out, "%s== %s ==\n", i ? "\n" : "",
 				    names[i]);
 		if (!ret)
-			report(&out, &runs[i], &o, json);
+			ret = report(&out, ctx->repo, &runs[i], &o, json);
 		if (!ret)
 			ret = run_save(ctx, &runs[i]);
 	}

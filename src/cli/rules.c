@@ -1,4 +1,5 @@
 #include "cli/cli.h"
+#include "cli/rules.h"
 #include "base/error.h"
 #include "cli/options.h"
 #include "report/report.h"
@@ -7,6 +8,7 @@
 #include "formats/rules.h"
 #include "stages/ruletest.h"
 #include "stages/scan.h"
+#include "run/rulesrun.h"
 #include "base/strbuf.h"
 #include "base/util.h"
 
@@ -14,18 +16,34 @@
 #include <stdlib.h>
 #include <string.h>
 
+/*
+ * rules check [--branch B | --range A..B] [--upstream REF] [FILE...]:
+ * every file checked; with a range, in a repository, the commits of
+ * it that change files no subsystem watches, by directory.
+ */
 static int rules_check(struct run_context *ctx, int argc, char **argv)
 {
-	const struct cli_option opts[] = { OPT_END() };
+	struct cli_args a = { 0 };
+	const struct cli_option opts[] = {
+		OPT_BRANCH(&a, "report the gaps in the range from its base "
+			   "to upstream"),
+		OPT_RANGE(&a, "report the gaps in this range of mainline"),
+		OPT_UPSTREAM(&a),
+		OPT_END()
+	};
 	struct strbuf out = STRBUF_INIT;
 	struct cli_end end = { 0 };
+	struct rules_range range;
 	struct ruleset rs;
+	struct gaps g;
 	int n, i, ret = 0;
 	size_t j;
 
 	if ((n = cli_parse(&cmd_rules, opts, argc, argv, 0)) < 0)
 		return cli_parse_status(n);
 	ruleset_init(&rs);
+	gaps_init(&g);
+	memset(&range, 0, sizeof(range));
 	if (n == argc) {
 		ret = run_load_rules_here(ctx, &rs);
 	} else {
@@ -36,12 +54,23 @@ static int rules_check(struct run_context *ctx, int argc, char **argv)
 	}
 	if (!ret)
 		ret = run_check_rule_paths(ctx, &rs);
+	if (!ret && (a.branch || a.range)) {
+		ret = rulesrun_range(ctx, &range, a.branch, a.range,
+				     a.upstream);
+		if (!ret)
+			ret = rulesrun_gaps(ctx, &rs, &range, &g);
+	}
 	if (!ret) {
 		for (j = 0; j < rs.nr_files; j++)
 			report_rule_file(&out, &rs, &rs.files[j]);
+		if (a.branch || a.range)
+			report_gaps(&out, &g, range.desc);
 		report_visible(&out);
 	}
+	gaps_release(&g);
+	rules_range_release(&range);
 	ruleset_release(&rs);
+	cli_args_release(&a);
 	end.out = &out;
 	return cli_end(ctx, &end, ret);
 }
@@ -155,18 +184,22 @@ static int rules(struct run_context *ctx, int argc, char **argv)
 	if ((n = cli_parse(&cmd_rules, opts, argc, argv, 0)) < 0)
 		return cli_parse_status(n);
 	if (n == argc) {
-		error("rules needs a subcommand (check, list or test)");
+		error("rules needs a subcommand (check, init, list or test)");
 		return cli_usage(&cmd_rules);
 	}
+	if (!strcmp(argv[n], "init"))
+		return rules_init(ctx, argc - n, argv + n);
 	if (!strcmp(argv[n], "list"))
 		return rules_list(ctx, argc - n, argv + n);
 	if (!strcmp(argv[n], "test"))
 		return rules_test(ctx, argc - n, argv + n);
 	if (strcmp(argv[n], "check")) {
-		static const char *const subs[] = { "check", "list", "test" };
+		static const char *const subs[] = {
+			"check", "init", "list", "test"
+		};
 
-		error("unknown rules subcommand '%s' (expected check, list or "
-		      "test)", argv[n]);
+		error("unknown rules subcommand '%s' (expected check, init, "
+		      "list or test)", argv[n]);
 		hint_similar(argv[n], strlen(argv[n]), subs,
 			     ARRAY_SIZE(subs), "");
 		return cli_usage(&cmd_rules);
@@ -176,10 +209,12 @@ static int rules(struct run_context *ctx, int argc, char **argv)
 
 const struct cli_command cmd_rules = {
 	"rules",
-	"check [FILE...]\n"
+	"check [--branch BRANCH | --range A..B] [--upstream REF] [FILE...]\n"
+	"                        init [--branch BRANCH | --range A..B] [--upstream REF]\n"
+	"                             [--paths DIR/*/] DIR\n"
 	"                        list [--upstream REF]\n"
 	"                        test [--format text|json] [--label FIELD] [--messages]\n"
 	"                             [--threshold-sweep] FILE",
-	"validate rule files, list their subsystems, try them on messages",
+	"validate rule files, write a starter one, list their subsystems, try them",
 	rules,
 };

@@ -3,9 +3,10 @@
 
 /*
  * What the files of the message parser share, and nothing else
- * includes: message.c (lines, trailers, upstream references, reverts,
- * the API) and message-tags.c (the Fixes: and Cc: stable tags read
- * from the trailers).  The API is message.h.
+ * includes: message.c (lines, trailers, reverts, the API),
+ * message-tags.c (the Fixes: and Cc: stable tags read from the
+ * trailers) and message-backports.c (the upstream ids, by the rules'
+ * backport lines).  The API is message.h.
  */
 
 #include "base/ascii.h"
@@ -94,6 +95,17 @@ static inline const char *find_ci(const char *p, size_t len, const char *needle)
 /* Adds a diagnostic for line lineno to m->diags. */
 void add_diag(struct message *m, unsigned lineno, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+
+/* --- the backport lines (message-backports.c) ------------------------ */
+
+struct ruleset;
+/*
+ * text without the lines on which a backport line of rs (of the field
+ * body or message) finds an id: the paragraphs a revert's reason is
+ * taken from.  A new string.
+ */
+char *message_text_without_backports(const char *text,
+				     const struct ruleset *rs);
 
 /* --- the tags (message-tags.c) ---------------------------------------- */
 

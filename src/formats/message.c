@@ -1,7 +1,7 @@
 /*
- * The commit message parser (message.h): lines, trailers, upstream
- * references and reverts.  The Fixes: and Cc: stable tags are read in
- * message-tags.c.
+ * The commit message parser (message.h): lines, trailers and reverts.
+ * The Fixes: and Cc: stable tags are read in message-tags.c, the
+ * upstream ids of a backport by the rules in message-backports.c.
  */
 #include "formats/message.h"
 #include "formats/message-internal.h"
@@ -10,6 +10,7 @@
 #include "base/util.h"
 
 #include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
 
 /*
@@ -351,73 +352,7 @@ static void collect_trailers(struct message *m, const struct span *lines,
 	strbuf_release(&val);
 }
 
-/* --- upstream references and reverts --------------------------------- */
-
-/* A set of the upstream ids seen, to keep the list free of repeats. */
-struct id_set {
-	size_t *slot;		/* index + 1 into m->upstream, 0 if free */
-	size_t alloc;
-};
-
-static size_t id_hash(const char *id)
-{
-	size_t h = 5381, i;
-
-	for (i = 0; i < FULL_HEX; i++)
-		h = h * 33 + (unsigned char)id[i];
-	return h;
-}
-
-static size_t *id_set_slot(struct id_set *set, char **ids, const char *id)
-{
-	size_t i = id_hash(id) & (set->alloc - 1);
-
-	while (set->slot[i] && memcmp(ids[set->slot[i] - 1], id, FULL_HEX))
-		i = (i + 1) & (set->alloc - 1);
-	return &set->slot[i];
-}
-
-static void add_upstream(struct message *m, struct id_set *set,
-			 const char *hex)
-{
-	char *id = lower_dup(hex, FULL_HEX);
-	size_t *slot, i;
-
-	if (2 * (m->nr_upstream + 1) > set->alloc) {
-		size_t old = set->alloc;
-		size_t *old_slot = set->slot;
-
-		set->alloc = old ? 2 * old : 16;
-		set->slot = xcalloc(set->alloc, sizeof(*set->slot));
-		for (i = 0; i < old; i++)
-			if (old_slot[i])
-				*id_set_slot(set, m->upstream,
-					     m->upstream[old_slot[i] - 1]) =
-					old_slot[i];
-		free(old_slot);
-	}
-	slot = id_set_slot(set, m->upstream, id);
-	if (*slot) {
-		free(id);
-		return;
-	}
-	ALLOC_GROW(m->upstream, m->nr_upstream, m->alloc_upstream);
-	m->upstream[m->nr_upstream++] = id;
-	*slot = m->nr_upstream;
-}
-
-/*
- * A full id at p (within end), not followed by more hex, after skipping
- * blanks; returns its end or NULL.
- */
-static const char *full_id_at(const char *p, const char *end)
-{
-	while (p < end && is_ws((unsigned char)*p))
-		p++;
-	if (hex_run(p, (size_t)(end - p)) != FULL_HEX)
-		return NULL;
-	return p + FULL_HEX;
-}
+/* --- reverts --------------------------------------------------------- */
 
 /* Skips blanks, then `word` (without case); NULL if it is not there. */
 static const char *skip_word(const char *p, const char *end, const char *word)
@@ -427,40 +362,6 @@ static const char *skip_word(const char *p, const char *end, const char *word)
 	if (!starts_with_ci(p, (size_t)(end - p), word))
 		return NULL;
 	return p + strlen(word);
-}
-
-static void scan_upstream(struct message *m, struct id_set *set,
-			  struct span l)
-{
-	const char *p = l.p, *end = l.p + l.len, *q, *id;
-
-	/* commit <id> upstream. */
-	q = skip_word(p, end, "commit");
-	if (q && q < end && is_ws((unsigned char)*q) &&
-	    (id = full_id_at(q, end)) && (q = skip_word(id, end, "upstream")) &&
-	    (q == end || !is_alnum((unsigned char)*q)))
-		add_upstream(m, set, id - FULL_HEX);
-
-	/* [ Upstream commit <id> ] */
-	for (q = memchr(p, '[', l.len); q; q = memchr(q, '[', (size_t)(end - q))) {
-		const char *r = skip_word(++q, end, "upstream");
-
-		if (r && (r = skip_word(r, end, "commit"))) {
-			if (r < end && *r == ':')
-				r++;
-			id = full_id_at(r, end);
-			if (id)
-				add_upstream(m, set, id - FULL_HEX);
-		}
-	}
-
-	/* (cherry picked from commit <id>) */
-	for (q = p; (q = find_ci(q, (size_t)(end - q), "cherry picked from commit"));
-	     q += 25) {
-		id = full_id_at(q + 25, end);
-		if (id)
-			add_upstream(m, set, id - FULL_HEX);
-	}
 }
 
 /*
@@ -487,10 +388,12 @@ static size_t first_sentence_len(const char *p, size_t len)
 	return len;
 }
 
-char *message_revert_reason(const struct message *m)
+char *message_revert_reason(const struct message *m,
+			    const struct ruleset *rs)
 {
-	const char *p = m->text ? m->text : "";
+	char *text = message_text_without_backports(m->text ? m->text : "", rs);
 	struct strbuf sb = STRBUF_INIT;
+	const char *p = text + strspn(text, "\n");
 
 	while (*p) {
 		const char *end = strstr(p, "\n\n");
@@ -499,20 +402,18 @@ char *message_revert_reason(const struct message *m)
 		/* git's line, and what the author added after it. */
 		if (starts_with_ci(p, len, "This reverts commit"))
 			skip = first_sentence_len(p, len);
-		if (!(starts_with_ci(p, len, "commit ") &&
-		      find_ci(p, strcspn(p, "\n"), "upstream"))) {
-			for (i = skip; i < len; i++)
-				if (p[i] == '\n' || p[i] == '\t')
-					strbuf_addch(&sb, ' ');
-				else
-					strbuf_addch(&sb, p[i]);
-			strbuf_trim(&sb);
-			if (sb.len)
-				break;
-		}
+		for (i = skip; i < len; i++)
+			if (p[i] == '\n' || p[i] == '\t')
+				strbuf_addch(&sb, ' ');
+			else
+				strbuf_addch(&sb, p[i]);
+		strbuf_trim(&sb);
+		if (sb.len)
+			break;
 		p += len;
 		p += strspn(p, "\n");
 	}
+	free(text);
 	if (!sb.len) {
 		strbuf_release(&sb);
 		return NULL;
@@ -599,7 +500,6 @@ void message_init(struct message *m)
 int message_parse(struct message *m, const char *text, size_t len)
 {
 	struct strbuf body = STRBUF_INIT;
-	struct id_set set = { NULL, 0 };
 	enum place place;
 	struct span *lines;
 	unsigned char *taken;
@@ -656,12 +556,8 @@ int message_parse(struct message *m, const char *text, size_t len)
 	}
 
 	parse_revert_subject(m);
-	for (i = subject; i < nr; i++) {
-		scan_upstream(m, &set, lines[i]);
-		if (i > subject)
-			scan_reverts(m, lines[i]);
-	}
-	free(set.slot);
+	for (i = subject + 1; i < nr; i++)
+		scan_reverts(m, lines[i]);
 	free(lines);
 	return 0;
 }

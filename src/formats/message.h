@@ -79,9 +79,10 @@ struct message {
 	size_t nr_stable, alloc_stable;
 
 	/*
-	 * Full 40-hex upstream ids named by a backport, lower case:
-	 * "commit <id> upstream.", "[ Upstream commit <id> ]",
-	 * "(cherry picked from commit <id>)".
+	 * Full 40-hex upstream ids named by a backport, lower case, as
+	 * the rules' backport lines read them (the kernel's "commit <id>
+	 * upstream.", "[ Upstream commit <id> ]", "(cherry picked from
+	 * commit <id>)"): empty until message_read_backports().
 	 */
 	char **upstream;
 	size_t nr_upstream, alloc_upstream;
@@ -99,6 +100,25 @@ void message_init(struct message *m);
 /* Parses text (len bytes, NUL not required); returns 0. */
 int message_parse(struct message *m, const char *text, size_t len);
 void message_release(struct message *m);
+
+struct ruleset;
+/*
+ * Reads the upstream ids a parsed message names into m->upstream (in
+ * place of any there), by the backport lines of rs ("backport NAME
+ * FIELD /PATTERN/FLAGS", stablepick-rules(5)): every match of each, in
+ * the order of the rules, then of the text; the group "id", else the
+ * first, is the id, and only a full 40-digit one counts.  raw is the
+ * message as parsed (len bytes), for the field "message"; NULL makes
+ * it of the subject and body.  Returns 0; a match that gives up ends
+ * that line's reading.
+ *
+ *     message_parse(&m, raw, len);
+ *     message_read_backports(&m, raw, len, &rules);
+ *     for (size_t i = 0; i < m.nr_upstream; i++)
+ *             ... m.upstream[i] ...
+ */
+int message_read_backports(struct message *m, const char *raw, size_t len,
+			   const struct ruleset *rs);
 
 /*
  * Iterates over the trailers whose key equals `key` (ASCII
@@ -131,11 +151,13 @@ int message_subject_is_revert(const char *subject);
 
 /*
  * Why a revert says it reverts: the first paragraph of its text (no
- * trailers) other than git's "This reverts commit <id>." and a stable
- * backport's upstream line, its lines joined by spaces and cut at 300
- * bytes with "...", to free; NULL when it gives no reason.
+ * trailers) other than git's "This reverts commit <id>." and the lines
+ * a backport line of rs (of the field body or message) reads, its lines
+ * joined by spaces and cut at 300 bytes with "...", to free; NULL when
+ * it gives no reason.
  */
-char *message_revert_reason(const struct message *m);
+char *message_revert_reason(const struct message *m,
+			    const struct ruleset *rs);
 
 /* Non-zero if the message has a stable tag that is not noautosel. */
 int message_cc_stable(const struct message *m);

@@ -10,6 +10,14 @@
  * functions.  Not an API: the rest of stablepick uses rules.h.
  */
 
+/*
+ * ruleset_load_buffer(), with generic_only: the subsystem blocks and
+ * cc lines of the text are checked and left out (the base of a
+ * standalone directory, see ruleset_load_dirs()).
+ */
+int rules_parse_buffer(struct ruleset *rs, const char *name,
+		       const char *text, size_t len, int generic_only);
+
 /* Frees what a rule or a subsystem owns and zeroes it. */
 void rule_release(struct rule *r);
 void subsystem_release(struct subsystem *s);

@@ -23,6 +23,8 @@ static const char rule_usage[] =
 	"'rule' needs NAME WEIGHT FIELD /PATTERN/FLAGS";
 static const char veto_usage[] = "'veto' needs NAME FIELD /PATTERN/FLAGS";
 static const char link_usage[] = "'link' needs NAME FIELD /PATTERN/FLAGS";
+static const char backport_usage[] =
+	"'backport' needs NAME FIELD /PATTERN/FLAGS";
 
 /* The parser's state for one file: tig-style, it reports and goes on. */
 struct parser {
@@ -41,6 +43,8 @@ struct parser {
 	unsigned paths_line, policy_line, block_threshold_line;
 	unsigned version_line, threshold_line, release_tags_line;
 	int cc_seen;			/* this file set the Cc: */
+	unsigned standalone_line;
+	int generic_only;		/* see rules_parse_buffer() */
 };
 
 __attribute__((format(printf, 3, 4)))
@@ -271,9 +275,10 @@ static int parse_unless(struct parser *p, struct rule *r, char *s,
 		       "unless NAME)", word);
 		return -1;
 	}
-	if (r->veto || r->link) {
+	if (r->veto || r->link || r->backport) {
 		report(p, "'unless' is for rules: a %s applies whatever else "
-		       "matched", r->veto ? "veto" : "link");
+		       "matched", r->veto ? "veto" : r->link ? "link" :
+		       "backport");
 		return -1;
 	}
 	s = skip_blanks(s);
@@ -312,14 +317,19 @@ static int parse_unless(struct parser *p, struct rule *r, char *s,
 
 /*
  * rule NAME WEIGHT FIELD /PATTERN/FLAGS, veto NAME FIELD /PATTERN/FLAGS,
- * or link NAME FIELD /PATTERN/FLAGS (kind 'r', 'v' or 'l').
+ * link NAME FIELD /PATTERN/FLAGS or backport NAME FIELD /PATTERN/FLAGS
+ * (kind 'r', 'v', 'l' or 'b').  A link and a backport line name commits:
+ * they have a group for the id and read a message's text.
  */
 static void parse_rule(struct parser *p, char *s, int kind)
 {
-	int veto = kind == 'v', link = kind == 'l';
-	const char *usage = veto ? veto_usage : link ? link_usage : rule_usage;
+	int veto = kind == 'v', link = kind == 'l', backport = kind == 'b';
+	int naming = link || backport;
+	const char *what = link ? "link" : "backport";
+	const char *usage = veto ? veto_usage : link ? link_usage :
+			    backport ? backport_usage : rule_usage;
 	char *words[3], *slash, *pattern, *flags;
-	size_t nr_words = veto || link ? 2 : 3, i;
+	size_t nr_words = veto || naming ? 2 : 3, i;
 	struct rule r, **rules;
 	size_t *nr, *alloc;
 	const struct rule *dup;
@@ -357,12 +367,13 @@ static void parse_rule(struct parser *p, char *s, int kind)
 	memset(&r, 0, sizeof(r));
 	r.veto = veto;
 	r.link = link;
+	r.backport = backport;
 	if (!valid_name(words[0])) {
 		report(p, "bad rule name '%s' (expected letters, digits, '-', "
 		       "'_' and '.')", words[0]);
 		bad = 1;
 	}
-	if (!veto && !link) {
+	if (!veto && !naming) {
 		int ret = parse_weight(words[1], &r.weight);
 
 		if (ret == -1)
@@ -384,15 +395,17 @@ static void parse_rule(struct parser *p, char *s, int kind)
 		bad = 1;
 	} else if (!(r.re = compile(p, pattern, options))) {
 		bad = 1;
-	} else if (link && !link_groups(r.re)) {
-		report(p, "link '%s' has no group for the commit id (as in "
-		       "/^([0-9a-f]{7,40})\\b/)", words[0]);
+	} else if (naming && !link_groups(r.re)) {
+		report(p, "%s '%s' has no group for the commit id (as in %s)",
+		       what, words[0], link ? "/^([0-9a-f]{7,40})\\b/" :
+		       "/^master commit: (?<id>[0-9a-f]{40})$/m");
 		bad = 1;
 	}
-	if (link && !bad && r.field != FIELD_TRAILER && r.field != FIELD_SUBJECT &&
-	    r.field != FIELD_BODY && r.field != FIELD_MESSAGE) {
-		report(p, "link '%s' reads field '%s': a commit names commits in "
-		       "its subject, body, message or trailers", words[0],
+	if (naming && !bad && r.field != FIELD_TRAILER &&
+	    r.field != FIELD_SUBJECT && r.field != FIELD_BODY &&
+	    r.field != FIELD_MESSAGE) {
+		report(p, "%s '%s' reads field '%s': a commit names commits in "
+		       "its subject, body, message or trailers", what, words[0],
 		       rule_field_name(r.field));
 		bad = 1;
 	}
@@ -408,9 +421,9 @@ static void parse_rule(struct parser *p, char *s, int kind)
 		strbuf_release(&names);
 		bad = 1;
 	}
-	if (link && p->cur) {
-		report(p, "'link' inside subsystem '%s': links are for every "
-		       "commit", p->cur->name);
+	if (naming && p->cur) {
+		report(p, "'%s' inside subsystem '%s': %ss are for every "
+		       "commit", what, p->cur->name, what);
 		bad = 1;
 	}
 
@@ -418,6 +431,10 @@ static void parse_rule(struct parser *p, char *s, int kind)
 		rules = &p->rs->links;
 		nr = &p->rs->nr_links;
 		alloc = &p->rs->alloc_links;
+	} else if (backport) {
+		rules = &p->rs->backports;
+		nr = &p->rs->nr_backports;
+		alloc = &p->rs->alloc_backports;
 	} else if (p->cur) {
 		rules = &p->cur->rules;
 		nr = &p->cur->nr_rules;
@@ -431,7 +448,7 @@ static void parse_rule(struct parser *p, char *s, int kind)
 		bad = 1;
 	dup = find_rule(*rules, *nr, words[0]);
 	if (dup) {
-		if (p->cur && !link)
+		if (p->cur && !naming)
 			report(p, "duplicate rule '%s' in subsystem '%s' "
 			       "(first defined at %s:%u)", words[0],
 			       p->cur->name, dup->file, dup->lineno);
@@ -696,7 +713,7 @@ static void parse_cc(struct parser *p, char *s)
 		return;
 	}
 	/* The file that sets the Cc: replaces what the files before set. */
-	if (!p->cc_seen) {
+	if (!p->cc_seen && !p->generic_only) {
 		size_t i;
 
 		for (i = 0; i < p->rs->nr_cc; i++)
@@ -713,6 +730,8 @@ static void parse_cc(struct parser *p, char *s)
 			report(p, "bad cc address '%s' (expected NAME@HOST)", word);
 			continue;
 		}
+		if (p->generic_only)
+			continue;
 		rules_add_string(&p->rs->cc, &p->rs->nr_cc, &p->rs->alloc_cc,
 				 word);
 	}
@@ -764,6 +783,29 @@ static void parse_release_tags(struct parser *p, char *s)
 	free(p->rs->release_tags_pattern);
 	p->rs->release_tags = re;
 	p->rs->release_tags_pattern = xstrdup(pattern);
+}
+
+/*
+ * standalone: the directory of this file does without the subsystems
+ * of those before it (the shipped kernel rules), see rules.h.
+ */
+static void parse_standalone(struct parser *p, char *s)
+{
+	if (p->cur) {
+		report(p, "'standalone' inside subsystem '%s'", p->cur->name);
+		return;
+	}
+	if (next_word(&s)) {
+		report(p, "too many arguments to 'standalone'");
+		return;
+	}
+	if (p->standalone_line) {
+		report(p, "'standalone' given twice (first on line %u)",
+		       p->standalone_line);
+		return;
+	}
+	p->standalone_line = p->lineno;
+	p->file->standalone = 1;
 }
 
 static void parse_version(struct parser *p, char *s)
@@ -833,7 +875,7 @@ static void parse_subsystem(struct parser *p, char *s)
 			report(p, "duplicate subsystem '%s'", name);
 		bad = 1;
 	}
-	if (bad) {
+	if (bad || p->generic_only) {
 		sub = &p->scratch;
 		memset(sub, 0, sizeof(*sub));
 	} else {
@@ -873,6 +915,7 @@ static void parse_line(struct parser *p, char *line)
 		{ "policy", parse_policy, 1 },
 		{ "release-tags", parse_release_tags, 0 },
 		{ "soak", parse_soak, 1 },
+		{ "standalone", parse_standalone, 0 },
 		{ "subsystem", parse_subsystem, 0 },
 		{ "threshold", parse_threshold, 0 },
 		{ "version", parse_version, 0 },
@@ -884,7 +927,7 @@ static void parse_line(struct parser *p, char *line)
 	if (!word || *word == '#')
 		return;
 	if (!strcmp(word, "rule") || !strcmp(word, "veto") ||
-	    !strcmp(word, "link")) {
+	    !strcmp(word, "link") || !strcmp(word, "backport")) {
 		parse_rule(p, s, word[0]);
 		return;
 	}
@@ -909,11 +952,19 @@ static struct rule_file *add_file(struct ruleset *rs, const char *path)
 	f = &rs->files[rs->nr_files++];
 	f->path = xstrdup(path);
 	f->version = NULL;
+	f->standalone = 0;
+	f->generic_only = 0;
 	return f;
 }
 
 int ruleset_load_buffer(struct ruleset *rs, const char *name,
 			const char *text, size_t len)
+{
+	return rules_parse_buffer(rs, name, text, len, 0);
+}
+
+int rules_parse_buffer(struct ruleset *rs, const char *name,
+		       const char *text, size_t len, int generic_only)
 {
 	struct strbuf line = STRBUF_INIT;
 	struct parser p;
@@ -922,7 +973,9 @@ int ruleset_load_buffer(struct ruleset *rs, const char *name,
 	memset(&p, 0, sizeof(p));
 	p.rs = rs;
 	p.file = add_file(rs, name);
+	p.file->generic_only = generic_only;
 	p.path = p.file->path;
+	p.generic_only = generic_only;
 
 	while (text < end) {
 		eol = memchr(text, '\n', (size_t)(end - text));

@@ -7,6 +7,7 @@
 #include "base/util.h"
 
 #include <dirent.h>
+#include <fnmatch.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -141,6 +142,9 @@ void ruleset_release(struct ruleset *rs)
 	for (i = 0; i < rs->nr_links; i++)
 		rule_release(&rs->links[i]);
 	free(rs->links);
+	for (i = 0; i < rs->nr_backports; i++)
+		rule_release(&rs->backports[i]);
+	free(rs->backports);
 	free_string_array(rs->cc, rs->nr_cc);
 	pcre2_code_free(rs->release_tags);
 	free(rs->release_tags_pattern);
@@ -308,8 +312,11 @@ void rules_add_string(char ***arr, size_t *nr, size_t *alloc, const char *s)
 	(*arr)[(*nr)++] = xstrdup(s);
 }
 
-/* As ruleset_load_file(); -2 (after the message) if it cannot be read. */
-static int load_file(struct ruleset *rs, const char *path)
+/*
+ * As ruleset_load_file(), only the generic part with generic_only (see
+ * rules_parse_buffer()); -2 (after the message) if it cannot be read.
+ */
+static int load_file(struct ruleset *rs, const char *path, int generic_only)
 {
 	struct strbuf sb = STRBUF_INIT;
 	int ret;
@@ -319,14 +326,14 @@ static int load_file(struct ruleset *rs, const char *path)
 		strbuf_release(&sb);
 		return -2;
 	}
-	ret = ruleset_load_buffer(rs, path, sb.buf, sb.len);
+	ret = rules_parse_buffer(rs, path, sb.buf, sb.len, generic_only);
 	strbuf_release(&sb);
 	return ret;
 }
 
 int ruleset_load_file(struct ruleset *rs, const char *path)
 {
-	return load_file(rs, path) < 0 ? -1 : 0;
+	return load_file(rs, path, 0) < 0 ? -1 : 0;
 }
 
 /*
@@ -342,10 +349,14 @@ static int is_rule_file(const char *name)
 	return len > 6 && !strcmp(name + len - 6, ".rules");
 }
 
-/* A rule file of an overlay: its name, and the directory it comes from. */
+/*
+ * A rule file of an overlay: its name, the directory it comes from, and
+ * the number of that directory in the list.
+ */
 struct overlay_file {
 	char *name;
 	const char *dir;
+	size_t dir_nr;
 };
 
 static int cmp_overlay(const void *a, const void *b)
@@ -363,8 +374,8 @@ static int cmp_overlay(const void *a, const void *b)
  * Adds the rule files of dir, in place of those of the same name;
  * -1 (errno set) when dir cannot be read.
  */
-static int list_dir_quiet(const char *dir, struct overlay_file **v,
-			  size_t *nr, size_t *alloc)
+static int list_dir_quiet(const char *dir, size_t dir_nr,
+			  struct overlay_file **v, size_t *nr, size_t *alloc)
 {
 	struct dirent *de;
 	size_t i;
@@ -384,32 +395,117 @@ static int list_dir_quiet(const char *dir, struct overlay_file **v,
 			(*v)[(*nr)++].name = xstrdup(de->d_name);
 		}
 		(*v)[i].dir = dir;
+		(*v)[i].dir_nr = dir_nr;
 	}
 	closedir(d);
 	return 0;
 }
 
-static int list_dir(const char *dir, struct overlay_file **v, size_t *nr,
-		    size_t *alloc)
+static int list_dir(const char *dir, size_t dir_nr, struct overlay_file **v,
+		    size_t *nr, size_t *alloc)
 {
-	if (list_dir_quiet(dir, v, nr, alloc) < 0)
+	if (list_dir_quiet(dir, dir_nr, v, nr, alloc) < 0)
 		return error("cannot read rule directory '%s': %s", dir,
 			     strerror(errno));
 	return 0;
+}
+
+/*
+ * 1 if a line of text says `standalone`: a look at the words, before
+ * the parser (which reports what is wrong with the line) reads it.
+ */
+static int says_standalone(const char *text)
+{
+	const char *p = text, *w;
+
+	while (*p) {
+		while (*p == ' ' || *p == '\t')
+			p++;
+		w = p;
+		if (skip_prefix(w, "standalone", &w) &&
+		    (!*w || *w == '\n' || *w == ' ' || *w == '\t' ||
+		     *w == '\r'))
+			return 1;
+		p = strchr(p, '\n');
+		if (!p)
+			break;
+		p++;
+	}
+	return 0;
+}
+
+/* 1 if a rule file of the list from directory dir_nr says standalone. */
+static int dir_standalone(const struct overlay_file *v, size_t n,
+			  size_t dir_nr)
+{
+	struct strbuf path = STRBUF_INIT, text = STRBUF_INIT;
+	size_t i;
+	int yes = 0;
+
+	for (i = 0; !yes && i < n; i++) {
+		if (v[i].dir_nr != dir_nr)
+			continue;
+		strbuf_reset(&path);
+		strbuf_reset(&text);
+		strbuf_addf(&path, "%s/%s", v[i].dir, v[i].name);
+		/* What cannot be read here, the loader reports. */
+		if (strbuf_read_file(&text, path.buf) < 0)
+			continue;
+		yes = says_standalone(text.buf);
+	}
+	strbuf_release(&path);
+	strbuf_release(&text);
+	return yes;
+}
+
+/*
+ * The directory the loading starts from: the last that stands alone,
+ * else the first.  The files of each directory are listed anew on
+ * top of the list, so v holds each name once, from the last directory
+ * that has it.
+ */
+static size_t base_dir(const char *const *dirs, size_t nr)
+{
+	struct overlay_file *v = NULL;
+	size_t n = 0, alloc = 0, i, j, base = 0;
+
+	for (i = 1; i < nr; i++) {
+		for (j = 0; j < n; j++)
+			free(v[j].name);
+		n = 0;
+		if (list_dir_quiet(dirs[i], i, &v, &n, &alloc) < 0)
+			continue;
+		if (dir_standalone(v, n, i))
+			base = i;
+	}
+	for (j = 0; j < n; j++)
+		free(v[j].name);
+	free(v);
+	return base;
 }
 
 int ruleset_load_dirs(struct ruleset *rs, const char *const *dirs, size_t nr)
 {
 	struct strbuf path = STRBUF_INIT;
 	struct overlay_file *v = NULL;
-	size_t n = 0, alloc = 0, i;
+	size_t n = 0, alloc = 0, i, base = base_dir(dirs, nr);
 	int ret = 0;
 
 	for (i = 0; i < nr; i++)
-		if (list_dir(dirs[i], &v, &n, &alloc) < 0)
+		if (list_dir(dirs[i], i, &v, &n, &alloc) < 0)
 			ret = -1;
 	if (ret)
 		goto out;
+	/*
+	 * Below a standalone directory only default.rules stays, for its
+	 * generic part.
+	 */
+	for (i = 0; base && i < n; i++) {
+		if (v[i].dir_nr >= base || !strcmp(v[i].name, "default.rules"))
+			continue;
+		free(v[i].name);
+		v[i--] = v[--n];
+	}
 	QSORT(v, n, cmp_overlay);
 	if (!n || strcmp(v[0].name, "default.rules")) {
 		ret = error("cannot read rule file '%s/default.rules': %s",
@@ -424,7 +520,7 @@ int ruleset_load_dirs(struct ruleset *rs, const char *const *dirs, size_t nr)
 		strbuf_reset(&path);
 		strbuf_add(&path, v[i].dir, len);
 		strbuf_addf(&path, "/%s", v[i].name);
-		if (load_file(rs, path.buf) < 0)
+		if (load_file(rs, path.buf, v[i].dir_nr < base) < 0)
 			ret = -1;
 	}
 out:
@@ -446,7 +542,7 @@ void ruleset_digest_dirs(const char *const *dirs, size_t nr,
 	for (i = 0; i < nr; i++) {
 		sha1_update(ctx, dirs[i], strlen(dirs[i]) + 1);
 		/* A directory that cannot be read fails the run anyway. */
-		if (list_dir_quiet(dirs[i], &v, &n, &alloc) < 0)
+		if (list_dir_quiet(dirs[i], i, &v, &n, &alloc) < 0)
 			sha1_update(ctx, "?", 2);
 	}
 	QSORT(v, n, cmp_overlay);
@@ -537,4 +633,62 @@ struct subsystem *ruleset_add_derived(struct ruleset *rs,
 		s->nr_rules = tmpl->nr_rules;
 	}
 	return s;
+}
+
+static int spec_watches(const char *spec, int is_template, const char *path)
+{
+	const char *slash = strrchr(spec, '/'), *rest;
+	size_t dir;
+
+	if (!slash)
+		return 0;
+	if (is_template) {
+		/* A template's DIR + "*" + "/": a file in a directory of DIR. */
+		dir = strlen(spec) - 2;
+		if (strncmp(path, spec, dir))
+			return 0;
+		rest = strchr(path + dir, '/');
+		return rest && rest > path + dir;
+	}
+	dir = (size_t)(slash - spec) + 1;
+	if (strncmp(path, spec, dir))
+		return 0;
+	if (!slash[1])
+		return 1;
+	rest = path + dir;
+	return !strchr(rest, '/') && !fnmatch(slash + 1, rest, 0);
+}
+
+int subsystem_watches(const struct subsystem *sub, const char *path)
+{
+	size_t i;
+
+	for (i = 0; i < sub->nr_paths; i++)
+		if (spec_watches(sub->paths[i], sub->is_template, path))
+			return 1;
+	return 0;
+}
+
+int ruleset_watches(const struct ruleset *rs, const char *path)
+{
+	size_t i;
+
+	for (i = 0; i < rs->nr_subsystems; i++)
+		if (subsystem_watches(rs->subsystems[i], path))
+			return 1;
+	return 0;
+}
+
+int ruleset_watches_in(const struct ruleset *rs, const char *dir, size_t len)
+{
+	const struct subsystem *sub;
+	size_t i, j;
+
+	for (i = 0; i < rs->nr_subsystems; i++) {
+		sub = rs->subsystems[i];
+		for (j = 0; j < sub->nr_paths; j++)
+			if (!strncmp(sub->paths[j], dir, len))
+				return 1;
+	}
+	return 0;
 }

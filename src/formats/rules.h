@@ -70,6 +70,7 @@ struct rule {
 	int weight;		/* signed; unused for a veto or a link */
 	int veto;
 	int link;		/* a link: its first group is a commit id */
+	int backport;		/* a backport line: its group names upstream */
 	enum rule_field field;
 	char *trailer;		/* key for FIELD_TRAILER, as written */
 	char *pattern;		/* the pattern as written, without slashes */
@@ -130,6 +131,12 @@ struct subsystem {
 struct rule_file {
 	char *path;
 	char *version;		/* the `version` directive, or NULL */
+	int standalone;		/* it says `standalone` */
+	/*
+	 * Loaded as the base of a standalone directory: its subsystems
+	 * and its cc were left out (ruleset_load_dirs()).
+	 */
+	int generic_only;
 };
 
 struct ruleset {
@@ -147,6 +154,14 @@ struct ruleset {
 	 */
 	struct rule *links;
 	size_t nr_links, alloc_links;
+	/*
+	 * How a backport names the upstream commit it stands for
+	 * ("backport cherry-picked message /cherry picked from commit
+	 * ([0-9a-f]{40})/i"): the group "id", else the first, every match
+	 * of it; only a full 40-digit id counts (message_read_backports()).
+	 */
+	struct rule *backports;
+	size_t nr_backports, alloc_backports;
 	/*
 	 * How tags name releases ("release-tags /^v(?<major>...)/"): the
 	 * groups major (required), minor, rc (a release candidate) and
@@ -189,6 +204,13 @@ int ruleset_load_dir(struct ruleset *rs, const char *dir);
  * directory replaces the file of the same name of an earlier one, a
  * new name adds a file (an empty file takes one away).  The shipped
  * rules come first, then a project's or a user's.
+ *
+ * A directory one of whose files says `standalone` stands alone: of
+ * the directories before it only default.rules is loaded (the last
+ * one's, as always), and of it only what any project shares: the
+ * threshold, links, release-tags, rules and vetoes, not its subsystems
+ * nor its cc.  A default.rules of the standalone directory itself
+ * replaces that one whole, as without it.
  */
 int ruleset_load_dirs(struct ruleset *rs, const char *const *dirs, size_t nr);
 
@@ -214,7 +236,7 @@ int rule_match(const struct ruleset *rs, const struct rule *r,
 	       const char *text, size_t len, struct rule_match_result *res);
 
 /*
- * Matches link r against text from offset start: 1 with the id at
+ * Matches link or backport line r against text from offset start: 1 with the id at
  * [*id, *id + *id_len) and, when the pattern has a group "subject",
  * the subject at [*subject, ...), else *subject NULL; *end is where to
  * look for the next match.  0 when there is no more, -1 when the match
@@ -256,6 +278,25 @@ struct subsystem *ruleset_add_derived(struct ruleset *rs,
  * primary subsystem does not depend on it.
  */
 int subsystem_cmp(const struct subsystem *a, const struct subsystem *b);
+
+/*
+ * 1 if a path spec of sub names path (a file's path in the tree): a
+ * directory spec ("src/") whatever is below it, a glob after a
+ * directory ("*.c" after "src/") the files directly in it that match,
+ * a template's spec whatever is in a directory of its directory.
+ * Whatever the subsystem's policy.
+ */
+int subsystem_watches(const struct subsystem *sub, const char *path);
+
+/* 1 if a subsystem of rs watches path, 0 if none does. */
+int ruleset_watches(const struct ruleset *rs, const char *path);
+
+/*
+ * 1 if a path spec of rs names something inside dir (len bytes, with
+ * its trailing '/'), so that a file of dir that no subsystem watches is
+ * a gap of dir itself, not of all of it.
+ */
+int ruleset_watches_in(const struct ruleset *rs, const char *dir, size_t len);
 
 /* The effective threshold and policy of a subsystem (or the global ones). */
 int ruleset_threshold(const struct ruleset *rs, const struct subsystem *s);

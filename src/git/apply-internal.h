@@ -23,16 +23,22 @@ void apply_add_change(struct apply_result *r, const char *path,
 void apply_add_conflict(struct apply_result *r, const char *path);
 
 /*
- * Picks one commit of a series onto *tree, a tree that no commit has.
- * Only the files the pick changes are merged (three-way, against the
- * pick's parent), so the cost follows the size of the change, not of
- * the tree.  Renames are not followed: a rename is a removal and an
- * addition.  When the pick applies, *tree is replaced by the result.
- * out must be initialised and empty.  0, or -1 after an error
- * message.
+ * Picks one commit of a series onto *tree, a tree that no commit has
+ * (tip, the tree of the commit the series is picked onto, after the
+ * earlier picks).  Only the files the pick changes are merged
+ * (three-way, against the pick's parent), so the cost follows the size
+ * of the change, not of the tree.  A file the pick changes that its
+ * parent has and tip lacks is followed as git cherry-pick follows it:
+ * when git's rename detection (git/renames.h) finds it in *tree under
+ * another name, among the files the parent lacks, the change goes
+ * there (and the pick removing it conflicts, as git's rename/delete
+ * does).  Renames the pick itself makes are a removal and an addition.
+ * When the pick applies, *tree is replaced by the result.  out must be
+ * initialised and empty.  0, or -1 after an error message.
  */
 int apply_pick_onto_tree(struct apply_result *out, git_repository *repo,
-			 git_tree **tree, const git_commit *pick);
+			 const git_tree *tip, git_tree **tree,
+			 const git_commit *pick);
 
 /* The entry at path in tree, or NULL (caller frees). */
 git_tree_entry *apply_entry_at(const git_tree *tree, const char *path);

@@ -1,6 +1,7 @@
 #include "git/apply-internal.h"
 #include "base/error.h"
 #include "base/sha1.h"
+#include "git/malformed.h"
 #include "base/strbuf.h"
 #include "git/treediff.h"
 #include "base/util.h"
@@ -146,7 +147,7 @@ static int series_build(struct apply_series *s, git_repository *repo,
 {
 	enum series_act *act = xcalloc(s->nr ? s->nr : 1, sizeof(*act));
 	git_commit *onto = NULL, *pick = NULL;
-	git_tree *tree = NULL;
+	git_tree *tree = NULL, *tip = NULL;
 	git_odb *odb = NULL;
 	size_t i, j;
 	int ret = 0;
@@ -171,6 +172,7 @@ static int series_build(struct apply_series *s, git_repository *repo,
 		}
 	}
 	if (git_commit_lookup(&onto, repo, &s->onto) < 0 ||
+	    git_commit_tree(&tip, onto) < 0 ||
 	    git_commit_tree(&tree, onto) < 0) {
 		ret = error_git("cannot read the tree of %s",
 				git_oid_tostr_s(&s->onto));
@@ -189,7 +191,7 @@ static int series_build(struct apply_series *s, git_repository *repo,
 			break;
 		}
 		apply_result_release(&out[i]);
-		ret = apply_pick_onto_tree(&out[i], repo, &tree, pick);
+		ret = apply_pick_onto_tree(&out[i], repo, tip, &tree, pick);
 		git_commit_free(pick);
 		if (!ret)
 			remember(&s->picks[i], &out[i]);
@@ -197,6 +199,7 @@ static int series_build(struct apply_series *s, git_repository *repo,
 	}
 out:
 	git_tree_free(tree);
+	git_tree_free(tip);
 	git_commit_free(onto);
 	git_odb_free(odb);
 	free(act);
@@ -341,9 +344,12 @@ static void describe_entry(struct strbuf *out, const git_tree *tree,
 	git_tree_entry_free(e);
 }
 
-/* Hashes what the tree picked onto has at path. */
-static void hash_entry(struct sha1 *ctx, const git_tree *tree,
-		       const char *path, struct tip_entry **memo)
+/*
+ * Hashes what the tree picked onto has at path; 1 when it has nothing
+ * there, nor in the way of it.
+ */
+static int hash_entry(struct sha1 *ctx, const git_tree *tree,
+		      const char *path, struct tip_entry **memo)
 {
 	struct tip_entry *t;
 
@@ -356,6 +362,42 @@ static void hash_entry(struct sha1 *ctx, const git_tree *tree,
 		HASH_ADD_KEYPTR(hh, *memo, t->path, strlen(t->path), t);
 	}
 	sha1_update(ctx, t->bytes.buf, t->bytes.len);
+	return t->bytes.buf[0] == 'a';
+}
+
+/*
+ * Whether the parent of pick has one of the paths (which the tree
+ * picked onto lacks): the pick then follows renames on the branch
+ * (apply_pick_onto_tree()).  A parent that cannot be read says yes:
+ * the key is only more careful, and the pick reports the error.
+ */
+static int parent_has_one(const git_commit *pick, char *const *paths,
+			  const unsigned char *absent, size_t nr)
+{
+	git_repository *repo = git_commit_owner(pick);
+	git_tree *base = NULL;
+	git_oid ptree;
+	size_t j;
+	int has = 0;
+
+	if (!git_commit_parentcount(pick))
+		return 0;
+	if (malformed_tree_id(&ptree, repo, git_commit_parent_id(pick, 0)) < 0 ||
+	    git_tree_lookup(&base, repo, &ptree) < 0) {
+		git_error_clear();
+		return 1;
+	}
+	for (j = 0; !has && j < nr; j++) {
+		git_tree_entry *e;
+
+		if (!absent[j])
+			continue;
+		e = apply_entry_at(base, paths[j]);
+		has = e && git_tree_entry_type(e) == GIT_OBJECT_BLOB;
+		git_tree_entry_free(e);
+	}
+	git_tree_free(base);
+	return has;
 }
 
 static void free_tip_entry(struct tip_entry *t)
@@ -368,25 +410,33 @@ static void free_tip_entry(struct tip_entry *t)
 /*
  * The key of pick i (see apply.h) into keys + i * SHA1_RAWSZ, and its
  * dependencies into s->picks[i].deps; then registers its paths in
- * files and dirs for the picks after it.
+ * files and dirs for the picks after it, and in moves when it follows
+ * renames on the branch.
  */
 static void key_pick(struct apply_series *s, size_t i, unsigned char *keys,
 		     const git_tree *tip, struct tip_entry **memo,
-		     char *const *paths, size_t nr,
-		     struct path_slot **files, struct path_slot **dirs)
+		     const git_commit *pick, char *const *paths, size_t nr,
+		     struct path_slot **files, struct path_slot **dirs,
+		     struct path_slot **moves)
 {
 	static const char salt[] = "stablepick trial pick\n";
+	static const char renames[] = "renames on the branch\n";
 	struct series_pick *p = &s->picks[i];
+	unsigned char *absent = xcalloc(nr ? nr : 1, 1);
 	struct sha1 ctx;
-	size_t j, k, n, alloc = 0;
+	size_t j, k, n, alloc = 0, nr_absent = 0;
 	const char *slash;
+	int moving;
 
 	sha1_init(&ctx);
 	sha1_update(&ctx, salt, sizeof(salt));
 	sha1_update(&ctx, p->id.id, GIT_OID_RAWSZ);
+	/* Every pick that followed renames may have changed its paths. */
+	add_deps(p, &alloc, find_slot(moves, "", 0, 0));
 	for (j = 0; j < nr; j++) {
 		sha1_update(&ctx, paths[j], strlen(paths[j]) + 1);
-		hash_entry(&ctx, tip, paths[j], memo);
+		absent[j] = (unsigned char)hash_entry(&ctx, tip, paths[j], memo);
+		nr_absent += absent[j];
 		add_deps(p, &alloc, find_slot(files, paths[j],
 					      strlen(paths[j]), 0));
 		add_deps(p, &alloc, find_slot(dirs, paths[j],
@@ -397,6 +447,21 @@ static void key_pick(struct apply_series *s, size_t i, unsigned char *keys,
 						      (size_t)(slash - paths[j]),
 						      0));
 	}
+	/*
+	 * Following renames reads the whole of the tree picked onto and
+	 * of the series so far: its id and every earlier pick are in the
+	 * key.
+	 */
+	moving = nr_absent && parent_has_one(pick, paths, absent, nr);
+	free(absent);
+	if (moving) {
+		sha1_update(&ctx, renames, sizeof(renames));
+		sha1_update(&ctx, git_tree_id(tip)->id, GIT_OID_RAWSZ);
+		for (k = 0; k < i; k++) {
+			ALLOC_GROW(p->deps, p->nr_deps, alloc);
+			p->deps[p->nr_deps++] = k;
+		}
+	}
 	QSORT(p->deps, p->nr_deps, cmp_pos);
 	for (k = 0, n = 0; k < p->nr_deps; k++)
 		if (!n || p->deps[n - 1] != p->deps[k])
@@ -405,6 +470,8 @@ static void key_pick(struct apply_series *s, size_t i, unsigned char *keys,
 	for (k = 0; k < n; k++)
 		sha1_update(&ctx, keys + p->deps[k] * SHA1_RAWSZ, SHA1_RAWSZ);
 	sha1_final(keys + i * SHA1_RAWSZ, &ctx);
+	if (moving)
+		add_slot(moves, "", 0, i);
 	for (j = 0; j < nr; j++) {
 		add_slot(files, paths[j], strlen(paths[j]), i);
 		for (slash = strchr(paths[j], '/'); slash;
@@ -440,7 +507,7 @@ int apply_series_check_cached(struct apply_result *out, git_repository *repo,
 			      const git_commit *const *picks, size_t nr,
 			      struct trialcache *cache)
 {
-	struct path_slot *files = NULL, *dirs = NULL, *e, *tmp;
+	struct path_slot *files = NULL, *dirs = NULL, *moves = NULL, *e, *tmp;
 	struct tip_entry *memo = NULL, *t, *ttmp;
 	struct apply_series *s;
 	unsigned char *keys;
@@ -483,8 +550,8 @@ int apply_series_check_cached(struct apply_result *out, git_repository *repo,
 			ret = -1;
 			break;
 		}
-		key_pick(s, i, keys, tip, &memo, paths, nr_paths, &files,
-			 &dirs);
+		key_pick(s, i, keys, tip, &memo, picks[i], paths, nr_paths,
+			 &files, &dirs, &moves);
 		rec = trialcache_find(cache, keys + i * SHA1_RAWSZ);
 		if (!rec) {
 			want[i] = 1;
@@ -515,6 +582,7 @@ int apply_series_check_cached(struct apply_result *out, git_repository *repo,
 	apply_series_unref(s);
 	HASH_FREE_ALL(files, e, tmp, free_slot);
 	HASH_FREE_ALL(dirs, e, tmp, free_slot);
+	HASH_FREE_ALL(moves, e, tmp, free_slot);
 	HASH_FREE_ALL(memo, t, ttmp, free_tip_entry);
 	git_tree_free(tip);
 	git_odb_free(odb);

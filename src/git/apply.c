@@ -2,6 +2,7 @@
 #include "git/apply-internal.h"
 #include "base/error.h"
 #include "git/malformed.h"
+#include "git/renames.h"
 #include "base/progress.h"
 #include "base/strbuf.h"
 #include "git/treediff.h"
@@ -231,11 +232,43 @@ static int changes(const git_tree_entry *ours, const git_tree_update *up)
 	       git_tree_entry_filemode(ours) != up->filemode;
 }
 
+/*
+ * The files of the pick (pick: its diff against base, its parent) that
+ * base has and the branch tip lacks, where tree (the tip after the
+ * earlier picks of a series) has them under another name
+ * (renames_onto()).  Into out; 0, or -1 after an error message.
+ */
+static int renamed_on_branch(git_repository *repo, const git_tree *base,
+			     const git_tree *tip, const git_tree *tree,
+			     const struct treediff *pick, struct renames *out)
+{
+	char **paths = xcalloc(pick->nr ? pick->nr : 1, sizeof(*paths));
+	size_t i, nr = 0;
+	int ret;
+
+	for (i = 0; i < pick->nr; i++) {
+		git_tree_entry *e;
+		uint32_t mode = pick->items[i].old_mode;
+
+		if (!mode || mode == GIT_FILEMODE_COMMIT)
+			continue;
+		e = apply_entry_at(tip, pick->items[i].path);
+		if (!e)
+			paths[nr++] = pick->items[i].path;
+		git_tree_entry_free(e);
+	}
+	ret = renames_onto(out, repo, base, tree, paths, nr);
+	free(paths);
+	return ret;
+}
+
 int apply_pick_onto_tree(struct apply_result *out, git_repository *repo,
-			 git_tree **tree, const git_commit *pick)
+			 const git_tree *tip, git_tree **tree,
+			 const git_commit *pick)
 {
 	git_tree *base = NULL, *theirs = NULL, *result = NULL;
 	struct treediff d = TREEDIFF_INIT;
+	struct renames moved = RENAMES_INIT;
 	git_tree_update *ups = NULL;
 	char hex[GIT_OID_HEXSZ + 1];
 	size_t i, nr_ups = 0;
@@ -267,17 +300,30 @@ int apply_pick_onto_tree(struct apply_result *out, git_repository *repo,
 	}
 	if (treediff_trees(&d, repo, base, theirs) < 0)
 		goto out;
+	if (base && renamed_on_branch(repo, base, tip, *tree, &d, &moved) < 0)
+		goto out;
 	ups = xcalloc(d.nr ? d.nr : 1, sizeof(*ups));
 	out->applies = 1;
 	for (i = 0; i < d.nr; i++) {
 		const char *path = d.items[i].path;
+		const struct rename *rn = renames_from(&moved, path);
+		const char *at = rn ? rn->to : path;
 		git_tree_entry *eb = apply_entry_at(base, path);
-		git_tree_entry *eo = apply_entry_at(*tree, path);
+		git_tree_entry *eo = apply_entry_at(*tree, at);
 		git_tree_entry *et = apply_entry_at(theirs, path);
-		int r = merge_path(repo, path, eb, eo, et, &ups[nr_ups]);
+		int r;
 
+		/*
+		 * The branch has the file under another name: the change
+		 * goes there, as git cherry-pick takes it; the pick removing
+		 * it is git's rename/delete conflict.
+		 */
+		if (rn && !et)
+			r = 1;
+		else
+			r = merge_path(repo, at, eb, eo, et, &ups[nr_ups]);
 		if (r == 0 && changes(eo, &ups[nr_ups]))
-			apply_add_change(out, path, ups[nr_ups].action ==
+			apply_add_change(out, at, ups[nr_ups].action ==
 					 GIT_TREE_UPDATE_REMOVE ? 0 :
 					 (uint32_t)ups[nr_ups].filemode,
 					 &ups[nr_ups].id);
@@ -291,6 +337,8 @@ int apply_pick_onto_tree(struct apply_result *out, git_repository *repo,
 		else if (r == 1) {
 			out->applies = 0;
 			apply_add_conflict(out, path);
+			if (rn)
+				apply_add_conflict(out, at);
 		}
 	}
 	sort_unique(out);
@@ -315,6 +363,7 @@ int apply_pick_onto_tree(struct apply_result *out, git_repository *repo,
 	ret = 0;
 out:
 	free(ups);
+	renames_release(&moved);
 	treediff_release(&d);
 	git_tree_free(theirs);
 	git_tree_free(base);
@@ -327,7 +376,7 @@ int apply_series_check(struct apply_result *out, git_repository *repo,
 {
 	char hex[GIT_OID_HEXSZ + 1];
 	struct progress progress;
-	git_tree *tree = NULL;
+	git_tree *tree = NULL, *tip = NULL;
 	size_t i;
 	int ret = 0;
 
@@ -340,17 +389,20 @@ int apply_series_check(struct apply_result *out, git_repository *repo,
 			return error("cannot trial-pick merge %.12s", hex);
 		}
 	}
-	if (git_commit_tree(&tree, onto) < 0) {
+	if (git_commit_tree(&tip, onto) < 0 ||
+	    git_commit_tree(&tree, onto) < 0) {
+		git_tree_free(tip);
 		git_oid_tostr(hex, sizeof(hex), git_commit_id(onto));
 		return error_git("cannot read the tree of %.12s", hex);
 	}
 	progress_start(&progress, "Trial picks", nr);
 	for (i = 0; !ret && i < nr; i++) {
-		ret = apply_pick_onto_tree(&out[i], repo, &tree, picks[i]);
+		ret = apply_pick_onto_tree(&out[i], repo, tip, &tree, picks[i]);
 		progress_update(&progress, i + 1);
 	}
 	progress_stop(&progress);
 	git_tree_free(tree);
+	git_tree_free(tip);
 	return ret;
 }
 

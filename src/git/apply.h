@@ -11,7 +11,9 @@
  * Trial cherry-picks: does a mainline commit apply to a stable branch?
  *
  * Everything happens in memory with libgit2's three-way merge (rename
- * detection on, as git_merge_options has it by default).  No work tree,
+ * detection on, as git_merge_options has it by default, for
+ * apply_check(); a series is picked file by file, and follows a file
+ * the branch has under another name: apply_series_check()).  No work tree,
  * index file or reference is read or written.  The merge stores blobs
  * and trees (auto-merged file contents and, for a series, the
  * intermediate trees); after apply_in_memory() they go to an object
@@ -112,6 +114,9 @@ int apply_check(struct apply_result *out, git_repository *repo,
  * A pick that conflicts is skipped, as "git cherry-pick --skip" would:
  * the tree stays as it was and the next pick is tried on it, so one
  * conflict does not hide whether the rest of the series applies.
+ * A change to a file that the branch has under its former name (git's
+ * rename detection, git/renames.h) applies to that file, as it does
+ * with git cherry-pick.
  *
  *     struct apply_result *res = xcalloc(nr, sizeof(*res));
  *
@@ -151,12 +156,19 @@ int apply_series_check(struct apply_result *out, git_repository *repo,
  *   becomes a directory): only they change the tree at those paths
  *   before the pick, and their own keys say how.
  *
- * Nothing else is read: no rename detection (a rename is a removal and
- * an addition), no configuration (git_merge_file() with its default
- * options, which no setting changes), nothing of the tree picked onto
- * away from those paths.  So which series a pick is in (the proposals
- * alone, with the needs-ack ones, ...) is not in its key: a series
- * reaches a pick only through the earlier picks on its paths.
+ * - when the pick changes a file its parent has and the tree picked
+ *   onto lacks (one it follows through a rename on the branch, as git
+ *   cherry-pick does: rename detection reads the whole tree), the id
+ *   of the tree picked onto and the keys of all the earlier picks; and
+ *   the key of every pick after such a one has its key.
+ *
+ * Nothing else is read: no configuration (git_merge_file() and the
+ * rename detection with their default options, which no setting
+ * changes), nothing of the tree picked onto away from those paths
+ * unless renames are followed.  So which series a pick is in (the
+ * proposals alone, with the needs-ack ones, ...) is not in its key: a
+ * series reaches a pick only through the earlier picks on its paths,
+ * or through one that followed renames.
  *
  * Picks whose key the cache has are taken from it (without trees);
  * the others are made, with the earlier picks they need: one that did

@@ -194,6 +194,64 @@ void report_eval_items(struct strbuf *out, const struct eval *ev,
 			    "misses" : "false picks");
 }
 
+/* "same change as f0cdf16e1d9d (below the base)" */
+static void add_twin(struct strbuf *out, const struct eval_item *it)
+{
+	strbuf_addf(out, "same change as %.12s (%s)",
+		    git_oid_tostr_s(&it->twin), it->twin_cand ?
+		    "in the range, carried by the branch" : "below the base");
+}
+
+/*
+ * The commits the rules pick that the branch has through a twin: no
+ * false picks, mainline took their change twice.
+ */
+void report_eval_twins(struct strbuf *out, const struct eval *ev, int json)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < ev->nr; i++) {
+		const struct eval_item *it = &ev->items[i];
+		const struct candidate *c = it->c;
+		struct strbuf why = STRBUF_INIT;
+
+		if (it->label != EVAL_EXCLUDED || !it->pick[EVAL_RULES] ||
+		    strcmp(eval_reasons[it->reason], "already-in-branch"))
+			continue;
+		add_twin(&why, it);
+		if (json) {
+			struct json_writer jw;
+
+			jw_init(&jw, out);
+			jw_object_begin(&jw);
+			jw_object_string(&jw, "type", "already-in-branch");
+			jw_object_string(&jw, "branch", ev->branch);
+			jw_object_string(&jw, "commit", c->hex);
+			jw_object_string(&jw, "subsystem", it->subsystem);
+			jw_object_string(&jw, "subject", c->msg.subject);
+			jw_object_int(&jw, "score", c->score);
+			jw_object_int(&jw, "threshold", c->threshold);
+			jw_object_string(&jw, "twin", git_oid_tostr_s(&it->twin));
+			jw_object_string(&jw, "where", it->twin_cand ?
+					 "range" : "below-base");
+			jw_object_string(&jw, "why", why.buf);
+			jw_end(&jw);
+			strbuf_addch(out, '\n');
+		} else {
+			if (!n)
+				strbuf_addstr(out, "\nalready in the branch (the "
+					      "rules pick them, the branch has "
+					      "the same change; not counted):\n");
+			strbuf_addf(out, "  %.12s %-10s %4lld/%-3d %s\n%21s%s\n",
+				    c->hex, it->subsystem, c->score,
+				    c->threshold, c->msg.subject ?
+				    c->msg.subject : "", "", why.buf);
+		}
+		n++;
+		strbuf_release(&why);
+	}
+}
+
 /*
  * Precision and recall of the rules at each threshold a labelled
  * commit scores (the same threshold for every subsystem).

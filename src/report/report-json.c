@@ -75,7 +75,10 @@ static void jw_oid(struct json_writer *jw, const char *key, const git_oid *id)
  *     kind          string: "ancestor", "upstream-line", "patch-id",
  *                   "backport-reverted", "subject", "same-content",
  *                   "absent" (evidence_kind_name())
- *     commit        string: the branch commit that shows it, or null
+ *     commit        string: the branch commit that shows it, or null;
+ *                   for same-content, the twin that made the same
+ *                   change (below the base, carried by the branch, or
+ *                   a proposal before it), or null when none is found
  *     detail        string: one sentence
  *
  * json_tags(): the tags of its message (message.h), Fixes: targets

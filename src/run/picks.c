@@ -208,6 +208,7 @@ static int pick_from_mail(struct run_context *ctx, struct run *run,
 		return 0;
 	message_init(&parsed);
 	message_parse(&parsed, m->body, strlen(m->body));
+	message_read_backports(&parsed, m->body, strlen(m->body), &run->rules);
 	memset(&pick, 0, sizeof(pick));
 	pick.msg = &parsed;
 	pick.diff = m->diff;
@@ -331,6 +332,42 @@ out:
 	return ret;
 }
 
+/*
+ * A backport that folds several upstream commits (Xen's "master commit:
+ * A" and "master commit: B", a fix and its follow-up) is a pick of
+ * each: the commits its other upstream lines name, besides first, the
+ * one found.  Returns 1, or -1 after an error message.
+ */
+static int add_folded(struct match *mt, struct audit *a,
+		      const struct message *m, const git_oid *first,
+		      const git_oid *applied, const char *source)
+{
+	struct message one = *m;
+	struct match_found found;
+	struct match_pick pick;
+	struct audit_pick *p;
+	size_t i;
+	int r;
+
+	for (i = 0; i < m->nr_upstream; i++) {
+		one.upstream = &m->upstream[i];
+		one.nr_upstream = 1;
+		memset(&pick, 0, sizeof(pick));
+		pick.msg = &one;
+		r = match_mainline(mt, &pick, &found, NULL);
+		if (r < 0)
+			return -1;
+		if (!r || found.how != EVIDENCE_UPSTREAM_LINE ||
+		    git_oid_equal(&found.id, first))
+			continue;
+		p = audit_add(a, &found.id, source);
+		if (applied)
+			git_oid_cpy(&p->applied, applied);
+		p->has_applied = applied != NULL;
+	}
+	return 1;
+}
+
 int picks_read_applied(struct run_context *ctx, struct run *run,
 		       const char *range, struct audit *a, size_t *skipped)
 {
@@ -375,6 +412,8 @@ int picks_read_applied(struct run_context *ctx, struct run *run,
 		raw = commit ? git_commit_message(commit) : bad.message;
 		message_init(&m);
 		message_parse(&m, raw ? raw : "", raw ? strlen(raw) : 0);
+		message_read_backports(&m, raw ? raw : "", raw ? strlen(raw) : 0,
+				       &run->rules);
 		memset(&pick, 0, sizeof(pick));
 		pick.msg = &m;
 		pick.commit = commit ? &id : NULL;
@@ -386,6 +425,9 @@ int picks_read_applied(struct run_context *ctx, struct run *run,
 			p = audit_add(a, &found.id, src.buf);
 			git_oid_cpy(&p->applied, &id);
 			p->has_applied = commit != NULL;
+			if (found.how == EVIDENCE_UPSTREAM_LINE)
+				r = add_folded(mt, a, &m, &found.id, commit ?
+					       &id : NULL, src.buf);
 		} else if (!r && (!m.subject || !starts_with(m.subject, "Linux "))) {
 			/* "Linux 6.1.61", the release commit, is no pick. */
 			warning("%s: %.12s (\"%s\"): no mainline commit found "

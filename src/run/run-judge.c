@@ -13,7 +13,11 @@
 #include "stages/deps.h"
 #include "stages/posted.h"
 #include "stages/score.h"
+#include "base/strbuf.h"
 #include "base/trace.h"
+#include "base/util.h"
+
+#include <stdlib.h>
 
 /*
  * Recorded decisions outrank the rules: what was accepted or rejected
@@ -156,6 +160,85 @@ int run_judge_range(struct run_context *ctx, struct run *run,
 	return ret;
 }
 
+/*
+ * A twin of a same-content commit (its pick changes nothing, checks.c):
+ * one the branch carries, or a proposal picked before it.
+ */
+static int picked_before(const struct candidate *twin,
+			 const struct candidate *c)
+{
+	if (twin->present)
+		return 1;
+	return twin->order < c->order && twin->apply_checked &&
+	       twin->apply.applies && (twin->verdict == VERDICT_PROPOSED ||
+				       twin->verdict == VERDICT_NEEDS_ACK);
+}
+
+/* Names the twin of c's same-content evidence t in its evidence and why. */
+static void name_twin(struct run *run, struct candidate *c,
+		      const struct match_twin *t)
+{
+	struct strbuf where = STRBUF_INIT;
+	size_t i;
+
+	if (!t->cand)
+		strbuf_addf(&where, "below %s", run->branch.base_name ?
+			    run->branch.base_name : "the branch base");
+	else if (t->cand->present)
+		strbuf_addf(&where, "which %s carries", run->branch.name);
+	else
+		strbuf_addstr(&where, "a proposal before it");
+	for (i = 0; i < c->nr_evidence; i++) {
+		struct evidence *e = &c->evidence[i];
+
+		if (e->kind != EVIDENCE_SAME_CONTENT || e->has_commit)
+			continue;
+		git_oid_cpy(&e->commit, &t->id);
+		e->has_commit = 1;
+		free(e->detail);
+		e->detail = xstrfmt("picked onto the branch tip after the "
+				    "proposals before it, it changes nothing: "
+				    "%.12s (%s) made the same change",
+				    git_oid_tostr_s(&t->id), where.buf);
+	}
+	candidate_set_verdict(c, VERDICT_MAYBE_PRESENT,
+			      "its pick changes nothing: %.12s (%s) made the "
+			      "same change", git_oid_tostr_s(&t->id), where.buf);
+	strbuf_release(&where);
+}
+
+/*
+ * The twins of the same-content commits (match_twins()): the commit
+ * through which the branch, or a proposal before it, already has the
+ * change, named in the evidence and the why.
+ */
+static int name_same_content(struct run *run, git_repository *repo,
+			     struct candidate_list *l)
+{
+	struct candidate **asked = xcalloc(l->nr + 1, sizeof(*asked));
+	struct match_twin *twins;
+	size_t nr = 0, i, j;
+	int ret = 0;
+
+	for (i = 0; i < l->nr; i++)
+		for (j = 0; j < l->items[i]->nr_evidence; j++)
+			if (l->items[i]->evidence[j].kind == EVIDENCE_SAME_CONTENT &&
+			    !l->items[i]->evidence[j].has_commit) {
+				asked[nr++] = l->items[i];
+				break;
+			}
+	twins = xcalloc(nr + 1, sizeof(*twins));
+	if (nr)
+		ret = match_twins(run_match(run, repo), asked, nr,
+				  picked_before, twins);
+	for (i = 0; !ret && i < nr; i++)
+		if (twins[i].found)
+			name_twin(run, asked[i], &twins[i]);
+	free(asked);
+	free(twins);
+	return ret;
+}
+
 int run_judge(struct run *run, git_repository *repo,
 	      struct candidate_list *l, const git_oid *range_from)
 {
@@ -167,6 +250,8 @@ int run_judge(struct run *run, git_repository *repo,
 		ret = checks_run(repo, &run->branch, &run->upstream, &run->rules,
 				 run->scan.soak_painted ? &run->scan.soak_tags : NULL,
 				 run->trial_cache, l);
+	if (!ret)
+		ret = name_same_content(run, repo, l);
 	trace_stage("checks");
 	if (!ret && run->archive)
 		posted_mates(l, run_match(run, repo));

@@ -211,13 +211,15 @@ static int index_branch(struct run_context *ctx, struct run *run,
 	}
 	if (b) {
 		ret = branch_index_build_from(&run->branch, ctx->repo, branch,
-					      &b->base, 2 * b->nr_commits + 10000);
+					      &b->base, 2 * b->nr_commits + 10000,
+					      &run->rules);
 		if (ret <= 0)
 			return ret;
 		branch_index_release(&run->branch);
 		branch_index_init(&run->branch);
 	}
-	return branch_index_build(&run->branch, ctx->repo, branch, &run->upstream);
+	return branch_index_build(&run->branch, ctx->repo, branch, &run->upstream,
+				  &run->rules);
 }
 
 /* A repository just made (git init): no mainline, no branch, no base. */
@@ -331,7 +333,8 @@ int run_scan(struct run_context *ctx, struct run *run)
 	name = xstrdup(bi->name);
 	branch_index_release(bi);
 	branch_index_init(bi);
-	if (branch_index_build(bi, ctx->repo, name, &run->upstream) < 0 ||
+	if (branch_index_build(bi, ctx->repo, name, &run->upstream,
+			       &run->rules) < 0 ||
 	    configured_version(ctx, bi) < 0) {
 		free(name);
 		return -1;

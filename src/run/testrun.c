@@ -271,6 +271,8 @@ int tests_resolve(struct run_context *ctx, struct run *run,
 		raw = git_commit_message(commit);
 		message_init(&msg);
 		message_parse(&msg, raw ? raw : "", raw ? strlen(raw) : 0);
+		message_read_backports(&msg, raw ? raw : "",
+				       raw ? strlen(raw) : 0, &run->rules);
 		memset(&pick, 0, sizeof(pick));
 		pick.msg = &msg;
 		r = msg.nr_upstream ? match_mainline(m, &pick, &found, NULL) : 0;

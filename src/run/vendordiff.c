@@ -426,7 +426,8 @@ int vendordiff_run(struct run_context *ctx, struct vendordiff *d,
 		ret = scan_resolve(ctx->repo, against, "--against", &d->stable);
 	/* The vendor indexed from its base with the stable branch. */
 	if (!ret)
-		ret = branch_index_build(&d->vbi, ctx->repo, branch, &d->stable);
+		ret = branch_index_build(&d->vbi, ctx->repo, branch, &d->stable,
+					 &d->rules);
 	if (!ret) {
 		char hex[GIT_OID_HEXSZ + 1];
 

@@ -429,6 +429,13 @@ static int trial_pick(struct audit *a, git_repository *repo,
 				break;
 		if (j < p->nr_flags)
 			continue;
+		/* A backport folding two picks is applied once. */
+		for (j = 0; p->has_applied && j < nr; j++)
+			if (who[j]->has_applied &&
+			    git_oid_equal(&who[j]->applied, &p->applied))
+				break;
+		if (p->has_applied && j < nr)
+			continue;
 		if (git_commit_lookup(&commit, repo, p->has_applied ? &p->applied
 							      : &p->id) < 0) {
 			ret = error_git("cannot read commit %s", p->has_applied ?

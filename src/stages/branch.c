@@ -265,6 +265,8 @@ static int read_branch(struct branch_index *bi, git_repository *repo,
 		raw = commit ? git_commit_message(commit) : bad.message;
 		message_init(&m);
 		message_parse(&m, raw ? raw : "", raw ? strlen(raw) : 0);
+		message_read_backports(&m, raw ? raw : "", raw ? strlen(raw) : 0,
+				       bi->rules);
 		if (m.nr_upstream)
 			bi->nr_backports++;
 		for (i = 0; i < m.nr_upstream; i++)
@@ -330,8 +332,9 @@ static int read_from_base(struct branch_index *bi, git_repository *repo,
 
 int branch_index_build_from(struct branch_index *bi, git_repository *repo,
 			    const char *branch, const git_oid *guess,
-			    size_t limit)
+			    size_t limit, const struct ruleset *rules)
 {
+	bi->rules = rules;
 	if (resolve_tip(bi, repo, branch) < 0)
 		return -1;
 	git_oid_cpy(&bi->base, guess);
@@ -417,10 +420,12 @@ static int base_error(git_repository *repo, const char *branch,
 }
 
 int branch_index_build(struct branch_index *bi, git_repository *repo,
-		       const char *branch, const git_oid *upstream_tip)
+		       const char *branch, const git_oid *upstream_tip,
+		       const struct ruleset *rules)
 {
 	int ret;
 
+	bi->rules = rules;
 	if (resolve_tip(bi, repo, branch) < 0)
 		return -1;
 	ret = history_merge_base(&bi->base, repo, &bi->tip, upstream_tip);

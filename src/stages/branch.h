@@ -69,17 +69,23 @@ struct branch_index {
 	size_t nr_sorted, alloc_commits;
 	int guessed;			/* base taken on trust, not computed */
 	int reaches_base;		/* a commit has the base as a parent */
+	/* Borrowed: whose backport lines name the upstream ids. */
+	const struct ruleset *rules;
 };
 
 void branch_index_init(struct branch_index *bi);
 void branch_index_release(struct branch_index *bi);
 
+struct ruleset;
 /*
  * Resolves the branch, finds its base against upstream_tip and reads
- * every commit after the base.  Returns 0 or -1 after an error message.
+ * every commit after the base, the upstream ids by the backport lines
+ * of rules (message_read_backports()), which must outlive bi.  Returns
+ * 0 or -1 after an error message.
  */
 int branch_index_build(struct branch_index *bi, git_repository *repo,
-		       const char *branch, const git_oid *upstream_tip);
+		       const char *branch, const git_oid *upstream_tip,
+		       const struct ruleset *rules);
 
 /*
  * The same, with the base taken from a guess (the base found last time)
@@ -91,7 +97,7 @@ int branch_index_build(struct branch_index *bi, git_repository *repo,
  */
 int branch_index_build_from(struct branch_index *bi, git_repository *repo,
 			    const char *branch, const git_oid *guess,
-			    size_t limit);
+			    size_t limit, const struct ruleset *rules);
 
 /*
  * Whether bi->base is the merge base of the branch and upstream, given

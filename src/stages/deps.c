@@ -630,29 +630,6 @@ static int stable_since(const struct message *m, int *major, int *minor)
 
 static int wanted(const struct candidate *c);
 
-/* The newest commit before c (in the list) that added path, or NULL. */
-static const struct candidate *added_by(const struct deps *d,
-					const struct candidate *c,
-					const char *path)
-{
-	size_t i, j, k;
-
-	for (i = c->order; i-- > 0;) {
-		const struct candidate *a = d->cands->items[i];
-
-		for (j = 0; j < a->nr_paths; j++) {
-			if (strcmp(a->paths[j], path))
-				continue;
-			for (k = 0; k < a->nr_old_paths; k++)
-				if (!strcmp(a->old_paths[k], path))
-					break;
-			if (k == a->nr_old_paths)
-				return a;
-		}
-	}
-	return NULL;
-}
-
 /* Whether c names a as its prerequisite: a comes along. */
 static int is_prereq(const struct candidate *c, const struct candidate *a)
 {
@@ -665,12 +642,51 @@ static int is_prereq(const struct candidate *c, const struct candidate *a)
 }
 
 /*
+ * Whether the branch has path by the time c applies: it has the file,
+ * at path or under a name it had before a rename of the range (git's
+ * rename detection, as a cherry-pick follows it: the trial pick), or a
+ * commit present, proposed or named as c's prerequisite adds it; when
+ * no commit of the range added it, where git cherry-pick would find it
+ * (match_branch_has_moved()).  1 or
+ * 0 with *creator the commit of the range that added path (or NULL),
+ * -1 after an error message.
+ */
+static int will_have(struct deps *d, const struct candidate *c,
+		     const char *path, const struct candidate **creator)
+{
+	const struct candidate *at = c, *a;
+	const char *name = path, *from;
+	int depth, r;
+
+	*creator = NULL;
+	for (depth = 0; depth <= MATCH_RENAMES_MAX; depth++) {
+		r = match_branch_has_file(d->match, c, name);
+		if (r)
+			return r;
+		if (match_renamed_from(d->match, d->cands, at, name, &from,
+				       &a) < 0)
+			return -1;
+		if (!depth)
+			*creator = a;
+		/* The range does not tell where it came from: ask git. */
+		if (!a)
+			return match_branch_has_moved(d->match, c, path);
+		if (a->present || a->maybe_present || wanted(a) || a->pulled ||
+		    is_prereq(c, a))
+			return 1;
+		if (!from)
+			break;
+		at = a;
+		name = from;
+	}
+	return 0;
+}
+
+/*
  * Whether the branch lacks every watched file c changes that existed
- * before it, and will go on lacking it: a file that a commit present,
- * proposed or named as c's prerequisite added is there by the time c
- * applies.  1
- * with *path the first such file and *creator the commit that added it
- * (or NULL); 2 with the same when it lacks some and has others (it may
+ * before it, and will go on lacking it (will_have()).  1 with *path
+ * the first such file and *creator the commit that added it (or
+ * NULL); 2 with the same when it lacks some and has others (it may
  * apply, but not as it is); 0 when every file is there; -1 after an
  * error message.  A commit that only adds files never lacks them.
  */
@@ -686,17 +702,11 @@ static int files_missing(struct deps *d, const struct candidate *c,
 		return 0;
 	for (i = 0; i < c->nr_old_paths; i++) {
 		const struct candidate *a;
-		int r = match_branch_has_file(d->match, c, c->old_paths[i]);
+		int r = will_have(d, c, c->old_paths[i], &a);
 
 		if (r < 0)
 			return -1;
 		if (r) {
-			there++;
-			continue;
-		}
-		a = added_by(d, c, c->old_paths[i]);
-		if (a && (a->present || a->maybe_present || wanted(a) ||
-			  a->pulled || is_prereq(c, a))) {
 			there++;
 			continue;
 		}

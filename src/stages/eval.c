@@ -14,9 +14,12 @@ static const char *const selector_names[EVAL__SELECTORS] = {
  */
 const char *const eval_reasons[EVAL__REASONS + 1] = {
 	"subject-only", "reverted", "version-hint", "revert-of-absent",
-	"bug-not-in-branch", "file-not-in-branch", "after-last-backport", NULL,
+	"bug-not-in-branch", "file-not-in-branch", "already-in-branch",
+	"after-last-backport", NULL,
 };
 #define FIRST_KIND 2
+#define ALREADY_IN_BRANCH (EVAL__REASONS - 2)
+#define AFTER_LAST_BACKPORT (EVAL__REASONS - 1)
 
 const char *eval_selector_name(enum eval_selector s)
 {
@@ -143,8 +146,47 @@ static int reason_of(const struct candidate *c)
 	return -1;
 }
 
-void eval_run(struct eval *ev, const struct candidate_list *l)
+/* A twin that counts for eval: a candidate the branch carries. */
+static int carried(const struct candidate *twin, const struct candidate *c)
 {
+	(void)c;
+	return twin->present;
+}
+
+/*
+ * The twins of the candidates that would be negative (absent, for no
+ * reason known, before the last backport): twins[i] for l->items[i].
+ */
+static int find_twins(const struct candidate_list *l, struct match *m,
+		      int any, size_t last, struct match_twin *twins)
+{
+	struct candidate **asked = xcalloc(l->nr + 1, sizeof(*asked));
+	struct match_twin *found = xcalloc(l->nr + 1, sizeof(*found));
+	size_t *at = xcalloc(l->nr + 1, sizeof(*at));
+	size_t nr = 0, i;
+	int ret = 0;
+
+	for (i = 0; m && i < l->nr; i++) {
+		struct candidate *c = l->items[i];
+
+		if (c->present || reason_of(c) >= 0 || !any || c->order > last)
+			continue;
+		at[nr] = i;
+		asked[nr++] = c;
+	}
+	if (nr)
+		ret = match_twins(m, asked, nr, carried, found);
+	for (i = 0; !ret && i < nr; i++)
+		twins[at[i]] = found[i];
+	free(asked);
+	free(found);
+	free(at);
+	return ret;
+}
+
+int eval_run(struct eval *ev, const struct candidate_list *l, struct match *m)
+{
+	struct match_twin *twins;
 	size_t last = 0, i, s;
 	int any = 0;
 
@@ -152,6 +194,11 @@ void eval_run(struct eval *ev, const struct candidate_list *l)
 	for (i = 0; i < l->nr; i++)
 		if (l->items[i]->present && (!any++ || l->items[i]->order > last))
 			last = l->items[i]->order;
+	twins = xcalloc(l->nr + 1, sizeof(*twins));
+	if (find_twins(l, m, any, last, twins) < 0) {
+		free(twins);
+		return -1;
+	}
 	for (i = 0; i < l->nr; i++) {
 		struct candidate *c = l->items[i];
 		const struct subsystem *sub = candidate_subsystem(c);
@@ -163,18 +210,26 @@ void eval_run(struct eval *ev, const struct candidate_list *l)
 		memset(it, 0, sizeof(*it));
 		it->c = c;
 		it->subsystem = sub ? sub->name : "-";
+		if (twins[i].found) {
+			reason = ALREADY_IN_BRANCH;
+			git_oid_cpy(&it->twin, &twins[i].id);
+			it->twin_cand = twins[i].cand;
+		}
 		if (c->present) {
 			it->label = EVAL_POSITIVE;
-		} else if ((reason = reason_of(c)) >= 0 ||
+		} else if (reason >= 0 || (reason = reason_of(c)) >= 0 ||
 			   !any || c->order > last) {
 			it->label = EVAL_EXCLUDED;
-			it->reason = reason >= 0 ? (size_t)reason : EVAL__REASONS - 1;
+			it->reason = reason >= 0 ? (size_t)reason :
+				     AFTER_LAST_BACKPORT;
 			ev->by_reason[it->reason]++;
 			ev->excluded++;
-			continue;
 		} else {
 			it->label = EVAL_NEGATIVE;
 		}
+		/* An excluded twin is picked or not, as report_eval_twins() says. */
+		if (it->label == EVAL_EXCLUDED && reason != ALREADY_IN_BRANCH)
+			continue;
 		it->pick[EVAL_RULES] = eval_pick_rules(c, EVAL_OWN_THRESHOLD,
 						       NULL);
 		it->pick[EVAL_CC_STABLE] = message_cc_stable(&c->msg);
@@ -183,9 +238,10 @@ void eval_run(struct eval *ev, const struct candidate_list *l)
 					     it->pick[EVAL_FIXES];
 		if (it->label == EVAL_POSITIVE)
 			ev->positives++;
-		else
+		else if (it->label == EVAL_NEGATIVE)
 			ev->negatives++;
 	}
+	free(twins);
 	/* The subsystems once all are known: their array moves as it grows. */
 	for (i = 0; i < ev->nr; i++) {
 		const struct eval_item *it = &ev->items[i];
@@ -203,6 +259,7 @@ void eval_run(struct eval *ev, const struct candidate_list *l)
 			count(&sub->sel[s], it->label, it->pick[s]);
 		}
 	}
+	return 0;
 }
 
 void eval_count_rules(const struct eval *ev, long long threshold,

@@ -6,6 +6,7 @@
 
 #include "candidate/candidate.h"
 #include "formats/rules.h"
+#include "stages/match.h"
 
 /*
  * Measuring the rules against what a stable branch took: the judged
@@ -15,7 +16,8 @@
  *
  *     struct eval ev;
  *     eval_init(&ev);
- *     eval_run(&ev, &candidates);
+ *     if (eval_run(&ev, &candidates, &match) < 0)
+ *             ... error printed ...
  *     ... ev.all[EVAL_RULES].tp, eval_precision(&ev.all[EVAL_RULES]) ...
  *     eval_release(&ev);
  *
@@ -31,6 +33,11 @@
  *   revert-of-absent     it reverts a commit the branch lacks
  *   bug-not-in-branch    every commit its Fixes: tags name is absent
  *   file-not-in-branch   the branch lacks every watched file it changes
+ *   already-in-branch    the branch has its change through a twin
+ *                        (match_twins()): a commit of its subject and
+ *                        patch-id below the base, or a candidate of the
+ *                        range the branch carries; mainline took the
+ *                        change twice, and the branch has it once
  *   after-last-backport  newer than the newest candidate the branch
  *                        carries: the branch has not got that far
  *
@@ -61,7 +68,7 @@ const char *eval_selector_name(enum eval_selector s);
 
 /* The exclusion reasons, in the order above; NULL after the last. */
 extern const char *const eval_reasons[];
-#define EVAL__REASONS 7
+#define EVAL__REASONS 8
 
 struct eval_counts {
 	size_t tp, fp, fn, tn;
@@ -78,6 +85,9 @@ struct eval_item {
 	size_t reason;			/* index in eval_reasons when excluded */
 	const char *subsystem;		/* primary, "-" for none */
 	int pick[EVAL__SELECTORS];
+	/* already-in-branch: the twin, its candidate when in the range. */
+	git_oid twin;
+	const struct candidate *twin_cand;
 };
 
 struct eval_subsystem {
@@ -100,8 +110,13 @@ struct eval {
 void eval_init(struct eval *ev);
 void eval_release(struct eval *ev);
 
-/* Labels the judged candidates and counts every selector. */
-void eval_run(struct eval *ev, const struct candidate_list *l);
+/*
+ * Labels the judged candidates and counts every selector; m, the
+ * presence engine that judged them, finds the twins (NULL: none are
+ * looked for).  Returns 0, or -1 after an error message.
+ */
+int eval_run(struct eval *ev, const struct candidate_list *l,
+	     struct match *m);
 
 /*
  * Counts the rules selector over the labelled items, as above, with

@@ -3,12 +3,14 @@
  * mail's diff changes (a subject is taken for a commit only with a file
  * of the same name), and whether the branch has a file a candidate
  * changes, at its path or moved within its subsystems' directories
- * (match_branch_has_file()).
+ * (match_branch_has_file()); the names a file had before the renames
+ * of the range (match_renamed_from()).
  */
 #include "stages/match-internal.h"
 #include "base/error.h"
 #include "git/malformed.h"
 #include "formats/rules.h"
+#include "stages/scan.h"
 #include "base/strbuf.h"
 #include "git/treediff.h"
 #include "base/util.h"
@@ -262,4 +264,202 @@ int match_branch_has_file(struct match *m, const struct candidate *c,
 	if (tip_tree(m) < 0)
 		return -1;
 	return branch_has_file(m, c, path);
+}
+
+void match_tip_name_free(struct match_tip_name *n)
+{
+	free_string_array(n->paths, n->nr);
+	free(n->name);
+	free(n);
+}
+
+static int collect_tip_name(const char *root, const git_tree_entry *e,
+			    void *data)
+{
+	struct match *m = data;
+	struct match_tip_name *n;
+	const char *name = git_tree_entry_name(e);
+
+	if (git_tree_entry_type(e) != GIT_OBJECT_BLOB)
+		return 0;
+	HASH_FIND_STR(m->tip_names, name, n);
+	if (!n) {
+		n = xcalloc(1, sizeof(*n));
+		n->name = xstrdup(name);
+		HASH_ADD_KEYPTR(hh, m->tip_names, n->name, strlen(n->name), n);
+	}
+	ALLOC_GROW(n->paths, n->nr, n->alloc);
+	n->paths[n->nr++] = xstrfmt("%s%s", root, name);
+	return 0;
+}
+
+int match_branch_has_moved(struct match *m, const struct candidate *c,
+			   const char *path)
+{
+	struct renames r = RENAMES_INIT;
+	const struct match_tip_name *n;
+	const char *name = strrchr(path, '/');
+	git_commit *commit = NULL;
+	git_tree *base = NULL;
+	char **paths = NULL;
+	size_t i, nr = 0;
+	git_oid ptree;
+	int ret = -1;
+
+	if (tip_tree(m) < 0)
+		return -1;
+	if (!m->tip_names_built) {
+		m->tip_names_built = 1;
+		if (git_tree_walk(m->tip_tree, GIT_TREEWALK_PRE,
+				  collect_tip_name, m) < 0)
+			return error_git("cannot read the tree of '%s'",
+					 m->branch->name);
+	}
+	name = name ? name + 1 : path;
+	HASH_FIND_STR(m->tip_names, name, n);
+	if (!n)
+		return 0;
+	if (git_commit_lookup(&commit, m->repo, &c->id) < 0 ||
+	    git_commit_parentcount(commit) != 1) {
+		git_commit_free(commit);
+		git_error_clear();
+		return 0;
+	}
+	if (malformed_tree_id(&ptree, m->repo, git_commit_parent_id(commit, 0)) < 0 ||
+	    git_tree_lookup(&base, m->repo, &ptree) < 0) {
+		error_git("cannot read the tree of the parent of %.12s", c->hex);
+		goto out;
+	}
+	paths = xcalloc(n->nr + 1, sizeof(*paths));
+	paths[nr++] = (char *)path;
+	for (i = 0; i < n->nr; i++) {
+		git_tree_entry *e = NULL;
+
+		if (git_tree_entry_bypath(&e, base, n->paths[i]) < 0)
+			paths[nr++] = n->paths[i];
+		git_tree_entry_free(e);
+		git_error_clear();
+	}
+	ret = 0;
+	if (nr > 1 && renames_trees(&r, m->repo, base, m->tip_tree, paths, nr) < 0)
+		ret = -1;
+	else
+		ret = r.nr > 0;
+out:
+	free(paths);
+	renames_release(&r);
+	git_tree_free(base);
+	git_commit_free(commit);
+	return ret;
+}
+
+/* --- renames of the range ---------------------------------------------- */
+
+void match_renames_free(struct match_renames *r)
+{
+	renames_release(&r->renames);
+	free(r);
+}
+
+const struct candidate *match_added_by(const struct candidate_list *l,
+				       const struct candidate *c,
+				       const char *path)
+{
+	size_t i, j, k, pos = c->order;
+
+	if (pos >= l->nr || l->items[pos] != c) {
+		const struct candidate *mine = candidate_list_find(l, &c->id);
+
+		if (!mine || mine->order >= l->nr || l->items[mine->order] != mine)
+			return NULL;
+		pos = mine->order;
+	}
+	for (i = pos; i-- > 0;) {
+		const struct candidate *a = l->items[i];
+
+		for (j = 0; j < a->nr_paths; j++) {
+			if (strcmp(a->paths[j], path))
+				continue;
+			for (k = 0; k < a->nr_old_paths; k++)
+				if (!strcmp(a->old_paths[k], path))
+					break;
+			if (k == a->nr_old_paths)
+				return a;
+		}
+	}
+	return NULL;
+}
+
+/* The renames of commit id, read once. */
+static const struct renames *renames_of(struct match *m, const git_oid *id)
+{
+	struct match_renames *r;
+	git_commit *commit = NULL;
+	int ret;
+
+	HASH_FIND(hh, m->renames, id, sizeof(*id), r);
+	if (r)
+		return &r->renames;
+	if (git_commit_lookup(&commit, m->repo, id) < 0) {
+		error_git("cannot read commit %s", git_oid_tostr_s(id));
+		return NULL;
+	}
+	r = xcalloc(1, sizeof(*r));
+	git_oid_cpy(&r->id, id);
+	ret = renames_commit(&r->renames, m->repo, commit);
+	git_commit_free(commit);
+	if (ret < 0) {
+		match_renames_free(r);
+		return NULL;
+	}
+	HASH_ADD(hh, m->renames, id, sizeof(git_oid), r);
+	return &r->renames;
+}
+
+int match_renamed_from(struct match *m, const struct candidate_list *l,
+		       const struct candidate *c, const char *path,
+		       const char **from, const struct candidate **by)
+{
+	const struct renames *r;
+	const struct rename *rn;
+
+	*from = NULL;
+	*by = match_added_by(l, c, path);
+	if (!*by)
+		return 0;
+	r = renames_of(m, &(*by)->id);
+	if (!r)
+		return -1;
+	rn = renames_to(r, path);
+	if (rn)
+		*from = rn->from;
+	return 0;
+}
+
+const struct match_files *match_files_of_candidate(struct match *m,
+						   const struct candidate *c)
+{
+	struct match_files *f = (struct match_files *)match_files_of(m, &c->id);
+	size_t i, depth, alloc = f->nr;
+
+	if (f->former || !f->nr)
+		return f;
+	f->former = 1;
+	for (i = 0; i < c->nr_paths; i++) {
+		const struct candidate *at = c, *by;
+		const char *name = c->paths[i], *from;
+
+		for (depth = 0; depth < MATCH_RENAMES_MAX; depth++) {
+			if (match_renamed_from(m, &m->scan->candidates, at, name,
+					       &from, &by) < 0)
+				return NULL;
+			if (!from)
+				break;
+			add_name(&f->names, &f->nr, &alloc, from, strlen(from));
+			at = by;
+			name = from;
+		}
+	}
+	QSORT(f->names, f->nr, cmp_str);
+	return f;
 }

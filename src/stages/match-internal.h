@@ -4,6 +4,7 @@
 #include <uthash.h>
 
 #include "stages/match.h"
+#include "git/renames.h"
 
 /*
  * Between the files of the presence engine: match.c (the methods that
@@ -36,6 +37,23 @@ struct match_files {
 	git_oid id;
 	char **names;
 	size_t nr;
+	int former;			/* with the former names of a candidate's
+					   files (match_files_of_candidate()) */
+	UT_hash_handle hh;
+};
+
+/* The renames of a commit of the range (git/renames.h), read when needed. */
+struct match_renames {
+	git_oid id;
+	struct renames renames;
+	UT_hash_handle hh;
+};
+
+/* The paths of the files of one name in the branch tip. */
+struct match_tip_name {
+	char *name;
+	char **paths;
+	size_t nr, alloc;
 	UT_hash_handle hh;
 };
 
@@ -135,6 +153,21 @@ void match_tie_named(struct match *m);
  * keeps its name), sorted; none for a merge (match-files.c).
  */
 const struct match_files *match_files_of(struct match *m, const git_oid *id);
+
+/*
+ * match_files_of() for candidate c, with the names its files had before
+ * the renames of the range (match_renamed_from()): a branch commit that
+ * changed arc_summary3 changed the file c knows as arc_summary.  NULL
+ * after an error message.
+ */
+const struct match_files *match_files_of_candidate(struct match *m,
+						   const struct candidate *c);
+
+/* Frees a struct match_renames (match_release()). */
+void match_renames_free(struct match_renames *r);
+
+/* Frees a struct match_tip_name (match_release()). */
+void match_tip_name_free(struct match_tip_name *n);
 
 /* The paths of a mail's diff: its "--- a/X" and "+++ b/Y" lines. */
 void match_diff_paths(const char *diff, char ***paths, size_t *nr);

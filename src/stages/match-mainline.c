@@ -174,7 +174,9 @@ int match_mainline_by_subject(struct match *m, const struct match_pick *p,
 				       len) || lt[1 + len] != '>')
 			return 0;
 	}
-	theirs = match_files_of(m, &s->first->id);
+	theirs = match_files_of_candidate(m, s->first);
+	if (!theirs)
+		return -1;
 	if (p->commit) {
 		const struct match_files *mine = match_files_of(m, p->commit);
 

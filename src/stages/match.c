@@ -84,6 +84,8 @@ void match_release(struct match *m)
 	struct match_upstream *u, *utmp;
 	struct match_names *n, *ntmp;
 	struct match_has_path *hp, *hptmp;
+	struct match_renames *r, *rtmp;
+	struct match_tip_name *tn, *tntmp;
 
 	HASH_FREE_ALL(m->subjects, s, stmp, free);
 	HASH_FREE_ALL(m->ties, t, ttmp, free);
@@ -92,6 +94,8 @@ void match_release(struct match *m)
 	HASH_FREE_ALL(m->named, u, utmp, free);
 	HASH_FREE_ALL(m->names, n, ntmp, names_free);
 	HASH_FREE_ALL(m->has_paths, hp, hptmp, has_path_free);
+	HASH_FREE_ALL(m->renames, r, rtmp, match_renames_free);
+	HASH_FREE_ALL(m->tip_names, tn, tntmp, match_tip_name_free);
 	git_tree_free(m->tip_tree);
 	memset(m, 0, sizeof(*m));
 }
@@ -542,8 +546,9 @@ static const struct branch_backport *backport_of(const struct match *m,
 }
 
 /* The reason branch commit id, a revert, gives (or NULL). */
-static char *revert_reason(git_repository *repo, const git_oid *id)
+static char *revert_reason(const struct match *m, const git_oid *id)
 {
+	git_repository *repo = m->repo;
 	git_commit *commit = NULL;
 	struct message msg;
 	const char *text;
@@ -556,7 +561,8 @@ static char *revert_reason(git_repository *repo, const git_oid *id)
 	text = git_commit_message(commit);
 	message_init(&msg);
 	if (text && !message_parse(&msg, text, strlen(text)))
-		why = message_revert_reason(&msg);
+		why = message_revert_reason(&msg, m->scan ? m->scan->rules :
+						  NULL);
 	message_release(&msg);
 	git_commit_free(commit);
 	return why;
@@ -594,7 +600,7 @@ static int found(struct match *m, struct candidate *c, enum evidence_kind kind,
 			       "%s %.12s, reverted in %s by %.12s", as, hex,
 			       m->branch->name, by);
 	if (!c->branch_revert_why)
-		c->branch_revert_why = revert_reason(m->repo, reverted_by);
+		c->branch_revert_why = revert_reason(m, reverted_by);
 	return FOUND_NOTHING;
 }
 
@@ -655,8 +661,8 @@ static int by_subject(struct match *m, struct match_question *q)
 
 		if (taken_by_other(m, b, c))
 			continue;
-		if (!mine)
-			mine = match_files_of(m, &c->id);
+		if (!mine && !(mine = match_files_of_candidate(m, c)))
+			return -1;
 		theirs = match_files_of(m, b);
 		if (!match_share_a_name(mine->names, mine->nr, theirs->names,
 					theirs->nr))
@@ -673,7 +679,7 @@ static int by_subject(struct match *m, struct match_question *q)
 					       m->branch->name,
 					       git_oid_tostr_s(&r->by));
 			if (!c->branch_revert_why)
-				c->branch_revert_why = revert_reason(m->repo,
+				c->branch_revert_why = revert_reason(m,
 								     &r->by);
 			continue;
 		}

@@ -76,6 +76,8 @@ struct match_files;
 struct match_upstream;
 struct match_names;
 struct match_has_path;
+struct match_renames;
+struct match_tip_name;
 
 struct match {
 	git_repository *repo;
@@ -96,6 +98,9 @@ struct match {
 	git_tree *tip_tree;		/* the branch's, when asked */
 	struct match_names *names;	/* file names of a subsystem there */
 	struct match_has_path *has_paths;	/* paths asked of it */
+	struct match_renames *renames;	/* of the range's commits, by id */
+	struct match_tip_name *tip_names;	/* the tip's files by name, */
+	int tip_names_built;		/* read when first needed */
 };
 
 void match_init(struct match *m, git_repository *repo,
@@ -141,6 +146,44 @@ int match_commit_in_branch(struct match *m, const git_oid *id, int ask_graph);
 int match_branch_has_file(struct match *m, const struct candidate *c,
 			  const char *path);
 
+/*
+ * Whether the branch has path, a file c changes that c's parent has,
+ * elsewhere under the same file name, as git cherry-pick of c onto the
+ * branch tip finds it: git's rename detection from c's parent to the
+ * tip, its targets the files of that name the tip has and the parent
+ * lacks (merge-ort's first guess, by name; the whole tree would cost a
+ * signature of every file the two do not share).  For a file whose
+ * coming the range does not tell (match_renamed_from() finds no commit
+ * that added it: a subtree's commit, a file older than the range).  1,
+ * 0, or -1 after an error message.
+ */
+int match_branch_has_moved(struct match *m, const struct candidate *c,
+			   const char *path);
+
+/* How many renames match_renamed_from() is followed back through. */
+#define MATCH_RENAMES_MAX 8
+
+/*
+ * The newest candidate of l before c that added path (one that changed
+ * it does not count), or NULL; c is l's, or a copy of one of l's (by
+ * id), else NULL.
+ */
+const struct candidate *match_added_by(const struct candidate_list *l,
+				       const struct candidate *c,
+				       const char *path);
+
+/*
+ * The name path had before a rename of the range: *by is
+ * match_added_by(l, c, path), and *from, when *by deleted a file at
+ * least 50% similar as it added path (git's rename detection:
+ * git/renames.h), that file's path (borrowed from m), else NULL.  0, or
+ * -1 after an error message.  Called again with *by and *from, it
+ * follows a chain of renames back.
+ */
+int match_renamed_from(struct match *m, const struct candidate_list *l,
+		       const struct candidate *c, const char *path,
+		       const char **from, const struct candidate **by);
+
 /* What a backport, a pick or a pick mail offers to be recognised by. */
 struct match_pick {
 	const struct message *msg;	/* its message, for upstream lines */
@@ -169,6 +212,33 @@ struct match_found {
  */
 int match_mainline(struct match *m, const struct match_pick *p,
 		   struct match_found *out, const char **why);
+
+/*
+ * A twin: a commit with the same subject and the same change (the
+ * patch-id method's patch-id) as a candidate, through which the branch
+ * has that change although it has not the candidate: mainline took the
+ * change twice, once below the branch's base (in the release the
+ * branch forked from) and again in the range, or twice in the range.
+ */
+struct match_twin {
+	git_oid id;
+	struct candidate *cand;		/* the twin's candidate; NULL: below */
+	int found;
+};
+
+/*
+ * The twins of the nr candidates of cands, in out[i] for cands[i]: a
+ * candidate of the range that accept(twin, cands[i]) takes (eval: one
+ * the branch carries; a trial pick: also a proposal picked before it),
+ * else a commit below the base, found in one walk down from it by date
+ * that stops a month before the oldest author date asked about (a twin
+ * is committed after its change was written).  No patch-id cache: no
+ * twins.  Returns 0, or -1 after an error message.
+ */
+int match_twins(struct match *m, struct candidate *const *cands, size_t nr,
+		int (*accept)(const struct candidate *twin,
+			      const struct candidate *c),
+		struct match_twin *out);
 
 /* A subject looked for in all of the range: match_range_subjects(). */
 struct match_wanted {

@@ -233,6 +233,7 @@ static int fill(struct scan *s, struct candidate *c, const git_commit *commit,
 	c->tz_offset = author->when.offset;
 	c->raw = xstrdup(raw ? raw : "");
 	message_parse(&c->msg, c->raw, strlen(c->raw));
+	message_read_backports(&c->msg, c->raw, strlen(c->raw), s->rules);
 	scan_read_links(s->rules, c);
 
 	/* The trees only when the cache did not say what they tell. */

@@ -131,7 +131,7 @@ expect "propose options" \
 	"--all --archive --branch --cve --format --help --in-reply-to --range --since --subsystem --tests-from --upstream" \
 	propose -
 expect "options after a global option" "--branch" -C "$repo" explain --br
-expect "rules subcommands" "check list test" rules ''
+expect "rules subcommands" "check init list test" rules ''
 expect "rules list options" "--help --upstream" rules list -
 expect "rules test options" "--format --help --label --messages --threshold-sweep" \
 	rules test -
@@ -193,7 +193,7 @@ for cmd in $(cat "$tmp/commands"); do
 	expect "$cmd: the formats of its usage" "$(cat "$tmp/formats-$cmd")" \
 		"$cmd" --format ''
 done
-got=$({ comp rules list -; echo; comp rules test -; } | tr ' ' '\n' |
+got=$({ comp rules check -; echo; comp rules init -; echo; comp rules list -; echo; comp rules test -; } | tr ' ' '\n' |
 	LC_ALL=C sort -u | grep . | tr '\n' ' ' | sed 's/ $//')
 if [ "$got" = "$(cat "$tmp/opts-rules")" ]; then
 	echo "ok - rules: the options of its usage, over its subcommands"

@@ -86,7 +86,7 @@ for cmd in $commands; do
 	# The synopsis (up to the blank line), then a line per option.
 	sed '/^$/q' "$tmp/help-$cmd" >"$tmp/usage"
 	# rules, ledger: the options are their subcommands'.
-	[ "$cmd" != rules ] || for sub in check list test; do
+	[ "$cmd" != rules ] || for sub in check init list test; do
 		"$STABLEPICK" rules "$sub" --help
 	done >>"$tmp/help-$cmd"
 	[ "$cmd" != ledger ] || "$STABLEPICK" ledger sync --help >>"$tmp/help-$cmd"
@@ -102,6 +102,7 @@ for cmd in $commands; do
 
 	case $cmd in
 	rules) heads=".SS rules check
+.SS rules init
 .SS rules list
 .SS rules test" ;;
 	ledger) heads=".SS ledger sync" ;;

@@ -120,7 +120,7 @@ ok "labels and confusion counts, text"
 "$STABLEPICK" eval --branch linux-6.6.y --format json >"$tmp/json"
 jq -c 'select(.type == "labels") | [.positives, .negatives, .excluded]' \
 	"$tmp/json" >"$tmp/actual"
-echo '[4,5,{"subject-only":1,"reverted":1,"version-hint":1,"revert-of-absent":1,"bug-not-in-branch":1,"file-not-in-branch":1,"after-last-backport":1}]' |
+echo '[4,5,{"subject-only":1,"reverted":1,"version-hint":1,"revert-of-absent":1,"bug-not-in-branch":1,"file-not-in-branch":1,"already-in-branch":0,"after-last-backport":1}]' |
 	test_cmp - "$tmp/actual"
 jq -r 'select(.type == "selector") | [.selector, .tp, .fp, .fn, .tn, .precision, .recall, (.f1 * 1000 | round)] | @tsv' \
 	"$tmp/json" >"$tmp/actual"

@@ -113,6 +113,50 @@ fi
 (cd "$tmp" && "$STABLEPICK" rules check "$tmp/f2fs.rules") >"$tmp/out" 2>"$tmp/err" ||
 	fail "outside a repository, the spec cannot be checked against a tree"
 
+# 8. A standalone overlay: the kernel's subsystems and cc are gone, the
+# shipped scoring (rules, link, threshold) stays; without `standalone`
+# the same overlay adds to the kernel's subsystems.
+mkdir "$tmp/alone"
+cat >"$tmp/alone/project.rules" <<'EOF'
+# A project other than the kernel.
+standalone
+subsystem core
+	paths src/
+end
+EOF
+"$STABLEPICK" --rules "$tmp/alone" rules list >"$tmp/out" 2>"$tmp/err"
+status=$?
+printf 'core\n' >"$tmp/expect"
+if [ "$status" -eq 0 ] && diff -u "$tmp/expect" "$tmp/out"; then
+	pass "standalone: only the overlay's subsystems"
+else
+	cat "$tmp/err"
+	fail "standalone: rules list (exit $status)"
+fi
+"$STABLEPICK" --rules "$tmp/alone" rules check >"$tmp/out" 2>"$tmp/err" ||
+	fail "standalone: rules check failed"
+grep -q '/default\.rules: ok (0 subsystems, [1-9][0-9]* rules, 1 veto, 1 link, 3 backport lines, version 1, generic part only)$' "$tmp/out" ||
+	fail "standalone: default.rules not kept for its generic part"
+grep -q "^$tmp/alone/project\.rules: ok (1 subsystem, 0 rules, standalone)\$" "$tmp/out" ||
+	fail "standalone: the overlay's summary does not say standalone"
+! grep -q 'xfs\.rules\|btrfs\.rules' "$tmp/out" ||
+	fail "standalone: a kernel subsystem file was loaded"
+printf '{"message": "core: fix a crash\\n\\nThis fixes a crash.\\n\\nFixes: 0123456789ab (\\"core: x\\")\\n"}\n' \
+	>"$tmp/msg.json"
+"$STABLEPICK" --rules "$tmp/alone" rules test --messages "$tmp/msg.json" >"$tmp/alone.out" 2>&1
+"$STABLEPICK" rules test --messages "$tmp/msg.json" >"$tmp/kernel.out" 2>&1
+if [ "$(sed -n 1,2p "$tmp/kernel.out")" = "$(sed -n 1,2p "$tmp/alone.out")" ] &&
+   grep -q "^picked: 1$" "$tmp/alone.out" && grep -q "^fixes-tag  *+8  *1 " "$tmp/alone.out"; then
+	pass "standalone: the shipped scoring still applies"
+else
+	cat "$tmp/alone.out"
+	fail "standalone: scores differ from the shipped rules'"
+fi
+sed -i '/^standalone$/d' "$tmp/alone/project.rules"
+"$STABLEPICK" --rules "$tmp/alone" rules list >"$tmp/out" 2>&1
+grep -q '^xfs$' "$tmp/out" && grep -q '^core$' "$tmp/out" ||
+	fail "without standalone: the kernel's subsystems are not kept"
+
 # 7. Usage errors.
 "$STABLEPICK" rules frobnicate >"$tmp/out" 2>"$tmp/err"
 status=$?

@@ -237,3 +237,29 @@ echo 1 >expect
 test_cmp expect count
 grep -q 'body-trace +4' actual || fail "Call trace: (arm64) not read: $(cat actual)"
 ok "shipped rules: unless spares a clean-up that fixes a leak; case-free body words"
+
+# Whitespace, style and option subjects (the test's own messages): a
+# fix of indentation or a checkpatch warning is a clean-up, a subject
+# that adds an option is a feature, "prevent" names a fix; a real bug in
+# a whitespace parser keeps its score (unless).
+cat >words.jsonl <<'EOF2'
+{"message": "ext4: fix indentation\n\nThe fix aligns the lines.\n"}
+{"message": "ext4: fix warnings from checkpatch.pl\n\nThe fix makes it quiet.\n"}
+{"message": "ext4: fix a leak in the whitespace parser\n\nIt leaks a buffer.\n"}
+{"message": "ext4: add a new option to fix slow commits\n\nThe fix causes a flag to be read.\n"}
+{"message": "ext4: add max extents parameter\n\nA fix for big files leads to it.\n"}
+{"message": "ext4: add missing option check\n\nIt crashes.\n"}
+{"message": "ext4: prevent a use-after-free in mount\n\nThe error path frees it twice.\n"}
+EOF2
+"$STABLEPICK" rules test --messages --format json words.jsonl |
+	jq -r 'select(.type == "message") | [.line, .score, .picked, ([.reasons[].rule] | join(","))] | @tsv' >actual
+printf '%s\t%s\t%s\t%s\n' \
+	1 4 false subject-fix,body-fix,subject-cleanup \
+	2 4 false subject-fix,body-fix,subject-cleanup \
+	3 15 true subject-fix,subject-crash,body-memory \
+	4 6 false subject-fix,body-fix,body-consequence,subject-feature \
+	5 0 false body-fix,body-consequence,subject-feature \
+	6 10 true subject-guard,subject-check,body-crash \
+	7 11 true subject-fix,subject-crash >expect
+test_cmp expect actual
+ok "shipped rules: style fixes are clean-ups, new options features, prevent a fix"

@@ -165,7 +165,7 @@ git config --add stablepick.rules "$tmp/rules"
 git config --add stablepick.rules "$tmp/more"
 "$STABLEPICK" rules check | sed "s#^$STABLEPICK_DATADIR/#shipped/#; s#^$tmp/#tmp/#" >"$tmp/actual"
 cat >"$tmp/expect" <<EOF
-shipped/rules/default.rules: ok (2 subsystems, 29 rules, 1 veto, 1 link, version 1)
+shipped/rules/default.rules: ok (2 subsystems, 29 rules, 1 veto, 1 link, 3 backport lines, version 1)
 shipped/rules/btrfs.rules: ok (1 subsystem, 2 rules, version 1)
 tmp/more/ext4.rules: ok (0 subsystems, 0 rules, version 2)
 shipped/rules/iomap.rules: ok (1 subsystem, 1 rule, version 1)

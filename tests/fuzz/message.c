@@ -1,6 +1,8 @@
 /*
  * Fuzz target: message_parse(), the commit-message parser (trailers,
- * Fixes:, Cc: stable hints, upstream references, reverts).
+ * Fixes:, Cc: stable hints, reverts), with message_read_backports()
+ * (the upstream ids, by the kernel's backport lines of default.rules)
+ * and message_revert_reason().
  *
  * The input is the message.  message_parse() takes text and length and
  * needs no NUL at the end, so the input is passed as it is: the fuzzer
@@ -9,6 +11,9 @@
  */
 #include "fuzz.h"
 #include "formats/message.h"
+#include "formats/rules.h"
+
+#include <stdlib.h>
 
 #include <string.h>
 
@@ -54,15 +59,39 @@ static void check(const struct message *m)
 	(void)message_noautosel(m);
 }
 
+/* The backport lines of the shipped default.rules, and Xen's. */
+static const char backport_rules[] =
+	"backport upstream-line message /^[ \\t]*commit[ \\t]+([0-9a-f]{40})[ \\t]*upstream(?![0-9a-z])/mi\n"
+	"backport upstream-bracket message /\\[[ \\t]*upstream[ \\t]*commit:?[ \\t]*([0-9a-f]{40})/i\n"
+	"backport cherry-picked message /cherry picked from commit[ \\t]*([0-9a-f]{40})/i\n"
+	"backport xen message /^master commit: (?<id>[0-9a-f]{40})$/m\n";
+
+static const struct ruleset *rules(void)
+{
+	static struct ruleset rs;
+	static int loaded;
+
+	if (!loaded) {
+		ruleset_init(&rs);
+		FUZZ_CHECK(!ruleset_load_buffer(&rs, "fuzz.rules", backport_rules,
+						strlen(backport_rules)));
+		loaded = 1;
+	}
+	return &rs;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct message m;
 
 	message_init(&m);
 	message_parse(&m, (const char *)data, size);
+	message_read_backports(&m, (const char *)data, size, rules());
 	check(&m);
+	free(message_revert_reason(&m, rules()));
 	/* A second parse into the same message releases the first. */
 	message_parse(&m, (const char *)data, size / 2);
+	message_read_backports(&m, (const char *)data, size / 2, rules());
 	check(&m);
 	message_release(&m);
 	return 0;

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "git/apply.h"
+#include "git/renames.h"
 #include "base/strbuf.h"
 #include "testrepo.h"
 #include "base/util.h"
@@ -158,6 +159,7 @@ static int setup(void **state)
 	write_file(f, "fs/c.c", "c", 0, NULL);
 	write_file(f, "fs/d.c", "d", 0, NULL);
 	write_file(f, "fs/e.c", "e", 0, NULL);
+	write_file(f, "fs/f.c", "f", 0, NULL);
 	write_file(f, "Documentation/x.txt", "x", 0, NULL);
 	git(f, "add -A && git commit -q -m 'Linux 6.6'");
 	git(f, "branch stable");
@@ -183,6 +185,14 @@ static int setup(void **state)
 	write_file(f, "fs/e.c", "e", 9, "e9 side");
 	git(f, "commit -q -am 'fs: side' && git checkout -q master");
 	git(f, "merge -q --no-ff -m 'Merge side' side && git tag merge");
+	/* fs/f.c moves to fs/g/ (a line changed on the way), then a fix. */
+	make_dir(f, "fs/g");
+	git(f, "mv fs/f.c fs/g/f.c");
+	write_file(f, "fs/g/f.c", "f", 10, "f10 moved");
+	git(f, "commit -q -am 'g: take f from fs' && git tag r-move");
+	write_file(f, "fs/g/f.c", "f", 4, "f4 fixed");
+	git(f, "commit -q -am 'g: fix f' && git tag p-moved");
+	git(f, "rm -q fs/g/f.c && git commit -q -m 'g: drop f' && git tag p-movedel");
 
 	/* The stable branch: the same files, changed elsewhere or not. */
 	git(f, "checkout -q stable");
@@ -401,6 +411,55 @@ static void test_series_merge_refused(void **state)
 	results_release(res, 2);
 }
 
+static void test_renames_commit(void **state)
+{
+	struct fixture *f = *state;
+	struct renames r = RENAMES_INIT;
+	git_commit *c = lookup(f, "r-move");
+
+	/* 90% similar: a rename, as git finds it. */
+	assert_int_equal(renames_commit(&r, f->repo, c), 0);
+	assert_int_equal(r.nr, 1);
+	assert_string_equal(r.items[0].from, "fs/f.c");
+	assert_string_equal(r.items[0].to, "fs/g/f.c");
+	assert_non_null(renames_to(&r, "fs/g/f.c"));
+	assert_null(renames_to(&r, "fs/f.c"));
+	renames_release(&r);
+	git_commit_free(c);
+
+	/* A fix changes a file: no rename. */
+	c = lookup(f, "p-moved");
+	assert_int_equal(renames_commit(&r, f->repo, c), 0);
+	assert_int_equal(r.nr, 0);
+	renames_release(&r);
+	git_commit_free(c);
+}
+
+static void test_series_follows_rename(void **state)
+{
+	const char *specs[] = { "p-moved", "p-movedel" };
+	struct apply_result res[2], alone;
+
+	/* libgit2's merge follows the rename: so must the series. */
+	apply_result_init(&alone);
+	assert_int_equal(check(*state, &alone, "p-moved"), 0);
+	assert_int_equal(alone.applies, 1);
+	apply_result_release(&alone);
+
+	results_init(res, 2);
+	assert_int_equal(series(*state, res, specs, 2), 0);
+	assert_int_equal(res[0].applies, 1);
+	assert_int_equal(res[0].nr_changes, 1);
+	assert_true(apply_result_changes(&res[0], "fs/f.c"));
+	assert_false(apply_result_changes(&res[0], "fs/g/f.c"));
+	/* Removing the file the branch has renamed: git's rename/delete. */
+	assert_int_equal(res[1].applies, 0);
+	assert_int_equal(res[1].nr_conflicts, 2);
+	assert_string_equal(res[1].conflicts[0], "fs/f.c");
+	assert_string_equal(res[1].conflicts[1], "fs/g/f.c");
+	results_release(res, 2);
+}
+
 static void test_repository_untouched(void **state)
 {
 	struct fixture *f = *state;
@@ -434,6 +493,8 @@ int main(void)
 		cmocka_unit_test(test_series_out_of_order),
 		cmocka_unit_test(test_series_skips_conflict),
 		cmocka_unit_test(test_series_merge_refused),
+		cmocka_unit_test(test_renames_commit),
+		cmocka_unit_test(test_series_follows_rename),
 		cmocka_unit_test(test_repository_untouched),
 	};
 

@@ -127,10 +127,11 @@ static int setup(void **state)
 	ruleset_init(&f->rules);
 	assert_int_equal(ruleset_load_buffer(&f->rules, "t.rules", rs,
 					     strlen(rs)), 0);
+	testrepo_load_backports(&f->rules);
 	f->tip = rev(f, "master");
 	branch_index_init(&f->branch);
 	assert_int_equal(branch_index_build(&f->branch, f->repo, "linux-6.6.y",
-					    &f->tip), 0);
+					    &f->tip, &f->rules), 0);
 	scan_init(&f->scan, f->repo, &f->rules);
 	scan_set_range_oids(&f->scan, &f->branch.base, &f->tip, "v6.6..master");
 	assert_int_equal(scan_run(&f->scan), 0);

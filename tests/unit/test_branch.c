@@ -14,6 +14,8 @@
 
 #include "stages/branch.h"
 #include "base/strbuf.h"
+#include "formats/rules.h"
+#include "testrepo.h"
 
 struct fixture {
 	char dir[64];
@@ -21,6 +23,7 @@ struct fixture {
 	git_time_t tick;
 	git_oid a, b, c, d, e;		/* mainline; v6.6 is b */
 	git_oid bp_c, bp_d;		/* backports on linux-6.6.y */
+	struct ruleset rules;		/* the kernel's backport lines */
 };
 
 /* Commits content to path on top of parent (or as a root commit). */
@@ -111,6 +114,8 @@ static int setup(void **state)
 	strbuf_addf(&msg, "fs: fix d\n\n[ Upstream commit %.12s ]\n", hex);
 	commit(f, "refs/heads/linux-6.6.y", &f->bp_c, "b.c", "d\n", msg.buf, &f->bp_d);
 	strbuf_release(&msg);
+	ruleset_init(&f->rules);
+	testrepo_load_backports(&f->rules);
 	*state = f;
 	return 0;
 }
@@ -121,6 +126,7 @@ static int teardown(void **state)
 	struct strbuf cmd = STRBUF_INIT;
 
 	git_repository_free(f->repo);
+	ruleset_release(&f->rules);
 	strbuf_addf(&cmd, "rm -rf '%s'", f->dir);
 	assert_int_equal(system(cmd.buf), 0);
 	strbuf_release(&cmd);
@@ -136,7 +142,8 @@ static void test_index(void **state)
 	const struct branch_backport *b;
 
 	branch_index_init(&bi);
-	assert_int_equal(branch_index_build(&bi, f->repo, "linux-6.6.y", &f->e), 0);
+	assert_int_equal(branch_index_build(&bi, f->repo, "linux-6.6.y", &f->e,
+					    &f->rules), 0);
 	assert_true(git_oid_equal(&bi.base, &f->b));
 	assert_string_equal(bi.base_name, "v6.6");
 	assert_int_equal(bi.major, 6);
@@ -156,7 +163,8 @@ static void test_unknown_branch(void **state)
 	struct branch_index bi;
 
 	branch_index_init(&bi);
-	assert_int_equal(branch_index_build(&bi, f->repo, "linux-9.9.y", &f->e), -1);
+	assert_int_equal(branch_index_build(&bi, f->repo, "linux-9.9.y", &f->e,
+					    &f->rules), -1);
 	branch_index_release(&bi);
 }
 

@@ -192,11 +192,12 @@ static int setup(void **state)
 	ruleset_init(&f->rules);
 	assert_int_equal(ruleset_load_buffer(&f->rules, "t.rules", rs,
 					     strlen(rs)), 0);
+	testrepo_load_backports(&f->rules);
 	f->tip = rev(f, "master");
 	f->end = rev(f, "end");
 	branch_index_init(&f->branch);
 	assert_int_equal(branch_index_build(&f->branch, f->repo, "linux-6.6.y",
-					    &f->tip), 0);
+					    &f->tip, &f->rules), 0);
 	assert_int_equal(f->branch.major, 6);
 	assert_int_equal(f->branch.minor, 6);
 	scan_init(&f->scan, f->repo, &f->rules);

@@ -108,7 +108,7 @@ static void test_labels_and_counts(void **state)
 	c->not_applicable_kind = NOT_APPLICABLE_BUG_NOT_IN_BRANCH;
 
 	eval_init(&ev);
-	eval_run(&ev, &f->l);
+	assert_int_equal(eval_run(&ev, &f->l, NULL), 0);
 	assert_int_equal(ev.nr, 9);
 	assert_int_equal(ev.positives, 3);
 	assert_int_equal(ev.negatives, 2);
@@ -163,7 +163,7 @@ static void test_not_applicable_reasons(void **state)
 		add(f, "ext4: fix a crash\n", "ext4")->not_applicable_kind =
 			(enum not_applicable_kind)k;
 	eval_init(&ev);
-	eval_run(&ev, &f->l);
+	assert_int_equal(eval_run(&ev, &f->l, NULL), 0);
 	assert_int_equal(ev.nr, NOT_APPLICABLE__COUNT);
 	for (k = NOT_APPLICABLE_NONE + 1; k < NOT_APPLICABLE__COUNT; k++) {
 		const struct eval_item *it = &ev.items[k];

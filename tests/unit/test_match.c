@@ -157,11 +157,12 @@ static int setup(void **state)
 	ruleset_init(&f->rules);
 	assert_int_equal(ruleset_load_buffer(&f->rules, "t.rules", rules,
 					     strlen(rules)), 0);
+	testrepo_load_backports(&f->rules);
 	base = rev(f, "v6.6");
 	tip = rev(f, "master");
 	branch_index_init(&f->branch);
 	assert_int_equal(branch_index_build(&f->branch, f->repo, "linux-6.6.y",
-					    &tip), 0);
+					    &tip, &f->rules), 0);
 	assert_true(git_oid_equal(&f->branch.base, &base));
 	scan_init(&f->scan, f->repo, &f->rules);
 	scan_set_range_oids(&f->scan, &base, &tip, "v6.6..master");
@@ -317,6 +318,7 @@ static void test_mainline(void **state)
 		text = strbuf_detach(&sb, NULL);
 	}
 	message_parse(&msg, text, strlen(text));
+	message_read_backports(&msg, text, strlen(text), &f->rules);
 	memset(&pick, 0, sizeof(pick));
 	pick.msg = &msg;
 	assert_int_equal(match_mainline(&f->m, &pick, &found, &why), 1);

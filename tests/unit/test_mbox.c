@@ -18,7 +18,9 @@
 #include "formats/mbox.h"
 #include "formats/message.h"
 #include "report/report.h"
+#include "formats/rules.h"
 #include "capture.h"
+#include "testrepo.h"
 #include "base/strbuf.h"
 #include "base/util.h"
 
@@ -137,6 +139,7 @@ static void test_series(void **state)
 	struct mbox mb;
 	const struct mbox_msg *m;
 	struct message cm;
+	struct ruleset rs;
 
 	read_str(&mb, series);
 	assert_int_equal(mb.nr, 3);
@@ -171,6 +174,10 @@ static void test_series(void **state)
 	/* The commit message is message_parse()'s to read. */
 	message_init(&cm);
 	assert_int_equal(message_parse(&cm, m->body, strlen(m->body)), 0);
+	ruleset_init(&rs);
+	testrepo_load_backports(&rs);
+	message_read_backports(&cm, m->body, strlen(m->body), &rs);
+	ruleset_release(&rs);
 	assert_int_equal(cm.nr_upstream, 1);
 	assert_string_equal(cm.upstream[0], ID1);
 	message_release(&cm);

@@ -518,40 +518,6 @@ static void test_stable_helpers(void **state)
 	message_release(&m);
 }
 
-static void test_upstream(void **state)
-{
-	struct message m;
-
-	(void)state;
-	parse(&m, "xfs: fix the quota reservation leak\n"
-		  "\n"
-		  "commit " ID40 " upstream.\n"
-		  "\n"
-		  "[ Upstream commit " ID40B " ]\n"
-		  "  commit " ID40 " upstream\n"
-		  "[upstream commit 00112233445566778899AABBCCDDEEFF00112233]\n"
-		  "[ Upstream commit 1234567890ab ]\n"
-		  "commit " ID40 "a upstream.\n"
-		  "\n"
-		  "The body mentions commit 5555555555555555555555555555555555555555"
-		  " upstream.\n"
-		  "\n"
-		  "Signed-off-by: Kit <kit@example.org>\n"
-		  "(cherry picked from commit 99887766554433221100ffeeddccbbaa99887766)\n");
-	assert_int_equal(m.nr_upstream, 4);
-	assert_string_equal(m.upstream[0], ID40);
-	assert_string_equal(m.upstream[1], ID40B);
-	assert_string_equal(m.upstream[2],
-			    "00112233445566778899aabbccddeeff00112233");
-	assert_string_equal(m.upstream[3],
-			    "99887766554433221100ffeeddccbbaa99887766");
-	message_release(&m);
-
-	parse(&m, "ext4: a\n\nNo backport here: commit 1234 upstream.\n");
-	assert_int_equal(m.nr_upstream, 0);
-	message_release(&m);
-}
-
 static void test_reverts(void **state)
 {
 	struct message m;
@@ -605,62 +571,6 @@ static void test_reverts(void **state)
 	message_release(&m);
 }
 
-/* Why a revert says it reverts: git's line and upstream lines skipped. */
-static void test_revert_reason(void **state)
-{
-	struct message m;
-	char *why, *long_msg;
-	size_t i;
-
-	(void)state;
-	parse(&m, "Revert \"xen: fix the grant table\"\n\n"
-		  "commit 0123456789abcdef0123456789abcdef01234567 upstream.\n\n"
-		  "This reverts commit 0123456789abcdef0123456789abcdef01234567.\n\n"
-		  "Further fixes are needed\nbefore these can be considered.\n\n"
-		  "A second paragraph.\n\n"
-		  "Signed-off-by: A U Thor <author@example.com>\n");
-	why = message_revert_reason(&m);
-	assert_string_equal(why, "Further fixes are needed before these can "
-			    "be considered.");
-	free(why);
-	message_release(&m);
-
-	/* The reason after git's sentence, in its paragraph (Xen). */
-	parse(&m, "Revert \"xen/mm: allow deferred scrub\"\n\n"
-		  "This reverts commit 6228ea8acddadbd815f958fb1a867f54c01ddf78 and its\n"
-		  "prereq 15cd2b8f1bac5f4adf0f8303ae79298a612b53e1 (\"xen/mm: remove\n"
-		  "aliasing. of PGC_need_scrub\"). Further fixes are\n"
-		  "needed before these can be considered for backporting.\n\n"
-		  "Signed-off-by: A U Thor <author@example.com>\n");
-	why = message_revert_reason(&m);
-	assert_string_equal(why, "Further fixes are needed before these can "
-			    "be considered for backporting.");
-	free(why);
-	message_release(&m);
-
-	/* git revert --no-edit: no reason. */
-	parse(&m, "Revert \"ext4: x\"\n\nThis reverts commit "
-		  "0123456789abcdef0123456789abcdef01234567.\n");
-	assert_null(message_revert_reason(&m));
-	message_release(&m);
-
-	/* A long reason is cut at 300 bytes, never inside a character. */
-	long_msg = xstrdup("Revert \"x\"\n\n");
-	for (i = 0; i < 200; i++) {
-		char *t = xstrfmt("%s\xc3\xa9", long_msg);
-
-		free(long_msg);
-		long_msg = t;
-	}
-	parse(&m, long_msg);
-	why = message_revert_reason(&m);
-	assert_int_equal(strlen(why), 299);
-	assert_string_equal(why + 296, "...");
-	free(why);
-	message_release(&m);
-	free(long_msg);
-}
-
 static void test_release_reinitialises(void **state)
 {
 	struct message m, zero;
@@ -694,19 +604,15 @@ static void test_many_trailers(void **state)
 		strbuf_addf(&sb, "Reviewed-by: R%d <r%d@example.org>\n", i, i);
 		strbuf_addf(&sb, "Fixes: %012x (\"xfs: number %d\")\n", i + 1, i);
 		strbuf_addf(&sb, "Cc: stable@vger.kernel.org # 6.%d\n", i % 20);
-		strbuf_addf(&sb, "commit %040x upstream.\n", i % 100);
 	}
 	parse(&m, sb.buf);
 	assert_int_equal(m.nr_trailers, 15000);
 	assert_int_equal(m.nr_fixes, 5000);
 	assert_int_equal(m.nr_stable, 5000);
-	assert_int_equal(m.nr_upstream, 100);
 	assert_string_equal(m.fixes[4999].id, "000000001388");
 	assert_string_equal(m.fixes[4999].subject, "xfs: number 4999");
-	assert_int_equal(m.fixes[4999].lineno, 5 + 4 * 4999 + 1);
+	assert_int_equal(m.fixes[4999].lineno, 5 + 3 * 4999 + 1);
 	assert_int_equal(m.stable[4999].hint_minor, 19);
-	assert_string_equal(m.upstream[99],
-			    "0000000000000000000000000000000000000063");
 	message_release(&m);
 	strbuf_release(&sb);
 }
@@ -842,13 +748,11 @@ int main(void)
 		cmocka_unit_test(test_stable_forms),
 		cmocka_unit_test(test_stable_diags),
 		cmocka_unit_test(test_stable_helpers),
-		cmocka_unit_test(test_upstream),
 		cmocka_unit_test(test_reverts),
 		cmocka_unit_test(test_release_reinitialises),
 		cmocka_unit_test(test_many_trailers),
 		cmocka_unit_test(test_pathological_lines),
 		cmocka_unit_test(test_any_bytes),
-		cmocka_unit_test(test_revert_reason),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

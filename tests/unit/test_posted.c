@@ -196,12 +196,14 @@ static int setup(void **state)
 	ruleset_init(&f->rules);
 	assert_int_equal(ruleset_load_buffer(&f->rules, "t.rules", rs,
 					     strlen(rs)), 0);
+	testrepo_load_backports(&f->rules);
 	branch_index_init(&f->branch);
 	{
 		git_oid tip = rev(f, "master");
 
 		assert_int_equal(branch_index_build(&f->branch, f->repo,
-						    "linux-6.6.y", &tip), 0);
+						    "linux-6.6.y", &tip,
+						    &f->rules), 0);
 		scan_init(&f->scan, f->repo, &f->rules);
 		scan_set_range_oids(&f->scan, &f->branch.base, &tip,
 				    "v6.6..master");

@@ -129,6 +129,7 @@ static int setup(void **state)
 	ruleset_init(&f->rules);
 	assert_int_equal(ruleset_load_buffer(&f->rules, "t.rules", rules_text,
 					     strlen(rules_text)), 0);
+	testrepo_load_backports(&f->rules);
 	scan_init(&f->scan, f->repo, &f->rules);
 	*state = f;
 	return 0;

@@ -7,8 +7,10 @@
 #include <cmocka.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "base/strbuf.h"
+#include "formats/rules.h"
 
 void testrepo_create(char *dir_template)
 {
@@ -86,4 +88,27 @@ void testrepo_remove(const char *dir)
 	strbuf_addf(&cmd, "rm -rf '%s'", dir);
 	assert_int_equal(system(cmd.buf), 0);
 	strbuf_release(&cmd);
+}
+
+void testrepo_load_backports(struct ruleset *rs)
+{
+	const char *dir = getenv("TEST_SRCDIR");
+	struct strbuf path = STRBUF_INIT, text = STRBUF_INIT, lines = STRBUF_INIT;
+	const char *p, *eol;
+
+	strbuf_addf(&path, "%s/rules/default.rules", dir && *dir ? dir : ".");
+	assert_int_equal(strbuf_read_file(&text, path.buf), 0);
+	for (p = text.buf; *p; p = *eol ? eol + 1 : eol) {
+		eol = strchr(p, '\n');
+		if (!eol)
+			eol = p + strlen(p);
+		if (!strncmp(p, "backport", 8) && (p[8] == ' ' || p[8] == '\t'))
+			strbuf_addf(&lines, "%.*s\n", (int)(eol - p), p);
+	}
+	assert_non_null(strstr(lines.buf, "cherry picked"));
+	assert_int_equal(ruleset_load_buffer(rs, "backports.rules", lines.buf,
+					     lines.len), 0);
+	strbuf_release(&path);
+	strbuf_release(&text);
+	strbuf_release(&lines);
 }

@@ -48,4 +48,12 @@ git_oid testrepo_rev(git_repository *repo, const char *name);
 
 void testrepo_remove(const char *dir);
 
+struct ruleset;
+/*
+ * Loads into rs the backport lines of the shipped default.rules (under
+ * TEST_SRCDIR): the kernel's forms, which the branch index and the
+ * presence engine read the upstream ids by.
+ */
+void testrepo_load_backports(struct ruleset *rs);
+
 #endif

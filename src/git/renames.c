@@ -1,0 +1,160 @@
+#include "git/renames.h"
+#include "base/error.h"
+#include "git/malformed.h"
+#include "git/treediff.h"
+#include "base/util.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void renames_release(struct renames *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->nr; i++) {
+		free(r->items[i].from);
+		free(r->items[i].to);
+	}
+	free(r->items);
+	memset(r, 0, sizeof(*r));
+}
+
+const struct rename *renames_to(const struct renames *r, const char *path)
+{
+	size_t i;
+
+	for (i = 0; i < r->nr; i++)
+		if (!strcmp(r->items[i].to, path))
+			return &r->items[i];
+	return NULL;
+}
+
+const struct rename *renames_from(const struct renames *r, const char *path)
+{
+	size_t i;
+
+	for (i = 0; i < r->nr; i++)
+		if (!strcmp(r->items[i].from, path))
+			return &r->items[i];
+	return NULL;
+}
+
+int renames_trees(struct renames *out, git_repository *repo,
+		  const git_tree *a, const git_tree *b,
+		  char *const *paths, size_t nr)
+{
+	git_diff_options opts;
+	git_diff_find_options find;
+	git_diff *diff = NULL;
+	size_t i, n;
+	int ret = 0;
+
+	if (!nr)
+		return 0;
+	git_diff_options_init(&opts, GIT_DIFF_OPTIONS_VERSION);
+	opts.flags |= GIT_DIFF_DISABLE_PATHSPEC_MATCH;
+	opts.pathspec.strings = (char **)paths;
+	opts.pathspec.count = nr;
+	git_diff_find_options_init(&find, GIT_DIFF_FIND_OPTIONS_VERSION);
+	/* Renames alone, at libgit2's (and git's) default threshold. */
+	find.flags = GIT_DIFF_FIND_RENAMES;
+	find.rename_threshold = 50;
+	find.rename_limit = 1000;
+	/* libgit2 takes non-const trees but does not modify them. */
+	if (git_diff_tree_to_tree(&diff, repo, (git_tree *)a, (git_tree *)b,
+				  &opts) < 0 ||
+	    git_diff_find_similar(diff, &find) < 0) {
+		ret = error_git("cannot look for renames");
+		goto out;
+	}
+	n = git_diff_num_deltas(diff);
+	for (i = 0; i < n; i++) {
+		const git_diff_delta *d = git_diff_get_delta(diff, i);
+		struct rename *r;
+
+		if (d->status != GIT_DELTA_RENAMED)
+			continue;
+		ALLOC_GROW(out->items, out->nr, out->alloc);
+		r = &out->items[out->nr++];
+		r->from = xstrdup(d->old_file.path);
+		r->to = xstrdup(d->new_file.path);
+	}
+out:
+	git_diff_free(diff);
+	return ret;
+}
+
+/* Whether an entry of this mode is a file (a gitlink is not). */
+static int is_file_mode(uint32_t mode)
+{
+	return mode && mode != GIT_FILEMODE_COMMIT && mode != GIT_FILEMODE_TREE;
+}
+
+int renames_onto(struct renames *out, git_repository *repo,
+		 const git_tree *base, const git_tree *tree,
+		 char *const *sources, size_t nr)
+{
+	struct treediff d = TREEDIFF_INIT;
+	char **paths;
+	size_t i, n = nr;
+	int ret = 0;
+
+	if (!nr)
+		return 0;
+	if (treediff_trees(&d, repo, base, tree) < 0)
+		return -1;
+	paths = xcalloc(nr + d.nr, sizeof(*paths));
+	memcpy(paths, sources, nr * sizeof(*paths));
+	for (i = 0; i < d.nr; i++)
+		if (!d.items[i].old_mode && is_file_mode(d.items[i].new_mode))
+			paths[n++] = d.items[i].path;
+	if (n > nr)
+		ret = renames_trees(out, repo, base, tree, paths, n);
+	free(paths);
+	treediff_release(&d);
+	return ret;
+}
+
+int renames_commit(struct renames *out, git_repository *repo,
+		   const git_commit *commit)
+{
+	struct treediff d = TREEDIFF_INIT;
+	git_tree *a = NULL, *b = NULL;
+	char **paths = NULL;
+	size_t i, nr = 0, added = 0, deleted = 0;
+	git_oid ptree;
+	int ret = -1;
+
+	if (git_commit_parentcount(commit) != 1)
+		return 0;
+	if (treediff_commit(&d, repo, commit) < 0)
+		return -1;
+	paths = xcalloc(d.nr ? d.nr : 1, sizeof(*paths));
+	for (i = 0; i < d.nr; i++) {
+		if (d.items[i].old_mode && d.items[i].new_mode)
+			continue;
+		if (d.items[i].old_mode)
+			deleted++;
+		else
+			added++;
+		paths[nr++] = d.items[i].path;
+	}
+	if (!added || !deleted) {
+		ret = 0;
+		goto out;
+	}
+	if (malformed_tree_id(&ptree, repo, git_commit_parent_id(commit, 0)) < 0 ||
+	    git_tree_lookup(&a, repo, &ptree) < 0 ||
+	    git_commit_tree(&b, commit) < 0) {
+		ret = error_git("cannot read the trees of %s",
+				git_oid_tostr_s(git_commit_id(commit)));
+		goto out;
+	}
+	ret = renames_trees(out, repo, a, b, paths, nr);
+out:
+	git_tree_free(b);
+	git_tree_free(a);
+	free(paths);
+	treediff_release(&d);
+	return ret;
+}
