@@ -7,6 +7,7 @@
  * ruleset does, are rules.c's.
  */
 #include "formats/rules-internal.h"
+#include "formats/rules-parse.h"
 #include "base/ascii.h"
 #include "base/error.h"
 #include "base/strbuf.h"
@@ -26,29 +27,7 @@ static const char link_usage[] = "'link' needs NAME FIELD /PATTERN/FLAGS";
 static const char backport_usage[] =
 	"'backport' needs NAME FIELD /PATTERN/FLAGS";
 
-/* The parser's state for one file: tig-style, it reports and goes on. */
-struct parser {
-	struct ruleset *rs;
-	const char *path;		/* borrowed from rs->files */
-	struct rule_file *file;		/* valid until rs->files grows */
-	unsigned lineno;
-	int errors;
-	/*
-	 * The open block: a subsystem of rs->subsystems, or `scratch`
-	 * when the block's header was bad, so that its lines are still
-	 * checked and then dropped.
-	 */
-	struct subsystem *cur;
-	struct subsystem scratch;
-	unsigned paths_line, policy_line, block_threshold_line;
-	unsigned version_line, threshold_line, release_tags_line;
-	int cc_seen;			/* this file set the Cc: */
-	unsigned standalone_line;
-	int generic_only;		/* see rules_parse_buffer() */
-};
-
-__attribute__((format(printf, 3, 4)))
-static void report_at(struct parser *p, unsigned lineno, const char *fmt, ...)
+void report_at(struct parser *p, unsigned lineno, const char *fmt, ...)
 {
 	struct strbuf sb = STRBUF_INIT;
 	va_list ap;
@@ -61,8 +40,6 @@ static void report_at(struct parser *p, unsigned lineno, const char *fmt, ...)
 	p->errors++;
 }
 
-#define report(p, ...) report_at((p), (p)->lineno, __VA_ARGS__)
-
 static char *skip_blanks(char *s)
 {
 	while (is_blank(*s))
@@ -70,8 +47,7 @@ static char *skip_blanks(char *s)
 	return s;
 }
 
-/* Cuts the next word out of *pp (NUL-terminating it); NULL at the end. */
-static char *next_word(char **pp)
+char *next_word(char **pp)
 {
 	char *s = skip_blanks(*pp), *word;
 
@@ -470,196 +446,6 @@ static void parse_rule(struct parser *p, char *s, int kind)
 	(*rules)[(*nr)++] = r;
 }
 
-static int has_glob(const char *s, size_t len)
-{
-	size_t i;
-
-	for (i = 0; i < len; i++)
-		if (s[i] == '*' || s[i] == '?' || s[i] == '[')
-			return 1;
-	return 0;
-}
-
-/*
- * Checks the directory components of a spec: relative, no empty, "." or
- * ".." component, no glob.  `dirs` is the spec up to its last '/'.
- */
-static int check_spec_dirs(struct parser *p, const char *spec, size_t dirs)
-{
-	size_t i = 0, len;
-
-	if (spec[0] == '/') {
-		report(p, "bad path spec '%s' (must be relative: no "
-		       "leading '/')", spec);
-		return -1;
-	}
-	while (i < dirs) {
-		len = strcspn(spec + i, "/");
-		if (!len) {
-			report(p, "bad path spec '%s' (empty component)", spec);
-			return -1;
-		}
-		if ((len == 1 && spec[i] == '.') ||
-		    (len == 2 && spec[i] == '.' && spec[i + 1] == '.')) {
-			report(p, "bad path spec '%s' (no '.' or '..' "
-			       "components)", spec);
-			return -1;
-		}
-		if (has_glob(spec + i, len)) {
-			report(p, "bad path spec '%s' (only the last component "
-			       "may be a glob)", spec);
-			return -1;
-		}
-		i += len + 1;
-	}
-	return 0;
-}
-
-static int check_spec(struct parser *p, const char *spec, int is_template)
-{
-	size_t len = strlen(spec);
-	const char *last = strrchr(spec, '/');
-
-	if (is_template) {
-		if (len < 4 || strcmp(spec + len - 3, "/*/")) {
-			report(p, "bad path spec '%s' for 'subsystem *' "
-			       "(expected DIR/*/, one subsystem per directory "
-			       "in DIR)", spec);
-			return -1;
-		}
-		return check_spec_dirs(p, spec, len - 2);
-	}
-	if (!last) {
-		report(p, "bad path spec '%s' (expected DIR/ or DIR/GLOB)",
-		       spec);
-		return -1;
-	}
-	return check_spec_dirs(p, spec, (size_t)(last - spec) + 1);
-}
-
-static void parse_paths(struct parser *p, char *s)
-{
-	struct subsystem *sub = p->cur;
-	char *word;
-	int any = 0;
-
-	if (p->paths_line) {
-		report(p, "'paths' given twice in subsystem '%s' (first on "
-		       "line %u)", sub->name, p->paths_line);
-		return;
-	}
-	p->paths_line = p->lineno;
-	sub->paths_lineno = p->lineno;
-	while ((word = next_word(&s))) {
-		any = 1;
-		if (!check_spec(p, word, sub->is_template))
-			rules_add_string(&sub->paths, &sub->nr_paths,
-					 &sub->alloc_paths, word);
-	}
-	if (!any)
-		report(p, "'paths' needs at least one path spec");
-}
-
-static void parse_policy(struct parser *p, char *s)
-{
-	char *word = next_word(&s);
-
-	if (!word) {
-		report(p, "'policy' needs a value (heuristic, opt-in or "
-		       "ignore)");
-		return;
-	}
-	if (next_word(&s)) {
-		report(p, "too many arguments to 'policy'");
-		return;
-	}
-	if (p->policy_line) {
-		report(p, "'policy' given twice in subsystem '%s' (first on "
-		       "line %u)", p->cur->name, p->policy_line);
-		return;
-	}
-	if (!strcmp(word, "heuristic"))
-		p->cur->policy = POLICY_HEURISTIC;
-	else if (!strcmp(word, "opt-in"))
-		p->cur->policy = POLICY_OPT_IN;
-	else if (!strcmp(word, "ignore"))
-		p->cur->policy = POLICY_IGNORE;
-	else {
-		report(p, "unknown policy '%s' (expected heuristic, opt-in or "
-		       "ignore)", word);
-		return;
-	}
-	p->cur->has_policy = 1;
-	p->policy_line = p->lineno;
-}
-
-/*
- * soak release   only commits contained in a mainline release tag
- * soak Nd        only commits in mainline for at least N days
- * (either or both, on one line: "soak release 14d").
- */
-static void parse_soak(struct parser *p, char *s)
-{
-	struct subsystem *sub = p->cur;
-	char *word, *end;
-	int any = 0;
-	long days;
-
-	while ((word = next_word(&s))) {
-		any = 1;
-		if (!strcmp(word, "release")) {
-			sub->soak_release = 1;
-			continue;
-		}
-		days = strtol(word, &end, 10);
-		if (end == word || strcmp(end, "d") || days < 1 || days > 3650) {
-			report(p, "bad soak '%s' (expected release or a number "
-			       "of days such as 14d)", word);
-			continue;
-		}
-		sub->soak_days = (int)days;
-	}
-	if (!any)
-		report(p, "'soak' needs release or a number of days (14d)");
-}
-
-/* NAME@HOST..., into *v: the addresses of "list" and "maintainer". */
-static void parse_addresses(struct parser *p, char *s, const char *what,
-			    char ***v, size_t *nr, size_t *alloc)
-{
-	char *word, *at;
-	int any = 0;
-
-	while ((word = next_word(&s))) {
-		any = 1;
-		at = strchr(word, '@');
-		if (!at || at == word || !at[1] || strchr(at + 1, '@')) {
-			report(p, "bad %s address '%s' (expected NAME@HOST)",
-			       what, word);
-			continue;
-		}
-		rules_add_string(v, nr, alloc, word);
-	}
-	if (!any)
-		report(p, "'%s' needs at least one address", what);
-}
-
-static void parse_list(struct parser *p, char *s)
-{
-	struct subsystem *sub = p->cur;
-
-	parse_addresses(p, s, "list", &sub->lists, &sub->nr_lists,
-			&sub->alloc_lists);
-}
-
-static void parse_maintainer(struct parser *p, char *s)
-{
-	struct subsystem *sub = p->cur;
-
-	parse_addresses(p, s, "maintainer", &sub->maintainers,
-			&sub->nr_maintainers, &sub->alloc_maintainers);
-}
-
 static void parse_threshold(struct parser *p, char *s)
 {
 	unsigned *line = p->cur ? &p->block_threshold_line : &p->threshold_line;
@@ -909,12 +695,12 @@ static void parse_line(struct parser *p, char *line)
 	} directives[] = {
 		{ "cc", parse_cc, 0 },
 		{ "end", parse_end, 0 },
-		{ "list", parse_list, 1 },
-		{ "maintainer", parse_maintainer, 1 },
-		{ "paths", parse_paths, 1 },
-		{ "policy", parse_policy, 1 },
+		{ "list", block_list, 1 },
+		{ "maintainer", block_maintainer, 1 },
+		{ "paths", block_paths, 1 },
+		{ "policy", block_policy, 1 },
 		{ "release-tags", parse_release_tags, 0 },
-		{ "soak", parse_soak, 1 },
+		{ "soak", block_soak, 1 },
 		{ "standalone", parse_standalone, 0 },
 		{ "subsystem", parse_subsystem, 0 },
 		{ "threshold", parse_threshold, 0 },
