@@ -82,6 +82,17 @@ void candidate_list_init(struct candidate_list *l)
 	memset(l, 0, sizeof(*l));
 }
 
+void applies_with_release(struct applies_with *w)
+{
+	size_t i;
+
+	for (i = 0; i < w->nr; i++)
+		free(w->v[i].subject);
+	free(w->v);
+	free_string_array(w->steps, w->nr_steps);
+	memset(w, 0, sizeof(*w));
+}
+
 static void candidate_free(struct candidate *c)
 {
 	size_t i;
@@ -103,6 +114,7 @@ static void candidate_free(struct candidate *c)
 	free(c->evidence);
 	apply_result_release(&c->apply);
 	apply_result_release(&c->queue_apply);
+	apply_result_release(&c->mail_apply);
 	free(c->patch);
 	for (i = 0; i < c->nr_prereqs; i++)
 		free(c->prereqs[i].source);
@@ -110,6 +122,7 @@ static void candidate_free(struct candidate *c)
 	for (i = 0; i < c->nr_likely; i++)
 		free(c->likely[i].subject);
 	free(c->likely);
+	applies_with_release(&c->with);
 	free(c->series.id);
 	if (c->posted)
 		c->free_posted(c->posted);
@@ -148,6 +161,7 @@ struct candidate *candidate_list_add(struct candidate_list *l,
 	message_init(&c->msg);
 	apply_result_init(&c->apply);
 	apply_result_init(&c->queue_apply);
+	apply_result_init(&c->mail_apply);
 	c->order = l->nr;
 	ALLOC_GROW(l->items, l->nr, l->alloc);
 	l->items[l->nr++] = c;

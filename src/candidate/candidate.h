@@ -138,6 +138,23 @@ struct likely_prereq {
 };
 
 /*
+ * The series after which a pick that does not apply alone applies
+ * (src/applywith.h): the smallest set of mainline commits, in mainline
+ * order, found after tried sets, or none; the search step by step when
+ * asked (explain).
+ */
+struct applies_with {
+	enum with_state { WITH_UNSEARCHED, WITH_FOUND, WITH_NONE } state;
+	struct likely_prereq *v;
+	size_t nr, alloc;
+	size_t tried;
+	char **steps;
+	size_t nr_steps, alloc_steps;
+};
+
+void applies_with_release(struct applies_with *w);
+
+/*
  * A posted series, from the message-id of a Link: trailer
  * ("20231012123456.12345-3-author@host", "20231012-topic-v2-3-hash@host"
  * are patch 3 of the series "...-author@host", "...-v2-hash@host").
@@ -283,6 +300,20 @@ struct candidate {
 	struct likely_prereq *likely;
 	size_t nr_likely, alloc_likely;
 	int likely_checked;
+	/* When it does not apply: the series after which it does. */
+	struct applies_with with;
+	/*
+	 * The mail series (applywith_carry()): the proposals that apply
+	 * and those that apply after a series found for them, with it,
+	 * picked as one series onto the branch tip.  mail_checked: the
+	 * run made it; in_mail: in it and applies there, with its result
+	 * in mail_apply; carried_for: a prerequisite carried for it.
+	 */
+	int mail_checked;
+	int in_mail;
+	size_t mail_pos;		/* its place there, from 1 */
+	struct apply_result mail_apply;
+	const struct candidate *carried_for;
 	char *patch;			/* the backport as format-patch shows it */
 	const struct ledger_entry *decision;	/* recorded, in force or not */
 	/*

@@ -157,7 +157,8 @@ static int audit(struct run_context *ctx, int argc, char **argv)
 		ret = picks_judge_outside(ctx, &run, &a, &extra);
 	if (!ret)
 		ret = audit_run(&a, ctx->repo, &run.rules, &run.branch,
-				&run.scan.candidates, &extra);
+				&run.scan.candidates, &extra,
+				run_match(&run, ctx->repo), run.trial_cache);
 	if (!ret) {
 		if (o.format == FORMAT_JSON)
 			audit_json(&out, &a);

@@ -125,6 +125,7 @@ void cli_report(struct report *r, struct run *run)
 	r->rules = &run->rules;
 	r->upstream = run->upstream_name;
 	r->archive = run->archive;
+	r->outside = &run->outside;
 }
 
 int cli_report_sender(struct run_context *ctx, struct run *run,

@@ -43,7 +43,9 @@ static int explain_one(struct run_context *ctx, struct run *run,
 	c = candidate_list_find(&run->scan.candidates, &id);
 	if (c) {
 		if (run_likely_prereqs(run, ctx->repo, &run->scan.candidates,
-				       c) < 0)
+				       c) < 0 ||
+		    run_applies_with(run, ctx->repo, &run->scan.candidates,
+				     c) < 0)
 			return -1;
 		render(run, c, out);
 		return 0;
@@ -64,6 +66,8 @@ static int explain_one(struct run_context *ctx, struct run *run,
 		ret = run_judge(run, ctx->repo, &one, NULL);
 	if (!ret && c->nr_touched)
 		ret = run_likely_prereqs(run, ctx->repo, &one, c);
+	if (!ret && c->nr_touched)
+		ret = run_applies_with(run, ctx->repo, &one, c);
 	if (!ret)
 		render(run, c, out);
 	candidate_list_release(&one);

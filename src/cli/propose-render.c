@@ -58,25 +58,39 @@ static int mail_has_content(const struct candidate_list *l)
 }
 
 /*
- * The patches of the series (and of the review threads), in the
- * branch's context.
+ * The patch of c, in the branch's context: the mail series' (with the
+ * prerequisites it carries) when the run made one and c is in it, else
+ * the series of the proposals (or, for a review thread, of the review).
  */
+static int fill_patch(struct candidate *c, git_repository *repo)
+{
+	const struct apply_result *res = &c->apply;
+	struct strbuf patch = STRBUF_INIT;
+	int ret;
+
+	if (c->patch)
+		return 0;
+	if (c->in_mail)
+		res = &c->mail_apply;
+	else if (!c->apply_checked || !c->apply.applies ||
+		 (c->verdict != VERDICT_PROPOSED && !report_review_sends(c)))
+		return 0;
+	ret = apply_result_patch(res, repo, &patch);
+	c->patch = strbuf_detach(&patch, NULL);
+	return ret;
+}
+
+/* The patches of the series and of the review threads. */
 static int fill_patches(struct run *run, git_repository *repo)
 {
 	struct candidate_list *l = &run->scan.candidates;
 	size_t i;
 	int ret = 0;
 
-	for (i = 0; !ret && i < l->nr; i++) {
-		struct candidate *c = l->items[i];
-		struct strbuf patch = STRBUF_INIT;
-
-		if (c->patch || !c->apply_checked || !c->apply.applies ||
-		    (c->verdict != VERDICT_PROPOSED && !report_review_sends(c)))
-			continue;
-		ret = apply_result_patch(&c->apply, repo, &patch);
-		c->patch = strbuf_detach(&patch, NULL);
-	}
+	for (i = 0; !ret && i < l->nr; i++)
+		ret = fill_patch(l->items[i], repo);
+	for (i = 0; !ret && i < run->outside.nr; i++)
+		ret = fill_patch(run->outside.items[i], repo);
 	return ret;
 }
 

@@ -146,6 +146,10 @@ static int propose(struct run_context *ctx, int argc, char **argv)
 	if (!ret && a.format == FORMAT_FAILED)
 		ret = run_likely_prereqs(&run, ctx->repo, &run.scan.candidates,
 					 NULL);
+	if (!ret && (a.format == FORMAT_FAILED || a.format == FORMAT_JSON ||
+		     a.format == FORMAT_EMAIL || a.format == FORMAT_MBOX))
+		ret = run_applies_with(&run, ctx->repo, &run.scan.candidates,
+				       NULL);
 	if (!ret)
 		candidate_list_sort(&run.scan.candidates);
 	if (!ret)

@@ -141,6 +141,14 @@ void audit_json(struct strbuf *out, const struct audit *a)
 			jw_end(&jw);
 		}
 		jw_end(&jw);
+		if (p->with.state == WITH_FOUND) {
+			jw_object_array(&jw, "applies_with");
+			for (j = 0; j < p->with.nr; j++)
+				jw_array_string(&jw, p->with.v[j].hex);
+			jw_end(&jw);
+		} else {
+			jw_object_null(&jw, "applies_with");
+		}
 		if (p->mail)
 			jw_object_string(&jw, "number", number.buf);
 		jw_end(&jw);

@@ -166,6 +166,36 @@ static void add_commands(struct strbuf *out, const struct report *r,
 	strbuf_release(&line);
 }
 
+/*
+ * The series that makes it apply (applywith.h), each commit with what
+ * the rules made of it, or how many were tried for none.
+ */
+static void add_series(struct strbuf *out, const struct candidate *c)
+{
+	struct strbuf line = STRBUF_INIT;
+	size_t i;
+
+	if (c->with.state == WITH_FOUND) {
+		strbuf_addf(out, "\nIt applies after these mainline commits, "
+			    "picked in this order\n(the smallest of %zu "
+			    "series tried in memory):\n\n", c->with.tried);
+		for (i = 0; i < c->with.nr; i++) {
+			const struct likely_prereq *p = &c->with.v[i];
+
+			strbuf_reset(&line);
+			strbuf_addf(&line, "%.12s %s (", p->hex, p->subject);
+			report_add_member_verdict(&line, p->cand);
+			strbuf_addch(&line, ')');
+			add_line(out, line.buf);
+		}
+	} else if (c->with.state == WITH_NONE) {
+		strbuf_addf(out, "\nNo series of the mainline commits it needs "
+			    "makes it apply (%zu tried\nin memory): it needs "
+			    "a manual backport.\n", c->with.tried);
+	}
+	strbuf_release(&line);
+}
+
 static void add_mail(struct strbuf *out, const struct report *r,
 		     const struct candidate *c)
 {
@@ -211,6 +241,7 @@ static void add_mail(struct strbuf *out, const struct report *r,
 			i += len + 1;
 		}
 	}
+	add_series(out, c);
 	strbuf_addstr(out, "\nthanks,\n\n");
 	add_line(out, r->from_name);
 

@@ -175,6 +175,15 @@ static void jw_oid(struct json_writer *jw, const char *key, const git_oid *id)
  *     subject       string: its subject
  *     verdict       string: its verdict in the run, or null when the
  *                   run did not judge it
+ *   applies_with    when it does not apply: the smallest series of
+ *                   mainline commits after which it does (applywith.h),
+ *                   oldest first, the commit itself not included; []
+ *                   when it applies alone; null when no series was
+ *                   found within the bounds, or none was looked for
+ *                   (applies_with_tried 0)
+ *   applies_with_tried  number: the series tried
+ *   applies_with_members  array of objects, for applies_with: commit,
+ *                   subject, verdict (as likely_prerequisites)
  *
  * json_reverts(): reverts in mainline (the deps stage).
  *   reverted_by     string: the later mainline commit that reverts it
@@ -436,10 +445,45 @@ static void json_posted(struct json_writer *jw, const struct candidate *c)
 	jw_end(jw);
 }
 
-static void json_checks(struct json_writer *jw, const struct candidate *c)
+static void json_members(struct json_writer *jw,
+			 const struct likely_prereq *v, size_t nr)
 {
 	size_t i;
 
+	for (i = 0; i < nr; i++) {
+		jw_array_object(jw);
+		jw_object_string(jw, "commit", v[i].hex);
+		jw_object_string(jw, "subject", v[i].subject);
+		jw_object_string(jw, "verdict", v[i].cand ?
+				 verdict_name(v[i].cand->verdict) : NULL);
+		jw_end(jw);
+	}
+}
+
+static void json_applies_with(struct json_writer *jw,
+			      const struct candidate *c)
+{
+	size_t i;
+
+	if (c->apply_checked && c->apply.applies) {
+		jw_object_array(jw, "applies_with");
+		jw_end(jw);
+	} else if (c->with.state == WITH_FOUND) {
+		jw_object_array(jw, "applies_with");
+		for (i = 0; i < c->with.nr; i++)
+			jw_array_string(jw, c->with.v[i].hex);
+		jw_end(jw);
+	} else {
+		jw_object_null(jw, "applies_with");
+	}
+	jw_object_int(jw, "applies_with_tried", (long long)c->with.tried);
+	jw_object_array(jw, "applies_with_members");
+	json_members(jw, c->with.v, c->with.nr);
+	jw_end(jw);
+}
+
+static void json_checks(struct json_writer *jw, const struct candidate *c)
+{
 	if (c->apply_checked)
 		jw_object_bool(jw, "applies", c->apply.applies);
 	else
@@ -447,22 +491,14 @@ static void json_checks(struct json_writer *jw, const struct candidate *c)
 	jw_object_strings(jw, "conflicts",
 			  (const char *const *)c->apply.conflicts,
 			  c->apply.nr_conflicts);
+	json_applies_with(jw, c);
 	/* null: not looked for (only explain and --format failed look). */
 	if (!c->likely_checked) {
 		jw_object_null(jw, "likely_prerequisites");
 		return;
 	}
 	jw_object_array(jw, "likely_prerequisites");
-	for (i = 0; i < c->nr_likely; i++) {
-		const struct likely_prereq *lp = &c->likely[i];
-
-		jw_array_object(jw);
-		jw_object_string(jw, "commit", lp->hex);
-		jw_object_string(jw, "subject", lp->subject);
-		jw_object_string(jw, "verdict",
-				 lp->cand ? verdict_name(lp->cand->verdict) : NULL);
-		jw_end(jw);
-	}
+	json_members(jw, c->likely, c->nr_likely);
 	jw_end(jw);
 }
 

@@ -14,15 +14,20 @@
 
 static int in_series(const struct candidate *c)
 {
+	if (c->mail_checked)
+		return c->in_mail;
 	return c->verdict == VERDICT_PROPOSED && c->apply_checked &&
 	       c->apply.applies && !c->listed_before;
 }
 
+/* The mail series' order, else mainline's. */
 static int cmp_order(const void *a, const void *b)
 {
 	const struct candidate *x = *(const struct candidate *const *)a;
 	const struct candidate *y = *(const struct candidate *const *)b;
 
+	if (x->mail_checked && y->mail_checked)
+		return x->mail_pos < y->mail_pos ? -1 : x->mail_pos > y->mail_pos;
 	return x->order < y->order ? -1 : x->order > y->order;
 }
 
@@ -30,14 +35,19 @@ static int cmp_order(const void *a, const void *b)
  * Mainline order is the order to apply: a prerequisite is older than
  * what needs it, a follow-up newer than what it fixes.
  */
-size_t report_series(const struct candidate_list *l, struct candidate ***out)
+size_t report_series(const struct candidate_list *l,
+		     const struct candidate_list *outside,
+		     struct candidate ***out)
 {
-	size_t i, nr = 0;
+	size_t i, nr = 0, more = outside ? outside->nr : 0;
 
-	*out = xcalloc(l->nr ? l->nr : 1, sizeof(**out));
+	*out = xcalloc(l->nr + more ? l->nr + more : 1, sizeof(**out));
 	for (i = 0; i < l->nr; i++)
 		if (in_series(l->items[i]))
 			(*out)[nr++] = l->items[i];
+	for (i = 0; i < more; i++)
+		if (in_series(outside->items[i]))
+			(*out)[nr++] = outside->items[i];
 	QSORT(*out, nr, cmp_order);
 	return nr;
 }
@@ -213,6 +223,10 @@ static void add_candidate_lines(struct strbuf *out, const struct report *r,
 		strbuf_addstr(&line, "; ");
 		report_add_newly(&line, c);
 	}
+	if (in_series(c) && c->with.state == WITH_FOUND) {
+		report_add_applies_with(&line, c);
+		strbuf_addstr(&line, ", in the series before it");
+	}
 	if (sec != SECTION_PROPOSED) {
 		strbuf_addstr(&line, "; ");
 		if (sec == SECTION_NEWLY && in_series(c))
@@ -325,9 +339,18 @@ void report_email(struct strbuf *out, const struct report *r,
 	strbuf_addf(&text, ", from mainline %s.  ", r->scan->range);
 	for (i = 0, k = 0; i < l->nr && !k; i++)
 		k = section_of(l->items[i]) == SECTION_PROPOSED;
-	strbuf_addstr(&text, k ? "The proposed patches that apply follow in "
-		      "reply to this message, as a series that git am takes "
-		      "in order.  " : "None of them is a patch to send yet.  ");
+	for (i = 0, j = 0; r->outside && i < r->outside->nr && !j; i++)
+		j = r->outside->items[i]->in_mail;
+	for (i = 0; i < l->nr && !j; i++)
+		j = l->items[i]->in_mail && l->items[i]->carried_for;
+	strbuf_addstr(&text, !k ? "None of them is a patch to send yet.  " :
+		      j ? "The proposed patches that apply follow in reply to "
+		      "this message, with the mainline commits some need "
+		      "before them (marked Stable-dep-of:), as a series that "
+		      "git am takes in order.  " :
+		      "The proposed patches that apply follow in reply to "
+		      "this message, as a series that git am takes in "
+		      "order.  ");
 	strbuf_addstr(&text, "Please answer with an ack, a nak, or a reason "
 		      "to wait.");
 	mail_wrap(out, text.buf, 0, 0, 72);
@@ -482,6 +505,19 @@ static int is_inbody_header(const char *body)
  * as git cherry-pick -x does (after a blank line unless the message
  * ends in trailers, as the message parser finds them).
  */
+/*
+ * A prerequisite carried for a proposal says so as the stable queue's
+ * patches do, in a trailer: "Stable-dep-of: <id> ("subject")".
+ */
+static void add_stable_dep(struct strbuf *out, const struct candidate *c)
+{
+	const struct candidate *p = c->carried_for;
+
+	if (p)
+		strbuf_addf(out, "Stable-dep-of: %.12s (\"%s\")\n", p->hex,
+			    p->msg.subject ? p->msg.subject : "");
+}
+
 static void add_backport_body(struct strbuf *out, enum backport_line form,
 			      const struct candidate *c)
 {
@@ -491,10 +527,12 @@ static void add_backport_body(struct strbuf *out, enum backport_line form,
 	case BACKPORT_LINE_UPSTREAM:
 		strbuf_addf(out, "commit %s upstream.\n\n", c->hex);
 		report_add_mail_body(out, body, 0);
+		add_stable_dep(out, c);
 		break;
 	case BACKPORT_LINE_BRACKET:
 		strbuf_addf(out, "[ Upstream commit %s ]\n\n", c->hex);
 		report_add_mail_body(out, body, 0);
+		add_stable_dep(out, c);
 		break;
 	case BACKPORT_LINE_CHERRY_PICK: {
 		size_t len = strlen(body);
@@ -514,6 +552,7 @@ static void add_backport_body(struct strbuf *out, enum backport_line form,
 		report_add_mail_body(out, text, 0);
 		if (len && !c->msg.nr_trailers)
 			strbuf_addch(out, '\n');
+		add_stable_dep(out, c);
 		strbuf_addf(out, "(cherry picked from commit %s)\n", c->hex);
 		free(text);
 		break;
@@ -596,7 +635,7 @@ void report_mbox(struct strbuf *out, const struct report *r,
 		 const struct candidate_list *l)
 {
 	struct candidate **series;
-	size_t nr = report_series(l, &series), i;
+	size_t nr = report_series(l, r->outside, &series), i;
 
 	for (i = 0; i < nr; i++) {
 		struct patch_mail pm = { 0 };

@@ -62,6 +62,63 @@ void report_add_conflicts(struct strbuf *out, const struct report *r,
 	/* A file a later feature added: the likely cause. */
 	if (c->lacks)
 		strbuf_addf(out, "; it changes %s", c->lacks);
+	report_add_applies_with(out, c);
+}
+
+/*
+ * What the rules made of a member of a series: its verdict and, when
+ * that is not to take it, its score and the rules against it
+ * ("below-threshold, score -6: subject-cleanup"), or its veto.
+ */
+void report_add_member_verdict(struct strbuf *out, const struct candidate *m)
+{
+	const char *sep = ": ";
+	size_t i;
+
+	if (!m) {
+		strbuf_addstr(out, "not watched");
+		return;
+	}
+	strbuf_addstr(out, verdict_name(m->verdict));
+	if (m->veto) {
+		strbuf_addf(out, ": veto %s", m->veto->name);
+		return;
+	}
+	if (m->verdict != VERDICT_BELOW_THRESHOLD)
+		return;
+	strbuf_addf(out, ", score %lld", m->score);
+	for (i = 0; i < m->nr_reasons; i++) {
+		if (m->reasons[i].rule->weight >= 0)
+			continue;
+		strbuf_addf(out, "%s%s", sep, m->reasons[i].rule->name);
+		sep = ", ";
+	}
+}
+
+void report_add_applies_with(struct strbuf *out, const struct candidate *c)
+{
+	size_t i;
+
+	switch (c->with.state) {
+	case WITH_UNSEARCHED:
+		break;
+	case WITH_FOUND:
+		strbuf_addstr(out, "; applies after ");
+		for (i = 0; i < c->with.nr; i++) {
+			const struct likely_prereq *p = &c->with.v[i];
+
+			strbuf_addf(out, "%s%.12s (\"%s\", ", i ? ", " : "",
+				    p->hex, p->subject);
+			report_add_member_verdict(out, p->cand);
+			strbuf_addch(out, ')');
+		}
+		break;
+	case WITH_NONE:
+		strbuf_addf(out, "; needs a manual backport: tried %zu "
+			    "set%s of the mainline commits it needs",
+			    c->with.tried, c->with.tried == 1 ? "" : "s");
+		break;
+	}
 }
 
 void report_add_newly(struct strbuf *out, const struct candidate *c)
@@ -529,6 +586,8 @@ void report_explain(struct strbuf *out, const struct report *r,
 			report_add_conflicts(out, r, c);
 		strbuf_addch(out, '\n');
 		report_add_likely(out, c, "May need:  ", 11);
+		for (i = 0; i < c->with.nr_steps; i++)
+			strbuf_addf(out, "Search:    %s\n", c->with.steps[i]);
 	}
 	if (c->nr_other_decisions)
 		strbuf_addstr(out, "\nOther branches (evidence; the verdict is "

@@ -34,6 +34,8 @@ struct report {
 	const char *fetch_branch;	/* ... and its name there */
 	enum backport_line backport_line;	/* a patch's upstream line */
 	time_t now;
+	/* Prerequisites the mail series carries from outside the scan. */
+	const struct candidate_list *outside;
 };
 
 /*
@@ -113,8 +115,14 @@ int report_mail_lists(const struct candidate *c);
  */
 size_t report_failed(struct strbuf *out, const struct report *r,
 		     const struct candidate_list *l);
-/* The candidates the series carries, in order; returns how many. */
-size_t report_series(const struct candidate_list *l, struct candidate ***out);
+/*
+ * The candidates the series carries, in order: with a mail series made
+ * (applywith_carry()), its members, of l and of outside (may be NULL);
+ * else the proposals that apply.  Returns how many.
+ */
+size_t report_series(const struct candidate_list *l,
+		     const struct candidate_list *outside,
+		     struct candidate ***out);
 
 /* The rule-by-rule breakdown of one candidate. */
 void report_explain(struct strbuf *out, const struct report *r,
@@ -169,6 +177,18 @@ void report_add_date(struct strbuf *out, git_time_t t, int offset);
 const char *report_subsystem_name(const struct candidate *c);
 void report_add_conflicts(struct strbuf *out, const struct report *r,
 			  const struct candidate *c);
+
+/*
+ * "; applies after a1b2c3d4e5f6 ("subject", proposed), ..." when a
+ * series was found (applywith.h), "; needs a manual backport: tried N
+ * sets ..." when none was; nothing when it was not searched.
+ */
+void report_add_applies_with(struct strbuf *out, const struct candidate *c);
+/*
+ * What the rules made of m, a member of a series: "proposed",
+ * "below-threshold, score -6: subject-cleanup", "not watched" (NULL).
+ */
+void report_add_member_verdict(struct strbuf *out, const struct candidate *m);
 int report_add_posted_line(struct strbuf *out, const struct candidate *c);
 void report_add_newly(struct strbuf *out, const struct candidate *c);
 

@@ -7,6 +7,7 @@
  * (blame.h).  run.c sets the run up and saves it.
  */
 #include "run/run.h"
+#include "stages/applywith.h"
 #include "stages/blame.h"
 #include "stages/checks.h"
 #include "stages/deps.h"
@@ -264,5 +265,27 @@ int run_likely_prereqs(struct run *run, git_repository *repo,
 				       l, only);
 
 	trace_stage("likely prerequisites");
+	return ret;
+}
+
+int run_applies_with(struct run *run, git_repository *repo,
+		     struct candidate_list *l, struct candidate *only)
+{
+	struct applywith_limits lim = APPLYWITH_LIMITS_INIT;
+	struct trialcache *cache = run->trial_cache;
+	size_t hits = cache ? cache->hits : 0;
+	size_t computed = cache ? cache->computed : 0;
+	int ret = applywith_search(run_match(run, repo), &run->branch, l,
+				   cache, &lim, only);
+
+	if (!ret && !only)
+		ret = applywith_carry(repo, &run->branch, &run->scan, l,
+				      &run->outside, cache);
+
+	if (cache)
+		trace_printf("prerequisite series: trial picks: %zu from the "
+			     "cache, %zu computed", cache->hits - hits,
+			     cache->computed - computed);
+	trace_stage("prerequisite series");
 	return ret;
 }

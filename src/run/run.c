@@ -393,6 +393,7 @@ void run_release(struct run *run)
 	ledger_release(&run->ledger);
 	patchid_cache_release(&run->patchids);
 	scan_release(&run->scan);
+	candidate_list_release(&run->outside);
 	scancache_release(&run->scans);
 	trialcache_release(&run->trials);
 	run->trial_cache = NULL;

@@ -101,6 +101,11 @@ struct run {
 	 */
 	struct match match;
 	int match_ready;
+	/*
+	 * Mainline commits the mail series carries as prerequisites that
+	 * the scan did not find (outside the watched paths).
+	 */
+	struct candidate_list outside;
 };
 
 /*
@@ -200,6 +205,17 @@ int run_judge(struct run *run, git_repository *repo,
  */
 int run_likely_prereqs(struct run *run, git_repository *repo,
 		       struct candidate_list *l, struct candidate *only);
+
+/*
+ * After run_judge(): for the candidates of l that do not apply (only
+ * that one, when only is not NULL), the smallest series of mainline
+ * commits after which each does (applywith.h); for all of them, the
+ * mail series that carries those series (applywith_carry(), with
+ * run->outside).  A blame and trial picks per candidate: for the
+ * outputs that show it.  0 or -1.
+ */
+int run_applies_with(struct run *run, git_repository *repo,
+		     struct candidate_list *l, struct candidate *only);
 
 /*
  * The same up to the verdicts from the rules: no prerequisites pulled

@@ -1,5 +1,6 @@
 #include "stages/audit.h"
 #include "git/apply.h"
+#include "stages/applywith.h"
 #include "base/error.h"
 #include "store/ledger.h"
 #include "stages/posted.h"
@@ -73,6 +74,7 @@ void audit_release(struct audit *a)
 		for (j = 0; j < a->picks[i].nr_flags; j++)
 			free(a->picks[i].flags[j].evidence);
 		free(a->picks[i].flags);
+		applies_with_release(&a->picks[i].with);
 		free(a->picks[i].source);
 		free(a->picks[i].message_id);
 	}
@@ -335,10 +337,69 @@ static int cmp_apply_order(const void *x, const void *y)
 	       a->p->position > b->p->position;
 }
 
+/*
+ * For pick i, which does not apply after the picks before it: the
+ * mainline commits the picks lack after which it does, flagged
+ * prerequisite-not-picked, or the sets tried for none, said in its
+ * does-not-apply flag.
+ */
+static int search_prereqs(struct audit_pick **who, const git_commit **commits,
+			  const struct apply_result *res, size_t i,
+			  struct match *m, const struct branch_index *branch,
+			  const struct candidate_list *judged,
+			  struct trialcache *cache)
+{
+	struct applywith_limits lim = APPLYWITH_LIMITS_INIT;
+	struct applywith_prefix *pre = xcalloc(i ? i : 1, sizeof(*pre));
+	struct audit_pick *p = who[i];
+	struct strbuf sb = STRBUF_INIT;
+	size_t j, n = 0;
+	int ret;
+
+	for (j = 0; j < i; j++) {
+		if (!res[j].applies)
+			continue;
+		git_oid_cpy(&pre[n].id, git_commit_id(commits[j]));
+		pre[n++].res = &res[j];
+	}
+	ret = applywith_one(m, branch, judged, cache, &lim, &p->id,
+			    res[i].conflicts, res[i].nr_conflicts, pre, n,
+			    &p->with);
+	free(pre);
+	if (ret)
+		return ret;
+	if (p->with.state == WITH_NONE) {
+		struct audit_flag *f = &p->flags[p->nr_flags - 1];
+		char *more = xstrfmt("%s; no series of mainline commits the "
+				     "picks lack makes it apply (%zu tried): "
+				     "a manual backport", f->evidence,
+				     p->with.tried);
+
+		free(f->evidence);
+		f->evidence = more;
+		return 0;
+	}
+	for (j = 0; j < p->with.nr; j++) {
+		const struct likely_prereq *q = &p->with.v[j];
+
+		strbuf_addf(&sb, "%s%.12s (\"%s\"", j ? ", " : "", q->hex,
+			    q->subject);
+		if (q->cand)
+			strbuf_addf(&sb, ", %s", verdict_name(q->cand->verdict));
+		strbuf_addch(&sb, ')');
+	}
+	flag(p, "prerequisite-not-picked", AUDIT_QUESTIONABLE,
+	     "it applies after %s, which the picks do not hold: pick %s "
+	     "before it", sb.buf, p->with.nr == 1 ? "it" : "them");
+	strbuf_release(&sb);
+	return 0;
+}
+
 /* The picks that would be applied, in mainline order, onto the branch tip. */
 static int trial_pick(struct audit *a, git_repository *repo,
 		      const struct branch_index *branch,
-		      const struct candidate_list *judged)
+		      const struct candidate_list *judged, struct match *m,
+		      struct trialcache *cache)
 {
 	const git_commit **commits = xcalloc(a->nr ? a->nr : 1, sizeof(*commits));
 	struct audit_pick **who = xcalloc(a->nr ? a->nr : 1, sizeof(*who));
@@ -411,6 +472,9 @@ static int trial_pick(struct audit *a, git_repository *repo,
 		     "%s order", sb.buf, branch->name,
 		     who[i]->has_applied ? "the applied" : "mainline");
 		strbuf_release(&sb);
+		if (m && !who[i]->has_applied)
+			ret = search_prereqs(who, commits, res, i, m, branch,
+					     judged, cache);
 	}
 	for (i = 0; i < nr; i++)
 		apply_result_release(&res[i]);
@@ -483,7 +547,8 @@ static void review_flags(struct audit *a)
 int audit_run(struct audit *a, git_repository *repo,
 	      const struct ruleset *rules, const struct branch_index *branch,
 	      const struct candidate_list *judged,
-	      const struct candidate_list *extra)
+	      const struct candidate_list *extra, struct match *m,
+	      struct trialcache *cache)
 {
 	size_t i, j;
 
@@ -510,7 +575,7 @@ int audit_run(struct audit *a, git_repository *repo,
 		judged_flags(p, c, a, judged, rules);
 	}
 	review_flags(a);
-	return trial_pick(a, repo, branch, judged);
+	return trial_pick(a, repo, branch, judged, m, cache);
 }
 
 enum audit_verdict audit_worst(const struct audit *a)

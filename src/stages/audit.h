@@ -5,7 +5,9 @@
 
 #include "stages/branch.h"
 #include "candidate/candidate.h"
+#include "stages/match.h"
 #include "stages/posted.h"
+#include "store/trialcache.h"
 #include "base/strbuf.h"
 
 /*
@@ -19,7 +21,7 @@
  *     audit_init(&a);
  *     audit_add(&a, &id, "picks:3");           ... for each pick
  *     ... judge the range (run_judge), then:
- *     audit_run(&a, repo, &rules, &branch, &judged, NULL);
+ *     audit_run(&a, repo, &rules, &branch, &judged, NULL, &match, cache);
  *     audit_text(&out, &a); or audit_json(&out, &a);   (report-audit.h)
  *     audit_release(&a);
  *
@@ -42,6 +44,9 @@
  *                                       the subsystem wants an ack)
  *   does-not-apply        reject        the picks, cherry-picked in mainline
  *                                       order onto the tip, conflict
+ *   prerequisite-not-picked questionable it applies after mainline commits
+ *                                       the picks do not hold (named:
+ *                                       the series applywith.h finds)
  *   not-a-fix             questionable  the rules do not reach the threshold
  *   follow-up-missing     questionable  a later fix of it is neither in the
  *                                       picks nor in the branch
@@ -138,6 +143,11 @@ struct audit_pick {
 	int has_applied;
 	size_t position;		/* in the input, from 0 */
 	const struct candidate *c;	/* as judged; NULL if it was not */
+	/*
+	 * When it does not apply after the picks before it: the mainline
+	 * commits the picks lack after which it does (applywith.h).
+	 */
+	struct applies_with with;
 	struct audit_flag *flags;
 	size_t nr_flags, alloc_flags;
 	enum audit_verdict verdict;
@@ -165,13 +175,16 @@ struct audit_mail *audit_mail_add(struct audit *a);
  * the branch's range (a pick outside it must have been judged into
  * extra); the picks are trial-picked onto the branch tip in mainline
  * order (those from outside the range last, as listed; applied ones,
- * as they were applied, in the order given).  Returns 0, or -1 after
- * an error message.
+ * as they were applied, in the order given).  With m (else NULL), a
+ * mainline pick that does not apply gets the search for the series
+ * that makes it apply (applywith.h, through cache).  Returns 0, or -1
+ * after an error message.
  */
 int audit_run(struct audit *a, git_repository *repo,
 	      const struct ruleset *rules, const struct branch_index *branch,
 	      const struct candidate_list *judged,
-	      const struct candidate_list *extra);
+	      const struct candidate_list *extra, struct match *m,
+	      struct trialcache *cache);
 
 /* "ok", "questionable" or "reject". */
 const char *audit_verdict_name(enum audit_verdict v);

@@ -133,7 +133,7 @@ static void found_add(struct found *f, const git_oid *id)
 static int blame_path(struct found *f, git_repository *repo,
 		      const git_oid *parent, const git_oid *base,
 		      const char *path, const struct hunks *hs,
-		      struct candidate *c)
+		      const char *hex, struct candidate *warn)
 {
 	git_blame_options opts;
 	git_blame *blame = NULL;
@@ -157,8 +157,9 @@ static int blame_path(struct found *f, git_repository *repo,
 
 		if (!malformed_suspect())
 			return error_git("cannot blame '%s' for %.12s", path,
-					 c->hex);
-		candidate_add_warning(c, "its likely prerequisites in '%s' "
+					 hex);
+		if (warn)
+			candidate_add_warning(warn, "its likely prerequisites in '%s' "
 				      "are not known: its history has a "
 				      "commit libgit2 cannot parse (%s)", path,
 				      e->message);
@@ -235,19 +236,21 @@ static int add_likely(struct candidate *c, git_repository *repo,
 	return 0;
 }
 
-static int likely_one(struct match *m, const git_oid *base,
-		      struct candidate_list *l, struct candidate *c)
+int blame_missing(struct match *m, const git_oid *base, const git_oid *id,
+		  char *const *paths, size_t nr, git_oid **ids, size_t *nr_ids,
+		  size_t *alloc_ids, struct candidate *warn)
 {
 	git_repository *repo = m->repo;
 	git_commit *pick = NULL;
 	git_tree *before = NULL, *after = NULL;
 	struct found f = { NULL, 0, 0 };
-	size_t i;
+	char hex[GIT_OID_HEXSZ + 1];
+	size_t i, j;
 	int ret = -1, r;
 
-	c->likely_checked = 1;
-	if (git_commit_lookup(&pick, repo, &c->id) < 0) {
-		ret = error_git("cannot read commit %s", c->hex);
+	git_oid_tostr(hex, sizeof(hex), id);
+	if (git_commit_lookup(&pick, repo, id) < 0) {
+		ret = error_git("cannot read commit %s", hex);
 		goto out;
 	}
 	if (git_commit_parentcount(pick) != 1) {
@@ -258,35 +261,58 @@ static int likely_one(struct match *m, const git_oid *base,
 	if (malformed_parent_tree(&before, pick, 0) < 0 ||
 	    git_commit_tree(&after, pick) < 0) {
 		ret = error_git("cannot read the trees of %.12s and its parent",
-				c->hex);
+				hex);
 		goto out;
 	}
-	for (i = 0; i < c->apply.nr_conflicts; i++) {
+	for (i = 0; i < nr; i++) {
 		struct hunks hs;
 
-		r = pick_hunks(&hs, repo, before, after, c->apply.conflicts[i],
-			       c->hex);
+		r = pick_hunks(&hs, repo, before, after, paths[i], hex);
 		if (!r)
 			r = blame_path(&f, repo, git_commit_parent_id(pick, 0),
-				       base, c->apply.conflicts[i], &hs, c);
+				       base, paths[i], &hs, hex, warn);
 		free(hs.v);
 		if (r < 0)
 			goto out;
 	}
 	for (i = 0; i < f.nr; i++) {
 		r = missing(m, base, &f.v[i]);
-		if (r > 0)
-			r = add_likely(c, repo, l, &f.v[i]);
 		if (r < 0)
 			goto out;
+		if (!r)
+			continue;
+		for (j = 0; j < *nr_ids; j++)
+			if (git_oid_equal(&(*ids)[j], &f.v[i]))
+				break;
+		if (j < *nr_ids)
+			continue;
+		ALLOC_GROW(*ids, *nr_ids, *alloc_ids);
+		git_oid_cpy(&(*ids)[(*nr_ids)++], &f.v[i]);
 	}
-	QSORT(c->likely, c->nr_likely, cmp_newest);
 	ret = 0;
 out:
 	free(f.v);
 	git_tree_free(after);
 	git_tree_free(before);
 	git_commit_free(pick);
+	return ret;
+}
+
+static int likely_one(struct match *m, const git_oid *base,
+		      struct candidate_list *l, struct candidate *c)
+{
+	git_oid *ids = NULL;
+	size_t nr = 0, alloc = 0, i;
+	int ret;
+
+	c->likely_checked = 1;
+	ret = blame_missing(m, base, &c->id, c->apply.conflicts,
+			    c->apply.nr_conflicts, &ids, &nr, &alloc, c);
+	for (i = 0; !ret && i < nr; i++)
+		ret = add_likely(c, m->repo, l, &ids[i]);
+	if (!ret)
+		QSORT(c->likely, c->nr_likely, cmp_newest);
+	free(ids);
 	return ret;
 }
 

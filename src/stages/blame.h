@@ -37,4 +37,16 @@
 int blame_likely_prereqs(struct match *m, const git_oid *base,
 			 struct candidate_list *l, struct candidate *only);
 
+/*
+ * The same for any mainline commit id, in the files paths[0..nr) (its
+ * conflicts): appends to *ids (ALLOC_GROW'n, with *nr_ids and
+ * *alloc_ids) the commits after the base, missing from the branch,
+ * that made the lines it changes there, each once, in no order.  A
+ * history libgit2 cannot blame is a warning of warn (NULL: none).
+ * Returns 0, or -1 after an error message.
+ */
+int blame_missing(struct match *m, const git_oid *base, const git_oid *id,
+		  char *const *paths, size_t nr, git_oid **ids, size_t *nr_ids,
+		  size_t *alloc_ids, struct candidate *warn);
+
 #endif

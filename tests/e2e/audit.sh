@@ -110,8 +110,8 @@ cat >"$tmp/expect" <<EXPECT
 $(s $present) reject already-present
 $(s $conflict) reject does-not-apply
 $(s $reverted) reject reverted
-$(s $nobug) reject bug-not-in-branch,does-not-apply
-$(s $needs_prereq) reject prerequisite-missing,does-not-apply
+$(s $nobug) reject bug-not-in-branch,does-not-apply,prerequisite-not-picked
+$(s $needs_prereq) reject prerequisite-missing,does-not-apply,prerequisite-not-picked
 $(s $vetoed) reject policy
 $(s $rejected) reject rejected-before
 $(s $ok_pick) reject duplicate-pick
@@ -130,7 +130,7 @@ jq -r 'select(.commit == "'"$racy"'") | .flags[0].evidence' "$tmp/out" >"$tmp/ac
 echo "$(s $followup) (\"ext4: fix the lookup race fix\") fixes it, and is neither in the picks nor in the branch" >"$tmp/expect"
 test_cmp "$tmp/expect" "$tmp/actual"
 jq -r 'select(.commit == "'"$conflict"'") | .flags[0].evidence' "$tmp/out" >"$tmp/actual"
-echo "conflicts in fs/ext4/inode.c with linux-6.6.y and the picks before it in mainline order" >"$tmp/expect"
+echo "conflicts in fs/ext4/inode.c with linux-6.6.y and the picks before it in mainline order; no series of mainline commits the picks lack makes it apply (0 tried): a manual backport" >"$tmp/expect"
 test_cmp "$tmp/expect" "$tmp/actual"
 ok "evidence"
 
@@ -188,7 +188,7 @@ jq -r 'if .commit then [.commit[0:12], .verdict, .input, .message_id, (.flags | 
 	"$tmp/out" >"$tmp/actual"
 cat >"$tmp/expect" <<EXPECT
 $(s $reverted) reject $tmp/autosel.mbox#3 2023-autosel-2@kernel.org reverted
-$(s $nobug) reject $tmp/autosel.mbox#7  bug-not-in-branch,does-not-apply
+$(s $nobug) reject $tmp/autosel.mbox#7  bug-not-in-branch,does-not-apply,prerequisite-not-picked
 $(s $racy) questionable $tmp/autosel.mbox#5 2023-autosel-4@kernel.org follow-up-missing
 $(s $ok_pick) ok $tmp/autosel.mbox#2 2023-autosel-1@kernel.org 
 unmatched 3/4 $tmp/autosel.mbox#4 2023-autosel-3@kernel.org

@@ -222,7 +222,7 @@ printf '%s\n' "$followup" >"$tmp/picks"
 	>"$tmp/one.json" || [ $? = 2 ] || fail "audit failed"
 jq -r '.verdict + " " + ([.flags[] | .flag + ": " + .evidence] | join("; "))' \
 	"$tmp/one.json" >"$tmp/actual"
-echo "reject fixed-commit-not-picked: it fixes $(short "$quota") (\"ext4: fix a leak in quota accounting\"), which is neither in the branch nor in the picks, and which the rules propose: pick both or neither; does-not-apply: conflicts in fs/ext4/quota.c with linux-6.6.y and the picks before it in mainline order" \
+echo "reject fixed-commit-not-picked: it fixes $(short "$quota") (\"ext4: fix a leak in quota accounting\"), which is neither in the branch nor in the picks, and which the rules propose: pick both or neither; does-not-apply: conflicts in fs/ext4/quota.c with linux-6.6.y and the picks before it in mainline order; prerequisite-not-picked: it applies after $(short "$quota") (\"ext4: fix a leak in quota accounting\", proposed), which the picks do not hold: pick it before it" \
 	>"$tmp/expect"
 test_cmp "$tmp/expect" "$tmp/actual"
 ok "audit: a pick whose fixed commit nobody picked"

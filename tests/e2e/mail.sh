@@ -90,7 +90,7 @@ Message-ID: <stablepick.linux-6.6.y.$(git rev-parse --short=12 master).DIGEST@ex
 Content-Type: text/plain; charset="UTF-8"
 Bcc: None
 defects: 0
-body lines: 32
+body lines: 33
   $(echo "$hang" | cut -c1-12) btrfs: fix a hang in the inode code
   $helper ext4: factor out the helper
   $(echo "$cafe" | cut -c1-12) ext4: fix café handling in readdir

@@ -212,7 +212,7 @@ static void pick_all(struct fixture *f)
 	pick(f, "outside", "picks:7");
 	pick(f, "one", "picks:8");
 	assert_int_equal(audit_run(&f->a, f->repo, &f->rules, &f->branch,
-				   &f->scan.candidates, NULL), 0);
+				   &f->scan.candidates, NULL, NULL, NULL), 0);
 }
 
 static void test_flags(void **state)
@@ -258,7 +258,7 @@ static void test_follow_up_picked(void **state)
 	pick(f, "one", "queue:1");
 	pick(f, "harder", "queue:2");
 	assert_int_equal(audit_run(&f->a, f->repo, &f->rules, &f->branch,
-				   &f->scan.candidates, NULL), 0);
+				   &f->scan.candidates, NULL, NULL, NULL), 0);
 	assert_flags(f, 0, AUDIT_OK, "");
 	assert_flags(f, 1, AUDIT_OK, "");
 	assert_int_equal(audit_worst(&f->a), AUDIT_OK);
@@ -282,7 +282,7 @@ static void test_duplicate_picks(void **state)
 	pick(f, "present", "queue:6");
 	pick(f, "again", "queue:7");
 	assert_int_equal(audit_run(&f->a, f->repo, &f->rules, &f->branch,
-				   &f->scan.candidates, NULL), 0);
+				   &f->scan.candidates, NULL, NULL, NULL), 0);
 	assert_flags(f, 0, AUDIT_OK, "");
 	assert_flags(f, 1, AUDIT_QUESTIONABLE, "follow-up-missing");
 	assert_flags(f, 2, AUDIT_REJECT, "duplicate-pick");
@@ -308,7 +308,7 @@ static void test_missing_base(void **state)
 
 	pick(f, "again", "queue:1");
 	assert_int_equal(audit_run(&f->a, f->repo, &f->rules, &f->branch,
-				   &f->scan.candidates, NULL), 0);
+				   &f->scan.candidates, NULL, NULL, NULL), 0);
 	assert_flags(f, 0, AUDIT_REJECT, "does-not-apply");
 }
 
@@ -351,12 +351,14 @@ static void test_text_json(void **state)
 		    "\"subject\":null,\"input\":\"picks:7\",\"message_id\":null,"
 		    "\"judged\":null,\"flags\":[{\"flag\":\"not-watched\","
 		    "\"weight\":\"questionable\",\"evidence\":\"it changes no "
-		    "path the rules watch: not judged\"}]}\n",
+		    "path the rules watch: not judged\"}],"
+		    "\"applies_with\":null}\n",
 		    git_oid_tostr_s(&id));
 	assert_non_null(strstr(out.buf, want.buf));
 	assert_non_null(strstr(out.buf, "\"subject\":\"ext4: fix one again\","
 			       "\"input\":\"picks:1\",\"message_id\":null,"
-			       "\"judged\":\"proposed\",\"flags\":[]}\n"));
+			       "\"judged\":\"proposed\",\"flags\":[],"
+			       "\"applies_with\":null}\n"));
 	strbuf_release(&out);
 	strbuf_release(&want);
 }

@@ -1,0 +1,197 @@
+#!/bin/sh
+# A proposal that does not apply: the smallest series of mainline
+# commits after which it does (applies_with), found by blame of its
+# conflicting lines and of its prerequisites' own, each series tried in
+# memory; checked against git cherry-pick of the series, then the fix.
+. "$TEST_SRCDIR/tests/lib.sh"
+command -v python3 >/dev/null 2>&1 || skip "python3 is not installed"
+
+repo=$tmp/repo
+test_repo "$repo"
+cd "$repo"
+seq 1 40 | sed 's/^/line /' >lines
+mkdir -p fs/ext4 fs/btrfs
+cp lines fs/ext4/inode.c
+cp lines fs/btrfs/inode.c
+git add fs
+test_tick
+git commit -q -m 'fs: add the inode code'
+test_tick
+git tag -a -m 'Linux 6.6' v6.6
+git branch linux-6.6.y
+
+# change FILE FROM TO: replace the line FROM of FILE with TO.
+change() {
+	sed "s/^$2\$/$3/" "$1" >"$tmp/changed" && cat "$tmp/changed" >"$1"
+	git add "$1"
+}
+# commit SUBJECT [BODY]: commits what is staged, prints its id.  In
+# $(...), test_tick does not carry: the commits share one date, as a
+# series applied at once does, and the order of a set is ancestry's.
+commit() {
+	test_tick
+	git commit -q -m "$1
+
+${2:+$2
+
+}Signed-off-by: A U Thor <author@example.com>"
+	git rev-parse HEAD
+}
+
+# One prerequisite: the fix changes line 5 as the rework left it.
+change fs/ext4/inode.c 'line 5' 'line 5 reworked'
+rework=$(commit 'ext4: rework the inode lookup')
+# Far from everything: in no set.
+change fs/ext4/inode.c 'line 35' 'line 35 tidied'
+tidy=$(commit 'ext4: tidy up the inode code')
+# Two, in a chain: the fix changes line 15 as the split left it, which
+# changed it as the cleanup left it.
+change fs/ext4/inode.c 'line 15' 'line 15 cleaned'
+clean=$(commit 'ext4: clean up the extent code')
+change fs/ext4/inode.c 'line 15 cleaned' 'line 15 cleaned and split'
+split=$(commit 'ext4: split the extent helper')
+change fs/ext4/inode.c 'line 5 reworked' 'line 5 reworked and fixed'
+fix=$(commit 'ext4: fix a crash in the inode lookup' 'Cc: stable@vger.kernel.org')
+change fs/ext4/inode.c 'line 15 cleaned and split' 'line 15 fixed'
+chain=$(commit 'ext4: fix a leak in the extent helper' 'Cc: stable@vger.kernel.org')
+# None: only the branch changed btrfs's line 3.
+change fs/btrfs/inode.c 'line 3' 'line 3 fixed'
+manual=$(commit 'btrfs: fix a deadlock in the inode code' 'Cc: stable@vger.kernel.org')
+# One that applies alone.
+change fs/btrfs/inode.c 'line 20' 'line 20 fixed'
+alone=$(commit 'btrfs: fix a crash in the inode code' 'Cc: stable@vger.kernel.org')
+
+git checkout -q linux-6.6.y
+change fs/btrfs/inode.c 'line 3' 'line 3 as 6.6.y has it'
+commit 'btrfs: adjust the inode code for 6.6.y' >/dev/null
+git checkout -q master
+
+short() { echo "$1" | cut -c1-12; }
+
+"$STABLEPICK" propose --branch linux-6.6.y --format json >"$tmp/json"
+python3 -c '
+import json, sys
+for line in open(sys.argv[1]):
+    o = json.loads(line)
+    if o["verdict"] != "proposed":
+        continue
+    print(o["commit"], json.dumps(o["applies_with"]), o["applies_with_tried"])
+' "$tmp/json" | sort >"$tmp/actual"
+sort >"$tmp/expect" <<EXPECT
+$fix ["$rework"] 1
+$chain ["$clean", "$split"] 1
+$manual null 0
+$alone [] 0
+EXPECT
+test_cmp "$tmp/expect" "$tmp/actual"
+ok "JSON: applies_with, the smallest series in mainline order, or null"
+
+# git agrees: each series, then the fix, picks cleanly onto the branch.
+check_pick() {
+	git checkout -q --detach linux-6.6.y
+	git -c user.name=T -c user.email=t@example.org cherry-pick "$@" \
+		>/dev/null 2>&1 || fail "git cherry-pick $* does not apply"
+	git checkout -q master
+}
+check_pick $rework $fix
+check_pick $clean $split $chain
+git checkout -q --detach linux-6.6.y
+! git -c user.name=T -c user.email=t@example.org cherry-pick $split \
+	>/dev/null 2>&1 || fail "the split applies without the cleanup"
+git cherry-pick --abort
+git checkout -q master
+ok "git cherry-pick applies each series found, and not less"
+
+"$STABLEPICK" explain --branch linux-6.6.y $chain $manual >"$tmp/explain"
+# Judged: the cleanup is below the threshold for its subject's word.
+grep -q "applies after $(short $clean) (\"ext4: clean up the extent code\", below-threshold, score -6: subject-cleanup), $(short $split) (\"ext4: split the extent helper\", below-threshold, score 0)" \
+	"$tmp/explain" || fail "explain does not name and judge the series"
+grep '^Search:' "$tmp/explain" >"$tmp/actual"
+cat >"$tmp/expect" <<EXPECT
+Search:    blame of fs/ext4/inode.c: the lines it changes were made by $(short $split) (after the base, not in the branch)
+Search:    $(short $split) does not apply alone: conflicts in fs/ext4/inode.c; its lines were made by $(short $clean)
+Search:    $(short $clean) applies alone
+Search:    tried $(short $clean), $(short $split), then it: applies
+Search:    blame of fs/btrfs/inode.c: the lines it changes were made by none (after the base, not in the branch)
+Search:    no commit after the base that the branch lacks made those lines: the branch has them otherwise
+EXPECT
+test_cmp "$tmp/expect" "$tmp/actual"
+grep -q "needs a manual backport" "$tmp/explain" ||
+	fail "explain does not say the btrfs fix needs a manual backport"
+ok "explain names the series with what the rules made of each, the search step by step"
+
+# A second run makes no trial pick again: the trial cache has them all
+# (the memo of whole answers set aside, which would answer at once).
+rm -rf .git/stablepick/memo
+STABLEPICK_TRACE=1 "$STABLEPICK" propose --branch linux-6.6.y --format json \
+	>"$tmp/json2" 2>"$tmp/trace"
+cmp -s "$tmp/json" "$tmp/json2" || fail "a second run answers otherwise"
+grep -q 'prerequisite series: trial picks: [1-9][0-9]* from the cache, 0 computed' \
+	"$tmp/trace" || { cat "$tmp/trace" >&2; fail "a second run picks again"; }
+ok "a second run gives the same answers from the trial cache"
+
+# The mbox carries each series before its fix, every prerequisite
+# marked as the stable queue marks one; git am takes it all.
+export STABLEPICK_NOW=1701600000
+"$STABLEPICK" propose --branch linux-6.6.y --format mbox >"$tmp/mbox"
+grep '^Subject: \|^Stable-dep-of: ' "$tmp/mbox" >"$tmp/actual"
+cat >"$tmp/expect" <<EXPECT
+Subject: [PATCH 6.6 1/6] ext4: rework the inode lookup
+Stable-dep-of: $(short $fix) ("ext4: fix a crash in the inode lookup")
+Subject: [PATCH 6.6 2/6] ext4: fix a crash in the inode lookup
+Subject: [PATCH 6.6 3/6] ext4: clean up the extent code
+Stable-dep-of: $(short $chain) ("ext4: fix a leak in the extent helper")
+Subject: [PATCH 6.6 4/6] ext4: split the extent helper
+Stable-dep-of: $(short $chain) ("ext4: fix a leak in the extent helper")
+Subject: [PATCH 6.6 5/6] ext4: fix a leak in the extent helper
+Subject: [PATCH 6.6 6/6] btrfs: fix a crash in the inode code
+EXPECT
+test_cmp "$tmp/expect" "$tmp/actual"
+git checkout -q --detach linux-6.6.y
+git -c user.name=T -c user.email=t@example.org am -q "$tmp/mbox" ||
+	fail "git am does not take the mbox"
+n=$(git rev-list --count linux-6.6.y..HEAD)
+git checkout -q master
+[ "$n" = 6 ] || fail "git am made $n commits, not 6"
+ok "the mbox carries each series before its fix, and git am takes it"
+
+"$STABLEPICK" propose --branch linux-6.6.y --format email >"$tmp/email"
+tr -s ' \n' '  ' <"$tmp/email" >"$tmp/flat"
+grep -q "with the mainline commits some need before them (marked Stable-dep-of:)" \
+	"$tmp/flat" || fail "the cover letter does not say prerequisites are carried"
+grep -q "applies after $(short $rework) (\"ext4: rework the inode lookup\", below-threshold, score 0), in the series before it" \
+	"$tmp/flat" || fail "the cover letter does not name the series"
+grep -q "needs a manual backport: tried 0 sets" "$tmp/flat" ||
+	fail "the cover letter does not say the btrfs fix needs a manual backport"
+ok "the cover letter names each series, and what needs a manual backport"
+
+# audit: a pick that does not apply after the picks before it names the
+# mainline commits it needs that the picks lack; with them, it applies.
+printf '%s\n' $fix $chain $manual >"$tmp/picks"
+"$STABLEPICK" audit --branch linux-6.6.y --picks "$tmp/picks" --format json \
+	>"$tmp/audit" || :
+python3 -c '
+import json, sys
+for line in open(sys.argv[1]):
+    o = json.loads(line)
+    if "commit" not in o:
+        continue
+    flags = {f["flag"]: f["evidence"] for f in o["flags"]}
+    print(o["commit"], json.dumps(o["applies_with"]),
+          "prerequisite-not-picked" in flags,
+          "manual backport" in flags.get("does-not-apply", ""))
+' "$tmp/audit" >"$tmp/actual"
+cat >"$tmp/expect" <<EXPECT
+$fix ["$rework"] True False
+$chain ["$clean", "$split"] True False
+$manual null False True
+EXPECT
+test_cmp "$tmp/expect" "$tmp/actual"
+grep -q "it applies after $(short $rework) (\\\\\"ext4: rework the inode lookup\\\\\", below-threshold), which the picks do not hold: pick it before it" \
+	"$tmp/audit" || fail "audit does not name the prerequisite"
+printf '%s\n' $rework $fix >"$tmp/picks"
+"$STABLEPICK" audit --branch linux-6.6.y --picks "$tmp/picks" --format json \
+	>"$tmp/audit" || :
+! grep -q 'does-not-apply\|prerequisite-not-picked' "$tmp/audit" ||
+	fail "audit flags a pick whose prerequisite is picked before it"
+ok "audit names a prerequisite the picks lack, and not once it is picked"
