@@ -882,8 +882,9 @@ int applywith_carry(git_repository *repo, const struct branch_index *branch,
 		outside->items[i]->mail_checked = 1;
 	if (!ret && apply_onto_lookup(&onto, repo, &branch->tip) < 0)
 		ret = error_git("cannot read the tip of '%s'", branch->name);
+	/* Picked again while something was taken out. */
 	while (!ret && (ret = carry_try(&m, repo, onto, cache)) > 0)
-		;
+		ret = 0;
 	for (i = 0; !ret && i < m.nr; i++)
 		m.v[i]->mail_pos = i + 1;
 	git_commit_free(onto);
