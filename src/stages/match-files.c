@@ -252,7 +252,9 @@ static int branch_has_file(struct match *m, const struct candidate *c,
 		if (!under)
 			continue;
 		n = names_of(m, sub);
-		if (bsearch(&base, n->names, n->nr, sizeof(*n->names), cmp_str))
+		/* An empty subsystem has no array: bsearch() takes none. */
+		if (n->nr && bsearch(&base, n->names, n->nr, sizeof(*n->names),
+				     cmp_str))
 			return 1;
 	}
 	return 0;
