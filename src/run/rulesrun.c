@@ -17,20 +17,8 @@ void rules_range_release(struct rules_range *r)
 static int parse_range(struct run_context *ctx, struct rules_range *r,
 		       const char *range)
 {
-	const char *dots = strstr(range, "..");
-	char *a, *b;
-	int ret;
+	int ret = scan_resolve_range(ctx->repo, range, &r->from, &r->to);
 
-	if (!dots || dots == range || !dots[2] || dots[2] == '.' ||
-	    strstr(dots + 2, ".."))
-		return error("'%s' is not a range (expected A..B)", range);
-	a = xstrndup(range, (size_t)(dots - range));
-	b = xstrdup(dots + 2);
-	ret = scan_resolve(ctx->repo, a, "--range", &r->from);
-	if (!ret)
-		ret = scan_resolve(ctx->repo, b, "--range", &r->to);
-	free(a);
-	free(b);
 	r->has_from = 1;
 	r->desc = xstrdup(range);
 	return ret;

@@ -50,7 +50,8 @@ void scan_reset(struct scan *s)
 	s->walked = s->merges = s->replayed = s->left_out = 0;
 }
 
-int scan_set_range(struct scan *s, const char *range)
+int scan_resolve_range(git_repository *repo, const char *range,
+		       git_oid *from, git_oid *to)
 {
 	const char *dots = strstr(range, "..");
 	char *a, *b;
@@ -61,11 +62,18 @@ int scan_set_range(struct scan *s, const char *range)
 		return error("'%s' is not a range (expected A..B)", range);
 	a = xstrndup(range, (size_t)(dots - range));
 	b = xstrdup(dots + 2);
-	ret = scan_resolve(s->repo, a, "--range", &s->from);
+	ret = scan_resolve(repo, a, "--range", from);
 	if (!ret)
-		ret = scan_resolve(s->repo, b, "--range", &s->to);
+		ret = scan_resolve(repo, b, "--range", to);
 	free(a);
 	free(b);
+	return ret;
+}
+
+int scan_set_range(struct scan *s, const char *range)
+{
+	int ret = scan_resolve_range(s->repo, range, &s->from, &s->to);
+
 	if (ret)
 		return ret;
 	s->has_from = 1;

@@ -110,6 +110,13 @@ int scan_ref_error(git_repository *repo, const char *rev, const char *name,
  */
 int scan_shallow_error(git_repository *repo, const char *what);
 
+/*
+ * Resolves "A..B" (--range) to its two commits; returns 0 or -1 after
+ * an error message.
+ */
+int scan_resolve_range(git_repository *repo, const char *range,
+		       git_oid *from, git_oid *to);
+
 /* Sets the range from "A..B"; returns 0 or -1 after an error message. */
 int scan_set_range(struct scan *s, const char *range);
 /* Sets the range from..to, described as desc (e.g. "v6.6..master"). */
