@@ -158,7 +158,8 @@ static int audit(struct run_context *ctx, int argc, char **argv)
 	if (!ret)
 		ret = audit_run(&a, ctx->repo, &run.rules, &run.branch,
 				&run.scan.candidates, &extra,
-				run_match(&run, ctx->repo), run.trial_cache);
+				run_match(&run, ctx->repo), run.trial_cache,
+				&run.series_limits);
 	if (!ret) {
 		if (o.format == FORMAT_JSON)
 			audit_json(&out, &a);

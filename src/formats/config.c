@@ -3,6 +3,7 @@
 #include "base/strbuf.h"
 #include "base/util.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <string.h>
 #include <unistd.h>
@@ -119,6 +120,34 @@ static int get_backport_line(git_config *cfg, enum backport_line *out)
 	return ret;
 }
 
+/*
+ * A number setting from min to max; *out untouched when unset.  0, or
+ * -1 after an error that names the setting and what it takes.
+ */
+static int get_number(git_config *cfg, const char *key, unsigned min,
+		      unsigned max, unsigned *out, int *set)
+{
+	char *value = NULL, *end;
+	unsigned long n;
+	int ret;
+
+	if ((ret = get_string(cfg, key, &value)) < 0 || !value)
+		return ret;
+	errno = 0;
+	n = strtoul(value, &end, 10);
+	if (!*value || *end || errno || n < min || n > max ||
+	    !isdigit((unsigned char)*value)) {
+		ret = error("bad value '%s' of %s: expected a number from %u "
+			    "to %u", value, key, min, max);
+	} else {
+		*out = (unsigned)n;
+		if (set)
+			*set = 1;
+	}
+	free(value);
+	return ret;
+}
+
 int config_load(struct config *c, git_repository *repo, const char *file)
 {
 	git_config *cfg = NULL, *snap = NULL;
@@ -156,6 +185,15 @@ int config_load(struct config *c, git_repository *repo, const char *file)
 		ret = get_string(snap, "stablepick.commitUrl", &c->commit_url);
 	if (!ret)
 		ret = get_backport_line(snap, &c->backport_line);
+	if (!ret)
+		ret = get_number(snap, "stablepick.seriesSize", 1, 10,
+				 &c->series_size, NULL);
+	if (!ret)
+		ret = get_number(snap, "stablepick.seriesDepth", 1, 6,
+				 &c->series_depth, NULL);
+	if (!ret)
+		ret = get_number(snap, "stablepick.seriesTrials", 0, 10000,
+				 &c->series_trials, &c->series_trials_set);
 	if (!ret)
 		ret = get_multivar(snap, "stablepick.archive", add_archive, c);
 	c->snapshot = snap;

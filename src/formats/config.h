@@ -45,6 +45,12 @@ struct config {
 	char *commit_url;	/* stablepick.commitUrl: a commit's page, %H */
 	/* stablepick.backportLine: the line a proposed patch carries. */
 	enum backport_line backport_line;
+	/*
+	 * The search for the series that makes a pick apply (applywith.h):
+	 * stablepick.seriesSize, seriesDepth, seriesTrials; 0: unset.
+	 */
+	unsigned series_size, series_depth, series_trials;
+	int series_trials_set;		/* seriesTrials given (it may be 0) */
 	char **archives;	/* stablepick.archive, every value */
 	size_t nr_archives, alloc_archives;
 	git_config *snapshot;	/* for per-branch settings */

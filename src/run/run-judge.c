@@ -271,12 +271,12 @@ int run_likely_prereqs(struct run *run, git_repository *repo,
 int run_applies_with(struct run *run, git_repository *repo,
 		     struct candidate_list *l, struct candidate *only)
 {
-	struct applywith_limits lim = APPLYWITH_LIMITS_INIT;
+	const struct applywith_limits *lim = &run->series_limits;
 	struct trialcache *cache = run->trial_cache;
 	size_t hits = cache ? cache->hits : 0;
 	size_t computed = cache ? cache->computed : 0;
 	int ret = applywith_search(run_match(run, repo), &run->branch, l,
-				   cache, &lim, only);
+				   cache, lim, only);
 
 	if (!ret && !only)
 		ret = applywith_carry(repo, &run->branch, &run->scan, l,

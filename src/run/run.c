@@ -255,12 +255,30 @@ void run_open_patchids(struct run_context *ctx, struct patchid_cache *pc)
 	free(path);
 }
 
+void run_series_limits(const struct run_context *ctx,
+		       struct applywith_limits *lim)
+{
+	const struct config *c = &ctx->config;
+	struct applywith_limits def = APPLYWITH_LIMITS_INIT;
+
+	*lim = def;
+	if (c->series_size)
+		lim->size = c->series_size;
+	if (c->series_depth)
+		lim->depth = c->series_depth;
+	if (c->series_trials_set)
+		lim->trials = c->series_trials;
+	if (lim->pool < lim->size)
+		lim->pool = lim->size;
+}
+
 int run_setup(struct run_context *ctx, struct run *run,
 		  const char *branch, const char *upstream)
 {
 	char *path;
 
 	memset(run, 0, sizeof(*run));
+	run_series_limits(ctx, &run->series_limits);
 	ruleset_init(&run->rules);
 	branch_index_init(&run->branch);
 	if (run_open_repo(ctx) < 0 || apply_in_memory(ctx->repo) < 0 ||

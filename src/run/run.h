@@ -4,6 +4,7 @@
 #include <git2.h>
 
 #include "formats/archive.h"
+#include "stages/applywith.h"
 #include "stages/branch.h"
 #include "formats/config.h"
 #include "store/ledger.h"
@@ -106,6 +107,8 @@ struct run {
 	 * the scan did not find (outside the watched paths).
 	 */
 	struct candidate_list outside;
+	/* The bounds of that search: the defaults, or the settings. */
+	struct applywith_limits series_limits;
 };
 
 /*
@@ -139,6 +142,13 @@ void run_open_patchids(struct run_context *ctx, struct patchid_cache *pc);
  * origin/master and origin/main) and indexes the branch.  Returns 0 or
  * -1 after an error message.
  */
+/*
+ * The bounds of the series search (applywith.h): the defaults, with
+ * stablepick.seriesSize, seriesDepth and seriesTrials where set.
+ */
+void run_series_limits(const struct run_context *ctx,
+		       struct applywith_limits *lim);
+
 int run_setup(struct run_context *ctx, struct run *run,
 		  const char *branch, const char *upstream);
 void run_release(struct run *run);

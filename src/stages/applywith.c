@@ -705,6 +705,9 @@ int applywith_search(struct match *m, const struct branch_index *branch,
 	size_t i;
 	int ret = 0;
 
+	/* No set to try: no search (stablepick.seriesTrials 0). */
+	if (!lim->trials)
+		return 0;
 	for (i = 0; i < l->nr && !ret; i++) {
 		struct candidate *c = l->items[i];
 		struct applywith_prefix *prefix;
@@ -735,6 +738,8 @@ int applywith_one(struct match *m, const struct branch_index *branch,
 	git_commit *onto = NULL;
 	int ret;
 
+	if (!lim->trials)
+		return 0;
 	if (apply_onto_lookup(&onto, m->repo, &branch->tip) < 0)
 		return error_git("cannot read the tip of '%s'", branch->name);
 	ret = search(m, branch, l, cache, lim, onto, id, conflicts,

@@ -45,7 +45,7 @@
 struct applywith_limits {
 	size_t size;		/* commits in a set, at most */
 	size_t depth;		/* rounds of blame below the pick */
-	size_t trials;		/* sets tried for one pick, at most */
+	size_t trials;		/* sets tried for one pick, at most; 0: no search */
 	size_t pool;		/* commits considered for one pick, at most */
 };
 

@@ -347,9 +347,9 @@ static int search_prereqs(struct audit_pick **who, const git_commit **commits,
 			  const struct apply_result *res, size_t i,
 			  struct match *m, const struct branch_index *branch,
 			  const struct candidate_list *judged,
-			  struct trialcache *cache)
+			  struct trialcache *cache,
+			  const struct applywith_limits *lim)
 {
-	struct applywith_limits lim = APPLYWITH_LIMITS_INIT;
 	struct applywith_prefix *pre = xcalloc(i ? i : 1, sizeof(*pre));
 	struct audit_pick *p = who[i];
 	struct strbuf sb = STRBUF_INIT;
@@ -362,7 +362,7 @@ static int search_prereqs(struct audit_pick **who, const git_commit **commits,
 		git_oid_cpy(&pre[n].id, git_commit_id(commits[j]));
 		pre[n++].res = &res[j];
 	}
-	ret = applywith_one(m, branch, judged, cache, &lim, &p->id,
+	ret = applywith_one(m, branch, judged, cache, lim, &p->id,
 			    res[i].conflicts, res[i].nr_conflicts, pre, n,
 			    &p->with);
 	free(pre);
@@ -399,7 +399,7 @@ static int search_prereqs(struct audit_pick **who, const git_commit **commits,
 static int trial_pick(struct audit *a, git_repository *repo,
 		      const struct branch_index *branch,
 		      const struct candidate_list *judged, struct match *m,
-		      struct trialcache *cache)
+		      struct trialcache *cache, const struct applywith_limits *lim)
 {
 	const git_commit **commits = xcalloc(a->nr ? a->nr : 1, sizeof(*commits));
 	struct audit_pick **who = xcalloc(a->nr ? a->nr : 1, sizeof(*who));
@@ -472,9 +472,9 @@ static int trial_pick(struct audit *a, git_repository *repo,
 		     "%s order", sb.buf, branch->name,
 		     who[i]->has_applied ? "the applied" : "mainline");
 		strbuf_release(&sb);
-		if (m && !who[i]->has_applied)
+		if (m && lim && !who[i]->has_applied)
 			ret = search_prereqs(who, commits, res, i, m, branch,
-					     judged, cache);
+					     judged, cache, lim);
 	}
 	for (i = 0; i < nr; i++)
 		apply_result_release(&res[i]);
@@ -548,7 +548,7 @@ int audit_run(struct audit *a, git_repository *repo,
 	      const struct ruleset *rules, const struct branch_index *branch,
 	      const struct candidate_list *judged,
 	      const struct candidate_list *extra, struct match *m,
-	      struct trialcache *cache)
+	      struct trialcache *cache, const struct applywith_limits *lim)
 {
 	size_t i, j;
 
@@ -575,7 +575,7 @@ int audit_run(struct audit *a, git_repository *repo,
 		judged_flags(p, c, a, judged, rules);
 	}
 	review_flags(a);
-	return trial_pick(a, repo, branch, judged, m, cache);
+	return trial_pick(a, repo, branch, judged, m, cache, lim);
 }
 
 enum audit_verdict audit_worst(const struct audit *a)

@@ -5,6 +5,7 @@
 
 #include "stages/branch.h"
 #include "candidate/candidate.h"
+#include "stages/applywith.h"
 #include "stages/match.h"
 #include "stages/posted.h"
 #include "store/trialcache.h"
@@ -21,7 +22,8 @@
  *     audit_init(&a);
  *     audit_add(&a, &id, "picks:3");           ... for each pick
  *     ... judge the range (run_judge), then:
- *     audit_run(&a, repo, &rules, &branch, &judged, NULL, &match, cache);
+ *     audit_run(&a, repo, &rules, &branch, &judged, NULL, &match, cache,
+ *               &limits);
  *     audit_text(&out, &a); or audit_json(&out, &a);   (report-audit.h)
  *     audit_release(&a);
  *
@@ -177,14 +179,14 @@ struct audit_mail *audit_mail_add(struct audit *a);
  * order (those from outside the range last, as listed; applied ones,
  * as they were applied, in the order given).  With m (else NULL), a
  * mainline pick that does not apply gets the search for the series
- * that makes it apply (applywith.h, through cache).  Returns 0, or -1
+ * that makes it apply (applywith.h, through cache, within lim).  Returns 0, or -1
  * after an error message.
  */
 int audit_run(struct audit *a, git_repository *repo,
 	      const struct ruleset *rules, const struct branch_index *branch,
 	      const struct candidate_list *judged,
 	      const struct candidate_list *extra, struct match *m,
-	      struct trialcache *cache);
+	      struct trialcache *cache, const struct applywith_limits *lim);
 
 /* "ok", "questionable" or "reject". */
 const char *audit_verdict_name(enum audit_verdict v);

@@ -195,3 +195,29 @@ printf '%s\n' $rework $fix >"$tmp/picks"
 ! grep -q 'does-not-apply\|prerequisite-not-picked' "$tmp/audit" ||
 	fail "audit flags a pick whose prerequisite is picked before it"
 ok "audit names a prerequisite the picks lack, and not once it is picked"
+
+# The bounds are settings: a series of two is not looked for with
+# seriesSize 1; seriesTrials 0 searches nothing; a bad value is an error.
+git config stablepick.seriesSize 1
+"$STABLEPICK" propose --branch linux-6.6.y --format json >"$tmp/json"
+python3 -c '
+import json, sys
+for line in open(sys.argv[1]):
+    o = json.loads(line)
+    if o["applies"] is False:
+        print(o["commit"], json.dumps(o["applies_with"]))
+' "$tmp/json" | sort >"$tmp/actual"
+printf '%s\n' "$fix [\"$rework\"]" "$chain null" "$manual null" | sort >"$tmp/expect"
+test_cmp "$tmp/expect" "$tmp/actual"
+git config --unset stablepick.seriesSize
+git config stablepick.seriesTrials 0
+"$STABLEPICK" propose --branch linux-6.6.y --format json >"$tmp/json"
+! grep -q '"applies_with":\["' "$tmp/json" || fail "seriesTrials 0 still searches"
+grep -q '"applies_with_tried":[1-9]' "$tmp/json" && fail "seriesTrials 0 tried a set"
+git config stablepick.seriesTrials lots
+"$STABLEPICK" propose --branch linux-6.6.y --format json >/dev/null 2>"$tmp/err" &&
+	fail "a bad seriesTrials is accepted"
+grep -q "^error: bad value 'lots' of stablepick.seriesTrials: expected a number from 0 to 10000\$" \
+	"$tmp/err" || fail "bad seriesTrials: $(cat "$tmp/err")"
+git config --unset stablepick.seriesTrials
+ok "the bounds are settings: seriesSize, seriesTrials (0: no search); a bad one is an error"

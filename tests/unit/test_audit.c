@@ -212,7 +212,7 @@ static void pick_all(struct fixture *f)
 	pick(f, "outside", "picks:7");
 	pick(f, "one", "picks:8");
 	assert_int_equal(audit_run(&f->a, f->repo, &f->rules, &f->branch,
-				   &f->scan.candidates, NULL, NULL, NULL), 0);
+				   &f->scan.candidates, NULL, NULL, NULL, NULL), 0);
 }
 
 static void test_flags(void **state)
@@ -258,7 +258,7 @@ static void test_follow_up_picked(void **state)
 	pick(f, "one", "queue:1");
 	pick(f, "harder", "queue:2");
 	assert_int_equal(audit_run(&f->a, f->repo, &f->rules, &f->branch,
-				   &f->scan.candidates, NULL, NULL, NULL), 0);
+				   &f->scan.candidates, NULL, NULL, NULL, NULL), 0);
 	assert_flags(f, 0, AUDIT_OK, "");
 	assert_flags(f, 1, AUDIT_OK, "");
 	assert_int_equal(audit_worst(&f->a), AUDIT_OK);
@@ -282,7 +282,7 @@ static void test_duplicate_picks(void **state)
 	pick(f, "present", "queue:6");
 	pick(f, "again", "queue:7");
 	assert_int_equal(audit_run(&f->a, f->repo, &f->rules, &f->branch,
-				   &f->scan.candidates, NULL, NULL, NULL), 0);
+				   &f->scan.candidates, NULL, NULL, NULL, NULL), 0);
 	assert_flags(f, 0, AUDIT_OK, "");
 	assert_flags(f, 1, AUDIT_QUESTIONABLE, "follow-up-missing");
 	assert_flags(f, 2, AUDIT_REJECT, "duplicate-pick");
@@ -308,7 +308,7 @@ static void test_missing_base(void **state)
 
 	pick(f, "again", "queue:1");
 	assert_int_equal(audit_run(&f->a, f->repo, &f->rules, &f->branch,
-				   &f->scan.candidates, NULL, NULL, NULL), 0);
+				   &f->scan.candidates, NULL, NULL, NULL, NULL), 0);
 	assert_flags(f, 0, AUDIT_REJECT, "does-not-apply");
 }
 
