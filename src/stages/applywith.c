@@ -92,15 +92,6 @@ static void add_paths(struct strbuf *sb, char *const *v, size_t nr)
 		strbuf_addf(sb, "%s%s", i ? ", " : "", v[i]);
 }
 
-static void free_paths(char **v, size_t nr)
-{
-	size_t i;
-
-	for (i = 0; i < nr; i++)
-		free(v[i]);
-	free(v);
-}
-
 static int commit_paths(char ***out, size_t *nr, git_repository *repo,
 			const git_commit *commit)
 {
@@ -243,7 +234,7 @@ static int build_base(struct search *s)
 			add_path(&want, &nr_want, &alloc_want,
 				 r->changes[k].path);
 	}
-	free_paths(want, nr_want);
+	free_string_array(want, nr_want);
 	s->base = xcalloc(n ? n : 1, sizeof(*s->base));
 	for (i = 0; i < s->nr_prefix && !ret; i++) {
 		git_commit *commit;
@@ -622,7 +613,7 @@ static void search_release(struct search *s)
 	for (i = 0; i < s->nr; i++) {
 		git_commit_free(s->nodes[i].commit);
 		free(s->nodes[i].needs);
-		free_paths(s->nodes[i].paths, s->nodes[i].nr_paths);
+		free_string_array(s->nodes[i].paths, s->nodes[i].nr_paths);
 	}
 	free(s->nodes);
 	free(s->above);
@@ -630,7 +621,7 @@ static void search_release(struct search *s)
 	for (i = 0; i < s->nr_base; i++)
 		git_commit_free((git_commit *)s->base[i]);
 	free(s->base);
-	free_paths(s->pick_paths, s->nr_pick_paths);
+	free_string_array(s->pick_paths, s->nr_pick_paths);
 	git_commit_free(s->pick);
 }
 
