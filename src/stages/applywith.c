@@ -307,7 +307,7 @@ static int grow(struct search *s)
 	int ret;
 
 	ret = blame_missing(s->m, base, s->id, s->conflicts, s->nr_conflicts,
-			    &ids, &nr_ids, &alloc_ids, s->warn);
+			    &ids, &nr_ids, &alloc_ids, s->cache, s->warn);
 	if (!ret)
 		ret = add_nodes(s, ids, nr_ids, 1, SIZE_MAX);
 	if (!ret && s->steps) {
@@ -342,7 +342,8 @@ static int grow(struct search *s)
 			nr_ids = 0;
 			ret = blame_missing(s->m, base, &s->nodes[i].id,
 					    r.conflicts, r.nr_conflicts, &ids,
-					    &nr_ids, &alloc_ids, s->warn);
+					    &nr_ids, &alloc_ids, s->cache,
+					    s->warn);
 			if (!ret)
 				ret = add_nodes(s, ids, nr_ids, depth + 1, i);
 			if (!ret && s->steps) {
