@@ -146,8 +146,13 @@ static int propose(struct run_context *ctx, int argc, char **argv)
 	if (!ret && a.format == FORMAT_FAILED)
 		ret = run_likely_prereqs(&run, ctx->repo, &run.scan.candidates,
 					 NULL);
-	if (!ret && (a.format == FORMAT_FAILED || a.format == FORMAT_JSON ||
-		     a.format == FORMAT_EMAIL || a.format == FORMAT_MBOX))
+	/*
+	 * The series search blames too, but what it blamed and picked is
+	 * kept in the trial cache by its inputs: util-linux's v2.42 took
+	 * 2.8 s cold and 0.09 s warm.  Every output that says what does
+	 * not apply says what it applies after (not the page).
+	 */
+	if (!ret && a.format != FORMAT_HTML)
 		ret = run_applies_with(&run, ctx->repo, &run.scan.candidates,
 				       NULL);
 	if (!ret)
