@@ -14,6 +14,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -604,4 +605,22 @@ int cmp_llong(const void *a, const void *b)
 int cmp_str(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+size_t term_columns(void)
+{
+	const char *env = getenv("COLUMNS");
+	struct winsize ws;
+	size_t n = TERM_COLUMNS_PIPE;
+	char *end;
+
+	if (env && *env) {
+		unsigned long v = strtoul(env, &end, 10);
+
+		if (!*end && v)
+			n = v;
+	} else if (isatty(1) && !ioctl(1, TIOCGWINSZ, &ws) && ws.ws_col) {
+		n = ws.ws_col;
+	}
+	return n < TERM_COLUMNS_MIN ? TERM_COLUMNS_MIN : n;
 }

@@ -214,4 +214,14 @@ int dir_names(const char *path, int missing_ok, char ***names, size_t *nr);
 /* Whether dir/name is a directory (following symbolic links). */
 int is_dir_in(const char *dir, const char *name);
 
+/*
+ * The columns text output fits in, as git's term_columns() finds them:
+ * $COLUMNS when it is a number, else the terminal's width when standard
+ * output is one, else (a file, a pipe) TERM_COLUMNS_PIPE.  Never fewer
+ * than TERM_COLUMNS_MIN.
+ */
+#define TERM_COLUMNS_PIPE 100
+#define TERM_COLUMNS_MIN 40
+size_t term_columns(void);
+
 #endif

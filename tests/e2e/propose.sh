@@ -2,6 +2,8 @@
 # propose on the fixture of tests/e2e/fixture.sh: the exact table and
 # the exact JSON Lines, one candidate per verdict.
 . "$TEST_SRCDIR/tests/lib.sh"
+# The lines whole: text-width.sh checks how the text fits a width.
+COLUMNS=1000; export COLUMNS
 . "$TEST_SRCDIR/tests/e2e/fixture.sh"
 
 make_fixture "$tmp/repo"
