@@ -222,8 +222,7 @@ static int index_branch(struct run_context *ctx, struct run *run,
 				  &run->rules);
 }
 
-/* A repository just made (git init): no mainline, no branch, no base. */
-static int no_history(git_repository *repo)
+int run_check_history(git_repository *repo)
 {
 	git_reference *head = NULL;
 	int ret = 0;
@@ -275,14 +274,15 @@ void run_series_limits(const struct run_context *ctx,
 int run_setup(struct run_context *ctx, struct run *run,
 		  const char *branch, const char *upstream)
 {
-	char *path;
+	char *path, *name;
+	int ret;
 
 	memset(run, 0, sizeof(*run));
 	run_series_limits(ctx, &run->series_limits);
 	ruleset_init(&run->rules);
 	branch_index_init(&run->branch);
 	if (run_open_repo(ctx) < 0 || apply_in_memory(ctx->repo) < 0 ||
-	    no_history(ctx->repo) < 0)
+	    run_check_history(ctx->repo) < 0)
 		return -1;
 	run_open_patchids(ctx, &run->patchids);
 	scan_init(&run->scan, ctx->repo, &run->rules);
@@ -309,8 +309,11 @@ int run_setup(struct run_context *ctx, struct run *run,
 	trace_stage("caches and ledger");
 	if (run_load_rules(ctx, &run->rules) < 0 ||
 	    resolve_upstream(ctx, run, upstream) < 0 ||
-	    index_branch(ctx, run, branch) < 0 ||
-	    configured_version(ctx, &run->branch) < 0)
+	    branch_resolve_name(&name, ctx->repo, branch, NULL) < 0)
+		return -1;
+	ret = index_branch(ctx, run, name);
+	free(name);
+	if (ret < 0 || configured_version(ctx, &run->branch) < 0)
 		return -1;
 	trace_stage("branch index");
 	set_default_range(run);

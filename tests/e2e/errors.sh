@@ -25,7 +25,8 @@ sp() { "$STABLEPICK" -C "$tmp/repo" "$@"; }
 
 expect_error 1 "error: not a git repository: '$tmp/nowhere'" \
 	"$STABLEPICK" -C "$tmp/nowhere" propose --branch linux-6.6.y
-expect_error 1 "error: unknown branch 'linux-9.9.y'" \
+expect_error 1 "error: unknown branch 'linux-9.9.y'
+hint: did you mean 'linux-6.6.y'?" \
 	sp propose --branch linux-9.9.y
 expect_error 1 "error: unknown revision 'mainline' for --upstream" \
 	sp propose --branch linux-6.6.y --upstream mainline

@@ -201,7 +201,8 @@ expect_error "error: branch 'fresh' has no commits yet" \
 	"$STABLEPICK" -C "$tmp/orphan" propose --branch fresh
 expect_error "error: 'fresh' for --upstream has no commits yet" \
 	"$STABLEPICK" -C "$tmp/orphan" propose --branch linux-6.6.y --upstream fresh
-expect_error "error: unknown branch 'linux-9.9.y'" \
+expect_error "error: unknown branch 'linux-9.9.y'
+hint: did you mean 'linux-6.6.y'?" \
 	"$STABLEPICK" -C "$tmp/orphan" propose --branch linux-9.9.y
 
 # A repository just made and fetched into: master is unborn, mainline
