@@ -172,6 +172,34 @@ static int configured_version(struct run_context *ctx, struct branch_index *bi)
 	return ret;
 }
 
+/*
+ * A branch that is mainline, or one of its commits, has nothing
+ * backported to it: its range would be mainline's own history, empty
+ * or the commits after it.  A branch still at a release tag (a stable
+ * branch just cut at v6.7, before its first backport) is one.  With a
+ * base taken from the cache, the base is what the branch index says
+ * only once proven (run_scan()); a guess at the tip is asked of the
+ * graph.
+ */
+static int check_not_mainline(struct run_context *ctx, const struct run *run)
+{
+	const struct branch_index *bi = &run->branch;
+
+	if (git_oid_equal(&bi->tip, &run->upstream))
+		return error("branch '%s' is mainline itself (upstream '%s')",
+			     bi->name, run->upstream_name);
+	if (!git_oid_equal(&bi->base, &bi->tip) || bi->base_name)
+		return 0;
+	if (bi->guessed &&
+	    history_descendant_of(ctx->repo, &run->upstream, &bi->tip) != 1) {
+		git_error_clear();
+		return 0;
+	}
+	return error("branch '%s' is an ancestor of mainline (upstream "
+		     "'%s'): nothing is backported to it", bi->name,
+		     run->upstream_name);
+}
+
 /* The range base..upstream, named as a maintainer would ("v6.6..master"). */
 static void set_default_range(struct run *run)
 {
@@ -313,7 +341,8 @@ int run_setup(struct run_context *ctx, struct run *run,
 		return -1;
 	ret = index_branch(ctx, run, name);
 	free(name);
-	if (ret < 0 || configured_version(ctx, &run->branch) < 0)
+	if (ret < 0 || check_not_mainline(ctx, run) < 0 ||
+	    configured_version(ctx, &run->branch) < 0)
 		return -1;
 	trace_stage("branch index");
 	set_default_range(run);
@@ -356,6 +385,7 @@ int run_scan(struct run_context *ctx, struct run *run)
 	branch_index_init(bi);
 	if (branch_index_build(bi, ctx->repo, name, &run->upstream,
 			       &run->rules) < 0 ||
+	    check_not_mainline(ctx, run) < 0 ||
 	    configured_version(ctx, bi) < 0) {
 		free(name);
 		return -1;

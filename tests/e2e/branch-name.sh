@@ -104,3 +104,27 @@ grep -qx "branch 'linux-6.6.y' taken as 'fork/linux-6.6.y'" "$tmp/err" ||
 	fail "checkout.defaultRemote: $(cat "$tmp/err")"
 grep -q '^branch fork/linux-6.6.y' "$tmp/out" || fail "$(head -n 1 "$tmp/out")"
 ok "checkout.defaultRemote chooses among remotes"
+
+# Mainline itself, or a commit of it, is no branch to backport to: an
+# error, not an empty answer.  A branch still at its release tag (just
+# cut, no backport yet) is one.
+r() { "$STABLEPICK" -C "$tmp/repo" "$@"; }
+expect_error "error: branch 'master' is mainline itself (upstream 'master')" \
+	r propose --branch master
+expect_error "error: branch 'origin/master' is mainline itself (upstream 'master')" \
+	sp propose --branch origin/master
+expect_error "error: branch 'master~1' is an ancestor of mainline (upstream 'master'): nothing is backported to it" \
+	r propose --branch master~1
+expect_error "error: branch 'master~2' is an ancestor of mainline (upstream 'master~1'): nothing is backported to it" \
+	r explain --branch master~2 --upstream master~1 "$uaf"
+git -C "$tmp/repo" branch linux-6.7.y v6.6
+r propose --branch linux-6.7.y >"$tmp/out" 2>"$tmp/err" ||
+	fail "a branch at its release tag: $(cat "$tmp/err")"
+grep -q '^proposed' "$tmp/out" || fail "$(cat "$tmp/out")"
+ok "a branch at its release tag, no backport yet, gets its proposals"
+# The base kept from an earlier run is a guess: a branch moved onto
+# mainline since is found out all the same.
+r propose --branch linux-6.7.y --format json >/dev/null 2>&1
+git -C "$tmp/repo" branch -f linux-6.7.y master~1
+expect_error "error: branch 'linux-6.7.y' is an ancestor of mainline (upstream 'master'): nothing is backported to it" \
+	r propose --branch linux-6.7.y
