@@ -14,6 +14,7 @@
 #include <fnmatch.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 int branch_list_names(git_repository *repo, char ***out, size_t *nr)
 {
@@ -60,13 +61,50 @@ static void tracking_release(struct tracking *t)
 	memset(t, 0, sizeof(*t));
 }
 
-static int is_remote(const git_strarray *remotes, const char *s, size_t len)
+/*
+ * The names of the remotes configured (a key "remote.NAME.url" or
+ * "remote.NAME.pushurl"), read entry by entry: git_remote_list()
+ * matches with a regex whose match data libgit2 1.5 never frees.
+ */
+static void remote_names(git_repository *repo, char ***names, size_t *nr)
+{
+	git_config *cfg = NULL;
+	git_config_iterator *it = NULL;
+	git_config_entry *e;
+	size_t alloc = 0;
+
+	*names = NULL;
+	*nr = 0;
+	if (git_repository_config_snapshot(&cfg, repo) < 0 ||
+	    git_config_iterator_new(&it, cfg) < 0) {
+		git_config_free(cfg);
+		git_error_clear();
+		return;
+	}
+	while (!git_config_next(&e, it)) {
+		const char *dot = strrchr(e->name, '.');
+
+		if (!strncasecmp(e->name, "remote.", 7) && dot > e->name + 7 &&
+		    (!strcasecmp(dot, ".url") || !strcasecmp(dot, ".pushurl"))) {
+			char *name = xstrndup(e->name + 7,
+					      (size_t)(dot - e->name - 7));
+
+			add_string_once(names, nr, &alloc, name);
+			free(name);
+		}
+	}
+	git_config_iterator_free(it);
+	git_config_free(cfg);
+	git_error_clear();
+}
+
+static int is_remote(char *const *remotes, size_t nr, const char *s,
+		     size_t len)
 {
 	size_t i;
 
-	for (i = 0; i < remotes->count; i++)
-		if (strlen(remotes->strings[i]) == len &&
-		    !strncmp(remotes->strings[i], s, len))
+	for (i = 0; i < nr; i++)
+		if (strlen(remotes[i]) == len && !strncmp(remotes[i], s, len))
 			return 1;
 	return 0;
 }
@@ -78,19 +116,16 @@ static int is_remote(const git_strarray *remotes, const char *s, size_t len)
 static int find_tracking(struct tracking *t, git_repository *repo,
 			 const char *name)
 {
-	git_strarray remotes = { NULL, 0 };
 	git_reference_iterator *it;
 	git_reference *ref;
-	size_t len = strlen(name);
+	char **remotes;
+	size_t len = strlen(name), nr_remotes;
 	int ret;
 
 	memset(t, 0, sizeof(*t));
-	if (git_remote_list(&remotes, repo) < 0)
-		git_error_clear();
-	if (git_reference_iterator_glob_new(&it, repo, "refs/remotes/*") < 0) {
-		git_strarray_dispose(&remotes);
+	if (git_reference_iterator_glob_new(&it, repo, "refs/remotes/*") < 0)
 		return error_git("cannot list the remote-tracking branches");
-	}
+	remote_names(repo, &remotes, &nr_remotes);
 	while (!(ret = git_reference_next(&ref, it))) {
 		const char *rest = git_reference_name(ref) + 13;
 		size_t n = strlen(rest);
@@ -98,7 +133,7 @@ static int find_tracking(struct tracking *t, git_repository *repo,
 		if (git_reference_type(ref) == GIT_REFERENCE_DIRECT &&
 		    n > len + 1 && rest[n - len - 1] == '/' &&
 		    !strcmp(rest + n - len, name) &&
-		    (is_remote(&remotes, rest, n - len - 1) ||
+		    (is_remote(remotes, nr_remotes, rest, n - len - 1) ||
 		     !memchr(rest, '/', n - len - 1))) {
 			ALLOC_GROW(t->refs, t->nr + 1, t->alloc);
 			ALLOC_GROW(t->remotes, t->nr + 1, t->alloc_remotes);
@@ -108,7 +143,7 @@ static int find_tracking(struct tracking *t, git_repository *repo,
 		git_reference_free(ref);
 	}
 	git_reference_iterator_free(it);
-	git_strarray_dispose(&remotes);
+	free_string_array(remotes, nr_remotes);
 	if (ret != GIT_ITEROVER) {
 		tracking_release(t);
 		return error_git("cannot list the remote-tracking branches");
@@ -248,9 +283,9 @@ int branch_resolve_name(char **out, git_repository *repo, const char *name,
 int branch_glob(git_repository *repo, const char *glob, char ***names,
 		size_t *nr, size_t *alloc)
 {
-	git_strarray remotes = { NULL, 0 };
-	char **all, **tails = NULL, *name;
-	size_t nr_all, nr_tails = 0, alloc_tails = 0, i, j, before = *nr, seen;
+	char **all, **tails = NULL, **remotes, *name;
+	size_t nr_all, nr_tails = 0, alloc_tails = 0, nr_remotes, i, j, seen;
+	size_t before = *nr;
 	int ret = 0;
 
 	if (branch_list_names(repo, &all, &nr_all) < 0)
@@ -258,8 +293,7 @@ int branch_glob(git_repository *repo, const char *glob, char ***names,
 	for (i = 0; i < nr_all; i++)
 		if (!fnmatch(glob, all[i], 0))
 			add_string_once(names, nr, alloc, all[i]);
-	if (git_remote_list(&remotes, repo) < 0)
-		git_error_clear();
+	remote_names(repo, &remotes, &nr_remotes);
 	/*
 	 * A remote's branch by its name alone, as --branch NAME takes it,
 	 * unless a local branch has that name.
@@ -267,8 +301,8 @@ int branch_glob(git_repository *repo, const char *glob, char ***names,
 	for (i = 0; !ret && i < nr_all; i++) {
 		const char *tail = NULL;
 
-		for (j = 0; !tail && j < remotes.count; j++)
-			if (skip_prefix(all[i], remotes.strings[j], &tail) &&
+		for (j = 0; !tail && j < nr_remotes; j++)
+			if (skip_prefix(all[i], remotes[j], &tail) &&
 			    *tail++ != '/')
 				tail = NULL;
 		if (!tail || fnmatch(glob, tail, 0) ||
@@ -283,7 +317,7 @@ int branch_glob(git_repository *repo, const char *glob, char ***names,
 			add_string_once(names, nr, alloc, name);
 		free(name);
 	}
-	git_strarray_dispose(&remotes);
+	free_string_array(remotes, nr_remotes);
 	free_string_array(tails, nr_tails);
 	free_string_array(all, nr_all);
 	if (!ret && *nr == before)
