@@ -219,7 +219,7 @@ static int ambiguous(const struct tracking *t, const char *name,
  * The branches near name: each by its short name and by what follows
  * each '/' in it, so that "origin/linux-6.6.y" is near "linux-6.6y"
  * (and shown as it is, which resolves), unless a branch of its own has
- * that name.
+ * that name; and each near what follows a '/' in name.
  */
 static void hint_branches(git_repository *repo, const char *name)
 {
@@ -232,6 +232,9 @@ static void hint_branches(git_repository *repo, const char *name)
 		return;
 	for (i = 0; i < nr; i++) {
 		suggest_offer(&sg, name, all[i], all[i]);
+		/* "linux-6.6.y" for "origin/linux-6.6.y" without a remote. */
+		for (p = strchr(name, '/'); p; p = strchr(p + 1, '/'))
+			suggest_offer(&sg, p + 1, all[i], all[i]);
 		for (p = strchr(all[i], '/'); p; p = strchr(p + 1, '/')) {
 			const char *tail = p + 1;
 

@@ -87,6 +87,10 @@ hint: did you mean 'master'?" sp propose --branch mastr
 expect_error "error: unknown branch 'linux-6.6y'
 hint: did you mean 'origin/linux-6.6.y'?" sp mark --branch linux-6.6y HEAD accepted
 expect_error "error: unknown branch 'zzzzzzzz'" sp propose --branch zzzzzzzz
+# The other way: a remote's name where there is no remote.
+expect_error "error: unknown branch 'origin/linux-6.6.y'
+hint: did you mean 'linux-6.6.y'?" \
+	"$STABLEPICK" -C "$tmp/repo" propose --branch origin/linux-6.6.y
 
 # Two remotes with the branch: which one is for the user to say, or
 # for checkout.defaultRemote.
