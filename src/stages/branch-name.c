@@ -47,6 +47,13 @@ int branch_list_names(git_repository *repo, char ***out, size_t *nr)
 	return 0;
 }
 
+/* "origin/X" of "refs/remotes/origin/X". */
+static const char *remote_short(const char *refname)
+{
+	skip_prefix(refname, "refs/remotes/", &refname);
+	return refname;
+}
+
 /* The remote-tracking branches of one name, one per remote. */
 struct tracking {
 	char **refs;		/* full names, "refs/remotes/origin/X" */
@@ -127,7 +134,7 @@ static int find_tracking(struct tracking *t, git_repository *repo,
 		return error_git("cannot list the remote-tracking branches");
 	remote_names(repo, &remotes, &nr_remotes);
 	while (!(ret = git_reference_next(&ref, it))) {
-		const char *rest = git_reference_name(ref) + 13;
+		const char *rest = remote_short(git_reference_name(ref));
 		size_t n = strlen(rest);
 
 		if (git_reference_type(ref) == GIT_REFERENCE_DIRECT &&
@@ -177,7 +184,7 @@ static int default_remote(git_repository *repo, const struct tracking *t)
  */
 static char *usable_name(git_repository *repo, const char *refname)
 {
-	const char *shorthand = refname + 13;
+	const char *shorthand = remote_short(refname);
 	git_reference *ref = NULL;
 	char *out;
 
@@ -209,7 +216,7 @@ static int ambiguous(const struct tracking *t, const char *name,
 	strbuf_addstr(&msg, " is ambiguous: it is ");
 	for (i = 0; i < t->nr; i++)
 		strbuf_addf(&msg, "%s'%s'", !i ? "" : i + 1 < t->nr ? ", " :
-			    " and ", t->refs[i] + 13);
+			    " and ", remote_short(t->refs[i]));
 	ret = error("%s; name one", msg.buf);
 	strbuf_release(&msg);
 	return ret;
