@@ -87,6 +87,14 @@ ok "json fields and evidence"
 echo xfs >"$tmp/expect"
 test_cmp "$tmp/expect" "$tmp/actual"
 ok "--subsystem"
+# Whatever its case, and named twice: the same answer.
+"$STABLEPICK" --no-cache propose --branch linux-6.6.y --subsystem xfs,ext4 \
+	>"$tmp/expect"
+"$STABLEPICK" --no-cache propose --branch linux-6.6.y --subsystem XFS,Ext4,xfs \
+	>"$tmp/actual"
+test_cmp "$tmp/expect" "$tmp/actual"
+grep -q '^proposed .* ext4 ' "$tmp/actual" || fail "no ext4: $(cat "$tmp/actual")"
+ok "--subsystem XFS is xfs"
 
 # --range: from before the base, the bug introducer is present by
 # ancestry (below v6.6).
