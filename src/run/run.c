@@ -159,15 +159,26 @@ static int resolve_upstream(struct run_context *ctx, struct run *run,
 				    &run->upstream_name);
 }
 
-/* The branch's version from stablepick.<branch>.version, when set. */
-static int configured_version(struct run_context *ctx, struct branch_index *bi)
+/*
+ * The branch's version from stablepick.<branch>.version, when set; for
+ * a remote-tracking branch (origin/linux-6.6.y), also under the name
+ * without the remote, as the ledger keys it: the setting a maintainer
+ * wrote for linux-6.6.y holds in a fresh clone too.
+ */
+static int configured_version(struct run_context *ctx, struct run *run)
 {
-	char *version = config_branch_get(&ctx->config, bi->name, "version");
+	struct branch_index *bi = &run->branch;
+	const char *name = bi->name;
+	char *version = config_branch_get(&ctx->config, name, "version");
 	int ret = 0;
 
+	if (!version) {
+		name = ledger_branch_key(&run->ledger, bi->name);
+		version = config_branch_get(&ctx->config, name, "version");
+	}
 	if (version && branch_parse_version(version, &bi->major, &bi->minor) < 0)
 		ret = error("bad stablepick.%s.version '%s' (expected X.Y)",
-			    bi->name, version);
+			    name, version);
 	free(version);
 	return ret;
 }
@@ -342,7 +353,7 @@ int run_setup(struct run_context *ctx, struct run *run,
 	ret = index_branch(ctx, run, name);
 	free(name);
 	if (ret < 0 || check_not_mainline(ctx, run) < 0 ||
-	    configured_version(ctx, &run->branch) < 0)
+	    configured_version(ctx, run) < 0)
 		return -1;
 	trace_stage("branch index");
 	set_default_range(run);
@@ -386,7 +397,7 @@ int run_scan(struct run_context *ctx, struct run *run)
 	if (branch_index_build(bi, ctx->repo, name, &run->upstream,
 			       &run->rules) < 0 ||
 	    check_not_mainline(ctx, run) < 0 ||
-	    configured_version(ctx, bi) < 0) {
+	    configured_version(ctx, run) < 0) {
 		free(name);
 		return -1;
 	}

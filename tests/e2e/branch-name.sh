@@ -79,6 +79,15 @@ grep -q '^branch origin/linux-6.6.y (base v6.6)' "$tmp/out" ||
 	fail "glob: $(cat "$tmp/out" "$tmp/err")"
 ok "mark, explain and a glob take the remote's branch too"
 
+# A setting written for linux-6.6.y holds for origin/linux-6.6.y.
+git -C "$tmp/clone" config stablepick.linux-6.6.y.version six
+sp --no-cache propose --branch linux-6.6.y >/dev/null 2>"$tmp/err" &&
+	fail "a bad stablepick.linux-6.6.y.version is not read in the clone"
+grep -q "^error: bad stablepick.linux-6.6.y.version 'six' (expected X.Y)\$" \
+	"$tmp/err" || fail "version: $(cat "$tmp/err")"
+git -C "$tmp/clone" config --unset stablepick.linux-6.6.y.version
+ok "stablepick.<branch>.version is read under the name without the remote"
+
 # A typo: the nearest branches, the remote's among them.
 expect_error "error: unknown branch 'linux-6.6y'
 hint: did you mean 'origin/linux-6.6.y'?" sp propose --branch linux-6.6y
