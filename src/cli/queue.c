@@ -95,9 +95,11 @@ static int queue(struct run_context *ctx, int argc, char **argv)
 	ret = cli_run_scan(ctx, &run, &a);
 	if (!ret)
 		ret = run_judge_range(ctx, &run, a.archives.v, a.archives.nr);
+	if (!ret)
+		ret = run_queue_series(&run, ctx->repo);
 	if (!ret) {
 		warn_left_out(&run.scan.candidates);
-		nr = report_queue(&run.scan.candidates, &q);
+		nr = report_queue(&run.scan.candidates, &run.outside, &q);
 		ret = fill_patches(ctx->repo, q, nr);
 	}
 	if (!ret) {

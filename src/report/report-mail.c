@@ -509,17 +509,16 @@ static int is_inbody_header(const char *body)
  * A prerequisite carried for a proposal says so as the stable queue's
  * patches do, in a trailer: "Stable-dep-of: <id> ("subject")".
  */
-static void add_stable_dep(struct strbuf *out, const struct candidate *c)
+static void add_stable_dep(struct strbuf *out, const struct candidate *p)
 {
-	const struct candidate *p = c->carried_for;
-
 	if (p)
 		strbuf_addf(out, "Stable-dep-of: %.12s (\"%s\")\n", p->hex,
 			    p->msg.subject ? p->msg.subject : "");
 }
 
 static void add_backport_body(struct strbuf *out, enum backport_line form,
-			      const struct candidate *c)
+			      const struct candidate *c,
+			      const struct candidate *dep_of)
 {
 	const char *body = c->msg.body ? c->msg.body : "";
 
@@ -527,12 +526,12 @@ static void add_backport_body(struct strbuf *out, enum backport_line form,
 	case BACKPORT_LINE_UPSTREAM:
 		strbuf_addf(out, "commit %s upstream.\n\n", c->hex);
 		report_add_mail_body(out, body, 0);
-		add_stable_dep(out, c);
+		add_stable_dep(out, dep_of);
 		break;
 	case BACKPORT_LINE_BRACKET:
 		strbuf_addf(out, "[ Upstream commit %s ]\n\n", c->hex);
 		report_add_mail_body(out, body, 0);
-		add_stable_dep(out, c);
+		add_stable_dep(out, dep_of);
 		break;
 	case BACKPORT_LINE_CHERRY_PICK: {
 		size_t len = strlen(body);
@@ -552,7 +551,7 @@ static void add_backport_body(struct strbuf *out, enum backport_line form,
 		report_add_mail_body(out, text, 0);
 		if (len && !c->msg.nr_trailers)
 			strbuf_addch(out, '\n');
-		add_stable_dep(out, c);
+		add_stable_dep(out, dep_of);
 		strbuf_addf(out, "(cherry picked from commit %s)\n", c->hex);
 		free(text);
 		break;
@@ -619,7 +618,8 @@ void report_patch_mail(struct strbuf *out, const struct report *r,
 		mail_id_header(out, "References", pm->in_reply_to);
 	}
 	mail_text_body(out);
-	add_backport_body(out, r->backport_line, c);
+	add_backport_body(out, r->backport_line, c,
+			  pm->dep_of ? pm->dep_of : c->carried_for);
 	strbuf_addstr(out, "---\n");
 	if (pm->patch)
 		strbuf_addstr(out, pm->patch);

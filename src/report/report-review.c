@@ -180,9 +180,33 @@ static int in_queue(const struct candidate *c)
 	       c->queue_apply.nr_changes;
 }
 
-size_t report_queue(const struct candidate_list *l, struct candidate ***out)
+/* The queue's order when it was made again with series, else mainline's. */
+static int cmp_queue(const void *a, const void *b)
 {
-	return pick(l, NULL, in_queue, out);
+	const struct candidate *x = *(const struct candidate *const *)a;
+	const struct candidate *y = *(const struct candidate *const *)b;
+
+	if (x->queue_pos && y->queue_pos)
+		return x->queue_pos < y->queue_pos ? -1 :
+		       x->queue_pos > y->queue_pos;
+	return x->order < y->order ? -1 : x->order > y->order;
+}
+
+size_t report_queue(const struct candidate_list *l,
+		    const struct candidate_list *outside,
+		    struct candidate ***out)
+{
+	size_t i, nr = 0, more = outside ? outside->nr : 0;
+
+	*out = xcalloc(l->nr + more ? l->nr + more : 1, sizeof(**out));
+	for (i = 0; i < l->nr; i++)
+		if (in_queue(l->items[i]))
+			(*out)[nr++] = l->items[i];
+	for (i = 0; i < more; i++)
+		if (in_queue(outside->items[i]))
+			(*out)[nr++] = outside->items[i];
+	QSORT(*out, nr, cmp_queue);
+	return nr;
 }
 
 void report_queue_mbox(struct strbuf *out, const struct report *r,
@@ -200,6 +224,7 @@ void report_queue_mbox(struct strbuf *out, const struct report *r,
 		pm.message_id = mine;
 		pm.in_reply_to = first;
 		pm.patch = queue[i]->patch;
+		pm.dep_of = queue[i]->queue_for;
 		report_patch_mail(out, r, queue[i], &pm);
 		if (!first)
 			first = mine;
@@ -343,6 +368,7 @@ int report_queue_quilt(const char *dir, const struct report *r,
 		}
 		strbuf_reset(&patch);
 		pm.patch = queue[i]->patch;
+		pm.dep_of = queue[i]->queue_for;
 		report_patch_mail(&patch, r, queue[i], &pm);
 		if (write_file_atomic(path, patch.buf, patch.len, "patch") < 0)
 			ret = -1;

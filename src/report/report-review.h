@@ -27,11 +27,14 @@ size_t report_review(struct strbuf *out, const struct report *r,
 int report_review_sends(const struct candidate *c);
 
 /*
- * The queue: what was accepted for the branch, with its prerequisites,
- * that applies in that series (queue_apply), in mainline order.
- * Returns how many; *out to free.
+ * The queue: what was accepted for the branch, with its prerequisites
+ * and the series found for what does not apply alone (of l and of
+ * outside, which may be NULL), that applies in that series
+ * (queue_apply), in the queue's order.  Returns how many; *out to free.
  */
-size_t report_queue(const struct candidate_list *l, struct candidate ***out);
+size_t report_queue(const struct candidate_list *l,
+		    const struct candidate_list *outside,
+		    struct candidate ***out);
 /*
  * The queue as an mbox, "[PATCH 6.6 n/N]", each patch addressed and
  * threaded to the first (message ids from id); c->patch filled.

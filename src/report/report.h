@@ -95,6 +95,11 @@ struct patch_mail {
 	const char *in_reply_to;	/* without <>, or NULL */
 	const struct mail_addrs *cc;	/* more Cc, or NULL */
 	const char *patch;
+	/*
+	 * The commit it is a prerequisite for ("Stable-dep-of:"), or NULL:
+	 * the one the mail series carried it for, if any.
+	 */
+	const struct candidate *dep_of;
 };
 void report_patch_mail(struct strbuf *out, const struct report *r,
 		       const struct candidate *c, const struct patch_mail *pm);

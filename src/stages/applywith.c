@@ -788,18 +788,72 @@ static int in_mail_series(const struct candidate *c)
 	       (c->apply.applies || c->with.state == WITH_FOUND);
 }
 
+/* Which series a carry makes: the mail's or the queue's. */
+enum carry_kind { CARRY_MAIL, CARRY_QUEUE };
+
+/* c's result in the series of that kind. */
+static struct apply_result *carry_result(struct candidate *c,
+					 enum carry_kind kind)
+{
+	return kind == CARRY_MAIL ? &c->mail_apply : &c->queue_apply;
+}
+
+/* The commit c was carried for in that series, or NULL. */
+static const struct candidate *carry_for(const struct candidate *c,
+					 enum carry_kind kind)
+{
+	return kind == CARRY_MAIL ? c->carried_for : c->queue_for;
+}
+
 /*
- * Picks m onto onto as one series; each one's result in mail_apply and
- * in_mail when it applies and changes something.  Then takes out what
- * cannot stay: a proposal that does not apply there, a prerequisite
- * whose proposals all left.  1 when something was taken out (the
- * series must be picked again), 0, or -1 after an error message.
+ * Whether c stays in the series of that kind after it was picked
+ * there: in the mail, when it applies and changes something; in the
+ * queue, when it applies (one that changes nothing is not written,
+ * but harms no other).
+ */
+static int carry_stays(struct candidate *c, enum carry_kind kind)
+{
+	const struct apply_result *r = carry_result(c, kind);
+
+	if (kind == CARRY_MAIL)
+		return c->in_mail = r->applies && r->nr_changes;
+	return r->applies;
+}
+
+/*
+ * Takes c out of the series of that kind: out of the mail; out of the
+ * queue, a prerequisite carried for a commit is no longer queued (its
+ * result dropped), while a commit queued for itself stays queued with
+ * its failed result, for the warning that it needs a manual backport.
+ */
+static void carry_out(struct candidate *c, enum carry_kind kind)
+{
+	if (kind == CARRY_MAIL) {
+		c->in_mail = 0;
+		return;
+	}
+	if (c->queue_for) {
+		apply_result_release(&c->queue_apply);
+		apply_result_init(&c->queue_apply);
+		c->queued = 0;
+		c->queue_for = NULL;
+	}
+}
+
+/*
+ * Picks m onto onto as one series; each one's result in mail_apply
+ * (queue_apply for the queue) and whether it stays.  Then takes out
+ * what cannot stay: a commit that does not apply there, a
+ * prerequisite whose commits all left.  1 when something was taken out
+ * (the series must be picked again), 0, or -1 after an error message.
  */
 static int carry_try(struct carry *m, git_repository *repo,
-		     const git_commit *onto, struct trialcache *cache)
+		     const git_commit *onto, struct trialcache *cache,
+		     enum carry_kind kind)
 {
 	const git_commit **picks = xcalloc(m->nr ? m->nr : 1, sizeof(*picks));
 	struct apply_result *res = xcalloc(m->nr ? m->nr : 1, sizeof(*res));
+	unsigned char *stays = xcalloc(m->nr ? m->nr : 1, 1);
 	size_t i, n, kept;
 	int ret = 0;
 
@@ -818,11 +872,12 @@ static int carry_try(struct carry *m, git_repository *repo,
 						cache);
 	for (i = 0; !ret && i < m->nr; i++) {
 		struct candidate *c = m->v[i];
+		struct apply_result *r = carry_result(c, kind);
 
-		apply_result_release(&c->mail_apply);
-		c->mail_apply = res[i];
+		apply_result_release(r);
+		*r = res[i];
 		apply_result_init(&res[i]);
-		c->in_mail = c->mail_apply.applies && c->mail_apply.nr_changes;
+		stays[i] = carry_stays(c, kind);
 	}
 	for (i = 0; i < m->nr; i++) {
 		git_commit_free((git_commit *)picks[i]);
@@ -830,17 +885,26 @@ static int carry_try(struct carry *m, git_repository *repo,
 	}
 	free(picks);
 	free(res);
-	if (ret)
+	if (ret) {
+		free(stays);
 		return ret;
-	/* A prerequisite stays while the proposal it was carried for does. */
+	}
+	/* A prerequisite stays while the commit it was carried for does. */
 	for (i = 0, kept = 0; i < m->nr; i++) {
 		struct candidate *c = m->v[i];
+		const struct candidate *f = carry_for(c, kind);
+		size_t j;
+		int stay = stays[i];
 
-		if (c->in_mail && (!c->carried_for || c->carried_for->in_mail))
+		for (j = i + 1; stay && f && j < m->nr; j++)
+			if (m->v[j] == f)
+				stay = stays[j];
+		if (stay)
 			m->v[kept++] = c;
 		else
-			c->in_mail = 0;
+			carry_out(c, kind);
 	}
+	free(stays);
 	ret = kept != m->nr;
 	m->nr = kept;
 	return ret;
@@ -879,11 +943,118 @@ int applywith_carry(git_repository *repo, const struct branch_index *branch,
 	if (!ret && apply_onto_lookup(&onto, repo, &branch->tip) < 0)
 		ret = error_git("cannot read the tip of '%s'", branch->name);
 	/* Picked again while something was taken out. */
-	while (!ret && (ret = carry_try(&m, repo, onto, cache)) > 0)
+	while (!ret && (ret = carry_try(&m, repo, onto, cache, CARRY_MAIL)) > 0)
 		ret = 0;
 	for (i = 0; !ret && i < m.nr; i++)
 		m.v[i]->mail_pos = i + 1;
 	git_commit_free(onto);
 	free(m.v);
+	return ret;
+}
+
+/*
+ * The commits queued before c that applied in the queue's series, in
+ * the queue's order, oldest first.
+ */
+static struct applywith_prefix *queue_prefix(const struct candidate_list *l,
+					     const struct candidate *c,
+					     size_t *nr)
+{
+	struct applywith_prefix *v = xcalloc(l->nr ? l->nr : 1, sizeof(*v));
+	size_t i;
+
+	*nr = 0;
+	for (i = 0; i < l->nr && l->items[i] != c; i++) {
+		const struct candidate *p = l->items[i];
+
+		if (!p->queued || !p->queue_apply.applies)
+			continue;
+		git_oid_cpy(&v[*nr].id, &p->id);
+		v[(*nr)++].res = &p->queue_apply;
+	}
+	return v;
+}
+
+/*
+ * The series found for c, an accepted commit that does not apply in
+ * the queue, queued before it in q (a member queued already is reused
+ * where it is).  1 when a series was found, 0, or -1.
+ */
+static int queue_search(struct carry *q, struct match *m,
+			const struct branch_index *branch, struct scan *scan,
+			struct candidate_list *l, struct candidate_list *outside,
+			struct trialcache *cache,
+			const struct applywith_limits *lim, git_commit *onto,
+			struct candidate *c)
+{
+	struct applies_with w;
+	struct applywith_prefix *prefix;
+	size_t nr_prefix, j;
+	int ret;
+
+	memset(&w, 0, sizeof(w));
+	prefix = queue_prefix(l, c, &nr_prefix);
+	ret = search(m, branch, l, cache, lim, onto, &c->id,
+		     c->queue_apply.conflicts, c->queue_apply.nr_conflicts,
+		     prefix, nr_prefix, &w, NULL, 0);
+	free(prefix);
+	for (j = 0; !ret && w.state == WITH_FOUND && j < w.nr; j++) {
+		struct candidate *p;
+
+		ret = member(&p, scan, outside, &w.v[j]);
+		if (ret || carried(q, p))
+			continue;
+		if (!p->queued) {
+			p->queued = 1;
+			p->queue_for = c;
+		}
+		carry_add(q, p);
+	}
+	if (!ret)
+		ret = w.state == WITH_FOUND;
+	applies_with_release(&w);
+	return ret;
+}
+
+int applywith_queue(struct match *m, const struct branch_index *branch,
+		    struct scan *scan, struct candidate_list *l,
+		    struct candidate_list *outside, struct trialcache *cache,
+		    const struct applywith_limits *lim)
+{
+	struct carry q = { NULL, 0, 0 };
+	git_commit *onto = NULL;
+	size_t i, found = 0;
+	int ret = 0;
+
+	/* No set to try: no search (stablepick.seriesTrials 0). */
+	if (!lim->trials)
+		return 0;
+	for (i = 0; i < l->nr && ret >= 0; i++) {
+		struct candidate *c = l->items[i];
+
+		if (!c->queued)
+			continue;
+		if (c->verdict == VERDICT_ACCEPTED && !c->queue_apply.applies) {
+			if (!onto && apply_onto_lookup(&onto, m->repo,
+						       &branch->tip) < 0) {
+				ret = error_git("cannot read the tip of '%s'",
+						branch->name);
+				break;
+			}
+			ret = queue_search(&q, m, branch, scan, l, outside,
+					   cache, lim, onto, c);
+			found += ret > 0;
+		}
+		carry_add(&q, c);
+	}
+	ret = ret < 0 ? -1 : 0;
+	/* Picked again while something was taken out. */
+	while (!ret && found &&
+	       (ret = carry_try(&q, m->repo, onto, cache, CARRY_QUEUE)) > 0)
+		ret = 0;
+	for (i = 0; !ret && found && i < q.nr; i++)
+		q.v[i]->queue_pos = i + 1;
+	git_commit_free(onto);
+	free(q.v);
 	return ret;
 }
