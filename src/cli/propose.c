@@ -143,6 +143,12 @@ static int propose(struct run_context *ctx, int argc, char **argv)
 	 * FAILED mails, which name them, look for them (and explain, one
 	 * commit at a time).
 	 */
+	/*
+	 * The FAILED mails are for the accepted commits that the queue
+	 * leaves out too: the queue made with the series found for them.
+	 */
+	if (!ret && a.format == FORMAT_FAILED)
+		ret = run_queue_series(&run, ctx->repo);
 	if (!ret && a.format == FORMAT_FAILED)
 		ret = run_likely_prereqs(&run, ctx->repo, &run.scan.candidates,
 					 NULL);

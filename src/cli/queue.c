@@ -73,13 +73,14 @@ static int queue(struct run_context *ctx, int argc, char **argv)
 		OPT_UPSTREAM(&a),
 		OPT_END()
 	};
-	struct strbuf out = STRBUF_INIT, cc = STRBUF_INIT;
+	struct strbuf out = STRBUF_INIT, cc = STRBUF_INIT, note = STRBUF_INIT;
+	struct queue_count count;
 	struct cli_end end = { 0 };
 	struct candidate **q = NULL;
 	git_signature *me = NULL;
 	struct report r;
 	struct run run;
-	size_t nr = 0, added = 0;
+	size_t nr = 0, i;
 	char *id = NULL;
 	int n, ret;
 
@@ -115,17 +116,28 @@ static int queue(struct run_context *ctx, int argc, char **argv)
 		free(local);
 	}
 	/* The quilt is written here; the mbox, to stdout, by cli_end(). */
+	if (!ret)
+		report_queue_count(&run.scan.candidates, &count);
 	if (!ret && a.format == FORMAT_QUILT) {
-		ret = report_queue_quilt(output, &r, q, nr, &added);
-		end.note = xstrfmt("%zu of %zu accepted patches added to "
-				   "%s/series", added, nr, output);
+		char *where = xstrfmt("%s/series", output);
+
+		ret = report_queue_quilt(output, &r, q, nr, &count);
+		report_queue_note(&note, &count, where);
+		free(where);
 	} else if (!ret) {
 		report_queue_mbox(&out, &r, q, nr, id);
 		end.out = &out;
-		if (!nr)
-			end.note = xstrfmt("nothing accepted for %s waits to "
-					   "be applied", run.branch.name);
+		for (i = 0; i < nr; i++)
+			report_queue_add(&count, q[i]);
+		if (!count.accepted)
+			strbuf_addf(&note, "nothing accepted for %s waits to "
+				    "be applied", run.branch.name);
+		else
+			report_queue_note(&note, &count, "the mbox");
 	}
+	if (!ret && note.len)
+		end.note = strbuf_detach(&note, NULL);
+	strbuf_release(&note);
 	free(id);
 	free(q);
 	strbuf_release(&cc);

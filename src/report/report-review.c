@@ -209,6 +209,42 @@ size_t report_queue(const struct candidate_list *l,
 	return nr;
 }
 
+void report_queue_count(const struct candidate_list *l, struct queue_count *n)
+{
+	size_t i;
+
+	memset(n, 0, sizeof(*n));
+	for (i = 0; i < l->nr; i++) {
+		const struct candidate *c = l->items[i];
+
+		if (!c->queued || c->verdict != VERDICT_ACCEPTED)
+			continue;
+		n->accepted++;
+		n->left_out += !c->queue_apply.applies;
+	}
+}
+
+void report_queue_add(struct queue_count *n, const struct candidate *c)
+{
+	if (c->verdict == VERDICT_ACCEPTED)
+		n->added++;
+	else
+		n->prereqs++;
+}
+
+void report_queue_note(struct strbuf *out, const struct queue_count *n,
+		       const char *where)
+{
+	strbuf_addf(out, "%zu of %zu accepted patch%s added to %s", n->added,
+		    n->accepted, n->accepted == 1 ? "" : "es", where);
+	if (n->prereqs)
+		strbuf_addf(out, ", with %zu prerequisite%s", n->prereqs,
+			    n->prereqs == 1 ? "" : "s");
+	if (n->left_out)
+		strbuf_addf(out, "; %zu left out: %s a manual backport",
+			    n->left_out, n->left_out == 1 ? "it needs" : "each needs");
+}
+
 void report_queue_mbox(struct strbuf *out, const struct report *r,
 		       struct candidate **queue, size_t nr, const char *id)
 {
@@ -321,7 +357,8 @@ static int queued_before(const char *dir, const struct strbuf *series,
 }
 
 int report_queue_quilt(const char *dir, const struct report *r,
-		       struct candidate **queue, size_t nr, size_t *added)
+		       struct candidate **queue, size_t nr,
+		       struct queue_count *added)
 {
 	struct strbuf series = STRBUF_INIT, name = STRBUF_INIT;
 	struct strbuf patch = STRBUF_INIT;
@@ -330,7 +367,6 @@ int report_queue_quilt(const char *dir, const struct report *r,
 	size_t i;
 	int ret = 0;
 
-	*added = 0;
 	if (mkdir(dir, 0777) < 0 && errno != EEXIST) {
 		ret = error("cannot create '%s': %s", dir, strerror(errno));
 		goto out;
@@ -374,7 +410,7 @@ int report_queue_quilt(const char *dir, const struct report *r,
 			ret = -1;
 		else {
 			strbuf_addf(&series, "%s\n", name.buf);
-			(*added)++;
+			report_queue_add(added, queue[i]);
 		}
 		free(path);
 	}

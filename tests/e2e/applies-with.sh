@@ -254,7 +254,8 @@ test_cmp "$tmp/expect.log" "$tmp/actual"
 ok "queue: an accepted fix comes with its series, marked; git am takes it"
 
 "$STABLEPICK" queue --branch linux-6.6.y --format quilt --output "$tmp/q" \
-	2>/dev/null
+	2>"$tmp/err"
+cp "$tmp/err" "$tmp/quilt.err"
 cat >"$tmp/expect" <<EXPECT
 ext4-rework-the-inode-lookup.patch
 ext4-fix-a-crash-in-the-inode-lookup.patch
@@ -276,3 +277,21 @@ if command -v quilt >/dev/null 2>&1; then
 else
 	echo "# quilt is not installed: quilt push -a not tried"
 fi
+
+# What the queue says it did counts the accepted commits, the
+# prerequisites with them and the one left out apart (it said "6 of 6
+# accepted patches added"); the FAILED mails are for that one too.
+grep -q "^3 of 4 accepted patches added to $tmp/q/series, with 3 prerequisites; 1 left out: it needs a manual backport\$" \
+	"$tmp/quilt.err" || fail "queue --format quilt says: $(cat "$tmp/quilt.err")"
+"$STABLEPICK" queue --branch linux-6.6.y 2>"$tmp/err" >/dev/null
+grep -q "^3 of 4 accepted patches added to the mbox, with 3 prerequisites; 1 left out: it needs a manual backport\$" \
+	"$tmp/err" || fail "queue says: $(cat "$tmp/err")"
+"$STABLEPICK" propose --branch linux-6.6.y --format failed >"$tmp/failed" 2>"$tmp/err"
+# The headers unfolded: the Subject line is long.
+sed -n '/^$/q;p' "$tmp/failed" | sed -e ':a' -e 'N;s/\n / /;ta' -e 'P;D' |
+	grep '^Subject: ' >"$tmp/actual"
+echo 'Subject: FAILED: patch "[PATCH] btrfs: fix a deadlock in the inode code" failed to apply to 6.6-stable tree' >"$tmp/expect"
+test_cmp "$tmp/expect" "$tmp/actual"
+grep -q '^fs/btrfs/inode.c$' "$tmp/failed" ||
+	fail "the FAILED mail does not name the conflict: $(cat "$tmp/failed")"
+ok "queue counts accepted patches, prerequisites and those left out; FAILED mails for those left out"
