@@ -61,6 +61,7 @@ static int queue(struct run_context *ctx, int argc, char **argv)
 {
 	struct cli_args a = { 0 };
 	const char *output = NULL;
+	int signoff = 0;
 	const struct cli_option opts[] = {
 		OPT_BRANCH(&a, "the branch the queue is for (required)"),
 		OPT_ARCHIVE(&a),
@@ -70,6 +71,8 @@ static int queue(struct run_context *ctx, int argc, char **argv)
 			   "series file and patches), created if missing"),
 		OPT_RANGE(&a, "the mainline range to walk (default: from the "
 			  "merge base)"),
+		OPT_BOOL("signoff", &signoff, "add your Signed-off-by: line "
+			 "last to each patch, as git am -s does"),
 		OPT_UPSTREAM(&a),
 		OPT_END()
 	};
@@ -81,7 +84,7 @@ static int queue(struct run_context *ctx, int argc, char **argv)
 	struct report r;
 	struct run run;
 	size_t nr = 0, i;
-	char *id = NULL;
+	char *id = NULL, *me_line = NULL;
 	int n, ret;
 
 	if ((n = cli_parse(&cmd_queue, opts, argc, argv, CLI_NO_ARGS)) < 0)
@@ -113,6 +116,8 @@ static int queue(struct run_context *ctx, int argc, char **argv)
 		local = xstrfmt("stablepick-queue.%s.%.12s", run.branch.name, hex);
 		if (!ret)
 			id = mail_message_id(local, r.from_email);
+		if (!ret && signoff)
+			me_line = xstrfmt("%s <%s>", r.from_name, r.from_email);
 		free(local);
 	}
 	/* The quilt is written here; the mbox, to stdout, by cli_end(). */
@@ -121,11 +126,11 @@ static int queue(struct run_context *ctx, int argc, char **argv)
 	if (!ret && a.format == FORMAT_QUILT) {
 		char *where = xstrfmt("%s/series", output);
 
-		ret = report_queue_quilt(output, &r, q, nr, &count);
+		ret = report_queue_quilt(output, &r, q, nr, me_line, &count);
 		report_queue_note(&note, &count, where);
 		free(where);
 	} else if (!ret) {
-		report_queue_mbox(&out, &r, q, nr, id);
+		report_queue_mbox(&out, &r, q, nr, id, me_line);
 		end.out = &out;
 		for (i = 0; i < nr; i++)
 			report_queue_add(&count, q[i]);
@@ -139,6 +144,7 @@ static int queue(struct run_context *ctx, int argc, char **argv)
 		end.note = strbuf_detach(&note, NULL);
 	strbuf_release(&note);
 	free(id);
+	free(me_line);
 	free(q);
 	strbuf_release(&cc);
 	git_signature_free(me);
@@ -150,7 +156,8 @@ static int queue(struct run_context *ctx, int argc, char **argv)
 const struct cli_command cmd_queue = {
 	"queue",
 	"--branch BRANCH [--archive PATH]... [--format mbox|quilt]\n"
-	"                        [--output DIR] [--range A..B] [--upstream REF]",
+	"                        [--output DIR] [--range A..B] [--signoff]\n"
+	"                        [--upstream REF]",
 	"write what was accepted, ready to apply",
 	queue,
 };

@@ -2,6 +2,7 @@
 
 #include "report/report-review.h"
 #include "base/error.h"
+#include "store/ledger.h"
 #include "base/lockfile.h"
 #include "base/util.h"
 
@@ -245,8 +246,56 @@ void report_queue_note(struct strbuf *out, const struct queue_count *n,
 			    n->left_out, n->left_out == 1 ? "it needs" : "each needs");
 }
 
+/*
+ * The trailer that acks recorded when c was accepted: the ledger's
+ * reason of its decision, when it is one ("Acked-by: Name <email> in
+ * <message-id>", as acks writes it, or a reason given to mark in that
+ * form), without the message-id; NULL when none.  The caller frees.
+ */
+static char *recorded_trailer(const struct candidate *c)
+{
+	static const char *const keys[] = {
+		"Acked-by: ", "Reviewed-by: ", "Tested-by: "
+	};
+	const char *reason, *in;
+	size_t i, len;
+
+	if (c->verdict != VERDICT_ACCEPTED || !c->decision ||
+	    c->decision->decision != DECISION_ACCEPTED)
+		return NULL;
+	reason = c->decision->reason;
+	for (i = 0; i < ARRAY_SIZE(keys); i++)
+		if (!ascii_strncasecmp(reason, keys[i], strlen(keys[i])))
+			break;
+	if (i == ARRAY_SIZE(keys))
+		return NULL;
+	len = strlen(reason);
+	in = strstr(reason, " in <");
+	if (in && reason[len - 1] == '>')
+		len = (size_t)(in - reason);
+	/* As git writes the key, whatever the case it was written in. */
+	return xstrfmt("%s%.*s\n", keys[i], (int)(len - strlen(keys[i])),
+		       reason + strlen(keys[i]));
+}
+
+/* c's patch mail in the queue: its prerequisite mark and trailers. */
+static void queue_patch_mail(struct strbuf *out, const struct report *r,
+			     const struct candidate *c, struct patch_mail *pm,
+			     const char *signoff)
+{
+	char *trailer = recorded_trailer(c);
+
+	pm->patch = c->patch;
+	pm->dep_of = c->queue_for;
+	pm->trailers = trailer;
+	pm->signoff = signoff;
+	report_patch_mail(out, r, c, pm);
+	free(trailer);
+}
+
 void report_queue_mbox(struct strbuf *out, const struct report *r,
-		       struct candidate **queue, size_t nr, const char *id)
+		       struct candidate **queue, size_t nr, const char *id,
+		       const char *signoff)
 {
 	char *first = NULL;
 	size_t i;
@@ -259,9 +308,7 @@ void report_queue_mbox(struct strbuf *out, const struct report *r,
 		pm.total = nr;
 		pm.message_id = mine;
 		pm.in_reply_to = first;
-		pm.patch = queue[i]->patch;
-		pm.dep_of = queue[i]->queue_for;
-		report_patch_mail(out, r, queue[i], &pm);
+		queue_patch_mail(out, r, queue[i], &pm, signoff);
 		if (!first)
 			first = mine;
 		else
@@ -358,7 +405,7 @@ static int queued_before(const char *dir, const struct strbuf *series,
 
 int report_queue_quilt(const char *dir, const struct report *r,
 		       struct candidate **queue, size_t nr,
-		       struct queue_count *added)
+		       const char *signoff, struct queue_count *added)
 {
 	struct strbuf series = STRBUF_INIT, name = STRBUF_INIT;
 	struct strbuf patch = STRBUF_INIT;
@@ -403,9 +450,7 @@ int report_queue_quilt(const char *dir, const struct report *r,
 			strbuf_addf(&name, "-%d", n);
 		}
 		strbuf_reset(&patch);
-		pm.patch = queue[i]->patch;
-		pm.dep_of = queue[i]->queue_for;
-		report_patch_mail(&patch, r, queue[i], &pm);
+		queue_patch_mail(&patch, r, queue[i], &pm, signoff);
 		if (write_file_atomic(path, patch.buf, patch.len, "patch") < 0)
 			ret = -1;
 		else {

@@ -62,15 +62,22 @@ void report_queue_note(struct strbuf *out, const struct queue_count *n,
 
 /*
  * The queue as an mbox, "[PATCH 6.6 n/N]", each patch addressed and
- * threaded to the first (message ids from id); c->patch filled.
+ * threaded to the first (message ids from id); c->patch filled.  Each
+ * message gets the trailer acks recorded for its acceptance
+ * ("Acked-by:", "Reviewed-by:", "Tested-by:", unless it has it), a
+ * member of a series found for another "Stable-dep-of:", and with
+ * signoff ("Name <email>", or NULL) a "Signed-off-by:" line last, as
+ * git am -s adds it.
  */
 void report_queue_mbox(struct strbuf *out, const struct report *r,
-		       struct candidate **queue, size_t nr, const char *id);
+		       struct candidate **queue, size_t nr, const char *id,
+		       const char *signoff);
 
 /*
  * The queue as the stable team keeps one: dir/series (quilt's) and a
  * patch file per commit named after its subject ("xfs-fix-foo.patch"),
- * as report_patch_mail() writes it without a number or addressing.
+ * as report_patch_mail() writes it without a number or addressing, with
+ * the trailers and sign-off of report_queue_mbox().
  * A commit the queue has already (a patch of the series names its id)
  * is not added again; new patches are written first, the series last,
  * each file atomically.  Each one added is counted in *added
@@ -79,7 +86,7 @@ void report_queue_mbox(struct strbuf *out, const struct report *r,
  */
 int report_queue_quilt(const char *dir, const struct report *r,
 		       struct candidate **queue, size_t nr,
-		       struct queue_count *added);
+		       const char *signoff, struct queue_count *added);
 
 /* What stablepick acks found and did with one answer. */
 struct ack_outcome {
