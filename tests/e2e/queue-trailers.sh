@@ -100,3 +100,23 @@ Signed-off-by: Stable Picker <picker@example.org>
 EOF
 test_cmp "$tmp/expect" "$tmp/actual"
 ok "queue --format quilt --signoff: the same trailers in the patches"
+
+# Last as git cherry-pick -x writes it: the trailers after its line,
+# still one trailer block.
+git config stablepick.backportLine cherry-pick
+"$STABLEPICK" queue --branch linux-6.6.y --signoff >"$tmp/queue.mbox"
+trailers "$tmp/queue.mbox" >"$tmp/actual"
+git -C "$tmp/stable" log -1 --format=%B HEAD~1 | grep -v "^$" | tail -5 >"$tmp/actual.body"
+cat >"$tmp/expect" <<EOF
+Cc: stable@vger.kernel.org
+Signed-off-by: A U Thor <author@example.com>
+(cherry picked from commit $x2)
+Reviewed-by: Kenji Watanabe <kenji@example.com>
+Signed-off-by: Stable Picker <picker@example.org>
+EOF
+test_cmp "$tmp/expect" "$tmp/actual.body"
+grep -v '^(cherry' "$tmp/expect" >"$tmp/expect.trailers"
+sed -n '/^xfs: fix a crash in the block map$/,/^$/p' "$tmp/actual" | sed '1d;$d' \
+	>"$tmp/actual.trailers"
+test_cmp "$tmp/expect.trailers" "$tmp/actual.trailers"
+ok "with stablepick.backportLine cherry-pick: the trailers after its line"
