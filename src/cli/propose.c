@@ -137,23 +137,28 @@ static int propose(struct run_context *ctx, int argc, char **argv)
 	if (!ret && since)
 		ret = run_since(&run, ctx->repo, since, &since_state);
 	/*
+	 * The FAILED mails are for the accepted commits that the queue
+	 * leaves out too: the queue made with the series found for them.
+	 */
+	if (!ret && a.format == FORMAT_FAILED)
+		ret = run_queue_series(&run, ctx->repo);
+	/*
 	 * A blame per proposal that does not apply is a long walk each:
 	 * on systemd-stable's v254-stable the email took 56 s with them
 	 * (63 proposals that do not apply) and 2.3 s without.  Only the
 	 * FAILED mails, which name them, look for them (and explain, one
 	 * commit at a time).
 	 */
-	/*
-	 * The FAILED mails are for the accepted commits that the queue
-	 * leaves out too: the queue made with the series found for them.
-	 */
-	if (!ret && a.format == FORMAT_FAILED)
-		ret = run_queue_series(&run, ctx->repo);
 	if (!ret && a.format == FORMAT_FAILED)
 		ret = run_likely_prereqs(&run, ctx->repo, &run.scan.candidates,
 					 NULL);
-	if (!ret && (a.format == FORMAT_FAILED || a.format == FORMAT_JSON ||
-		     a.format == FORMAT_EMAIL || a.format == FORMAT_MBOX))
+	/*
+	 * The series search blames too, but what it blamed and picked is
+	 * kept in the trial cache by its inputs: util-linux's v2.42 took
+	 * 2.8 s cold and 0.09 s warm.  Every output that says what does
+	 * not apply says what it applies after (not the page).
+	 */
+	if (!ret && a.format != FORMAT_HTML)
 		ret = run_applies_with(&run, ctx->repo, &run.scan.candidates,
 				       NULL);
 	if (!ret)

@@ -262,7 +262,7 @@ int run_likely_prereqs(struct run *run, git_repository *repo,
 		       struct candidate_list *l, struct candidate *only)
 {
 	int ret = blame_likely_prereqs(run_match(run, repo), &run->branch.base,
-				       l, only);
+				       l, run->trial_cache, only);
 
 	trace_stage("likely prerequisites");
 	return ret;
@@ -275,6 +275,8 @@ int run_applies_with(struct run *run, git_repository *repo,
 	struct trialcache *cache = run->trial_cache;
 	size_t hits = cache ? cache->hits : 0;
 	size_t computed = cache ? cache->computed : 0;
+	size_t blame_hits = cache ? cache->blame_hits : 0;
+	size_t blamed = cache ? cache->blame_computed : 0;
 	int ret = applywith_search(run_match(run, repo), &run->branch, l,
 				   cache, lim, only);
 
@@ -286,6 +288,11 @@ int run_applies_with(struct run *run, git_repository *repo,
 		trace_printf("prerequisite series: trial picks: %zu from the "
 			     "cache, %zu computed", cache->hits - hits,
 			     cache->computed - computed);
+	if (cache)
+		trace_printf("prerequisite series: blames: %zu from the "
+			     "cache, %zu computed",
+			     cache->blame_hits - blame_hits,
+			     cache->blame_computed - blamed);
 	trace_stage("prerequisite series");
 	return ret;
 }

@@ -149,17 +149,30 @@ static int add_nodes(struct search *s, const git_oid *ids, size_t nr,
 			continue;
 		at = node_find(s, &ids[i]);
 		if (at == SIZE_MAX) {
+			git_commit *commit;
+
 			if (s->nr >= s->lim->pool)
 				continue;
+			if (git_commit_lookup(&commit, repo, &ids[i]) < 0)
+				return error_git("cannot read commit %s",
+						 git_oid_tostr_s(&ids[i]));
+			/*
+			 * Lines a merge made (its resolution) come with no
+			 * commit to pick: a backport redoes them by hand.
+			 */
+			if (git_commit_parentcount(commit) != 1) {
+				step(s, "%.12s is a merge: its lines are not "
+				     "picked", git_oid_tostr_s(&ids[i]));
+				git_commit_free(commit);
+				continue;
+			}
 			ALLOC_GROW(s->nodes, s->nr, s->alloc);
 			n = &s->nodes[s->nr];
 			memset(n, 0, sizeof(*n));
 			git_oid_cpy(&n->id, &ids[i]);
 			n->depth = depth;
 			n->alone = -1;
-			if (git_commit_lookup(&n->commit, repo, &ids[i]) < 0)
-				return error_git("cannot read commit %s",
-						 git_oid_tostr_s(&ids[i]));
+			n->commit = commit;
 			if (commit_paths(&n->paths, &n->nr_paths, repo,
 					 n->commit) < 0)
 				return -1;
@@ -307,7 +320,7 @@ static int grow(struct search *s)
 	int ret;
 
 	ret = blame_missing(s->m, base, s->id, s->conflicts, s->nr_conflicts,
-			    &ids, &nr_ids, &alloc_ids, s->warn);
+			    &ids, &nr_ids, &alloc_ids, s->cache, s->warn);
 	if (!ret)
 		ret = add_nodes(s, ids, nr_ids, 1, SIZE_MAX);
 	if (!ret && s->steps) {
@@ -342,7 +355,8 @@ static int grow(struct search *s)
 			nr_ids = 0;
 			ret = blame_missing(s->m, base, &s->nodes[i].id,
 					    r.conflicts, r.nr_conflicts, &ids,
-					    &nr_ids, &alloc_ids, s->warn);
+					    &nr_ids, &alloc_ids, s->cache,
+					    s->warn);
 			if (!ret)
 				ret = add_nodes(s, ids, nr_ids, depth + 1, i);
 			if (!ret && s->steps) {

@@ -2,6 +2,7 @@
 #include "base/error.h"
 #include "git/history.h"
 #include "git/malformed.h"
+#include "base/sha1.h"
 #include "base/strbuf.h"
 #include "base/util.h"
 
@@ -236,18 +237,54 @@ static int add_likely(struct candidate *c, git_repository *repo,
 	return 0;
 }
 
-int blame_missing(struct match *m, const git_oid *base, const git_oid *id,
-		  char *const *paths, size_t nr, git_oid **ids, size_t *nr_ids,
-		  size_t *alloc_ids, struct candidate *warn)
+/*
+ * The key of a blame in the trial cache: what decides what it finds
+ * (the pick, which names its parent and trees, the base it stops at,
+ * and the files).
+ */
+static void blame_key(unsigned char *key, const git_oid *id,
+		      const git_oid *base, char *const *paths, size_t nr)
 {
-	git_repository *repo = m->repo;
+	struct sha1 ctx;
+	size_t i;
+
+	sha1_init(&ctx);
+	sha1_update(&ctx, "blame 1", 8);
+	sha1_update(&ctx, id->id, GIT_OID_RAWSZ);
+	sha1_update(&ctx, base->id, GIT_OID_RAWSZ);
+	for (i = 0; i < nr; i++)
+		sha1_update(&ctx, paths[i], strlen(paths[i]) + 1);
+	sha1_final(key, &ctx);
+}
+
+/*
+ * The commits that made the lines id changes in paths, back to the
+ * base (boundary commits not counted), into f: from the cache when it
+ * has them.  0, or -1 after an error message.
+ */
+static int blame_found(struct found *f, git_repository *repo,
+		       const git_oid *base, const git_oid *id,
+		       char *const *paths, size_t nr, struct trialcache *cache,
+		       struct candidate *warn)
+{
+	unsigned char key[SHA1_RAWSZ];
 	git_commit *pick = NULL;
 	git_tree *before = NULL, *after = NULL;
-	struct found f = { NULL, 0, 0 };
 	char hex[GIT_OID_HEXSZ + 1];
-	size_t i, j;
-	int ret = -1, r;
+	const git_oid *kept;
+	size_t i, n;
+	int ret = -1, r, whole = 1;
 
+	if (cache) {
+		blame_key(key, id, base, paths, nr);
+		kept = trialcache_find_blame(cache, key, &n);
+		if (kept) {
+			for (i = 0; i < n; i++)
+				found_add(f, &kept[i]);
+			cache->blame_hits++;
+			return 0;
+		}
+	}
 	git_oid_tostr(hex, sizeof(hex), id);
 	if (git_commit_lookup(&pick, repo, id) < 0) {
 		ret = error_git("cannot read commit %s", hex);
@@ -269,12 +306,37 @@ int blame_missing(struct match *m, const git_oid *base, const git_oid *id,
 
 		r = pick_hunks(&hs, repo, before, after, paths[i], hex);
 		if (!r)
-			r = blame_path(&f, repo, git_commit_parent_id(pick, 0),
+			r = blame_path(f, repo, git_commit_parent_id(pick, 0),
 				       base, paths[i], &hs, hex, warn);
 		free(hs.v);
 		if (r < 0)
 			goto out;
+		/* What a blame could not go through is not kept. */
+		whole &= !r;
 	}
+	if (cache && whole) {
+		trialcache_put_blame(cache, key, f->v, f->nr);
+		cache->blame_computed++;
+	}
+	ret = 0;
+out:
+	git_tree_free(after);
+	git_tree_free(before);
+	git_commit_free(pick);
+	return ret;
+}
+
+int blame_missing(struct match *m, const git_oid *base, const git_oid *id,
+		  char *const *paths, size_t nr, git_oid **ids, size_t *nr_ids,
+		  size_t *alloc_ids, struct trialcache *cache,
+		  struct candidate *warn)
+{
+	struct found f = { NULL, 0, 0 };
+	size_t i, j;
+	int ret = -1, r;
+
+	if (blame_found(&f, m->repo, base, id, paths, nr, cache, warn) < 0)
+		goto out;
 	for (i = 0; i < f.nr; i++) {
 		r = missing(m, base, &f.v[i]);
 		if (r < 0)
@@ -292,15 +354,12 @@ int blame_missing(struct match *m, const git_oid *base, const git_oid *id,
 	ret = 0;
 out:
 	free(f.v);
-	git_tree_free(after);
-	git_tree_free(before);
-	git_commit_free(pick);
 	return ret;
 }
 
 static int likely_one(struct match *m, const git_oid *base,
-		      struct candidate_list *l, struct candidate *c,
-		      const struct apply_result *res)
+		      struct candidate_list *l, struct trialcache *cache,
+		      struct candidate *c, const struct apply_result *res)
 {
 	git_oid *ids = NULL;
 	size_t nr = 0, alloc = 0, i;
@@ -308,7 +367,7 @@ static int likely_one(struct match *m, const git_oid *base,
 
 	c->likely_checked = 1;
 	ret = blame_missing(m, base, &c->id, res->conflicts,
-			    res->nr_conflicts, &ids, &nr, &alloc, c);
+			    res->nr_conflicts, &ids, &nr, &alloc, cache, c);
 	for (i = 0; !ret && i < nr; i++)
 		ret = add_likely(c, m->repo, l, &ids[i]);
 	if (!ret)
@@ -318,7 +377,8 @@ static int likely_one(struct match *m, const git_oid *base,
 }
 
 int blame_likely_prereqs(struct match *m, const git_oid *base,
-			 struct candidate_list *l, struct candidate *only)
+			 struct candidate_list *l, struct trialcache *cache,
+			 struct candidate *only)
 {
 	size_t i;
 
@@ -335,7 +395,8 @@ int blame_likely_prereqs(struct match *m, const git_oid *base,
 		 */
 		if (!only && c->verdict == VERDICT_ACCEPTED && c->queued &&
 		    !c->queue_apply.applies) {
-			if (likely_one(m, base, l, c, &c->queue_apply) < 0)
+			if (likely_one(m, base, l, cache, c,
+				       &c->queue_apply) < 0)
 				return -1;
 			continue;
 		}
@@ -344,7 +405,7 @@ int blame_likely_prereqs(struct match *m, const git_oid *base,
 			continue;
 		if (!c->apply_checked || c->apply.applies)
 			continue;
-		if (likely_one(m, base, l, c, &c->apply) < 0)
+		if (likely_one(m, base, l, cache, c, &c->apply) < 0)
 			return -1;
 	}
 	return 0;

@@ -5,6 +5,7 @@
 
 #include "candidate/candidate.h"
 #include "stages/match.h"
+#include "store/trialcache.h"
 
 /*
  * The likely prerequisites of a pick that does not apply: the mainline
@@ -33,22 +34,27 @@
  * they conflict there; not with only).  A blame walks the
  * file's history back to the base, which takes a while on a long
  * range (half a second a file on 10,000 commits), so it is for the
- * outputs that show the result.  The commits of l are the ones that
- * may be named as judged too (likely_prereq.cand).
+ * outputs that show the result; what a blame found is kept in the trial
+ * cache (NULL: none) by its inputs, so a run that meets the same pick,
+ * base and files again blames nothing.  The commits of l are the ones
+ * that may be named as judged too (likely_prereq.cand).
  */
 int blame_likely_prereqs(struct match *m, const git_oid *base,
-			 struct candidate_list *l, struct candidate *only);
+			 struct candidate_list *l, struct trialcache *cache,
+			 struct candidate *only);
 
 /*
  * The same for any mainline commit id, in the files paths[0..nr) (its
  * conflicts): appends to *ids (ALLOC_GROW'n, with *nr_ids and
  * *alloc_ids) the commits after the base, missing from the branch,
  * that made the lines it changes there, each once, in no order.  A
- * history libgit2 cannot blame is a warning of warn (NULL: none).
- * Returns 0, or -1 after an error message.
+ * history libgit2 cannot blame is a warning of warn (NULL: none), and
+ * that blame is not kept in cache.  Returns 0, or -1 after an error
+ * message.
  */
 int blame_missing(struct match *m, const git_oid *base, const git_oid *id,
 		  char *const *paths, size_t nr, git_oid **ids, size_t *nr_ids,
-		  size_t *alloc_ids, struct candidate *warn);
+		  size_t *alloc_ids, struct trialcache *cache,
+		  struct candidate *warn);
 
 #endif

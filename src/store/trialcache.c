@@ -27,6 +27,15 @@ struct trialcache_paths {
 	UT_hash_handle hh;
 };
 
+struct trialcache_blame {
+	unsigned char key[SHA1_RAWSZ];
+	uint32_t stamp;
+	int used;
+	git_oid *ids;
+	size_t nr;
+	UT_hash_handle hh;
+};
+
 static char **copy_strings(char *const *v, size_t nr)
 {
 	char **copy = xcalloc(nr ? nr : 1, sizeof(*copy));
@@ -60,6 +69,12 @@ static void free_paths(struct trialcache_paths *e)
 	free(e);
 }
 
+static void free_blame(struct trialcache_blame *e)
+{
+	free(e->ids);
+	free(e);
+}
+
 void trialcache_init(struct trialcache *c, const char *path)
 {
 	memset(c, 0, sizeof(*c));
@@ -70,9 +85,11 @@ void trialcache_release(struct trialcache *c)
 {
 	struct trialcache_result *r, *rtmp;
 	struct trialcache_paths *p, *ptmp;
+	struct trialcache_blame *b, *btmp;
 
 	HASH_FREE_ALL(c->results, r, rtmp, free_result);
 	HASH_FREE_ALL(c->paths, p, ptmp, free_paths);
+	HASH_FREE_ALL(c->blames, b, btmp, free_blame);
 	free(c->path);
 	memset(c, 0, sizeof(*c));
 }
@@ -147,6 +164,38 @@ void trialcache_put_paths(struct trialcache *c, const git_oid *id,
 	c->added = 1;
 }
 
+const git_oid *trialcache_find_blame(struct trialcache *c,
+				     const unsigned char *key, size_t *nr)
+{
+	struct trialcache_blame *e;
+
+	HASH_FIND(hh, c->blames, key, SHA1_RAWSZ, e);
+	if (!e)
+		return NULL;
+	e->used = 1;
+	*nr = e->nr;
+	return e->ids;
+}
+
+void trialcache_put_blame(struct trialcache *c, const unsigned char *key,
+			  const git_oid *ids, size_t nr)
+{
+	struct trialcache_blame *e;
+
+	HASH_FIND(hh, c->blames, key, SHA1_RAWSZ, e);
+	if (e)
+		return;
+	e = xcalloc(1, sizeof(*e));
+	memcpy(e->key, key, SHA1_RAWSZ);
+	e->used = 1;
+	e->ids = xcalloc(nr ? nr : 1, sizeof(*e->ids));
+	if (nr)
+		memcpy(e->ids, ids, nr * sizeof(*ids));
+	e->nr = nr;
+	HASH_ADD(hh, c->blames, key, SHA1_RAWSZ, e);
+	c->added = 1;
+}
+
 /* --- the file -------------------------------------------------------- */
 
 /*
@@ -166,9 +215,13 @@ static int unchanged(const struct trialcache *c)
 {
 	const struct trialcache_result *r;
 	const struct trialcache_paths *p;
+	const struct trialcache_blame *b;
 
 	if (c->added)
 		return 0;
+	for (b = c->blames; b; b = b->hh.next)
+		if (b->used && b->stamp != c->generation)
+			return 0;
 	for (r = c->results; r; r = r->hh.next)
 		if (r->used && r->stamp != c->generation)
 			return 0;
@@ -183,6 +236,7 @@ int trialcache_save(struct trialcache *c)
 	struct strbuf sb = STRBUF_INIT, body = STRBUF_INIT;
 	struct trialcache_result *r, *rtmp;
 	struct trialcache_paths *p, *ptmp;
+	struct trialcache_blame *b, *btmp;
 	uint32_t gen, n;
 	size_t i;
 	int ret;
@@ -218,6 +272,20 @@ int trialcache_save(struct trialcache *c)
 			cachefile_put_u32(&body, r->rec.changes[i].mode);
 			strbuf_add(&body, r->rec.changes[i].id.id, GIT_OID_RAWSZ);
 		}
+		n++;
+	}
+	cachefile_put_u32(&sb, n);
+	strbuf_add(&sb, body.buf, body.len);
+	strbuf_reset(&body);
+	n = 0;
+	HASH_ITER(hh, c->blames, b, btmp) {
+		if (!keep(&b->stamp, b->used, gen))
+			continue;
+		strbuf_add(&body, b->key, SHA1_RAWSZ);
+		cachefile_put_u32(&body, b->stamp);
+		cachefile_put_u32(&body, (uint32_t)b->nr);
+		for (i = 0; i < b->nr; i++)
+			strbuf_add(&body, b->ids[i].id, GIT_OID_RAWSZ);
 		n++;
 	}
 	cachefile_put_u32(&sb, n);
@@ -285,10 +353,37 @@ static void parse_result(struct trialcache *c, struct cachefile_reader *r)
 	HASH_ADD(hh, c->results, key, SHA1_RAWSZ, e);
 }
 
+static void parse_blame(struct trialcache *c, struct cachefile_reader *r)
+{
+	struct trialcache_blame *e = xcalloc(1, sizeof(*e)), *old;
+	const unsigned char *key = cachefile_take(r, SHA1_RAWSZ);
+	const unsigned char *p;
+	size_t i, n;
+
+	if (key)
+		memcpy(e->key, key, SHA1_RAWSZ);
+	e->stamp = cachefile_get_u32(r);
+	n = cachefile_get_count(r, GIT_OID_RAWSZ);
+	e->ids = xcalloc(n ? n : 1, sizeof(*e->ids));
+	for (i = 0; i < n && !r->bad; i++) {
+		p = cachefile_take(r, GIT_OID_RAWSZ);
+		if (p)
+			git_oid_fromraw(&e->ids[e->nr++], p);
+	}
+	HASH_FIND(hh, c->blames, e->key, SHA1_RAWSZ, old);
+	if (r->bad || old) {
+		r->bad = 1;
+		free_blame(e);
+		return;
+	}
+	HASH_ADD(hh, c->blames, key, SHA1_RAWSZ, e);
+}
+
 void trialcache_load(struct trialcache *c)
 {
 	struct trialcache_result *r, *rtmp;
 	struct trialcache_paths *p, *ptmp;
+	struct trialcache_blame *b, *btmp;
 	struct strbuf sb = STRBUF_INIT;
 	const char *why = NULL;
 	struct cachefile_reader rd;
@@ -321,12 +416,16 @@ void trialcache_load(struct trialcache *c)
 	n = cachefile_get_count(&rd, SHA1_RAWSZ + 13);
 	for (i = 0; i < n && !rd.bad; i++)
 		parse_result(c, &rd);
+	n = cachefile_get_count(&rd, SHA1_RAWSZ + 8);
+	for (i = 0; i < n && !rd.bad; i++)
+		parse_blame(c, &rd);
 	if (rd.bad || rd.p != rd.end)
 		why = "malformed records";
 out:
 	if (why) {
 		HASH_FREE_ALL(c->results, r, rtmp, free_result);
 		HASH_FREE_ALL(c->paths, p, ptmp, free_paths);
+		HASH_FREE_ALL(c->blames, b, btmp, free_blame);
 		c->generation = 0;
 		c->added = 1;	/* the next save replaces it */
 		cachefile_ignore("trial cache", c->path, why);

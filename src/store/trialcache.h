@@ -13,7 +13,10 @@
  * and how they make its key), so a run that meets the same inputs again
  * takes the result from here instead of merging.  Also the paths each
  * picked commit changes (against its first parent), which its key needs
- * and which never change for a commit id.
+ * and which never change for a commit id.  And what blame found: the
+ * commits that made the lines a pick changes in the files it conflicts
+ * on (blame.h), decided by the pick's id, the base and the paths, as a
+ * blame walks only the history those ids name.
  *
  *     struct trialcache cache;
  *     trialcache_init(&cache, ".git/stablepick/trial-cache");
@@ -35,6 +38,8 @@
  *       u32 conflicts, then each: u32 length, bytes,
  *       u32 changes, then each: u32 length, bytes (the path),
  *           u32 mode (0: removed), 20-byte id
+ *     u32 number of blames, then each: 20-byte key,
+ *       u32 generation last used, u32 commits, then each: 20-byte id
  *     20-byte SHA-1 of everything before it
  *
  * Its size is bounded: what no run of the last TRIALCACHE_RUNS that
@@ -44,7 +49,7 @@
  * cache (the next save replaces it).
  */
 
-#define TRIALCACHE_VERSION 1
+#define TRIALCACHE_VERSION 2
 #define TRIALCACHE_RUNS 8
 
 /* One entry a pick changed: the path, the new mode (0: removed) and id. */
@@ -65,15 +70,18 @@ struct trial_record {
 
 struct trialcache_result;
 struct trialcache_paths;
+struct trialcache_blame;
 
 struct trialcache {
 	char *path;
 	struct trialcache_result *results;	/* uthash by key */
 	struct trialcache_paths *paths;		/* uthash by commit id */
+	struct trialcache_blame *blames;	/* uthash by key */
 	uint32_t generation;		/* as loaded */
 	int added;			/* something new to write */
 	/* For the trace: picks taken from here, and picks made. */
 	size_t hits, computed;
+	size_t blame_hits, blame_computed;	/* the same, of blames */
 };
 
 void trialcache_init(struct trialcache *c, const char *path);
@@ -99,6 +107,16 @@ char *const *trialcache_find_paths(struct trialcache *c, const git_oid *id,
 /* Keeps a copy of the nr paths of id. */
 void trialcache_put_paths(struct trialcache *c, const git_oid *id,
 			  char *const *paths, size_t nr);
+
+/*
+ * The commits a blame of key (SHA1_RAWSZ bytes) found, marked used
+ * (*nr of them); NULL when not known.
+ */
+const git_oid *trialcache_find_blame(struct trialcache *c,
+				     const unsigned char *key, size_t *nr);
+/* Keeps a copy of the nr commits a blame of key found. */
+void trialcache_put_blame(struct trialcache *c, const unsigned char *key,
+			  const git_oid *ids, size_t nr);
 
 /*
  * Writes the file, unless the run added nothing and used only what the

@@ -128,7 +128,9 @@ STABLEPICK_TRACE=1 "$STABLEPICK" propose --branch linux-6.6.y --format json \
 cmp -s "$tmp/json" "$tmp/json2" || fail "a second run answers otherwise"
 grep -q 'prerequisite series: trial picks: [1-9][0-9]* from the cache, 0 computed' \
 	"$tmp/trace" || { cat "$tmp/trace" >&2; fail "a second run picks again"; }
-ok "a second run gives the same answers from the trial cache"
+grep -q 'prerequisite series: blames: [1-9][0-9]* from the cache, 0 computed' \
+	"$tmp/trace" || { cat "$tmp/trace" >&2; fail "a second run blames again"; }
+ok "a second run gives the same answers from the trial cache, blaming nothing"
 
 # The mbox carries each series before its fix, every prerequisite
 # marked as the stable queue marks one; git am takes it all.

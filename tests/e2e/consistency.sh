@@ -197,9 +197,23 @@ ok "propose: the evidence of each"
 
 "$STABLEPICK" propose --branch linux-6.6.y |
 	grep -A2 "  $(short "$partial")  " | tail -n 1 | sed 's/^ *//' >"$tmp/actual"
+sed 's/; applies after .*//' "$tmp/actual" >"$tmp/actual.why"
 echo "does not apply to linux-6.6.y: conflicts in fs/ext4/replay.c, fs/ext4/xattr.c; it changes fs/ext4/replay.c, which linux-6.6.y does not have ($(short "$feature") added it)" >"$tmp/expect"
-test_cmp "$tmp/expect" "$tmp/actual"
+test_cmp "$tmp/expect" "$tmp/actual.why"
 ok "propose: a fix of a later feature's file and an older one says why"
+
+# The text names the series JSON's applies_with holds, in its order,
+# the feature among them, each with its verdict.
+jq -r --arg c "$partial" 'select(.commit == $c) | .applies_with[]' \
+	"$tmp/propose.json" | cut -c1-12 >"$tmp/expect"
+grep -q "^$(short "$feature")\$" "$tmp/expect" ||
+	fail "the series of $(short "$partial") lacks the feature"
+sed -n 's/.*; applies after //p' "$tmp/actual" | tr ',' '\n' |
+	sed -n 's/^ *\([0-9a-f]\{12\}\) (.*/\1/p' >"$tmp/actual.series"
+test_cmp "$tmp/expect" "$tmp/actual.series"
+grep -q "$(short "$feature") (\"[^\"]*\", below-threshold, score 0)" "$tmp/actual" ||
+	fail "the feature's verdict is not in the text"
+ok "propose: the text says what a proposal applies after, as JSON does"
 
 # --- audit: an applied range, and a pick whose fixed commit is not -----
 "$STABLEPICK" audit --branch linux-6.6.y --range v6.6.1..v6.6.2 --format json \
