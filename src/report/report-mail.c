@@ -592,7 +592,8 @@ static void add_more_trailers(struct strbuf *out, size_t start,
 
 		if (colon && colon > p && trailer_like(p, len)) {
 			char *key = xstrndup(p, (size_t)(colon - p));
-			char *val = xstrndup(colon + 2, len - (size_t)(colon + 2 - p));
+			const char *v = colon + 2;
+			char *val = xstrndup(v, len - (size_t)(v - p));
 
 			if (!has_trailer(c, key, val))
 				add_trailer_line(out, start, p, len);

@@ -243,7 +243,8 @@ void report_queue_note(struct strbuf *out, const struct queue_count *n,
 			    n->prereqs == 1 ? "" : "s");
 	if (n->left_out)
 		strbuf_addf(out, "; %zu left out: %s a manual backport",
-			    n->left_out, n->left_out == 1 ? "it needs" : "each needs");
+			    n->left_out,
+			    n->left_out == 1 ? "it needs" : "each needs");
 }
 
 /*
@@ -273,6 +274,8 @@ static char *recorded_trailer(const struct candidate *c)
 	in = strstr(reason, " in <");
 	if (in && reason[len - 1] == '>')
 		len = (size_t)(in - reason);
+	if (len <= strlen(keys[i]))
+		return NULL;
 	/* As git writes the key, whatever the case it was written in. */
 	return xstrfmt("%s%.*s\n", keys[i], (int)(len - strlen(keys[i])),
 		       reason + strlen(keys[i]));
