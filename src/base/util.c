@@ -14,6 +14,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -587,6 +588,104 @@ void hint_similar(const char *word, size_t len, const char *const *names,
 	free(w);
 }
 
+int levenshtein(const char *a, const char *b, int swap, int change, int add,
+		int del)
+{
+	size_t la = strlen(a), lb = strlen(b), i, j;
+	int *row0, *row1, *row2, *tmp, d;
+
+	row0 = xcalloc(lb + 1, sizeof(*row0));
+	row1 = xcalloc(lb + 1, sizeof(*row1));
+	row2 = xcalloc(lb + 1, sizeof(*row2));
+	for (j = 0; j <= lb; j++)
+		row1[j] = (int)j * add;
+	for (i = 1; i <= la; i++) {
+		row2[0] = (int)i * del;
+		for (j = 1; j <= lb; j++) {
+			d = row1[j - 1] + (a[i - 1] != b[j - 1] ? change : 0);
+			if (i > 1 && j > 1 && a[i - 2] == b[j - 1] &&
+			    a[i - 1] == b[j - 2] && row0[j - 2] + swap < d)
+				d = row0[j - 2] + swap;
+			if (row1[j] + del < d)
+				d = row1[j] + del;
+			if (row2[j - 1] + add < d)
+				d = row2[j - 1] + add;
+			row2[j] = d;
+		}
+		tmp = row0;
+		row0 = row1;
+		row1 = row2;
+		row2 = tmp;
+	}
+	d = row1[lb];
+	free(row0);
+	free(row1);
+	free(row2);
+	return d;
+}
+
+int suggest_score(const char *word, const char *name)
+{
+	if (*word && (starts_with(name, word) ||
+		      (strlen(word) >= 3 && strstr(name, word))))
+		return 0;
+	return levenshtein(word, name, 0, 2, 1, 3) + 1;
+}
+
+void suggest_offer(struct suggest *sg, const char *word, const char *name,
+		   const char *shown)
+{
+	int score = suggest_score(word, name);
+	size_t i;
+
+	for (i = 0; i < sg->nr; i++) {
+		if (strcmp(sg->shown[i], shown))
+			continue;
+		if (score < sg->score[i])
+			sg->score[i] = score;
+		return;
+	}
+	if (sg->nr == sg->alloc) {
+		sg->alloc = sg->alloc ? 2 * sg->alloc : 16;
+		sg->shown = xrealloc(sg->shown, sg->alloc * sizeof(*sg->shown));
+		sg->score = xrealloc(sg->score, sg->alloc * sizeof(*sg->score));
+	}
+	sg->shown[sg->nr] = xstrdup(shown);
+	sg->score[sg->nr++] = score;
+}
+
+size_t suggest_hint(const struct suggest *sg)
+{
+	int best = SUGGEST_FLOOR;
+	size_t i, nr = 0;
+
+	for (i = 0; i < sg->nr; i++)
+		if (sg->score[i] < best)
+			best = sg->score[i];
+	for (i = 0; i < sg->nr; i++)
+		nr += sg->score[i] == best;
+	if (!nr)
+		return 0;
+	if (nr == 1) {
+		for (i = 0; sg->score[i] != best; i++)
+			;
+		fprintf(stderr, "hint: did you mean '%s'?\n", sg->shown[i]);
+		return 1;
+	}
+	fprintf(stderr, "hint: did you mean one of these?\n");
+	for (i = 0; i < sg->nr; i++)
+		if (sg->score[i] == best)
+			fprintf(stderr, "hint: \t%s\n", sg->shown[i]);
+	return nr;
+}
+
+void suggest_release(struct suggest *sg)
+{
+	free_string_array(sg->shown, sg->nr);
+	free(sg->score);
+	memset(sg, 0, sizeof(*sg));
+}
+
 int cmp_int(const void *a, const void *b)
 {
 	int x = *(const int *)a, y = *(const int *)b;
@@ -604,4 +703,22 @@ int cmp_llong(const void *a, const void *b)
 int cmp_str(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+size_t term_columns(void)
+{
+	const char *env = getenv("COLUMNS");
+	struct winsize ws;
+	size_t n = TERM_COLUMNS_PIPE;
+	char *end;
+
+	if (env && *env) {
+		unsigned long v = strtoul(env, &end, 10);
+
+		if (!*end && v)
+			n = v;
+	} else if (isatty(1) && !ioctl(1, TIOCGWINSZ, &ws) && ws.ws_col) {
+		n = ws.ws_col;
+	}
+	return n < TERM_COLUMNS_MIN ? TERM_COLUMNS_MIN : n;
 }

@@ -196,6 +196,62 @@ const char *suggest_name(const char *word, const char *const *names,
 void hint_similar(const char *word, size_t len, const char *const *names,
 		  size_t nr, const char *prefix);
 
+/*
+ * A "did you mean" that may name several, as git's help.c finds the
+ * commands near a misspelt one: each name offered is scored against
+ * the word (suggest_score()), and the hint names every one of the
+ * lowest score, when that is below SUGGEST_FLOOR.
+ *
+ *     struct suggest sg = SUGGEST_INIT;
+ *     for each name:
+ *             suggest_offer(&sg, word, name, name);
+ *     suggest_hint(&sg);
+ *     suggest_release(&sg);
+ */
+#define SUGGEST_FLOOR 7
+
+struct suggest {
+	char **shown;		/* what the hint would print, as offered */
+	int *score;
+	size_t nr, alloc;
+};
+
+#define SUGGEST_INIT { NULL, NULL, 0, 0 }
+
+/*
+ * The weighted edits from a to b (git's levenshtein(), an optimal
+ * string alignment): swap costs two adjacent letters swapped, change
+ * one replaced, add one added to a, del one deleted from a.
+ */
+int levenshtein(const char *a, const char *b, int swap, int change, int add,
+		int del);
+
+/*
+ * How near word is to name, as git's help.c scores a command: 0 when
+ * name begins with word, or holds it (three letters or more); else
+ * levenshtein(word, name, 0, 2, 1, 3) + 1: a swap is free, an added
+ * letter cheap, a deleted one dear.  Lower is nearer.
+ */
+int suggest_score(const char *word, const char *name);
+
+/*
+ * Offers shown, scored by how near word is to name (a name compared
+ * may differ from the one shown: "linux-6.6.y" for "origin/linux-6.6.y");
+ * offered again, it keeps its best score.
+ */
+void suggest_offer(struct suggest *sg, const char *word, const char *name,
+		   const char *shown);
+
+/*
+ * Prints the nearest names on stderr: "hint: did you mean 'NAME'?", or
+ * for several "hint: did you mean one of these?" and a line each, in
+ * the order offered.  Nothing when none is near enough.  Returns how
+ * many it named.
+ */
+size_t suggest_hint(const struct suggest *sg);
+
+void suggest_release(struct suggest *sg);
+
 /* For QSORT of ints, ascending. */
 int cmp_int(const void *a, const void *b);
 /* For QSORT of long longs (scores), ascending. */
@@ -213,5 +269,15 @@ int dir_names(const char *path, int missing_ok, char ***names, size_t *nr);
 
 /* Whether dir/name is a directory (following symbolic links). */
 int is_dir_in(const char *dir, const char *name);
+
+/*
+ * The columns text output fits in, as git's term_columns() finds them:
+ * $COLUMNS when it is a number, else the terminal's width when standard
+ * output is one, else (a file, a pipe) TERM_COLUMNS_PIPE.  Never fewer
+ * than TERM_COLUMNS_MIN.
+ */
+#define TERM_COLUMNS_PIPE 100
+#define TERM_COLUMNS_MIN 40
+size_t term_columns(void);
 
 #endif

@@ -1,5 +1,6 @@
 #include "cli/cli.h"
 #include "stages/audit.h"
+#include "stages/branch.h"
 #include "base/error.h"
 #include "store/ledger.h"
 #include "formats/mail.h"
@@ -138,7 +139,8 @@ static int audit(struct run_context *ctx, int argc, char **argv)
 	ret = run_setup(ctx, &run, start ? start : o.branch, o.upstream);
 	if (!ret && start) {
 		free(run.branch.name);
-		run.branch.name = xstrdup(o.branch);
+		ret = branch_resolve_name(&run.branch.name, ctx->repo, o.branch,
+					  NULL);
 	}
 	if (!ret && picks)
 		ret = picks_read_list(ctx->repo, picks, &a, &skipped);

@@ -126,6 +126,7 @@ void cli_report(struct report *r, struct run *run)
 	r->upstream = run->upstream_name;
 	r->archive = run->archive;
 	r->outside = &run->outside;
+	r->width = term_columns();
 }
 
 int cli_report_sender(struct run_context *ctx, struct run *run,

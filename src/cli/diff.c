@@ -2,6 +2,7 @@
 #include "base/error.h"
 #include "run/memo.h"
 #include "run/multirun.h"
+#include "stages/branch.h"
 #include "cli/options.h"
 #include "report/report.h"
 #include "report/report-diff.h"
@@ -70,7 +71,7 @@ static int diff(struct run_context *ctx, int argc, char **argv)
 	struct cli_end end = { 0 };
 	struct memo memo;
 	struct cve_set cves;
-	char **names = NULL;
+	char **names = NULL, *stable = NULL;
 	size_t nr_names = 0, i;
 	int n, ret;
 
@@ -82,13 +83,17 @@ static int diff(struct run_context *ctx, int argc, char **argv)
 		return cli_usage(&cmd_diff);
 	}
 	if (multirun_expand(ctx, branches.v, branches.nr, &names,
-			    &nr_names) < 0) {
+			    &nr_names) < 0 ||
+	    branch_resolve_name(&stable, ctx->repo, against, "--against") < 0) {
+		free_string_array(names, nr_names);
 		cli_list_release(&branches);
 		return cli_end(ctx, NULL, -1);
 	}
 	cli_list_release(&branches);
+	against = stable;
 	if (nr_names > 1 && a.format == FORMAT_HTML) {
 		free_string_array(names, nr_names);
+		free(stable);
 		error("several vendor branches take --format text or json");
 		return cli_usage(&cmd_diff);
 	}
@@ -96,6 +101,7 @@ static int diff(struct run_context *ctx, int argc, char **argv)
 	if (cve_dir && cve_set_load(&cves, cve_dir) < 0) {
 		cve_set_release(&cves);
 		free_string_array(names, nr_names);
+		free(stable);
 		return cli_end(ctx, NULL, -1);
 	}
 	/*
@@ -108,6 +114,7 @@ static int diff(struct run_context *ctx, int argc, char **argv)
 		memo_release(&memo);
 		cve_set_release(&cves);
 		free_string_array(names, nr_names);
+		free(stable);
 		end.out = &out;
 		return cli_end(ctx, &end, ret < 0 ? -1 : 0);
 	}
@@ -126,6 +133,7 @@ static int diff(struct run_context *ctx, int argc, char **argv)
 	memo_release(&memo);
 	cve_set_release(&cves);
 	free_string_array(names, nr_names);
+	free(stable);
 	end.out = &out;
 	return cli_end(ctx, &end, ret);
 }

@@ -2,6 +2,7 @@
 #include "base/error.h"
 #include "store/ledger.h"
 #include "git/malformed.h"
+#include "stages/branch.h"
 #include "cli/options.h"
 #include "report/report.h"
 #include "report/report-ledger.h"
@@ -168,7 +169,7 @@ static int mark(struct run_context *ctx, int argc, char **argv)
 	git_oid tip;
 	struct ledger l;
 	git_time_t now;
-	char *path;
+	char *path, *branch;
 	int ret;
 
 	ret = parse_args(&a, argc, argv);
@@ -176,14 +177,16 @@ static int mark(struct run_context *ctx, int argc, char **argv)
 		return ret == 1 ? 0 : ret;
 	if (ledger_now(&now) < 0 || run_open_repo(ctx) < 0)
 		return cli_end(ctx, NULL, -1);
-	if (malformed_revparse(&tip, ctx->repo, a.branch) < 0) {
-		struct strbuf name = STRBUF_INIT;
-
-		git_error_clear();
-		strbuf_addf(&name, "branch '%s'", a.branch);
-		if (!scan_ref_error(ctx->repo, a.branch, name.buf, 1))
-			error("unknown branch '%s'", a.branch);
-		strbuf_release(&name);
+	if (branch_resolve_name(&branch, ctx->repo, a.branch, NULL) < 0)
+		return cli_end(ctx, NULL, -1);
+	a.branch = branch;
+	ret = malformed_revparse(&tip, ctx->repo, a.branch);
+	if (ret < 0) {
+		if (ret == GIT_EPEEL)
+			error("branch '%s' does not point at a commit", a.branch);
+		else
+			error_git("cannot resolve branch '%s'", a.branch);
+		free(branch);
 		return cli_end(ctx, NULL, -1);
 	}
 
@@ -202,6 +205,7 @@ static int mark(struct run_context *ctx, int argc, char **argv)
 	}
 	report_visible(&out);
 	ledger_release(&l);
+	free(branch);
 	end.out = &out;
 	return cli_end(ctx, &end, ret);
 }

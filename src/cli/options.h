@@ -79,7 +79,7 @@ struct cli_args {
 #define OPT_RANGE(a, h) OPT_STRING(0, "range", &(a)->range, "A..B", (h))
 #define OPT_SUBSYSTEM(a) \
 	OPT_STRING(0, "subsystem", &(a)->subsystems, "LIST", \
-		   "only these subsystems (comma-separated)")
+		   "only these subsystems (comma-separated, in any case)")
 #define OPT_IN_REPLY_TO(a, h) \
 	OPT_STRING(0, "in-reply-to", &(a)->in_reply_to, "MSGID", (h))
 #define OPT_FORMAT(a, formats) \

@@ -37,8 +37,10 @@ static int propose(struct run_context *ctx, int argc, char **argv)
 	int all = 0;
 	const struct cli_option opts[] = {
 		OPT_LIST("branch", &branches, "BRANCH",
-			 "the stable or vendor branch (required); may be "
-			 "repeated, or a glob ('linux-*.y'): several at once"),
+			 "the stable or vendor branch (required; a remote's "
+			 "by its name alone, as git checkout finds it); may "
+			 "be repeated, or a glob ('linux-*.y'): several at "
+			 "once"),
 		OPT_BOOL("all", &all, "also list present and below-threshold "
 			 "commits"),
 		OPT_ARCHIVE(&a),

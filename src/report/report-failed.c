@@ -209,6 +209,10 @@ static void add_series(struct strbuf *out, const struct candidate *c)
 			strbuf_addch(&line, ')');
 			add_line(out, line.buf);
 		}
+	} else if (c->with.state == WITH_NONE && !c->with.tried) {
+		strbuf_addstr(out, "\nNo mainline commit the branch lacks made "
+			      "the lines it changes: the branch\nhas them "
+			      "otherwise, and it needs a manual backport.\n");
 	} else if (c->with.state == WITH_NONE) {
 		strbuf_addf(out, "\nNo series of the mainline commits it needs "
 			    "makes it apply (%zu tried\nin memory): it needs "

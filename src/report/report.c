@@ -114,9 +114,15 @@ void report_add_applies_with(struct strbuf *out, const struct candidate *c)
 		}
 		break;
 	case WITH_NONE:
-		strbuf_addf(out, "; needs a manual backport: tried %zu "
-			    "set%s of the mainline commits it needs",
-			    c->with.tried, c->with.tried == 1 ? "" : "s");
+		/* Nothing to try: the branch has those lines, otherwise. */
+		if (!c->with.tried)
+			strbuf_addstr(out, "; needs a manual backport: no "
+				      "mainline commit the branch lacks made "
+				      "the lines it changes");
+		else
+			strbuf_addf(out, "; needs a manual backport: tried %zu "
+				    "set%s of the mainline commits it needs",
+				    c->with.tried, c->with.tried == 1 ? "" : "s");
 		break;
 	}
 }
@@ -324,14 +330,94 @@ int report_add_posted_line(struct strbuf *out, const struct candidate *c)
 	return 1;
 }
 
+/* Columns of text's n bytes: UTF-8 characters, not bytes. */
+static size_t columns(const char *text, size_t n)
+{
+	size_t i, cols = 0;
+
+	for (i = 0; i < n; i++)
+		cols += ((unsigned char)text[i] & 0xc0) != 0x80;
+	return cols;
+}
+
+/*
+ * Appends text and a newline, starting at column col; when width is
+ * not 0 and it runs past it, broken at spaces onto lines indented by
+ * indent (a word longer than a line stays whole).  The text is
+ * otherwise as it was: only the spaces it breaks at go.
+ */
+static void add_fitted(struct strbuf *out, const char *text, size_t col,
+		       size_t indent, size_t width)
+{
+	const char *p = text;
+
+	while (width && *p && col + columns(p, strlen(p)) > width) {
+		const char *brk = NULL, *sep = NULL, *q;
+		size_t c = col;
+
+		/* The last space that fits; after a ',' or ';', if one does. */
+		for (q = p; *q && (c < width || !brk); q++) {
+			if (*q == ' ' && q > p && c <= width) {
+				brk = q;
+				if (q[-1] == ',' || q[-1] == ';')
+					sep = q;
+			}
+			c += ((unsigned char)*q & 0xc0) != 0x80;
+		}
+		/* Not so far back that the line is left half empty. */
+		if (sep && (size_t)(sep - p) >= (width - col) / 2)
+			brk = sep;
+		if (!brk)
+			break;
+		strbuf_add(out, p, (size_t)(brk - p));
+		strbuf_addch(out, '\n');
+		strbuf_addchars(out, ' ', indent);
+		col = indent;
+		for (p = brk; *p == ' '; p++)
+			;
+	}
+	strbuf_addstr(out, p);
+	strbuf_addch(out, '\n');
+}
+
+/* Each line of text fitted to the width, its rest indented by two. */
+static void add_fitted_lines(struct strbuf *out, const struct report *r,
+			     const struct strbuf *text)
+{
+	char *copy = xstrdup(text->buf), *p = copy, *nl;
+
+	for (; *p; p = nl + 1) {
+		nl = strchr(p, '\n');
+		if (!nl) {
+			strbuf_addstr(out, p);	/* no newline: as it is */
+			break;
+		}
+		*nl = '\0';
+		add_fitted(out, p, 0, 2, r->width);
+	}
+	free(copy);
+}
+
+/* A note under a row: indented, fitted to the width, the line reset. */
+static void add_note(struct strbuf *out, const struct report *r,
+		     struct strbuf *line, size_t indent)
+{
+	strbuf_addchars(out, ' ', indent);
+	add_fitted(out, line->buf, indent, indent, r->width);
+	strbuf_reset(line);
+}
+
 void report_text(struct strbuf *out, const struct report *r,
 		 const struct candidate_list *l)
 {
 	int wv = (int)strlen("VERDICT"), ws = (int)strlen("SCORE");
 	int wsub = (int)strlen("SUBSYSTEM");
+	struct strbuf line = STRBUF_INIT;
 	size_t i, j;
 
-	report_header(out, r, l);
+	report_header(&line, r, l);
+	add_fitted_lines(out, r, &line);
+	strbuf_reset(&line);
 	for (i = 0; i < l->nr; i++) {
 		const struct candidate *c = l->items[i];
 		char num[24];		/* any long long, its sign and NUL */
@@ -355,47 +441,53 @@ void report_text(struct strbuf *out, const struct report *r,
 			    ws, "SCORE", "COMMIT", wsub, "SUBSYSTEM", "SUBJECT");
 	for (i = 0; i < l->nr; i++) {
 		const struct candidate *c = l->items[i];
-		int indent = wv + 2 + ws + 2;
+		size_t indent = (size_t)(wv + 2 + ws + 2);
+		size_t at;
 
 		if (!report_shows(r, c))
 			continue;
-		strbuf_addf(out, "%-*s  %*lld  %.12s  %-*s  %s\n", wv,
+		at = out->len;
+		strbuf_addf(out, "%-*s  %*lld  %.12s  %-*s  ", wv,
 			    verdict_name(c->verdict), ws, c->score, c->hex,
-			    wsub, report_subsystem_name(c),
-			    c->msg.subject ? c->msg.subject : "");
-		strbuf_addchars(out, ' ', (size_t)indent);
+			    wsub, report_subsystem_name(c));
+		/*
+		 * A long subject goes on under itself, or under the notes
+		 * when its column leaves it too few.
+		 */
+		add_fitted(out, c->msg.subject ? c->msg.subject : "",
+			   out->len - at,
+			   r->width >= out->len - at + 30 ? out->len - at : indent,
+			   r->width);
 		if (c->verdict != VERDICT_PROPOSED &&
 		    c->verdict != VERDICT_BELOW_THRESHOLD) {
-			strbuf_addstr(out, c->why);
-			strbuf_addstr(out, "; ");
+			strbuf_addstr(&line, c->why);
+			strbuf_addstr(&line, "; ");
 		}
-		report_reasons(out, c);
-		strbuf_addch(out, '\n');
+		report_reasons(&line, c);
+		add_note(out, r, &line, indent);
 		if (c->posted && (c->posted->total || c->posted->latest)) {
-			strbuf_addchars(out, ' ', (size_t)indent);
-			report_add_posted_line(out, c);
-			strbuf_addch(out, '\n');
+			report_add_posted_line(&line, c);
+			add_note(out, r, &line, indent);
 		}
 		if (c->apply_checked && !c->apply.applies) {
-			strbuf_addchars(out, ' ', (size_t)indent);
-			report_add_conflicts(out, r, c);
-			strbuf_addch(out, '\n');
+			report_add_conflicts(&line, r, c);
+			add_note(out, r, &line, indent);
 		}
 		for (j = 0; j < c->nr_other_decisions; j++) {
-			strbuf_addchars(out, ' ', (size_t)indent);
-			strbuf_addstr(out, "decided: ");
-			report_add_other_decision(out, c->other_decisions[j], 0);
-			strbuf_addch(out, '\n');
+			strbuf_addstr(&line, "decided: ");
+			report_add_other_decision(&line, c->other_decisions[j], 0);
+			add_note(out, r, &line, indent);
 		}
 		if (c->newly) {
-			strbuf_addchars(out, ' ', (size_t)indent);
-			strbuf_addstr(out, "newly eligible: ");
-			report_add_newly(out, c);
-			strbuf_addch(out, '\n');
+			strbuf_addstr(&line, "newly eligible: ");
+			report_add_newly(&line, c);
+			add_note(out, r, &line, indent);
 		}
 	}
 	strbuf_addch(out, '\n');
-	add_counts(out, r, l);
+	add_counts(&line, r, l);
+	add_fitted_lines(out, r, &line);
+	strbuf_release(&line);
 }
 
 /* The later commits of the run whose Fixes: names c. */

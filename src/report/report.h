@@ -25,6 +25,7 @@ struct report {
 	const char *upstream;		/* the upstream ref as given */
 	const struct archive *archive;	/* --archive, or NULL */
 	int all;			/* text: show present and below-threshold */
+	size_t width;			/* text: the columns to fit in; 0: any */
 
 	/* Mail formats. */
 	const char *from_name, *from_email;

@@ -203,6 +203,8 @@ static int compute_key(struct run_context *ctx, int argc, char **argv,
 	feed_file(&sha, "grafts", path);
 	free(path);
 	feed_environment(&sha);
+	/* The text fits the terminal (util.h): another width, other lines. */
+	feed_number(&sha, "columns", (intmax_t)term_columns());
 	if (ledger_now(&now) < 0)
 		return -1;
 	/* Deferrals end at 00:00 UTC: the day decides which are in force. */

@@ -2,7 +2,6 @@
 #include "base/error.h"
 #include "base/util.h"
 
-#include <fnmatch.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,60 +10,28 @@ static int is_glob(const char *s)
 	return strpbrk(s, "*?[") != NULL;
 }
 
-/* The short names of the local and remote-tracking branches, sorted. */
-static int branch_names(git_repository *repo, char ***out, size_t *nr)
-{
-	git_branch_iterator *it;
-	git_reference *ref;
-	git_branch_t type;
-	size_t alloc = 0;
-	int ret;
-
-	*out = NULL;
-	*nr = 0;
-	if (git_branch_iterator_new(&it, repo, GIT_BRANCH_ALL) < 0)
-		return error_git("cannot list the branches");
-	while (!(ret = git_branch_next(&ref, &type, it))) {
-		const char *name = git_reference_shorthand(ref);
-
-		/* "origin/HEAD" is no branch of its own. */
-		if (git_reference_type(ref) == GIT_REFERENCE_DIRECT)
-			add_string_once(out, nr, &alloc, name);
-		git_reference_free(ref);
-	}
-	git_branch_iterator_free(it);
-	if (ret != GIT_ITEROVER)
-		return error_git("cannot list the branches");
-	git_error_clear();
-	QSORT(*out, *nr, cmp_str);
-	return 0;
-}
-
 int multirun_expand(struct run_context *ctx, const char *const *specs,
 		    size_t nr, char ***names, size_t *nr_names)
 {
-	char **all = NULL;
-	size_t nr_all = 0, alloc = 0, i, j, before;
-	int listed = 0, ret = 0;
+	size_t alloc = 0, i;
+	char *name;
+	int ret = 0;
 
 	*names = NULL;
 	*nr_names = 0;
+	if (nr && (run_open_repo(ctx) < 0 || run_check_history(ctx->repo) < 0))
+		return -1;
 	for (i = 0; !ret && i < nr; i++) {
-		if (!is_glob(specs[i])) {
-			add_string_once(names, nr_names, &alloc, specs[i]);
+		if (is_glob(specs[i])) {
+			ret = branch_glob(ctx->repo, specs[i], names, nr_names,
+					  &alloc);
 			continue;
 		}
-		if (!listed && (ret = run_open_repo(ctx)) == 0)
-			ret = branch_names(ctx->repo, &all, &nr_all);
-		listed = 1;
-		before = *nr_names;
-		for (j = 0; !ret && j < nr_all; j++)
-			if (!fnmatch(specs[i], all[j], 0))
-				add_string_once(names, nr_names, &alloc, all[j]);
-		if (!ret && *nr_names == before)
-			ret = error("no branch matches '%s'", specs[i]);
+		ret = branch_resolve_name(&name, ctx->repo, specs[i], NULL);
+		if (!ret)
+			add_string_once(names, nr_names, &alloc, name);
+		free(name);
 	}
-	free_string_array(all, nr_all);
 	if (ret) {
 		free_string_array(*names, *nr_names);
 		*names = NULL;

@@ -24,11 +24,12 @@
  */
 
 /*
- * The branches the --branch values name: a name as given, or a glob
- * (with * ? [) matched against the short names of the local and
- * remote-tracking branches, each match once, in name order.  A glob
- * that matches nothing is an error.  *names is the caller's to free
- * (free_string_array()).  Returns 0 or -1.
+ * The branches the --branch values name: a name as
+ * branch_resolve_name() finds it (origin/NAME for NAME in a fresh
+ * clone), or a glob (with * ? [) as branch_glob() matches it, each
+ * branch once, in the order given and, for a glob, in name order.  A
+ * glob that matches nothing is an error.  *names is the caller's to
+ * free (free_string_array()).  Returns 0 or -1.
  */
 int multirun_expand(struct run_context *ctx, const char *const *specs,
 		    size_t nr, char ***names, size_t *nr_names);

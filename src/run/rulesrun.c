@@ -2,6 +2,7 @@
 #include "base/error.h"
 #include "base/util.h"
 #include "git/history.h"
+#include "stages/branch.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -40,10 +41,13 @@ int rulesrun_range(struct run_context *ctx, struct rules_range *r,
 	r->upstream_name = xstrdup(name);
 	r->to = up;
 	if (branch) {
-		if (scan_resolve(ctx->repo, branch, "--branch", &r->branch) < 0)
+		if (branch_resolve_name(&r->branch_name, ctx->repo, branch,
+					NULL) < 0 ||
+		    scan_resolve(ctx->repo, r->branch_name, "--branch",
+				 &r->branch) < 0)
 			return -1;
 		r->has_branch = 1;
-		r->branch_name = xstrdup(branch);
+		branch = r->branch_name;
 	}
 	if (range)
 		return parse_range(ctx, r, range);

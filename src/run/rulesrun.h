@@ -24,7 +24,7 @@ struct rules_range {
 	git_oid branch;		/* the branch's tip, with has_branch */
 	int has_branch;
 	char *desc;		/* "v2.42..master", as the user would write */
-	char *branch_name;	/* the branch given, or NULL */
+	char *branch_name;	/* the branch as resolved, or NULL */
 	char *upstream_name;	/* mainline's name */
 };
 

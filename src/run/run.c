@@ -172,6 +172,34 @@ static int configured_version(struct run_context *ctx, struct branch_index *bi)
 	return ret;
 }
 
+/*
+ * A branch that is mainline, or one of its commits, has nothing
+ * backported to it: its range would be mainline's own history, empty
+ * or the commits after it.  A branch still at a release tag (a stable
+ * branch just cut at v6.7, before its first backport) is one.  With a
+ * base taken from the cache, the base is what the branch index says
+ * only once proven (run_scan()); a guess at the tip is asked of the
+ * graph.
+ */
+static int check_not_mainline(struct run_context *ctx, const struct run *run)
+{
+	const struct branch_index *bi = &run->branch;
+
+	if (git_oid_equal(&bi->tip, &run->upstream))
+		return error("branch '%s' is mainline itself (upstream '%s')",
+			     bi->name, run->upstream_name);
+	if (!git_oid_equal(&bi->base, &bi->tip) || bi->base_name)
+		return 0;
+	if (bi->guessed &&
+	    history_descendant_of(ctx->repo, &run->upstream, &bi->tip) != 1) {
+		git_error_clear();
+		return 0;
+	}
+	return error("branch '%s' is an ancestor of mainline (upstream "
+		     "'%s'): nothing is backported to it", bi->name,
+		     run->upstream_name);
+}
+
 /* The range base..upstream, named as a maintainer would ("v6.6..master"). */
 static void set_default_range(struct run *run)
 {
@@ -222,8 +250,7 @@ static int index_branch(struct run_context *ctx, struct run *run,
 				  &run->rules);
 }
 
-/* A repository just made (git init): no mainline, no branch, no base. */
-static int no_history(git_repository *repo)
+int run_check_history(git_repository *repo)
 {
 	git_reference *head = NULL;
 	int ret = 0;
@@ -275,14 +302,15 @@ void run_series_limits(const struct run_context *ctx,
 int run_setup(struct run_context *ctx, struct run *run,
 		  const char *branch, const char *upstream)
 {
-	char *path;
+	char *path, *name;
+	int ret;
 
 	memset(run, 0, sizeof(*run));
 	run_series_limits(ctx, &run->series_limits);
 	ruleset_init(&run->rules);
 	branch_index_init(&run->branch);
 	if (run_open_repo(ctx) < 0 || apply_in_memory(ctx->repo) < 0 ||
-	    no_history(ctx->repo) < 0)
+	    run_check_history(ctx->repo) < 0)
 		return -1;
 	run_open_patchids(ctx, &run->patchids);
 	scan_init(&run->scan, ctx->repo, &run->rules);
@@ -309,7 +337,11 @@ int run_setup(struct run_context *ctx, struct run *run,
 	trace_stage("caches and ledger");
 	if (run_load_rules(ctx, &run->rules) < 0 ||
 	    resolve_upstream(ctx, run, upstream) < 0 ||
-	    index_branch(ctx, run, branch) < 0 ||
+	    branch_resolve_name(&name, ctx->repo, branch, NULL) < 0)
+		return -1;
+	ret = index_branch(ctx, run, name);
+	free(name);
+	if (ret < 0 || check_not_mainline(ctx, run) < 0 ||
 	    configured_version(ctx, &run->branch) < 0)
 		return -1;
 	trace_stage("branch index");
@@ -353,6 +385,7 @@ int run_scan(struct run_context *ctx, struct run *run)
 	branch_index_init(bi);
 	if (branch_index_build(bi, ctx->repo, name, &run->upstream,
 			       &run->rules) < 0 ||
+	    check_not_mainline(ctx, run) < 0 ||
 	    configured_version(ctx, bi) < 0) {
 		free(name);
 		return -1;

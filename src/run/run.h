@@ -137,18 +137,25 @@ int run_scan(struct run_context *ctx, struct run *run);
 void run_open_patchids(struct run_context *ctx, struct patchid_cache *pc);
 
 /*
- * Opens the repository, loads the rules, resolves upstream (the option,
- * else stablepick.upstream, else the first of master, main,
- * origin/master and origin/main) and indexes the branch.  Returns 0 or
- * -1 after an error message.
- */
-/*
  * The bounds of the series search (applywith.h): the defaults, with
  * stablepick.seriesSize, seriesDepth and seriesTrials where set.
  */
 void run_series_limits(const struct run_context *ctx,
 		       struct applywith_limits *lim);
 
+/*
+ * A repository just made (git init) has no mainline, no branch and no
+ * base: -1 after "the repository has no commits yet", else 0.
+ */
+int run_check_history(git_repository *repo);
+
+/*
+ * Opens the repository, loads the rules, resolves upstream (the option,
+ * else stablepick.upstream, else the first of master, main,
+ * origin/master and origin/main) and indexes the branch, found as
+ * branch_resolve_name() finds it.  Returns 0 or -1 after an error
+ * message.
+ */
 int run_setup(struct run_context *ctx, struct run *run,
 		  const char *branch, const char *upstream);
 void run_release(struct run *run);

@@ -126,6 +126,39 @@ const struct branch_subject *branch_index_subject(const struct branch_index *bi,
 const struct branch_revert *branch_index_reverted(const struct branch_index *bi,
 						  const git_oid *id);
 
+/*
+ * The branch a --branch value names, as git checkout finds one: name
+ * itself when it resolves (a local branch, any ref or revision), else
+ * the remote-tracking branch REMOTE/name of the one remote that has a
+ * branch of that name (of several, the one checkout.defaultRemote
+ * names), saying so on stderr ("branch 'X' taken as 'origin/X'").
+ * *out, the caller's to free, is the name to read from then on: the
+ * same ref on every later resolution.  Else -1 after an error: several
+ * remotes have it (each named), a ref without its commit
+ * (scan_ref_error()), or nothing has it ("unknown branch 'X'", with
+ * the nearest branch names as a hint).  what names the option in the
+ * messages ("--against"), NULL for --branch.
+ */
+int branch_resolve_name(char **out, git_repository *repo, const char *name,
+			const char *what);
+
+/*
+ * The short names of the local and remote-tracking branches, sorted,
+ * without a symbolic one (origin/HEAD); *names is the caller's to free
+ * (free_string_array()).  0, or -1 after an error.
+ */
+int branch_list_names(git_repository *repo, char ***names, size_t *nr);
+
+/*
+ * Adds to *names (add_string_once()) the branches glob (fnmatch())
+ * matches: local and remote-tracking ones by their short name, and a
+ * remote's branch by its name alone, resolved as branch_resolve_name()
+ * resolves it, unless a local branch has that name.  0, or -1 after an
+ * error ("no branch matches 'GLOB'" when it adds none).
+ */
+int branch_glob(git_repository *repo, const char *glob, char ***names,
+		size_t *nr, size_t *alloc);
+
 /* Parses a version from "v6.6", "v6.6-rc3", "linux-6.6.y", "6.1". */
 int branch_parse_version(const char *s, int *major, int *minor);
 

@@ -9,8 +9,10 @@
 #include "base/strbuf.h"
 #include "base/util.h"
 
+#include <ctype.h>
 #include <fnmatch.h>
 #include <string.h>
+#include <strings.h>
 
 /*
  * The watched paths as a tree of path components.  A node ends a
@@ -452,6 +454,77 @@ static git_tree *tree_of(git_repository *repo, const git_oid *id,
 	return tree;
 }
 
+static char *lower(const char *s)
+{
+	char *l = xstrdup(s), *p;
+
+	for (p = l; *p; p++)
+		*p = (char)tolower((unsigned char)*p);
+	return l;
+}
+
+/* The subsystems of rules near name, whatever their case. */
+static void hint_subsystems(const struct ruleset *rules, const char *name)
+{
+	struct suggest sg = SUGGEST_INIT;
+	char *word = lower(name), *l;
+	size_t i;
+
+	for (i = 0; i < rules->nr_subsystems; i++) {
+		const struct subsystem *sub = rules->subsystems[i];
+
+		if (sub->is_template)
+			continue;
+		l = lower(sub->name);
+		suggest_offer(&sg, word, l, sub->name);
+		free(l);
+	}
+	suggest_hint(&sg);
+	suggest_release(&sg);
+	free(word);
+}
+
+/*
+ * The i-th --subsystem name as the rules spell it: the same, else the
+ * one that differs only in case ("XFS" for xfs); else an error, with
+ * the names near it.  One named twice is kept once: 1 when the i-th
+ * was dropped so, else 0, or -1 after the error.
+ */
+static int resolve_only(struct scan *s, size_t i)
+{
+	const struct subsystem *sub = ruleset_subsystem(s->rules, s->only[i]);
+	size_t j;
+
+	for (j = 0; !sub && j < s->rules->nr_subsystems; j++) {
+		const struct subsystem *t = s->rules->subsystems[j];
+
+		if (t->is_template || strcasecmp(t->name, s->only[i]))
+			continue;
+		if (sub)
+			return error("subsystem '%s' for --subsystem is "
+				     "ambiguous: '%s' or '%s'", s->only[i],
+				     sub->name, t->name);
+		sub = t;
+	}
+	if (!sub || sub->is_template) {
+		error("unknown subsystem '%s' for --subsystem", s->only[i]);
+		hint_subsystems(s->rules, s->only[i]);
+		return -1;
+	}
+	free(s->only[i]);
+	s->only[i] = xstrdup(sub->name);
+	for (j = 0; j < i; j++) {
+		if (strcmp(s->only[j], s->only[i]))
+			continue;
+		free(s->only[i]);
+		memmove(s->only + i, s->only + i + 1,
+			(s->nr_only - i - 1) * sizeof(*s->only));
+		s->nr_only--;
+		return 1;
+	}
+	return 0;
+}
+
 int scan_prepare(struct scan *s)
 {
 	git_tree *root = NULL, *start = NULL;
@@ -481,14 +554,10 @@ int scan_prepare(struct scan *s)
 	if (ret)
 		goto out;
 
-	for (i = 0; i < s->nr_only; i++) {
-		const struct subsystem *sub = ruleset_subsystem(s->rules, s->only[i]);
-
-		if (!sub || sub->is_template) {
-			ret = error("unknown subsystem '%s' for --subsystem", s->only[i]);
+	for (i = 0; i < s->nr_only; i += !ret)
+		if ((ret = resolve_only(s, i)) < 0)
 			goto out;
-		}
-	}
+	ret = 0;
 
 	s->watch = watch_new("", 0);
 	s->need_paths = rules_use_paths(s->rules->rules, s->rules->nr_rules);

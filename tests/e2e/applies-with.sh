@@ -163,7 +163,7 @@ grep -q "with the mainline commits some need before them (marked Stable-dep-of:)
 	"$tmp/flat" || fail "the cover letter does not say prerequisites are carried"
 grep -q "applies after $(short $rework) (\"ext4: rework the inode lookup\", below-threshold, score 0), in the series before it" \
 	"$tmp/flat" || fail "the cover letter does not name the series"
-grep -q "needs a manual backport: tried 0 sets" "$tmp/flat" ||
+grep -q "needs a manual backport: no mainline commit the branch lacks made the lines it changes" "$tmp/flat" ||
 	fail "the cover letter does not say the btrfs fix needs a manual backport"
 ok "the cover letter names each series, and what needs a manual backport"
 

@@ -18,6 +18,8 @@
 # repository give the same answers; the caches are updated as the
 # archives grow, and a damaged cache is read again.
 . "$TEST_SRCDIR/tests/lib.sh"
+# The lines whole: text-width.sh checks how the text fits a width.
+COLUMNS=1000; export COLUMNS
 . "$TEST_SRCDIR/tests/e2e/archive-lib.sh"
 
 STABLEPICK_NOW=1800000000

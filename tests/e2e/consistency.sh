@@ -7,6 +7,8 @@
 # range applied as adapted backports, and a pick whose fixed commit the
 # rules propose but nobody picked.
 . "$TEST_SRCDIR/tests/lib.sh"
+# The lines whole: text-width.sh checks how the text fits a width.
+COLUMNS=1000; export COLUMNS
 command -v jq >/dev/null 2>&1 || skip "jq is not installed"
 
 repo=$tmp/repo

@@ -8,6 +8,8 @@
 # the commits that brought the bug in is there).  propose --cve marks
 # the fixes.  Malformed records are errors naming the file and line.
 . "$TEST_SRCDIR/tests/lib.sh"
+# The lines whole: text-width.sh checks how the text fits a width.
+COLUMNS=1000; export COLUMNS
 
 STABLEPICK_NOW=1700600000
 export STABLEPICK_NOW

@@ -25,7 +25,8 @@ sp() { "$STABLEPICK" -C "$tmp/repo" "$@"; }
 
 expect_error 1 "error: not a git repository: '$tmp/nowhere'" \
 	"$STABLEPICK" -C "$tmp/nowhere" propose --branch linux-6.6.y
-expect_error 1 "error: unknown branch 'linux-9.9.y'" \
+expect_error 1 "error: unknown branch 'linux-9.9.y'
+hint: did you mean 'linux-6.6.y'?" \
 	sp propose --branch linux-9.9.y
 expect_error 1 "error: unknown revision 'mainline' for --upstream" \
 	sp propose --branch linux-6.6.y --upstream mainline
@@ -35,8 +36,14 @@ expect_error 1 "error: 'v6.6...master' is not a range (expected A..B)" \
 	sp propose --branch linux-6.6.y --range v6.6...master
 expect_error 1 "error: unknown revision 'v9.9' for --range" \
 	sp propose --branch linux-6.6.y --range v9.9..master
-expect_error 1 "error: unknown subsystem 'xsf' for --subsystem" \
+expect_error 1 "error: unknown subsystem 'xsf' for --subsystem
+hint: did you mean 'xfs'?" \
 	sp propose --branch linux-6.6.y --subsystem xfs,xsf
+expect_error 1 "error: unknown subsystem 'EXT' for --subsystem
+hint: did you mean 'ext4'?" \
+	sp propose --branch linux-6.6.y --subsystem EXT
+expect_error 1 "error: unknown subsystem 'zzzz' for --subsystem" \
+	sp propose --branch linux-6.6.y --subsystem zzzz
 expect_error 129 "error: unknown format 'yaml' (expected text, json, email, mbox, review, failed or html)" \
 	sp propose --branch linux-6.6.y --format yaml
 expect_error 129 "error: propose needs --branch

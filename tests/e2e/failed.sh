@@ -138,7 +138,7 @@ ok "JSON: likely_prerequisites null where not looked for"
 tr -s ' \n' '  ' <"$tmp/email" >"$tmp/flat"
 grep -q "applies after $rework12 (\"ext4: rework the inode lookup\", below-threshold, score 0), in the series before it" \
 	"$tmp/flat" || fail "the email does not carry the ext4 fix's series"
-grep -q "does not apply to linux-6.6.y: conflicts in fs/btrfs/inode.c; needs a manual backport: tried 0 sets" \
+grep -q "does not apply to linux-6.6.y: conflicts in fs/btrfs/inode.c; needs a manual backport: no mainline commit the branch lacks made the lines it changes" \
 	"$tmp/flat" || fail "the email does not list the manual backport"
 ! grep -q 'may need:' "$tmp/email" ||
 	fail "the email lists likely prerequisites (the series says more)"
@@ -163,7 +163,8 @@ for name in sorted(os.listdir(d)):
     print('defects:', len(msg.defects))
     body = msg.get_content()
     for line in body.splitlines():
-        if line.startswith(('git ', '#', 'fs/', 'It applies', 'No series')) \
+        if line.startswith(('git ', '#', 'fs/', 'It applies', 'No series',
+                            'No mainline')) \
                 or 'rework' in line:
             print(line)
     print('--')
@@ -202,7 +203,7 @@ git cherry-pick -x $deadlock
 git commit -s
 git send-email --to '<stable@vger.kernel.org>' --in-reply-to stablepick.failed.linux-6.6.y.$deadlock12@example.org --subject-prefix 'PATCH 6.6.y' HEAD^..
 fs/btrfs/inode.c
-No series of the mainline commits it needs makes it apply (0 tried
+No mainline commit the branch lacks made the lines it changes: the branch
 --
 EXPECT
 test_cmp "$tmp/expect" "$tmp/actual"

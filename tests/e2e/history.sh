@@ -6,6 +6,8 @@
 # in it; what the specs leave of a directory (fs/smb/Kconfig) is the
 # template's.
 . "$TEST_SRCDIR/tests/lib.sh"
+# The lines whole: text-width.sh checks how the text fits a width.
+COLUMNS=1000; export COLUMNS
 
 repo=$tmp/repo
 test_repo "$repo"

@@ -112,7 +112,8 @@ expect_error 1 "error: --until 2023-11-14 is not after today" \
 	sp mark HEAD deferred --branch linux-6.6.y --until 2023-11-14
 expect_error 1 "error: unknown revision 'nosuch' for mark" \
 	sp mark HEAD nosuch accepted --branch linux-6.6.y
-expect_error 1 "error: unknown branch 'linux-9.9.y'" \
+expect_error 1 "error: unknown branch 'linux-9.9.y'
+hint: did you mean 'linux-6.6.y'?" \
 	sp mark HEAD accepted --branch linux-9.9.y
 expect_error 1 "error: bad STABLEPICK_NOW 'soon' (expected a Unix time)" \
 	env STABLEPICK_NOW=soon "$STABLEPICK" mark HEAD accepted --branch linux-6.6.y

@@ -82,7 +82,8 @@ git tag v6.7-rc1
 same "a new tag" json
 judged "a new tag"
 
-git branch -f linux-6.6.y HEAD~1
+test_tick
+git branch -f linux-6.6.y "$(git commit-tree -p 'v6.6^{commit}' -m 'a backport' 'v6.6^{tree}')"
 same "the branch moved" json
 judged "the branch moved"
 git branch -f linux-6.6.y v6.6

@@ -3,6 +3,8 @@
 # a backport reverted in the branch, a subject-only match, soak time,
 # and the trial cherry-pick onto the branch tip.
 . "$TEST_SRCDIR/tests/lib.sh"
+# The lines whole: text-width.sh checks how the text fits a width.
+COLUMNS=1000; export COLUMNS
 
 repo=$tmp/repo
 test_repo "$repo"
@@ -108,7 +110,7 @@ ok "verdicts, evidence and trial pick"
 cat >"$tmp/expect" <<EXPECT
 proposed              111  $conflict  ext4       ext4: fix an overflow in the inode code
                            cc-stable +100, subject-fix +6, subject-crash +5
-                           does not apply to linux-6.6.y: conflicts in fs/ext4/inode.c
+                           does not apply to linux-6.6.y: conflicts in fs/ext4/inode.c; needs a manual backport: no mainline commit the branch lacks made the lines it changes
 EXPECT
 test_cmp "$tmp/expect" "$tmp/actual"
 ok "text names the conflict"

@@ -2,6 +2,8 @@
 # propose on the fixture of tests/e2e/fixture.sh: the exact table and
 # the exact JSON Lines, one candidate per verdict.
 . "$TEST_SRCDIR/tests/lib.sh"
+# The lines whole: text-width.sh checks how the text fits a width.
+COLUMNS=1000; export COLUMNS
 . "$TEST_SRCDIR/tests/e2e/fixture.sh"
 
 make_fixture "$tmp/repo"
@@ -85,6 +87,14 @@ ok "json fields and evidence"
 echo xfs >"$tmp/expect"
 test_cmp "$tmp/expect" "$tmp/actual"
 ok "--subsystem"
+# Whatever its case, and named twice: the same answer.
+"$STABLEPICK" --no-cache propose --branch linux-6.6.y --subsystem xfs,ext4 \
+	>"$tmp/expect"
+"$STABLEPICK" --no-cache propose --branch linux-6.6.y --subsystem XFS,Ext4,xfs \
+	>"$tmp/actual"
+test_cmp "$tmp/expect" "$tmp/actual"
+grep -q '^proposed .* ext4 ' "$tmp/actual" || fail "no ext4: $(cat "$tmp/actual")"
+ok "--subsystem XFS is xfs"
 
 # --range: from before the base, the bug introducer is present by
 # ancestry (below v6.6).

@@ -201,7 +201,8 @@ expect_error "error: branch 'fresh' has no commits yet" \
 	"$STABLEPICK" -C "$tmp/orphan" propose --branch fresh
 expect_error "error: 'fresh' for --upstream has no commits yet" \
 	"$STABLEPICK" -C "$tmp/orphan" propose --branch linux-6.6.y --upstream fresh
-expect_error "error: unknown branch 'linux-9.9.y'" \
+expect_error "error: unknown branch 'linux-9.9.y'
+hint: did you mean 'linux-6.6.y'?" \
 	"$STABLEPICK" -C "$tmp/orphan" propose --branch linux-9.9.y
 
 # A repository just made and fetched into: master is unborn, mainline
@@ -247,7 +248,11 @@ ok "a loop of symbolic refs: $(cat "$tmp/err")"
 copy moving
 "$STABLEPICK" -C "$tmp/moving" propose --branch linux-6.6.y >/dev/null
 "$STABLEPICK" -C "$tmp/moving" propose --branch linux-6.6.y --since last >/dev/null
-git -C "$tmp/moving" branch vendor master~3	# a base no tag names
+# A base no tag names (a branch at a mainline commit is refused: one
+# commit of its own).
+test_tick
+git -C "$tmp/moving" branch vendor "$(git -C "$tmp/moving" commit-tree \
+	-p master~3 -m 'a vendor change' 'master~3^{tree}')"
 "$STABLEPICK" -C "$tmp/moving" propose --branch vendor >/dev/null
 old_master=$(git -C "$tmp/moving" rev-parse master)
 old_base=$(git -C "$tmp/moving" rev-parse master~3)

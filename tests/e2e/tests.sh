@@ -5,6 +5,8 @@
 # test with every annotation form; the exact output of every format,
 # and propose --tests-from.
 . "$TEST_SRCDIR/tests/lib.sh"
+# The lines whole: text-width.sh checks how the text fits a width.
+COLUMNS=1000; export COLUMNS
 
 repo=$tmp/repo
 test_repo "$repo"

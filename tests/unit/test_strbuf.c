@@ -1,4 +1,7 @@
-/* Unit tests for the byte buffer and the JSON string writer. */
+/*
+ * Unit tests for the byte buffer, the JSON string writer and the
+ * scores of a "did you mean".
+ */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -10,6 +13,7 @@
 #include "base/error.h"
 #include "base/json.h"
 #include "base/strbuf.h"
+#include "base/util.h"
 
 static void test_empty_is_printable(void **state)
 {
@@ -135,6 +139,24 @@ static void test_error_shorten(void **state)
 	strbuf_release(&want);
 }
 
+/* git's weights: a swap free, an added letter 1, a change 2, a deletion 3. */
+static void test_suggest_score(void **state)
+{
+	(void)state;
+	assert_int_equal(levenshtein("xsf", "xfs", 0, 2, 1, 3), 0);
+	assert_int_equal(levenshtein("linux-6.6y", "linux-6.6.y", 0, 2, 1, 3), 1);
+	assert_int_equal(levenshtein("linux-9.9.y", "linux-6.6.y", 0, 2, 1, 3), 4);
+	assert_int_equal(levenshtein("xfss", "xfs", 0, 2, 1, 3), 3);
+	assert_int_equal(levenshtein("", "abc", 0, 2, 1, 3), 3);
+	assert_int_equal(levenshtein("abc", "", 0, 2, 1, 3), 9);
+	/* A prefix, or a part of three letters or more, is the nearest. */
+	assert_int_equal(suggest_score("ext", "ext4"), 0);
+	assert_int_equal(suggest_score("6.6", "origin/linux-6.6.y"), 0);
+	assert_int_equal(suggest_score("XFS", "xfs"), 7);
+	assert_int_equal(suggest_score("mastr", "master"), 2);
+	assert_true(suggest_score("zzzzzzzz", "master") >= SUGGEST_FLOOR);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -145,6 +167,7 @@ int main(void)
 		cmocka_unit_test(test_trim_and_detach),
 		cmocka_unit_test(test_json_escapes),
 		cmocka_unit_test(test_json_invalid_utf8),
+		cmocka_unit_test(test_suggest_score),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
