@@ -43,7 +43,7 @@ __stablepick_options()
 	mark)     echo "--branch --help --list --message --until" ;;
 	patch-id) echo "--help --jobs" ;;
 	propose)  echo "--all --archive --branch --cve --format --help --in-reply-to --range --since --subsystem --tests-from --upstream" ;;
-	queue)    echo "--archive --branch --format --help --output --range --upstream" ;;
+	queue)    echo "--archive --branch --format --help --output --range --signoff --upstream" ;;
 	results)  echo "--baseline --baseline-kernel --branch --class --config --format --fstests --fstyp --help --kernel --ltp --output --upstream" ;;
 	rules)
 		case $2 in

@@ -332,6 +332,15 @@ struct candidate {
 	int queued;
 	struct apply_result queue_apply;
 	/*
+	 * When an accepted commit does not apply in the queue's series:
+	 * the series found that makes it apply is queued before it
+	 * (applywith_queue()), each member with queue_for the commit it
+	 * came for (a member queued for itself has none); queue_pos is
+	 * the place in that series, from 1 (0: in mainline order).
+	 */
+	const struct candidate *queue_for;
+	size_t queue_pos;
+	/*
 	 * --since last: an earlier run listed it, but it is eligible now
 	 * where it was not then, so it is listed again: why, and what it
 	 * was then (a name of enum state_was: "waiting", "held" ...).

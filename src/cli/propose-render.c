@@ -148,8 +148,11 @@ int propose_render(struct run_context *ctx, struct run *run,
 	/*
 	 * Nothing to send is no mail: a script that mails what propose
 	 * wrote tests for an empty file (exit status 0, as for a mail).
+	 * The FAILED mails are also for accepted commits, which no
+	 * proposal lists: they say for themselves when there is none.
 	 */
-	if (!mail_has_content(&run->scan.candidates)) {
+	if (format != FORMAT_FAILED &&
+	    !mail_has_content(&run->scan.candidates)) {
 		say("nothing to propose for %s: no mail written",
 		    run->branch.name);
 		return 0;

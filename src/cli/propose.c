@@ -139,6 +139,12 @@ static int propose(struct run_context *ctx, int argc, char **argv)
 	if (!ret && since)
 		ret = run_since(&run, ctx->repo, since, &since_state);
 	/*
+	 * The FAILED mails are for the accepted commits that the queue
+	 * leaves out too: the queue made with the series found for them.
+	 */
+	if (!ret && a.format == FORMAT_FAILED)
+		ret = run_queue_series(&run, ctx->repo);
+	/*
 	 * A blame per proposal that does not apply is a long walk each:
 	 * on systemd-stable's v254-stable the email took 56 s with them
 	 * (63 proposals that do not apply) and 2.3 s without.  Only the

@@ -61,6 +61,7 @@ static int queue(struct run_context *ctx, int argc, char **argv)
 {
 	struct cli_args a = { 0 };
 	const char *output = NULL;
+	int signoff = 0;
 	const struct cli_option opts[] = {
 		OPT_BRANCH(&a, "the branch the queue is for (required)"),
 		OPT_ARCHIVE(&a),
@@ -70,17 +71,20 @@ static int queue(struct run_context *ctx, int argc, char **argv)
 			   "series file and patches), created if missing"),
 		OPT_RANGE(&a, "the mainline range to walk (default: from the "
 			  "merge base)"),
+		OPT_BOOL("signoff", &signoff, "add your Signed-off-by: line "
+			 "last to each patch, as git am -s does"),
 		OPT_UPSTREAM(&a),
 		OPT_END()
 	};
-	struct strbuf out = STRBUF_INIT, cc = STRBUF_INIT;
+	struct strbuf out = STRBUF_INIT, cc = STRBUF_INIT, note = STRBUF_INIT;
+	struct queue_count count;
 	struct cli_end end = { 0 };
 	struct candidate **q = NULL;
 	git_signature *me = NULL;
 	struct report r;
 	struct run run;
-	size_t nr = 0, added = 0;
-	char *id = NULL;
+	size_t nr = 0, i;
+	char *id = NULL, *me_line = NULL;
 	int n, ret;
 
 	if ((n = cli_parse(&cmd_queue, opts, argc, argv, CLI_NO_ARGS)) < 0)
@@ -95,9 +99,11 @@ static int queue(struct run_context *ctx, int argc, char **argv)
 	ret = cli_run_scan(ctx, &run, &a);
 	if (!ret)
 		ret = run_judge_range(ctx, &run, a.archives.v, a.archives.nr);
+	if (!ret)
+		ret = run_queue_series(&run, ctx->repo);
 	if (!ret) {
 		warn_left_out(&run.scan.candidates);
-		nr = report_queue(&run.scan.candidates, &q);
+		nr = report_queue(&run.scan.candidates, &run.outside, &q);
 		ret = fill_patches(ctx->repo, q, nr);
 	}
 	if (!ret) {
@@ -110,21 +116,35 @@ static int queue(struct run_context *ctx, int argc, char **argv)
 		local = xstrfmt("stablepick-queue.%s.%.12s", run.branch.name, hex);
 		if (!ret)
 			id = mail_message_id(local, r.from_email);
+		if (!ret && signoff)
+			me_line = xstrfmt("%s <%s>", r.from_name, r.from_email);
 		free(local);
 	}
 	/* The quilt is written here; the mbox, to stdout, by cli_end(). */
+	if (!ret)
+		report_queue_count(&run.scan.candidates, &count);
 	if (!ret && a.format == FORMAT_QUILT) {
-		ret = report_queue_quilt(output, &r, q, nr, &added);
-		end.note = xstrfmt("%zu of %zu accepted patches added to "
-				   "%s/series", added, nr, output);
+		char *where = xstrfmt("%s/series", output);
+
+		ret = report_queue_quilt(output, &r, q, nr, me_line, &count);
+		report_queue_note(&note, &count, where);
+		free(where);
 	} else if (!ret) {
-		report_queue_mbox(&out, &r, q, nr, id);
+		report_queue_mbox(&out, &r, q, nr, id, me_line);
 		end.out = &out;
-		if (!nr)
-			end.note = xstrfmt("nothing accepted for %s waits to "
-					   "be applied", run.branch.name);
+		for (i = 0; i < nr; i++)
+			report_queue_add(&count, q[i]);
+		if (!count.accepted)
+			strbuf_addf(&note, "nothing accepted for %s waits to "
+				    "be applied", run.branch.name);
+		else
+			report_queue_note(&note, &count, "the mbox");
 	}
+	if (!ret && note.len)
+		end.note = strbuf_detach(&note, NULL);
+	strbuf_release(&note);
 	free(id);
+	free(me_line);
 	free(q);
 	strbuf_release(&cc);
 	git_signature_free(me);
@@ -136,7 +156,8 @@ static int queue(struct run_context *ctx, int argc, char **argv)
 const struct cli_command cmd_queue = {
 	"queue",
 	"--branch BRANCH [--archive PATH]... [--format mbox|quilt]\n"
-	"                        [--output DIR] [--range A..B] [--upstream REF]",
+	"                        [--output DIR] [--range A..B] [--signoff]\n"
+	"                        [--upstream REF]",
 	"write what was accepted, ready to apply",
 	queue,
 };

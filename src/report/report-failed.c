@@ -11,11 +11,32 @@
 /* The stable team's address, where a backport goes, when no Cc names one. */
 #define STABLE_LIST "stable@vger.kernel.org"
 
-/* What the FAILED mails are about: proposals whose trial pick conflicts. */
+/*
+ * An accepted commit left out of the queue: it does not apply there,
+ * with the series found for it, if any (applywith_queue()).
+ */
+static int left_out(const struct candidate *c)
+{
+	return c->verdict == VERDICT_ACCEPTED && c->queued &&
+	       !c->queue_apply.applies;
+}
+
+/*
+ * What the FAILED mails are about: proposals whose trial pick
+ * conflicts, and accepted commits left out of the queue.
+ */
 static int failed(const struct candidate *c)
 {
-	return c->verdict == VERDICT_PROPOSED && c->apply_checked &&
-	       !c->apply.applies && !c->listed_before;
+	if (c->listed_before)
+		return 0;
+	return left_out(c) || (c->verdict == VERDICT_PROPOSED &&
+			       c->apply_checked && !c->apply.applies);
+}
+
+/* The trial pick that failed: in the queue's series, or alone. */
+static const struct apply_result *failed_result(const struct candidate *c)
+{
+	return left_out(c) ? &c->queue_apply : &c->apply;
 }
 
 static int cmp_order(const void *a, const void *b)
@@ -223,8 +244,8 @@ static void add_mail(struct strbuf *out, const struct report *r,
 	add_commands(out, r, c, id, stable ? stable : STABLE_LIST);
 
 	strbuf_addstr(out, "\nIt conflicts in:\n\n");
-	for (i = 0; i < c->apply.nr_conflicts; i++)
-		add_line(out, c->apply.conflicts[i]);
+	for (i = 0; i < failed_result(c)->nr_conflicts; i++)
+		add_line(out, failed_result(c)->conflicts[i]);
 	if (c->lacks) {
 		strbuf_reset(&text);
 		strbuf_addf(&text, "It changes %s.", c->lacks);

@@ -509,17 +509,113 @@ static int is_inbody_header(const char *body)
  * A prerequisite carried for a proposal says so as the stable queue's
  * patches do, in a trailer: "Stable-dep-of: <id> ("subject")".
  */
-static void add_stable_dep(struct strbuf *out, const struct candidate *c)
+static void add_stable_dep(struct strbuf *out, const struct candidate *p)
 {
-	const struct candidate *p = c->carried_for;
-
 	if (p)
 		strbuf_addf(out, "Stable-dep-of: %.12s (\"%s\")\n", p->hex,
 			    p->msg.subject ? p->msg.subject : "");
 }
 
+/* The last line of out from start on, without its newline ("" if none). */
+static const char *last_line(const struct strbuf *out, size_t start,
+			     size_t *len)
+{
+	size_t end = out->len, begin;
+
+	if (end > start && out->buf[end - 1] == '\n')
+		end--;
+	for (begin = end; begin > start && out->buf[begin - 1] != '\n'; begin--)
+		;
+	*len = end - begin;
+	return out->buf + begin;
+}
+
+/*
+ * Whether a line is one git reads as part of a trailer block: "Key:
+ * value" (a key of letters, digits and dashes) or git cherry-pick -x's
+ * line.
+ */
+static int trailer_like(const char *line, size_t len)
+{
+	size_t k = 0;
+
+	if (len >= 27 && starts_with(line, "(cherry picked from commit "))
+		return 1;
+	while (k < len && (is_alnum((unsigned char)line[k]) || line[k] == '-'))
+		k++;
+	return k && k + 1 < len && line[k] == ':' && line[k + 1] == ' ';
+}
+
+/* Whether c's message has the trailer "key: val" (key in any case). */
+static int has_trailer(const struct candidate *c, const char *key,
+		       const char *val)
+{
+	const struct trailer *t;
+	size_t pos = 0;
+
+	while ((t = message_trailer_next(&c->msg, key, &pos)))
+		if (!strcmp(t->val, val))
+			return 1;
+	return 0;
+}
+
+/*
+ * Appends line (no newline) to the message written into out from
+ * start: after a blank line when the message does not end in a
+ * trailer block, so that git reads it as a trailer.
+ */
+static void add_trailer_line(struct strbuf *out, size_t start,
+			     const char *line, size_t len)
+{
+	size_t last_len;
+	const char *last = last_line(out, start, &last_len);
+
+	if (last_len && !trailer_like(last, last_len))
+		strbuf_addch(out, '\n');
+	strbuf_add(out, line, len);
+	strbuf_addch(out, '\n');
+}
+
+/*
+ * The trailers pm adds to c's message written into out from start,
+ * then the sign-off (see struct patch_mail).
+ */
+static void add_more_trailers(struct strbuf *out, size_t start,
+			      const struct candidate *c,
+			      const struct patch_mail *pm)
+{
+	const char *p = pm->trailers ? pm->trailers : "";
+
+	while (*p) {
+		size_t len = strcspn(p, "\n");
+		const char *colon = memchr(p, ':', len);
+
+		if (colon && colon > p && trailer_like(p, len)) {
+			char *key = xstrndup(p, (size_t)(colon - p));
+			const char *v = colon + 2;
+			char *val = xstrndup(v, len - (size_t)(v - p));
+
+			if (!has_trailer(c, key, val))
+				add_trailer_line(out, start, p, len);
+			free(val);
+			free(key);
+		}
+		p += len + (p[len] == '\n');
+	}
+	if (pm->signoff) {
+		char *line = xstrfmt("Signed-off-by: %s", pm->signoff);
+		size_t last_len;
+		const char *last = last_line(out, start, &last_len);
+
+		if (last_len != strlen(line) || memcmp(last, line, last_len))
+			add_trailer_line(out, start, line, strlen(line));
+		free(line);
+	}
+}
+
 static void add_backport_body(struct strbuf *out, enum backport_line form,
-			      const struct candidate *c)
+			      const struct candidate *c,
+			      const struct candidate *dep_of)
 {
 	const char *body = c->msg.body ? c->msg.body : "";
 
@@ -527,12 +623,12 @@ static void add_backport_body(struct strbuf *out, enum backport_line form,
 	case BACKPORT_LINE_UPSTREAM:
 		strbuf_addf(out, "commit %s upstream.\n\n", c->hex);
 		report_add_mail_body(out, body, 0);
-		add_stable_dep(out, c);
+		add_stable_dep(out, dep_of);
 		break;
 	case BACKPORT_LINE_BRACKET:
 		strbuf_addf(out, "[ Upstream commit %s ]\n\n", c->hex);
 		report_add_mail_body(out, body, 0);
-		add_stable_dep(out, c);
+		add_stable_dep(out, dep_of);
 		break;
 	case BACKPORT_LINE_CHERRY_PICK: {
 		size_t len = strlen(body);
@@ -552,7 +648,7 @@ static void add_backport_body(struct strbuf *out, enum backport_line form,
 		report_add_mail_body(out, text, 0);
 		if (len && !c->msg.nr_trailers)
 			strbuf_addch(out, '\n');
-		add_stable_dep(out, c);
+		add_stable_dep(out, dep_of);
 		strbuf_addf(out, "(cherry picked from commit %s)\n", c->hex);
 		free(text);
 		break;
@@ -589,7 +685,7 @@ void report_patch_mail(struct strbuf *out, const struct report *r,
 	struct strbuf name = STRBUF_INIT, email = STRBUF_INIT;
 	struct strbuf subj = STRBUF_INIT;
 	struct mail_addrs to = MAIL_ADDRS_INIT, cc = MAIL_ADDRS_INIT;
-	size_t i;
+	size_t i, body;
 
 	if (c->author && strchr(c->author, '<'))
 		mail_split_address(c->author, &name, &email);
@@ -619,7 +715,10 @@ void report_patch_mail(struct strbuf *out, const struct report *r,
 		mail_id_header(out, "References", pm->in_reply_to);
 	}
 	mail_text_body(out);
-	add_backport_body(out, r->backport_line, c);
+	body = out->len;
+	add_backport_body(out, r->backport_line, c,
+			  pm->dep_of ? pm->dep_of : c->carried_for);
+	add_more_trailers(out, body, c, pm);
 	strbuf_addstr(out, "---\n");
 	if (pm->patch)
 		strbuf_addstr(out, pm->patch);

@@ -2,6 +2,7 @@
 
 #include "report/report-review.h"
 #include "base/error.h"
+#include "store/ledger.h"
 #include "base/lockfile.h"
 #include "base/util.h"
 
@@ -180,13 +181,124 @@ static int in_queue(const struct candidate *c)
 	       c->queue_apply.nr_changes;
 }
 
-size_t report_queue(const struct candidate_list *l, struct candidate ***out)
+/* The queue's order when it was made again with series, else mainline's. */
+static int cmp_queue(const void *a, const void *b)
 {
-	return pick(l, NULL, in_queue, out);
+	const struct candidate *x = *(const struct candidate *const *)a;
+	const struct candidate *y = *(const struct candidate *const *)b;
+
+	if (x->queue_pos && y->queue_pos)
+		return x->queue_pos < y->queue_pos ? -1 :
+		       x->queue_pos > y->queue_pos;
+	return x->order < y->order ? -1 : x->order > y->order;
+}
+
+size_t report_queue(const struct candidate_list *l,
+		    const struct candidate_list *outside,
+		    struct candidate ***out)
+{
+	size_t i, nr = 0, more = outside ? outside->nr : 0;
+
+	*out = xcalloc(l->nr + more ? l->nr + more : 1, sizeof(**out));
+	for (i = 0; i < l->nr; i++)
+		if (in_queue(l->items[i]))
+			(*out)[nr++] = l->items[i];
+	for (i = 0; i < more; i++)
+		if (in_queue(outside->items[i]))
+			(*out)[nr++] = outside->items[i];
+	QSORT(*out, nr, cmp_queue);
+	return nr;
+}
+
+void report_queue_count(const struct candidate_list *l, struct queue_count *n)
+{
+	size_t i;
+
+	memset(n, 0, sizeof(*n));
+	for (i = 0; i < l->nr; i++) {
+		const struct candidate *c = l->items[i];
+
+		if (!c->queued || c->verdict != VERDICT_ACCEPTED)
+			continue;
+		n->accepted++;
+		n->left_out += !c->queue_apply.applies;
+	}
+}
+
+void report_queue_add(struct queue_count *n, const struct candidate *c)
+{
+	if (c->verdict == VERDICT_ACCEPTED)
+		n->added++;
+	else
+		n->prereqs++;
+}
+
+void report_queue_note(struct strbuf *out, const struct queue_count *n,
+		       const char *where)
+{
+	strbuf_addf(out, "%zu of %zu accepted patch%s added to %s", n->added,
+		    n->accepted, n->accepted == 1 ? "" : "es", where);
+	if (n->prereqs)
+		strbuf_addf(out, ", with %zu prerequisite%s", n->prereqs,
+			    n->prereqs == 1 ? "" : "s");
+	if (n->left_out)
+		strbuf_addf(out, "; %zu left out: %s a manual backport",
+			    n->left_out,
+			    n->left_out == 1 ? "it needs" : "each needs");
+}
+
+/*
+ * The trailer that acks recorded when c was accepted: the ledger's
+ * reason of its decision, when it is one ("Acked-by: Name <email> in
+ * <message-id>", as acks writes it, or a reason given to mark in that
+ * form), without the message-id; NULL when none.  The caller frees.
+ */
+static char *recorded_trailer(const struct candidate *c)
+{
+	static const char *const keys[] = {
+		"Acked-by: ", "Reviewed-by: ", "Tested-by: "
+	};
+	const char *reason, *in;
+	size_t i, len;
+
+	if (c->verdict != VERDICT_ACCEPTED || !c->decision ||
+	    c->decision->decision != DECISION_ACCEPTED)
+		return NULL;
+	reason = c->decision->reason;
+	for (i = 0; i < ARRAY_SIZE(keys); i++)
+		if (!ascii_strncasecmp(reason, keys[i], strlen(keys[i])))
+			break;
+	if (i == ARRAY_SIZE(keys))
+		return NULL;
+	len = strlen(reason);
+	in = strstr(reason, " in <");
+	if (in && reason[len - 1] == '>')
+		len = (size_t)(in - reason);
+	if (len <= strlen(keys[i]))
+		return NULL;
+	/* As git writes the key, whatever the case it was written in. */
+	return xstrfmt("%s%.*s\n", keys[i], (int)(len - strlen(keys[i])),
+		       reason + strlen(keys[i]));
+}
+
+/* c's patch mail in the queue: its prerequisite mark and trailers. */
+static void queue_patch_mail(struct strbuf *out, const struct report *r,
+			     const struct candidate *c, struct patch_mail *pm,
+			     const char *signoff)
+{
+	char *trailer = recorded_trailer(c);
+
+	pm->patch = c->patch;
+	pm->dep_of = c->queue_for;
+	pm->trailers = trailer;
+	pm->signoff = signoff;
+	report_patch_mail(out, r, c, pm);
+	free(trailer);
 }
 
 void report_queue_mbox(struct strbuf *out, const struct report *r,
-		       struct candidate **queue, size_t nr, const char *id)
+		       struct candidate **queue, size_t nr, const char *id,
+		       const char *signoff)
 {
 	char *first = NULL;
 	size_t i;
@@ -199,8 +311,7 @@ void report_queue_mbox(struct strbuf *out, const struct report *r,
 		pm.total = nr;
 		pm.message_id = mine;
 		pm.in_reply_to = first;
-		pm.patch = queue[i]->patch;
-		report_patch_mail(out, r, queue[i], &pm);
+		queue_patch_mail(out, r, queue[i], &pm, signoff);
 		if (!first)
 			first = mine;
 		else
@@ -296,7 +407,8 @@ static int queued_before(const char *dir, const struct strbuf *series,
 }
 
 int report_queue_quilt(const char *dir, const struct report *r,
-		       struct candidate **queue, size_t nr, size_t *added)
+		       struct candidate **queue, size_t nr,
+		       const char *signoff, struct queue_count *added)
 {
 	struct strbuf series = STRBUF_INIT, name = STRBUF_INIT;
 	struct strbuf patch = STRBUF_INIT;
@@ -305,7 +417,6 @@ int report_queue_quilt(const char *dir, const struct report *r,
 	size_t i;
 	int ret = 0;
 
-	*added = 0;
 	if (mkdir(dir, 0777) < 0 && errno != EEXIST) {
 		ret = error("cannot create '%s': %s", dir, strerror(errno));
 		goto out;
@@ -342,13 +453,12 @@ int report_queue_quilt(const char *dir, const struct report *r,
 			strbuf_addf(&name, "-%d", n);
 		}
 		strbuf_reset(&patch);
-		pm.patch = queue[i]->patch;
-		report_patch_mail(&patch, r, queue[i], &pm);
+		queue_patch_mail(&patch, r, queue[i], &pm, signoff);
 		if (write_file_atomic(path, patch.buf, patch.len, "patch") < 0)
 			ret = -1;
 		else {
 			strbuf_addf(&series, "%s\n", name.buf);
-			(*added)++;
+			report_queue_add(added, queue[i]);
 		}
 		free(path);
 	}

@@ -27,29 +27,66 @@ size_t report_review(struct strbuf *out, const struct report *r,
 int report_review_sends(const struct candidate *c);
 
 /*
- * The queue: what was accepted for the branch, with its prerequisites,
- * that applies in that series (queue_apply), in mainline order.
- * Returns how many; *out to free.
+ * The queue: what was accepted for the branch, with its prerequisites
+ * and the series found for what does not apply alone (of l and of
+ * outside, which may be NULL), that applies in that series
+ * (queue_apply), in the queue's order.  Returns how many; *out to free.
  */
-size_t report_queue(const struct candidate_list *l, struct candidate ***out);
+size_t report_queue(const struct candidate_list *l,
+		    const struct candidate_list *outside,
+		    struct candidate ***out);
+/*
+ * What a queue holds, for the line that says so: the accepted commits
+ * queued for the branch (not in it), how many of them were added and
+ * how many prerequisites with them (report_queue_add(), or
+ * report_queue_quilt()), and how many are left out as they do not
+ * apply (a manual backport).
+ */
+struct queue_count {
+	size_t accepted;
+	size_t added;
+	size_t prereqs;
+	size_t left_out;
+};
+
+/* The accepted and left-out commits of l into n (added and prereqs: 0). */
+void report_queue_count(const struct candidate_list *l, struct queue_count *n);
+/* Counts c, written to the queue, as added or as a prerequisite. */
+void report_queue_add(struct queue_count *n, const struct candidate *c);
+/*
+ * "3 of 4 accepted patches added to WHERE, with 1 prerequisite; 1 left
+ * out: it needs a manual backport", without a newline.
+ */
+void report_queue_note(struct strbuf *out, const struct queue_count *n,
+		       const char *where);
+
 /*
  * The queue as an mbox, "[PATCH 6.6 n/N]", each patch addressed and
- * threaded to the first (message ids from id); c->patch filled.
+ * threaded to the first (message ids from id); c->patch filled.  Each
+ * message gets the trailer acks recorded for its acceptance
+ * ("Acked-by:", "Reviewed-by:", "Tested-by:", unless it has it), a
+ * member of a series found for another "Stable-dep-of:", and with
+ * signoff ("Name <email>", or NULL) a "Signed-off-by:" line last, as
+ * git am -s adds it.
  */
 void report_queue_mbox(struct strbuf *out, const struct report *r,
-		       struct candidate **queue, size_t nr, const char *id);
+		       struct candidate **queue, size_t nr, const char *id,
+		       const char *signoff);
 
 /*
  * The queue as the stable team keeps one: dir/series (quilt's) and a
  * patch file per commit named after its subject ("xfs-fix-foo.patch"),
- * as report_patch_mail() writes it without a number or addressing.
+ * as report_patch_mail() writes it without a number or addressing, with
+ * the trailers and sign-off of report_queue_mbox().
  * A commit the queue has already (a patch of the series names its id)
  * is not added again; new patches are written first, the series last,
- * each file atomically.  *added: how many.  Returns 0 or -1 after an
+ * each file atomically.  Each one added is counted in *added
+ * (report_queue_add()).  Returns 0 or -1 after an
  * error message.
  */
 int report_queue_quilt(const char *dir, const struct report *r,
-		       struct candidate **queue, size_t nr, size_t *added);
+		       struct candidate **queue, size_t nr,
+		       const char *signoff, struct queue_count *added);
 
 /* What stablepick acks found and did with one answer. */
 struct ack_outcome {

@@ -96,6 +96,20 @@ struct patch_mail {
 	const char *in_reply_to;	/* without <>, or NULL */
 	const struct mail_addrs *cc;	/* more Cc, or NULL */
 	const char *patch;
+	/*
+	 * The commit it is a prerequisite for ("Stable-dep-of:"), or NULL:
+	 * the one the mail series carried it for, if any.
+	 */
+	const struct candidate *dep_of;
+	/*
+	 * More trailers for its message, "Key: value" lines (each ending
+	 * in a newline), or NULL: after its own, each unless the message
+	 * has it already.  Then signoff, "Name <email>", or NULL: a
+	 * "Signed-off-by:" line last, as git am -s adds it (not when the
+	 * message ends with that very line).
+	 */
+	const char *trailers;
+	const char *signoff;
 };
 void report_patch_mail(struct strbuf *out, const struct report *r,
 		       const struct candidate *c, const struct patch_mail *pm);

@@ -296,3 +296,20 @@ int run_applies_with(struct run *run, git_repository *repo,
 	trace_stage("prerequisite series");
 	return ret;
 }
+
+int run_queue_series(struct run *run, git_repository *repo)
+{
+	struct trialcache *cache = run->trial_cache;
+	size_t hits = cache ? cache->hits : 0;
+	size_t computed = cache ? cache->computed : 0;
+	int ret = applywith_queue(run_match(run, repo), &run->branch,
+				  &run->scan, &run->scan.candidates,
+				  &run->outside, cache, &run->series_limits);
+
+	if (cache)
+		trace_printf("queue series: trial picks: %zu from the cache, "
+			     "%zu computed", cache->hits - hits,
+			     cache->computed - computed);
+	trace_stage("queue series");
+	return ret;
+}

@@ -235,6 +235,13 @@ int run_applies_with(struct run *run, git_repository *repo,
 		     struct candidate_list *l, struct candidate *only);
 
 /*
+ * After run_judge(), for queue: the series that makes each accepted
+ * commit that does not apply in the queue apply, queued before it
+ * (applywith_queue(), with run->outside).  0 or -1.
+ */
+int run_queue_series(struct run *run, git_repository *repo);
+
+/*
  * The same up to the verdicts from the rules: no prerequisites pulled
  * in, no recorded decisions, no soak or trial picks (eval).
  */

@@ -91,4 +91,21 @@ int applywith_carry(git_repository *repo, const struct branch_index *branch,
 		    struct scan *scan, struct candidate_list *l,
 		    struct candidate_list *outside, struct trialcache *cache);
 
+/*
+ * After checks_run() (the queue's series, queue_apply): for each
+ * accepted commit that does not apply there, the series after which
+ * it does, searched after the queued commits before it that applied;
+ * the members found are queued before it (queued, queue_for it; a
+ * member queued already is reused, one the scan did not find is added
+ * to outside), and the queue is picked again as one series, each
+ * result in queue_apply and its place in queue_pos.  An accepted
+ * commit that does not apply there is taken out with the members
+ * carried for it (they are no longer queued), and the series picked
+ * again.  0 or -1 after an error message.
+ */
+int applywith_queue(struct match *m, const struct branch_index *branch,
+		    struct scan *scan, struct candidate_list *l,
+		    struct candidate_list *outside, struct trialcache *cache,
+		    const struct applywith_limits *lim);
+
 #endif

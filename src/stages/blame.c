@@ -359,16 +359,15 @@ out:
 
 static int likely_one(struct match *m, const git_oid *base,
 		      struct candidate_list *l, struct trialcache *cache,
-		      struct candidate *c)
+		      struct candidate *c, const struct apply_result *res)
 {
 	git_oid *ids = NULL;
 	size_t nr = 0, alloc = 0, i;
 	int ret;
 
 	c->likely_checked = 1;
-	ret = blame_missing(m, base, &c->id, c->apply.conflicts,
-			    c->apply.nr_conflicts, &ids, &nr, &alloc, cache,
-			    c);
+	ret = blame_missing(m, base, &c->id, res->conflicts,
+			    res->nr_conflicts, &ids, &nr, &alloc, cache, c);
 	for (i = 0; !ret && i < nr; i++)
 		ret = add_likely(c, m->repo, l, &ids[i]);
 	if (!ret)
@@ -388,12 +387,25 @@ int blame_likely_prereqs(struct match *m, const git_oid *base,
 
 		if (only && c != only)
 			continue;
+		if (c->likely_checked || (!only && c->listed_before))
+			continue;
+		/*
+		 * An accepted commit left out of the queue: where it
+		 * conflicts there (its FAILED mail).
+		 */
+		if (!only && c->verdict == VERDICT_ACCEPTED && c->queued &&
+		    !c->queue_apply.applies) {
+			if (likely_one(m, base, l, cache, c,
+				       &c->queue_apply) < 0)
+				return -1;
+			continue;
+		}
 		/* A run's: the proposals it shows (the email, the FAILED mails). */
-		if (!only && (c->listed_before || c->verdict != VERDICT_PROPOSED))
+		if (!only && c->verdict != VERDICT_PROPOSED)
 			continue;
-		if (!c->apply_checked || c->apply.applies || c->likely_checked)
+		if (!c->apply_checked || c->apply.applies)
 			continue;
-		if (likely_one(m, base, l, cache, c) < 0)
+		if (likely_one(m, base, l, cache, c, &c->apply) < 0)
 			return -1;
 	}
 	return 0;

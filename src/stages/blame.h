@@ -29,7 +29,9 @@
  *             ... c->likely[i].hex, c->likely[i].subject ...
  *
  * Only the candidates whose trial pick was made and failed are looked
- * at (only one, when only is not NULL), each once: a blame walks the
+ * at (only one, when only is not NULL), each once: the proposals, and
+ * the accepted commits whose pick failed in the queue's series (where
+ * they conflict there; not with only).  A blame walks the
  * file's history back to the base, which takes a while on a long
  * range (half a second a file on 10,000 commits), so it is for the
  * outputs that show the result; what a blame found is kept in the trial

@@ -223,3 +223,77 @@ grep -q "^error: bad value 'lots' of stablepick.seriesTrials: expected a number 
 	"$tmp/err" || fail "bad seriesTrials: $(cat "$tmp/err")"
 git config --unset stablepick.seriesTrials
 ok "the bounds are settings: seriesSize, seriesTrials (0: no search); a bad one is an error"
+
+# queue: an accepted fix that does not apply alone in the queue comes
+# with the series that makes it apply, each member before it marked as
+# a prerequisite; git am and quilt push -a take the queue.  The fix
+# for which no series is found is left out.
+"$STABLEPICK" mark --branch linux-6.6.y $fix $chain $manual $alone accepted \
+	>/dev/null
+"$STABLEPICK" queue --branch linux-6.6.y >"$tmp/queue.mbox" 2>"$tmp/err"
+grep '^Subject: \|^Stable-dep-of: ' "$tmp/queue.mbox" >"$tmp/actual"
+cat >"$tmp/expect" <<EXPECT
+Subject: [PATCH 6.6 1/6] ext4: rework the inode lookup
+Stable-dep-of: $(short $fix) ("ext4: fix a crash in the inode lookup")
+Subject: [PATCH 6.6 2/6] ext4: fix a crash in the inode lookup
+Subject: [PATCH 6.6 3/6] ext4: clean up the extent code
+Stable-dep-of: $(short $chain) ("ext4: fix a leak in the extent helper")
+Subject: [PATCH 6.6 4/6] ext4: split the extent helper
+Stable-dep-of: $(short $chain) ("ext4: fix a leak in the extent helper")
+Subject: [PATCH 6.6 5/6] ext4: fix a leak in the extent helper
+Subject: [PATCH 6.6 6/6] btrfs: fix a crash in the inode code
+EXPECT
+test_cmp "$tmp/expect" "$tmp/actual"
+grep -q "^warning: $(short $manual) (\"btrfs: fix a deadlock in the inode code\") does not apply to the branch; conflicts in fs/btrfs/inode.c: left out" \
+	"$tmp/err" || fail "the fix with no series is not said left out: $(cat "$tmp/err")"
+git checkout -q --detach linux-6.6.y
+git -c user.name=T -c user.email=t@example.org am -q "$tmp/queue.mbox" ||
+	fail "git am does not take the queue"
+git log --reverse --format=%s linux-6.6.y..HEAD >"$tmp/actual"
+git checkout -q master
+sed -n 's/^Subject: \[PATCH 6.6 [0-9]\/6\] //p' "$tmp/expect" >"$tmp/expect.log"
+test_cmp "$tmp/expect.log" "$tmp/actual"
+ok "queue: an accepted fix comes with its series, marked; git am takes it"
+
+"$STABLEPICK" queue --branch linux-6.6.y --format quilt --output "$tmp/q" \
+	2>"$tmp/err"
+cp "$tmp/err" "$tmp/quilt.err"
+cat >"$tmp/expect" <<EXPECT
+ext4-rework-the-inode-lookup.patch
+ext4-fix-a-crash-in-the-inode-lookup.patch
+ext4-clean-up-the-extent-code.patch
+ext4-split-the-extent-helper.patch
+ext4-fix-a-leak-in-the-extent-helper.patch
+btrfs-fix-a-crash-in-the-inode-code.patch
+EXPECT
+test_cmp "$tmp/expect" "$tmp/q/series"
+grep -q "^Stable-dep-of: $(short $fix) " "$tmp/q/ext4-rework-the-inode-lookup.patch" ||
+	fail "the quilt patch of the prerequisite is not marked"
+if command -v quilt >/dev/null 2>&1; then
+	git worktree add -q --detach "$tmp/quilt" linux-6.6.y
+	(cd "$tmp/quilt" && QUILT_PATCHES="$tmp/q" quilt push -a -q) \
+		>"$tmp/out" 2>&1 || fail "quilt push -a: $(cat "$tmp/out")"
+	grep -q '^line 15 fixed$' "$tmp/quilt/fs/ext4/inode.c" ||
+		fail "quilt did not apply the leak fix"
+	ok "queue --format quilt: the series in order; quilt push -a applies it"
+else
+	echo "# quilt is not installed: quilt push -a not tried"
+fi
+
+# What the queue says it did counts the accepted commits, the
+# prerequisites with them and the one left out apart (it said "6 of 6
+# accepted patches added"); the FAILED mails are for that one too.
+grep -q "^3 of 4 accepted patches added to $tmp/q/series, with 3 prerequisites; 1 left out: it needs a manual backport\$" \
+	"$tmp/quilt.err" || fail "queue --format quilt says: $(cat "$tmp/quilt.err")"
+"$STABLEPICK" queue --branch linux-6.6.y 2>"$tmp/err" >/dev/null
+grep -q "^3 of 4 accepted patches added to the mbox, with 3 prerequisites; 1 left out: it needs a manual backport\$" \
+	"$tmp/err" || fail "queue says: $(cat "$tmp/err")"
+"$STABLEPICK" propose --branch linux-6.6.y --format failed >"$tmp/failed" 2>"$tmp/err"
+# The headers unfolded: the Subject line is long.
+sed -n '/^$/q;p' "$tmp/failed" | sed -e ':a' -e 'N;s/\n / /;ta' -e 'P;D' |
+	grep '^Subject: ' >"$tmp/actual"
+echo 'Subject: FAILED: patch "[PATCH] btrfs: fix a deadlock in the inode code" failed to apply to 6.6-stable tree' >"$tmp/expect"
+test_cmp "$tmp/expect" "$tmp/actual"
+grep -q '^fs/btrfs/inode.c$' "$tmp/failed" ||
+	fail "the FAILED mail does not name the conflict: $(cat "$tmp/failed")"
+ok "queue counts accepted patches, prerequisites and those left out; FAILED mails for those left out"

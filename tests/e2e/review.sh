@@ -227,6 +227,42 @@ printf '%s\n' "$x1" "$x2" >"$tmp/expect"
 test_cmp "$tmp/expect" "$tmp/actual"
 ok "queue --format mbox: git am applies what was accepted"
 
+# What the list said goes with the patches: the trailer acks recorded
+# for each (an ack, a review of the cover), and with --signoff the
+# backporter's sign-off last, which git am -s then does not repeat.
+"$STABLEPICK" queue --branch linux-6.6.y --signoff >"$tmp/signed.mbox"
+git clone -q -b linux-6.6.y "$repo" "$tmp/signed"
+GIT_COMMITTER_NAME='Stable Picker' GIT_COMMITTER_EMAIL='picker@example.org' \
+	git -C "$tmp/signed" am -q -s "$tmp/signed.mbox"
+git -C "$tmp/signed" log --reverse --format='%s%n%(trailers:only,unfold)' \
+	origin/linux-6.6.y..HEAD >"$tmp/actual"
+cat >"$tmp/expect" <<EOF
+xfs: fix a crash in the allocator
+Fixes: $(short "$alloc") ("xfs: add the allocator")
+Signed-off-by: A U Thor <author@example.com>
+Acked-by: Rhea Castellano <rhea@example.org>
+Signed-off-by: Stable Picker <picker@example.org>
+
+xfs: fix a crash in the block map
+Fixes: $(short "$bmap") ("xfs: add the block map")
+Signed-off-by: A U Thor <author@example.com>
+Reviewed-by: Rhea Castellano <rhea@example.org>
+Signed-off-by: Stable Picker <picker@example.org>
+
+EOF
+test_cmp "$tmp/expect" "$tmp/actual"
+# The same read by git interpret-trailers from the quilt patch.
+"$STABLEPICK" queue --branch linux-6.6.y --signoff --format quilt \
+	--output "$tmp/signed-6.6" 2>/dev/null
+sed -n '/^$/,/^---$/p' "$tmp/signed-6.6/xfs-fix-a-crash-in-the-allocator.patch" |
+	sed '$d' | git interpret-trailers --parse >"$tmp/actual"
+sed -n 2,5p "$tmp/expect" >"$tmp/expect.quilt"
+test_cmp "$tmp/expect.quilt" "$tmp/actual"
+# Without --signoff, no sign-off.
+grep -q '^Signed-off-by: Stable Picker' "$tmp/queue.mbox" &&
+	fail "a sign-off without --signoff"
+ok "queue: the trailers acks recorded, and --signoff's sign-off last, as git am -s"
+
 "$STABLEPICK" queue --branch linux-6.6.y --format quilt --output "$tmp/queue-6.6" 2>"$tmp/err"
 cat >"$tmp/expect" <<EOF
 xfs-fix-a-crash-in-the-allocator.patch
