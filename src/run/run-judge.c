@@ -149,6 +149,18 @@ int run_judge_scores(struct run *run, git_repository *repo,
 	return ret;
 }
 
+int run_judge_verdicts(struct run *run, git_repository *repo,
+		       struct candidate_list *l)
+{
+	int ret = apply_decisions(run, l);
+
+	if (!ret)
+		ret = checks_soak(repo, &run->upstream, &run->rules,
+				  run->scan.soak_painted ?
+				  &run->scan.soak_tags : NULL, l);
+	return ret;
+}
+
 int run_judge_range(struct run_context *ctx, struct run *run,
 		    const char *const *archives, size_t nr)
 {
