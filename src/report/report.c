@@ -76,9 +76,12 @@ void report_add_member_verdict(struct strbuf *out, const struct candidate *m)
 	size_t i;
 
 	if (!m) {
-		strbuf_addstr(out, "not watched");
+		strbuf_addstr(out, "not watched, not judged");
 		return;
 	}
+	/* Outside the subsystems the rules watch: judged by the rest. */
+	if (!m->nr_touched)
+		strbuf_addstr(out, "not watched, ");
 	strbuf_addstr(out, verdict_name(m->verdict));
 	if (m->veto) {
 		strbuf_addf(out, ": veto %s", m->veto->name);
@@ -142,7 +145,8 @@ size_t report_add_likely(struct strbuf *out, const struct candidate *c,
 
 		strbuf_addf(out, "%s%.12s %s", prefix, p->hex, p->subject);
 		if (p->cand)
-			strbuf_addf(out, " (%s)", verdict_name(p->cand->verdict));
+			strbuf_addf(out, " (%s%s)", p->cand->nr_touched ? "" :
+				    "not watched, ", verdict_name(p->cand->verdict));
 		strbuf_addch(out, '\n');
 	}
 	if (c->nr_likely > i) {

@@ -292,6 +292,14 @@ int run_applies_with(struct run *run, git_repository *repo,
 	int ret = applywith_search(run_match(run, repo), &run->branch, l,
 				   cache, lim, only);
 
+	/* The members outside the watched paths, judged by the rules too. */
+	if (!ret)
+		ret = applywith_members(&run->scan, l, &run->outside);
+	if (ret > 0) {
+		ret = run_judge_scores(run, repo, &run->outside, NULL);
+		if (!ret)
+			ret = run_judge_verdicts(run, repo, &run->outside);
+	}
 	if (!ret && !only)
 		ret = applywith_carry(repo, &run->branch, &run->scan, l,
 				      &run->outside, cache);
