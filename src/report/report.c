@@ -98,6 +98,13 @@ void report_add_member_verdict(struct strbuf *out, const struct candidate *m)
 	}
 }
 
+int report_left_out_of_series(const struct candidate *c)
+{
+	return c->with.state == WITH_FOUND && c->mail_checked &&
+	       !c->in_mail && !c->listed_before &&
+	       c->verdict == VERDICT_PROPOSED;
+}
+
 void report_add_applies_with(struct strbuf *out, const struct candidate *c)
 {
 	size_t i;
@@ -114,6 +121,14 @@ void report_add_applies_with(struct strbuf *out, const struct candidate *c)
 				    p->hex, p->subject);
 			report_add_member_verdict(out, p->cand);
 			strbuf_addch(out, ')');
+		}
+		if (report_left_out_of_series(c)) {
+			strbuf_addstr(out, "; but not after the patches before "
+				      "it in the series");
+			for (i = 0; i < c->mail_apply.nr_conflicts; i++)
+				strbuf_addf(out, "%s%s", i ? ", " :
+					    ": conflicts in ",
+					    c->mail_apply.conflicts[i]);
 		}
 		break;
 	case WITH_NONE:

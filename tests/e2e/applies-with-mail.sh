@@ -113,16 +113,30 @@ git checkout -q master
 ok "git cherry-pick agrees"
 
 # The cover letter lists the leak fix as needing a manual backport,
-# naming the series found on the tip; explain names it too.
+# naming the series found on the tip and saying it conflicts after the
+# patches before it; so does its FAILED mail.  explain, which makes no
+# mail series, names the series.
 "$STABLEPICK" propose --branch linux-6.6.y --format email >"$tmp/email"
 sed -n '/^Needs a manual backport/,/^$/p' "$tmp/email" | tr -s ' \n' '  ' >"$tmp/flat"
 grep -q "$(short $leak) ext4: fix a leak in the extent helper" "$tmp/flat" ||
 	fail "the cover letter does not list the leak fix as manual"
-grep -q "applies after $(short $split) (\"ext4: split the extent helper\", below-threshold, score 0)" \
+grep -q "applies after $(short $split) (\"ext4: split the extent helper\", below-threshold, score 0); but not after the patches before it in the series: conflicts in fs/ext4/inode.c" \
 	"$tmp/flat" || fail "the cover letter does not name the leak fix's series"
 ! grep -q "$(short $crash)\|$(short $race)" "$tmp/flat" ||
 	fail "the cover letter lists a fix in the series as manual"
 "$STABLEPICK" explain --branch linux-6.6.y $leak >"$tmp/explain"
 grep -q "^Applies:   does not apply to linux-6.6.y: conflicts in fs/ext4/inode.c; applies after $(short $split) (\"ext4: split the extent helper\", below-threshold, score 0)" \
 	"$tmp/explain" || fail "explain does not name the leak fix's series"
-ok "the cover letter and explain name the series found on the tip"
+! grep -q "but not after" "$tmp/explain" ||
+	fail "explain speaks of a mail series it did not make"
+"$STABLEPICK" propose --branch linux-6.6.y --format failed >"$tmp/failed"
+sed -n "/^Subject: FAILED: patch \"\[PATCH\] ext4: fix a leak/,/^thanks/p" \
+	"$tmp/failed" | tr -s ' \n' '  ' >"$tmp/flat"
+grep -q "But not after the patches before it in this run's series (it conflicts in fs/ext4/inode.c): it is left out of the mbox." \
+	"$tmp/flat" || fail "the FAILED mail does not say the leak fix is left out"
+sed -n "/^Subject: FAILED: patch \"\[PATCH\] ext4: fix a crash/,/^thanks/p" \
+	"$tmp/failed" >"$tmp/crash"
+[ -s "$tmp/crash" ] || fail "no FAILED mail for the crash fix"
+! grep -q "But not after" "$tmp/crash" ||
+	fail "the FAILED mail says a fix in the series is left out"
+ok "the cover letter and the FAILED mail say the leak fix is left out; explain names the series found on the tip"
