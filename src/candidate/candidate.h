@@ -134,7 +134,12 @@ struct likely_prereq {
 	char hex[GIT_OID_HEXSZ + 1];
 	char *subject;
 	git_time_t time;		/* commit time, for the order */
-	struct candidate *cand;		/* when scanned too */
+	/*
+	 * When scanned too; for a member of a series found, also one the
+	 * scan did not find, judged apart (applywith_members()): its
+	 * nr_touched is 0, the rules watch no path it changes.
+	 */
+	struct candidate *cand;
 };
 
 /*

@@ -38,34 +38,14 @@ static const char *subject_of(const struct audit_pick *p)
 	return p->c && p->c->msg.subject ? p->c->msg.subject : "";
 }
 
-static int digits(size_t n)
+/* A flag as a reply to the list says it: what a reader acts on. */
+static void add_flag_brief(struct strbuf *sb, const struct audit_flag *f)
 {
-	int d = 1;
-
-	while (n >= 10) {
-		n /= 10;
-		d++;
-	}
-	return d;
-}
-
-/*
- * How a maintainer cites a mail of the thread: "04/12" as its subject
- * numbers it (as wide as git format-patch writes it); a patch whose
- * subject has none by its place among the patches, marked "*"; a reply
- * by its place in the mbox.
- */
-static void cite(struct strbuf *sb, const struct audit *a,
-		 const struct audit_mail *m)
-{
-	if (m->total)
-		strbuf_addf(sb, "%0*d/%d", digits((size_t)m->total), m->number,
-			    m->total);
-	else if (m->position)
-		strbuf_addf(sb, "%0*zu/%zu*", digits(a->nr_patches), m->position,
-			    a->nr_patches);
+	strbuf_addf(sb, "%s: ", f->flag);
+	if (f->brief)
+		strbuf_add(sb, f->evidence, f->brief);
 	else
-		strbuf_addf(sb, "mail %zu", m->index);
+		strbuf_addstr(sb, f->evidence);
 }
 
 /* A mail that is neither a pick nor a reply: listed as not judged. */
@@ -122,7 +102,7 @@ void audit_json(struct strbuf *out, const struct audit *a)
 
 		strbuf_reset(&number);
 		if (p->mail)
-			cite(&number, a, p->mail);
+			audit_cite(&number, a, p->mail);
 		jw_object_begin(&jw);
 		jw_object_string(&jw, "commit", p->hex);
 		jw_object_string(&jw, "verdict", audit_verdict_name(p->verdict));
@@ -160,7 +140,7 @@ void audit_json(struct strbuf *out, const struct audit *a)
 		if (!not_judged(m))
 			continue;
 		strbuf_reset(&number);
-		cite(&number, a, m);
+		audit_cite(&number, a, m);
 		jw_object_begin(&jw);
 		jw_object_string(&jw, "status", mail_status(m));
 		jw_object_string(&jw, "number", number.buf);
@@ -186,12 +166,12 @@ static void reply_item(struct strbuf *out, const struct audit *a,
 	size_t j = 0;
 
 	if (p->mail) {
-		cite(&line, a, p->mail);
+		audit_cite(&line, a, p->mail);
 		strbuf_addf(&line, " %s: %s", p->mail->title ? p->mail->title :
 			    subject_of(p), audit_verdict_name(p->verdict));
 		if (p->nr_flags) {
-			strbuf_addf(&line, ", %s: %s", p->flags[0].flag,
-				    p->flags[0].evidence);
+			strbuf_addstr(&line, ", ");
+			add_flag_brief(&line, &p->flags[0]);
 			j = 1;
 		}
 	} else {
@@ -202,8 +182,7 @@ static void reply_item(struct strbuf *out, const struct audit *a,
 	strbuf_addch(out, '\n');
 	for (; j < p->nr_flags; j++) {
 		strbuf_reset(&line);
-		strbuf_addf(&line, "%s: %s", p->flags[j].flag,
-			    p->flags[j].evidence);
+		add_flag_brief(&line, &p->flags[j]);
 		strbuf_addstr(out, "      ");
 		mail_wrap(out, line.buf, 6, 8, 72);
 		strbuf_addch(out, '\n');
@@ -240,7 +219,7 @@ static void not_judged_section(struct strbuf *out, const struct audit *a)
 		if (!shown++)
 			strbuf_addstr(out, "\nNot judged:\n\n");
 		strbuf_reset(&line);
-		cite(&line, a, m);
+		audit_cite(&line, a, m);
 		strbuf_addf(&line, " %s: %s", m->title ? m->title : "no subject",
 			    m->kind == AUDIT_MAIL_COVER ? "the cover letter, no patch"
 							: m->why);
@@ -384,8 +363,7 @@ static void pick_reply(struct strbuf *out, const struct audit_pick *p,
 	strbuf_addstr(out, "\n\n");
 	for (j = 0; j < p->nr_flags; j++) {
 		strbuf_reset(&text);
-		strbuf_addf(&text, "%s: %s", p->flags[j].flag,
-			    p->flags[j].evidence);
+		add_flag_brief(&text, &p->flags[j]);
 		strbuf_addstr(out, "  ");
 		mail_wrap(out, text.buf, 2, 4, 72);
 		strbuf_addch(out, '\n');

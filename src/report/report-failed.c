@@ -209,6 +209,20 @@ static void add_series(struct strbuf *out, const struct candidate *c)
 			strbuf_addch(&line, ')');
 			add_line(out, line.buf);
 		}
+		if (report_left_out_of_series(c)) {
+			strbuf_reset(&line);
+			strbuf_addstr(&line, "But not after the patches "
+				      "before it in this run's series");
+			for (i = 0; i < c->mail_apply.nr_conflicts; i++)
+				strbuf_addf(&line, "%s%s", i ? ", " :
+					    " (it conflicts in ",
+					    c->mail_apply.conflicts[i]);
+			strbuf_addf(&line, "%s: it is left out of the "
+				    "mbox.", i ? ")" : "");
+			strbuf_addch(out, '\n');
+			mail_wrap(out, line.buf, 0, 0, 72);
+			strbuf_addch(out, '\n');
+		}
 	} else if (c->with.state == WITH_NONE && !c->with.tried) {
 		strbuf_addstr(out, "\nNo mainline commit the branch lacks made "
 			      "the lines it changes: the branch\nhas them "

@@ -175,6 +175,11 @@ static void jw_oid(struct json_writer *jw, const char *key, const git_oid *id)
  *     subject       string: its subject
  *     verdict       string: its verdict in the run, or null when the
  *                   run did not judge it
+ *     watched       boolean: false when the rules watch no path it
+ *                   changes (a member of applies_with the scan did not
+ *                   find, judged apart: its verdict the rules' all the
+ *                   same); null when not judged
+ *     score         number: its score by the rules, or null
  *   applies_with    when it does not apply: the smallest series of
  *                   mainline commits after which it does (applywith.h),
  *                   oldest first, the commit itself not included; []
@@ -456,6 +461,14 @@ static void json_members(struct json_writer *jw,
 		jw_object_string(jw, "subject", v[i].subject);
 		jw_object_string(jw, "verdict", v[i].cand ?
 				 verdict_name(v[i].cand->verdict) : NULL);
+		if (v[i].cand)
+			jw_object_bool(jw, "watched", v[i].cand->nr_touched > 0);
+		else
+			jw_object_null(jw, "watched");
+		if (v[i].cand)
+			jw_object_int(jw, "score", v[i].cand->score);
+		else
+			jw_object_null(jw, "score");
 		jw_end(jw);
 	}
 }

@@ -41,6 +41,13 @@ static void text_test(struct strbuf *out, const struct tests_run *t,
 	}
 }
 
+/* A verdict a recorded decision set (run_judge_decisions()). */
+static int is_decided(enum verdict v)
+{
+	return v == VERDICT_ACCEPTED || v == VERDICT_REJECTED ||
+	       v == VERDICT_DEFERRED;
+}
+
 void report_tests_text(struct strbuf *out, const struct run *run,
 		       const struct tests_run *t, const struct test *tests,
 		       size_t nr, unsigned mask)
@@ -96,7 +103,11 @@ void report_tests_text(struct strbuf *out, const struct run *run,
 			strbuf_addf(out, "%s%s", sep, t->set.items[k].test);
 			sep = ", ";
 		}
-		strbuf_addstr(out, ")\n");
+		strbuf_addch(out, ')');
+		/* What was decided for the branch, as propose says it. */
+		if (c->decision && is_decided(c->verdict))
+			strbuf_addf(out, ": %s", c->why);
+		strbuf_addch(out, '\n');
 	}
 	free(by_date);
 }
@@ -150,6 +161,8 @@ void report_tests_json(struct strbuf *out, const struct tests_run *t,
 		jw_object_string(&jw, "state", fix_state_name(n->state));
 		jw_object_string(&jw, "detail", n->detail);
 		jw_object_string(&jw, "resolved_by", n->how);
+		jw_object_string(&jw, "verdict",
+				 n->c ? verdict_name(n->c->verdict) : NULL);
 		jw_end(&jw);
 	}
 	jw_end(&jw);

@@ -76,9 +76,12 @@ void report_add_member_verdict(struct strbuf *out, const struct candidate *m)
 	size_t i;
 
 	if (!m) {
-		strbuf_addstr(out, "not watched");
+		strbuf_addstr(out, "not watched, not judged");
 		return;
 	}
+	/* Outside the subsystems the rules watch: judged by the rest. */
+	if (!m->nr_touched)
+		strbuf_addstr(out, "not watched, ");
 	strbuf_addstr(out, verdict_name(m->verdict));
 	if (m->veto) {
 		strbuf_addf(out, ": veto %s", m->veto->name);
@@ -93,6 +96,13 @@ void report_add_member_verdict(struct strbuf *out, const struct candidate *m)
 		strbuf_addf(out, "%s%s", sep, m->reasons[i].rule->name);
 		sep = ", ";
 	}
+}
+
+int report_left_out_of_series(const struct candidate *c)
+{
+	return c->with.state == WITH_FOUND && c->mail_checked &&
+	       !c->in_mail && !c->listed_before &&
+	       c->verdict == VERDICT_PROPOSED;
 }
 
 void report_add_applies_with(struct strbuf *out, const struct candidate *c)
@@ -111,6 +121,14 @@ void report_add_applies_with(struct strbuf *out, const struct candidate *c)
 				    p->hex, p->subject);
 			report_add_member_verdict(out, p->cand);
 			strbuf_addch(out, ')');
+		}
+		if (report_left_out_of_series(c)) {
+			strbuf_addstr(out, "; but not after the patches before "
+				      "it in the series");
+			for (i = 0; i < c->mail_apply.nr_conflicts; i++)
+				strbuf_addf(out, "%s%s", i ? ", " :
+					    ": conflicts in ",
+					    c->mail_apply.conflicts[i]);
 		}
 		break;
 	case WITH_NONE:
@@ -142,7 +160,8 @@ size_t report_add_likely(struct strbuf *out, const struct candidate *c,
 
 		strbuf_addf(out, "%s%.12s %s", prefix, p->hex, p->subject);
 		if (p->cand)
-			strbuf_addf(out, " (%s)", verdict_name(p->cand->verdict));
+			strbuf_addf(out, " (%s%s)", p->cand->nr_touched ? "" :
+				    "not watched, ", verdict_name(p->cand->verdict));
 		strbuf_addch(out, '\n');
 	}
 	if (c->nr_likely > i) {

@@ -195,13 +195,22 @@ void report_add_conflicts(struct strbuf *out, const struct report *r,
 
 /*
  * "; applies after a1b2c3d4e5f6 ("subject", proposed), ..." when a
- * series was found (applywith.h), "; needs a manual backport: tried N
- * sets ..." when none was; nothing when it was not searched.
+ * series was found (applywith.h), and "; but not after the patches
+ * before it in the series: conflicts in F" when it was taken out of
+ * the mail series; "; needs a manual backport: tried N sets ..." when
+ * none was; nothing when it was not searched.
  */
 void report_add_applies_with(struct strbuf *out, const struct candidate *c);
 /*
+ * A proposal with a series found that applywith_carry() took out of
+ * the mail series: it conflicts after the patches before it there.
+ */
+int report_left_out_of_series(const struct candidate *c);
+/*
  * What the rules made of m, a member of a series: "proposed",
- * "below-threshold, score -6: subject-cleanup", "not watched" (NULL).
+ * "below-threshold, score -6: subject-cleanup"; "not watched, " first
+ * for one outside the watched paths (nr_touched 0), "not watched, not
+ * judged" for NULL.
  */
 void report_add_member_verdict(struct strbuf *out, const struct candidate *m);
 int report_add_posted_line(struct strbuf *out, const struct candidate *c);

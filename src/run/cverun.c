@@ -147,6 +147,8 @@ int cve_run_add(struct run_context *ctx, struct run *run, struct cve_run *cr)
 		candidate_list_place_added(&run->scan.candidates, added);
 	if (!ret && cr->cands.nr)
 		ret = run_judge_scores(run, ctx->repo, &cr->cands, NULL);
+	if (!ret && cr->cands.nr)
+		ret = run_judge_verdicts(run, ctx->repo, &cr->cands);
 	if (!ret && cr->vulnerable.nr)
 		ret = run_judge_scores(run, ctx->repo, &cr->vulnerable, NULL);
 	trace_stage("CVE fixes and vulnerable commits outside the range");

@@ -149,6 +149,18 @@ int run_judge_scores(struct run *run, git_repository *repo,
 	return ret;
 }
 
+int run_judge_verdicts(struct run *run, git_repository *repo,
+		       struct candidate_list *l)
+{
+	int ret = apply_decisions(run, l);
+
+	if (!ret)
+		ret = checks_soak(repo, &run->upstream, &run->rules,
+				  run->scan.soak_painted ?
+				  &run->scan.soak_tags : NULL, l);
+	return ret;
+}
+
 int run_judge_range(struct run_context *ctx, struct run *run,
 		    const char *const *archives, size_t nr)
 {
@@ -280,6 +292,14 @@ int run_applies_with(struct run *run, git_repository *repo,
 	int ret = applywith_search(run_match(run, repo), &run->branch, l,
 				   cache, lim, only);
 
+	/* The members outside the watched paths, judged by the rules too. */
+	if (!ret)
+		ret = applywith_members(&run->scan, l, &run->outside);
+	if (ret > 0) {
+		ret = run_judge_scores(run, repo, &run->outside, NULL);
+		if (!ret)
+			ret = run_judge_verdicts(run, repo, &run->outside);
+	}
 	if (!ret && !only)
 		ret = applywith_carry(repo, &run->branch, &run->scan, l,
 				      &run->outside, cache);

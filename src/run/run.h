@@ -249,6 +249,16 @@ int run_judge_scores(struct run *run, git_repository *repo,
 		     struct candidate_list *l, const git_oid *range_from);
 
 /*
+ * After run_judge_scores(): the recorded decisions (the ledger) and the
+ * soak, as run_judge() takes them, without its trial picks: what a
+ * command judging without them (tests, results, cves' commits outside
+ * the range) says of a commit accepted, rejected, deferred or waiting
+ * is what propose says.  0 or -1.
+ */
+int run_judge_verdicts(struct run *run, git_repository *repo,
+		       struct candidate_list *l);
+
+/*
  * propose --since REV|last: the candidates an earlier run already
  * listed (those up to REV, or up to the mainline tip the last --since
  * last run saw) are hidden from every format (listed_before); the

@@ -359,9 +359,14 @@ int tests_judge(struct run_context *ctx, struct run *run,
 	if (!ret)
 		ret = run_judge_scores(run, ctx->repo, &run->scan.candidates,
 				       &run->scan.from);
+	if (!ret)
+		ret = run_judge_verdicts(run, ctx->repo,
+					 &run->scan.candidates);
 	trace_stage("the range judged");
 	if (!ret && t->cands.nr)
 		ret = run_judge_scores(run, ctx->repo, &t->cands, NULL);
+	if (!ret && t->cands.nr)
+		ret = run_judge_verdicts(run, ctx->repo, &t->cands);
 	trace_stage("the commits outside the range judged");
 	return ret;
 }

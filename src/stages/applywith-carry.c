@@ -54,6 +54,33 @@ static int member(struct candidate **out, struct scan *scan,
 	return ret;
 }
 
+int applywith_members(struct scan *scan, struct candidate_list *l,
+		      struct candidate_list *outside)
+{
+	size_t i, j, before = outside->nr;
+	int ret = 0;
+
+	for (i = 0; i < l->nr && !ret; i++) {
+		struct applies_with *w = &l->items[i]->with;
+
+		for (j = 0; w->state == WITH_FOUND && j < w->nr && !ret; j++)
+			if (!w->v[j].cand)
+				ret = member(&w->v[j].cand, scan, outside,
+					     &w->v[j]);
+	}
+	/* Blame named them too: the same candidates. */
+	for (i = 0; i < l->nr && !ret; i++) {
+		struct candidate *c = l->items[i];
+
+		for (j = 0; j < c->nr_likely; j++)
+			if (!c->likely[j].cand)
+				c->likely[j].cand =
+					candidate_list_find(outside,
+							    &c->likely[j].id);
+	}
+	return ret < 0 ? -1 : outside->nr > before;
+}
+
 static int in_mail_series(const struct candidate *c)
 {
 	return c->verdict == VERDICT_PROPOSED && !c->listed_before &&

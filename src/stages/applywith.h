@@ -76,6 +76,17 @@ int applywith_search(struct match *m, const struct branch_index *branch,
 		     struct candidate *only);
 
 /*
+ * After applywith_search(): each member of a series found that the scan
+ * did not find (outside the watched paths) gets its candidate in
+ * outside, filled from its commit, as with[i].cand, for the rules to
+ * judge (its nr_touched is 0: not watched), and is the likely[i].cand
+ * of a pick whose blame named it.  1 when outside grew, 0, or -1 after
+ * an error message.
+ */
+int applywith_members(struct scan *scan, struct candidate_list *l,
+		      struct candidate_list *outside);
+
+/*
  * After applywith_search(): the series the mbox carries.  The proposals
  * that apply alone, and those with a series found, each after the
  * members of its series not carried yet (where the search tried them:

@@ -111,9 +111,34 @@ static void flag(struct audit_pick *p, const char *name,
 	p->flags[p->nr_flags].flag = name;
 	p->flags[p->nr_flags].weight = weight;
 	p->flags[p->nr_flags].evidence = strbuf_detach(&sb, NULL);
+	p->flags[p->nr_flags].brief = 0;
 	p->nr_flags++;
 	if (weight > p->verdict)
 		p->verdict = weight;
+}
+
+static int digits(size_t n)
+{
+	int d = 1;
+
+	while (n >= 10) {
+		n /= 10;
+		d++;
+	}
+	return d;
+}
+
+void audit_cite(struct strbuf *sb, const struct audit *a,
+		const struct audit_mail *m)
+{
+	if (m->total)
+		strbuf_addf(sb, "%0*d/%d", digits((size_t)m->total), m->number,
+			    m->total);
+	else if (m->position)
+		strbuf_addf(sb, "%0*zu/%zu*", digits(a->nr_patches), m->position,
+			    a->nr_patches);
+	else
+		strbuf_addf(sb, "mail %zu", m->index);
 }
 
 static const struct audit_pick *find_pick(const struct audit *a,
@@ -219,7 +244,7 @@ static void judged_flags(struct audit_pick *p, const struct candidate *c,
 	const struct subsystem *s = candidate_subsystem(c);
 	char hex[GIT_OID_HEXSZ + 1];
 	struct strbuf sb = STRBUF_INIT;
-	size_t i, j;
+	size_t i, j, brief;
 
 	if (c->present || c->verdict == VERDICT_PRESENT)
 		flag(p, "already-present", AUDIT_REJECT, "%s",
@@ -252,10 +277,12 @@ static void judged_flags(struct audit_pick *p, const struct candidate *c,
 		strbuf_addf(&sb, "score %lld below the threshold %d of %s; ",
 			    c->score, c->threshold, s ? s->name : "the rules");
 		add_reasons(&sb, c);
+		brief = sb.len;
 		strbuf_addstr(&sb, "; not matched: ");
 		if (!score_unmatched(&sb, rules, c))
 			strbuf_addstr(&sb, "none");
 		flag(p, "not-a-fix", AUDIT_QUESTIONABLE, "%s", sb.buf);
+		p->flags[p->nr_flags - 1].brief = brief;
 		strbuf_reset(&sb);
 	}
 
@@ -563,8 +590,16 @@ int audit_run(struct audit *a, git_repository *repo,
 			if (git_oid_equal(&a->picks[j].id, &p->id))
 				break;
 		if (j < i) {
+			struct strbuf as = STRBUF_INIT;
+
+			/* In the thread's numbering, when it came in a mail. */
+			if (a->picks[j].mail)
+				audit_cite(&as, a, a->picks[j].mail);
+			else
+				strbuf_addstr(&as, a->picks[j].source);
 			flag(p, "duplicate-pick", AUDIT_REJECT, "listed before, "
-			     "as %s", a->picks[j].source);
+			     "as %s", as.buf);
+			strbuf_release(&as);
 			continue;
 		}
 		if (!c || !c->nr_touched) {

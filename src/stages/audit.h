@@ -89,6 +89,12 @@ struct audit_flag {
 	const char *flag;		/* static */
 	enum audit_verdict weight;
 	char *evidence;
+	/*
+	 * What a reply to the list quotes: evidence's first brief bytes
+	 * (0: all of it).  The rest (not-a-fix's rules that did not
+	 * match) is for text and JSON, not for a public thread.
+	 */
+	size_t brief;
 };
 
 struct audit_address {
@@ -171,6 +177,15 @@ struct audit_pick *audit_add(struct audit *a, const git_oid *id,
 			     const char *source);
 /* A new mail of the audited mbox, zeroed but for its index. */
 struct audit_mail *audit_mail_add(struct audit *a);
+
+/*
+ * How a maintainer cites a mail of the thread: "04/12" as its subject
+ * numbers it (as wide as git format-patch writes it); a patch whose
+ * subject has none by its place among the patches, marked "*"; a reply
+ * by its place in the mbox ("mail 14").
+ */
+void audit_cite(struct strbuf *sb, const struct audit *a,
+		const struct audit_mail *m);
 
 /*
  * Sets the flags and verdicts.  judged holds the judged candidates of

@@ -107,9 +107,9 @@ static int soak_one(struct soak_ctx *x, git_time_t now, struct candidate *c)
 	return 0;
 }
 
-static int run_soak(git_repository *repo, const git_oid *upstream,
-		    const struct ruleset *rules, const struct soak_tags *painted,
-		    struct candidate_list *l)
+int checks_soak(git_repository *repo, const git_oid *upstream,
+		const struct ruleset *rules, const struct soak_tags *painted,
+		struct candidate_list *l)
 {
 	struct soak_ctx x = { repo, upstream, rules, painted, { 0 }, 0 };
 	git_time_t now = 0;
@@ -435,7 +435,7 @@ int checks_run(git_repository *repo, const struct branch_index *branch,
 	size_t computed = cache ? cache->computed : 0;
 	int ret;
 
-	if (run_soak(repo, upstream, rules, painted, l) < 0)
+	if (checks_soak(repo, upstream, rules, painted, l) < 0)
 		return -1;
 	trace_stage("soak");
 	ret = run_apply(repo, branch, l, cache);

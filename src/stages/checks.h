@@ -36,4 +36,13 @@ int checks_run(git_repository *repo, const struct branch_index *branch,
 	       const struct soak_tags *painted, struct trialcache *cache,
 	       struct candidate_list *l);
 
+/*
+ * The soak check alone, as checks_run() makes it first: for the
+ * outputs that judge without trial picks (tests, results), so that
+ * what waits in propose waits there too.  0 or -1.
+ */
+int checks_soak(git_repository *repo, const git_oid *upstream,
+		const struct ruleset *rules, const struct soak_tags *painted,
+		struct candidate_list *l);
+
 #endif

@@ -254,3 +254,63 @@ True True
 EOF
 test_cmp "$tmp/expect" "$tmp/actual"
 ok "no cover, no N/M: the first patch, picks cited by place"
+
+# What a reader of the list acts on, in the thread's own numbering: a
+# pick listed twice cites the first by its N/M, not its place in the
+# mbox (here in another order); not-a-fix says its score and the rules
+# that matched, not the names of every rule that did not (text and
+# JSON keep them).
+test_commit fs/ext4/tidy.c 'int tidy;' 'ext4: tidy up the code'
+tidy=$(git rev-parse HEAD)
+{
+	headers t0@kernel.org '[PATCH 6.6 0/3] 6.6.2-rc1 review' '' ''
+	headers t3@kernel.org '[PATCH 6.6 3/3] ext4: fix a leak in part 1' \
+		t0@kernel.org '<t0@kernel.org>'
+	printf '[ Upstream commit %s ]\n\n' "$c1"
+	headers t1@kernel.org '[PATCH 6.6 1/3] ext4: fix a leak in part 1' \
+		t0@kernel.org '<t0@kernel.org>'
+	printf '[ Upstream commit %s ]\n\n' "$c1"
+	headers t2@kernel.org '[PATCH 6.6 2/3] ext4: tidy up the code' \
+		t0@kernel.org '<t0@kernel.org>'
+	printf '[ Upstream commit %s ]\n\n' "$tidy"
+} >"$tmp/tidy.mbox"
+STABLEPICK_NOW=1700000000 "$STABLEPICK" audit --branch linux-6.6.y \
+	--mbox "$tmp/tidy.mbox" --format email >"$tmp/replies" 2>/dev/null || true
+python3 - "$tmp/replies" >"$tmp/actual" <<'PY'
+import mailbox, email.policy, sys
+for m in mailbox.mbox(sys.argv[1]):
+    m = email.message_from_bytes(m.as_bytes(), policy=email.policy.default)
+    body = ' '.join(m.get_content().split())
+    print(m['Subject'])
+    print(' duplicate:', 'duplicate-pick: listed before, as 3/3' in body)
+    print(' not-a-fix:', 'not-a-fix: score -6 below the threshold 10 of ext4; matched subject-cleanup -6' in body)
+    print(' no rule names:', 'not matched' not in body and 'subject-fix' not in body)
+    print(' no #index:', '#' not in body)
+PY
+cat >"$tmp/expect" <<EOF
+Re: [PATCH 6.6 0/3] 6.6.2-rc1 review
+ duplicate: True
+ not-a-fix: True
+ no rule names: True
+ no #index: True
+Re: [PATCH 6.6 1/3] ext4: fix a leak in part 1
+ duplicate: True
+ not-a-fix: False
+ no rule names: True
+ no #index: True
+Re: [PATCH 6.6 2/3] ext4: tidy up the code
+ duplicate: False
+ not-a-fix: True
+ no rule names: True
+ no #index: True
+EOF
+test_cmp "$tmp/expect" "$tmp/actual"
+"$STABLEPICK" audit --branch linux-6.6.y --mbox "$tmp/tidy.mbox" \
+	--format json >"$tmp/out" 2>/dev/null || true
+jq -r 'select(.commit) | [.number, (.flags[] | .flag, .evidence)] | join(" ")' \
+	"$tmp/out" | sort >"$tmp/actual"
+grep -q "^1/3 duplicate-pick listed before, as 3/3\$" "$tmp/actual" ||
+	fail "JSON: $(cat "$tmp/actual")"
+grep -q "^2/3 not-a-fix score -6 below the threshold .*; not matched: .*subject-fix" \
+	"$tmp/actual" || fail "JSON: not-a-fix lost its unmatched rules: $(cat "$tmp/actual")"
+ok "the reply cites picks by N/M and leaves out the rules that did not match"

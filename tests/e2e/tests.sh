@@ -305,7 +305,7 @@ jq -r 'select(.test == "xfs/001") | .missing[]' "$tmp/json" >"$tmp/actual"
 echo "$E" | test_cmp - "$tmp/actual"
 jq -c 'select(.test == "xfs/001") | .annotations[0]' "$tmp/json" >"$tmp/actual"
 cat >"$tmp/expect" <<EOF
-{"kind":"fixed-by","how":"_fixed_by_kernel_commit","sha":"$(s "$B")","subject":"xfs: fix a use-after-free in log recovery","fstyp":null,"via":"common/xfs:_require_xfs_sane","file":"common/xfs","line":3,"commit":"$B","state":"present","detail":"backported as $(s "$Bb")","resolved_by":null}
+{"kind":"fixed-by","how":"_fixed_by_kernel_commit","sha":"$(s "$B")","subject":"xfs: fix a use-after-free in log recovery","fstyp":null,"via":"common/xfs:_require_xfs_sane","file":"common/xfs","line":3,"commit":"$B","state":"present","detail":"backported as $(s "$Bb")","resolved_by":null,"verdict":"present"}
 EOF
 test_cmp "$tmp/expect" "$tmp/actual"
 jq -c 'select(.test == "stable02") | .annotations[0] | [.kind, .commit, .resolved_by]' \
