@@ -517,41 +517,13 @@ int is_dir_in(const char *dir, const char *name)
 /* Edits from a to b (optimal string alignment), capped at cap + 1. */
 static size_t edits(const char *a, const char *b, size_t cap)
 {
-	size_t la = strlen(a), lb = strlen(b), i, j, d;
-	size_t *row0, *row1, *row2, *tmp;
+	size_t la = strlen(a), lb = strlen(b);
+	int d;
 
 	if ((la > lb ? la - lb : lb - la) > cap)
 		return cap + 1;
-	row0 = xcalloc(lb + 1, sizeof(*row0));
-	row1 = xcalloc(lb + 1, sizeof(*row1));
-	row2 = xcalloc(lb + 1, sizeof(*row2));
-	for (j = 0; j <= lb; j++)
-		row1[j] = j;
-	for (i = 1; i <= la; i++) {
-		row2[0] = i;
-		for (j = 1; j <= lb; j++) {
-			size_t cost = a[i - 1] != b[j - 1];
-
-			d = row1[j - 1] + cost;
-			if (row1[j] + 1 < d)
-				d = row1[j] + 1;
-			if (row2[j - 1] + 1 < d)
-				d = row2[j - 1] + 1;
-			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] &&
-			    a[i - 2] == b[j - 1] && row0[j - 2] + 1 < d)
-				d = row0[j - 2] + 1;
-			row2[j] = d;
-		}
-		tmp = row0;
-		row0 = row1;
-		row1 = row2;
-		row2 = tmp;
-	}
-	d = row1[lb];
-	free(row0);
-	free(row1);
-	free(row2);
-	return d > cap ? cap + 1 : d;
+	d = levenshtein(a, b, 1, 1, 1, 1);
+	return (size_t)d > cap ? cap + 1 : (size_t)d;
 }
 
 const char *suggest_name(const char *word, const char *const *names,
