@@ -177,6 +177,6 @@ static int acks(struct run_context *ctx, int argc, char **argv)
 const struct cli_command cmd_acks = {
 	"acks",
 	"--branch BRANCH [--archive PATH]... [--dry-run] [--upstream REF]",
-	"record the acks and NAKs the review threads got",
+	"record the acks, NAKs and deferrals the review mails got",
 	acks,
 };
