@@ -247,3 +247,19 @@ x4 needs-ack
 EOF
 test_cmp "$tmp/expect" "$tmp/actual"
 ok "acks: a checklist answered line by line, only by a maintainer"
+
+# --- mark --until TAG: the same deferral by hand ------------------------
+"$STABLEPICK" mark --branch linux-6.6.y --until v6.6.10 "$x4" deferred >"$tmp/actual"
+echo "deferred $(short "$x4") for linux-6.6.y until v6.6.10: xfs: fix a crash in the attr code" >"$tmp/expect"
+test_cmp "$tmp/expect" "$tmp/actual"
+verdicts | grep '^x4 ' >"$tmp/actual"
+echo "x4 deferred" >"$tmp/expect"
+test_cmp "$tmp/expect" "$tmp/actual"
+git tag -a -m 'Linux 6.6.10' v6.6.10 linux-6.6.y
+verdicts | grep '^x4 ' >"$tmp/actual"
+echo "x4 needs-ack" >"$tmp/expect"
+test_cmp "$tmp/expect" "$tmp/actual"
+"$STABLEPICK" mark --branch linux-6.6.y --until 'next week' "$x4" deferred 2>"$tmp/err" &&
+	fail "--until 'next week' taken"
+grep -q "^error: bad date 'next week' for --until" "$tmp/err" || fail "$(cat "$tmp/err")"
+ok "mark --until TAG: deferred until the branch has the tag"
