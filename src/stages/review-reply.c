@@ -120,7 +120,7 @@ static int is_greeting(const char *line, size_t len)
 
 void review_read_reply(const char *body, struct review_said *out)
 {
-	char *text, *line = NULL;
+	char *text, *line = NULL, *greeting = NULL;
 	const char *p, *rest;
 	enum posted_review r;
 
@@ -137,6 +137,10 @@ void review_read_reply(const char *body, struct review_said *out)
 
 		if (!out->line && skip < len && !is_greeting(p + skip, len - skip))
 			out->line = xstrndup(p + skip, len - skip);
+		else if (!out->line && skip < len) {
+			free(greeting);
+			greeting = xstrndup(p + skip, len - skip);
+		}
 		if (skip < len && defers(p + skip, &rest)) {
 			char *l = xstrndup(p + skip, len - skip);
 
@@ -151,6 +155,11 @@ void review_read_reply(const char *body, struct review_said *out)
 			p++;
 	}
 	free(text);
+	/* A reply that is all greetings ("Hi,", "Thanks!"): its last. */
+	if (!out->line)
+		out->line = greeting;
+	else
+		free(greeting);
 	if (out->answer == REVIEW_DEFER) {
 		free(line);
 		return;

@@ -47,6 +47,7 @@ static void test_reply(void **state)
 	/* A remark: its first line, a greeting skipped. */
 	check_reply("Hi Greg,\n\nLooks fine, I will test it.\nThanks\n",
 		    REVIEW_NONE, "Looks fine, I will test it.", 0, NULL);
+	check_reply("Hi,\n\nThanks!\n", REVIEW_NONE, "Thanks!", 0, NULL);
 	check_reply("> Acked-by: Quoted <q@example.org>\n", REVIEW_NONE,
 		    "(no text of its own)", 0, NULL);
 	/* Deferrals, with no condition, a date or a release. */
