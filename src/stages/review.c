@@ -348,7 +348,7 @@ static int collect_checklist(struct archive *a, git_repository *repo,
 	struct checklist cl;
 	struct review_said said;
 	char *text, *p;
-	size_t before = *nr;
+	size_t before = *nr, i;
 	unsigned n;
 
 	if (!list) {
@@ -378,11 +378,19 @@ static int collect_checklist(struct archive *a, git_repository *repo,
 		if (*p)
 			p++;
 	}
-	/* Answering no number: said once, on the first item. */
-	if (*nr == before && cl.nr) {
+	/*
+	 * Answering no number: as an answer to a cover letter, for every
+	 * item; what decides nothing, said once, on the first.
+	 */
+	if (*nr == before) {
 		review_read_reply(body, &said);
-		if (said.answer == REVIEW_NONE)
-			add_found(v, nr, alloc, &cl.commits[0], &said, m, 1);
+		for (i = 0; i < cl.nr; i++) {
+			if (git_oid_is_zero(&cl.commits[i]))
+				continue;
+			add_found(v, nr, alloc, &cl.commits[i], &said, m, 1);
+			if (said.answer == REVIEW_NONE)
+				break;
+		}
 		review_said_release(&said);
 	}
 	free(text);

@@ -118,7 +118,8 @@ struct review_found {
  * decides nothing: once, on the first patch); the lines of one to a
  * checklist about the commits they number, read from the checklist
  * mail in a, the ids resolved in repo (a reply that answers no number
- * is once, on the first).  Returns 0 or -1 after an error message.
+ * is read as one to a cover, for every item).  Returns 0 or -1 after
+ * an error message.
  */
 int review_collect(struct archive *a, git_repository *repo,
 		   const char *branch, struct review_found **out, size_t *nr);

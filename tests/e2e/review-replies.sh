@@ -248,7 +248,32 @@ EOF
 test_cmp "$tmp/expect" "$tmp/actual"
 ok "acks: a checklist answered line by line, only by a maintainer"
 
+# A reply to the checklist that numbers nothing is one to the whole
+# list: a remark is listed once, an ack counts for what is undecided.
+reply "$tmp/c3" 'Kenji Watanabe <kenji@example.com>' 'Tue, 5 Dec 2023 09:00:00 +0000' \
+	c3@example.com "$list" 'Thanks, I will look at the rest this week.'
+reply "$tmp/c4" 'Kenji Watanabe <kenji@example.com>' 'Wed, 6 Dec 2023 09:00:00 +0000' \
+	c4@example.com c3@example.com 'Reviewed-by: Kenji Watanabe <kenji@example.com>'
+deliver "$tmp/list.mbox" "$tmp/c3" "$tmp/c4"
+"$STABLEPICK" acks --branch linux-6.6.y --archive "$tmp/list.mbox" |
+	sed -n '/c[34]@/{x;p;x;p;};h' >"$tmp/actual"
+cat >"$tmp/expect" <<EOF
+noted, no decision $(short "$x1") xfs: fix a crash in the alloc code
+    Thanks, I will look at the rest this week. (Kenji Watanabe <kenji@example.com>, <c3@example.com>, for the series)
+recorded before $(short "$x1") xfs: fix a crash in the alloc code
+    Reviewed-by: Kenji Watanabe <kenji@example.com> (Kenji Watanabe <kenji@example.com>, <c4@example.com>, for the series)
+recorded before $(short "$x2") xfs: fix a crash in the bmap code
+    Reviewed-by: Kenji Watanabe <kenji@example.com> (Kenji Watanabe <kenji@example.com>, <c4@example.com>, for the series)
+recorded before $(short "$x3") xfs: fix a crash in the log code
+    Reviewed-by: Kenji Watanabe <kenji@example.com> (Kenji Watanabe <kenji@example.com>, <c4@example.com>, for the series)
+accepted $(short "$x4") xfs: fix a crash in the attr code
+    Reviewed-by: Kenji Watanabe <kenji@example.com> (Kenji Watanabe <kenji@example.com>, <c4@example.com>, for the series)
+EOF
+test_cmp "$tmp/expect" "$tmp/actual"
+ok "acks: a checklist answer without numbers counts for the whole list"
+
 # --- mark --until TAG: the same deferral by hand ------------------------
+export STABLEPICK_NOW=1702339200	# 12 Dec 2023: after the answers
 "$STABLEPICK" mark --branch linux-6.6.y --until v6.6.10 "$x4" deferred >"$tmp/actual"
 echo "deferred $(short "$x4") for linux-6.6.y until v6.6.10: xfs: fix a crash in the attr code" >"$tmp/expect"
 test_cmp "$tmp/expect" "$tmp/actual"
