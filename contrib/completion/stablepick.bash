@@ -65,7 +65,7 @@ __stablepick_formats()
 	cves)    echo "text json html" ;;
 	diff)    echo "text json html" ;;
 	eval)    echo "text json" ;;
-	propose) echo "text json email mbox review failed html" ;;
+	propose) echo "text json email mbox review checklist failed html" ;;
 	queue)   echo "mbox quilt" ;;
 	results) echo "text json exclude" ;;
 	rules)   echo "text json" ;;

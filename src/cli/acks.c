@@ -34,9 +34,14 @@ static const struct mail_addrs *maintainers_of(const struct review_people *v,
 	return NULL;
 }
 
+/* A deferral that names no condition ("not yet"): a week, as mark's. */
+#define DEFER_DAYS 7
+
 /*
  * What to do with one answer: a decision to record (in *e, returning
- * "accepted" or "rejected"), or why not.
+ * "accepted", "rejected" or "deferred"), "noted, no decision" for a
+ * maintainer's reply that decides nothing, or why not; NULL for what
+ * is not listed (someone else's reply that decides nothing).
  */
 static const char *judge_answer(struct run *run,
 				const struct review_people *people, size_t nr,
@@ -50,10 +55,12 @@ static const char *judge_answer(struct run *run,
 	char *line;
 
 	if (!c)
-		return "not a candidate";
+		return f->answer == REVIEW_NONE ? NULL : "not a candidate";
 	m = maintainers_of(people, nr, candidate_subsystem(c));
 	if (!m || !mail_addrs_has(m, f->msg->email))
-		return "not a maintainer";
+		return f->answer == REVIEW_NONE ? NULL : "not a maintainer";
+	if (f->answer == REVIEW_NONE)
+		return "noted, no decision";
 	/*
 	 * Not over a decision as late as the answer (this answer, or a
 	 * later mark), nor, for an answer to the whole series, over any
@@ -64,8 +71,14 @@ static const char *judge_answer(struct run *run,
 	if (old && (old->when >= when || f->to_cover))
 		return "recorded before";
 	memset(e, 0, sizeof(*e));
-	e->decision = f->answer == REVIEW_NAK ? DECISION_REJECTED
-					      : DECISION_ACCEPTED;
+	e->decision = f->answer == REVIEW_NAK ? DECISION_REJECTED :
+		      f->answer == REVIEW_DEFER ? DECISION_DEFERRED :
+		      DECISION_ACCEPTED;
+	if (f->answer == REVIEW_DEFER && f->until_tag)
+		e->until_tag = xstrdup(f->until_tag);
+	else if (f->answer == REVIEW_DEFER)
+		e->until = f->until ? f->until :
+			(when / 86400 + DEFER_DAYS) * 86400;
 	e->when = when;
 	e->branch = xstrdup(run->branch.name);
 	git_oid_cpy(&e->commit, &f->commit);
@@ -92,7 +105,8 @@ static int acks(struct run_context *ctx, int argc, char **argv)
 	struct review_found *found = NULL;
 	struct ack_outcome *outcomes = NULL;
 	struct ledger_entry *entries = NULL;
-	size_t nr_people = 0, nr_found = 0, nr_entries = 0, i;
+	size_t nr_people = 0, nr_found = 0, nr_entries = 0, nr_outcomes = 0;
+	size_t i;
 	struct strbuf out = STRBUF_INIT;
 	struct cli_end end = { 0 };
 	struct run run;
@@ -117,33 +131,38 @@ static int acks(struct run_context *ctx, int argc, char **argv)
 	if (!ret)
 		ret = run_review_people(&run, ctx->repo, &people, &nr_people);
 	if (!ret)
-		ret = review_collect(run.archive, run.branch.name, &found,
-				     &nr_found);
+		ret = review_collect(run.archive, ctx->repo, run.branch.name,
+				     &found, &nr_found);
 	if (!ret) {
 		outcomes = xcalloc(nr_found ? nr_found : 1, sizeof(*outcomes));
 		entries = xcalloc(nr_found ? nr_found : 1, sizeof(*entries));
 	}
 	for (i = 0; !ret && i < nr_found; i++) {
-		struct ack_outcome *o = &outcomes[i];
+		struct ack_outcome *o = &outcomes[nr_outcomes];
+		enum decision d;
 
 		o->found = &found[i];
 		o->cand = candidate_list_find(&run.scan.candidates,
 					      &found[i].commit);
 		o->what = judge_answer(&run, people, nr_people, &found[i],
 				       o->cand, now, &entries[nr_entries]);
-		if (!strcmp(o->what, "accepted") || !strcmp(o->what, "rejected"))
-			nr_entries++;
+		if (!o->what)
+			continue;
+		nr_outcomes++;
+		if (!decision_parse(o->what, &d))
+			o->entry = &entries[nr_entries++];
 	}
 	if (!ret && nr_entries && !dry_run)
 		ret = ledger_append(&run.ledger, entries, nr_entries);
 	if (!ret) {
-		report_acks(&out, outcomes, nr_found, dry_run);
+		report_acks(&out, outcomes, nr_outcomes, dry_run);
 		report_visible(&out);
 	}
 	for (i = 0; i < nr_entries; i++) {
 		free(entries[i].branch);
 		free(entries[i].who);
 		free(entries[i].reason);
+		free(entries[i].until_tag);
 	}
 	free(entries);
 	free(outcomes);
@@ -158,6 +177,6 @@ static int acks(struct run_context *ctx, int argc, char **argv)
 const struct cli_command cmd_acks = {
 	"acks",
 	"--branch BRANCH [--archive PATH]... [--dry-run] [--upstream REF]",
-	"record the acks and NAKs the review threads got",
+	"record the acks, NAKs and deferrals the review mails got",
 	acks,
 };

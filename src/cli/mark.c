@@ -44,9 +44,10 @@ static int parse_args(struct mark_args *a, int argc, char **argv)
 			   "the branch the decision is for (required)"),
 		OPT_STRING('m', "message", &a->reason, "REASON",
 			   "why, one line without tabs"),
-		OPT_STRING(0, "until", &a->until, "DATE",
+		OPT_STRING(0, "until", &a->until, "DATE|TAG",
 			   "for deferred: the day (YYYY-MM-DD) the commits come "
-			   "back (default: in a week)"),
+			   "back, or the release tag (v6.6.9) the branch must "
+			   "contain first (default: in a week)"),
 		OPT_BOOL("list", &a->list,
 			 "print the decisions in force for the branch"),
 		OPT_END()
@@ -91,18 +92,28 @@ static int parse_args(struct mark_args *a, int argc, char **argv)
 	return 0;
 }
 
-/* The date a deferral ends: --until, else DEFER_DAYS from now. */
-static int deferral_date(git_time_t *out, const char *until, git_time_t now)
+/*
+ * When a deferral ends: the date of --until, or its tag (*tag, not
+ * checked: the release may be to come), else DEFER_DAYS from now.
+ */
+static int deferral_date(git_time_t *out, const char **tag, const char *until,
+			 git_time_t now)
 {
 	git_time_t today = now - now % 86400;
 
+	*tag = NULL;
 	if (!until) {
 		*out = today + DEFER_DAYS * 86400;
 		return 0;
 	}
+	if (ledger_tag_name_ok(until)) {
+		*out = 0;
+		*tag = until;
+		return 0;
+	}
 	if (ledger_parse_date(until, out) < 0)
-		return error("bad date '%s' for --until (expected YYYY-MM-DD)",
-			     until);
+		return error("bad date '%s' for --until (expected YYYY-MM-DD "
+			     "or a tag)", until);
 	if (*out <= today)
 		return error("--until %s is not after today", until);
 	return 0;
@@ -132,11 +143,12 @@ static int record(struct strbuf *out, struct run_context *ctx,
 	struct ledger_entry *entries = xcalloc((size_t)a->nr_revs,
 					       sizeof(*entries));
 	git_time_t until = 0;
+	const char *tag = NULL;
 	char *who = NULL;
 	int i, ret = 0;
 
 	if (a->decision == DECISION_DEFERRED)
-		ret = deferral_date(&until, a->until, now);
+		ret = deferral_date(&until, &tag, a->until, now);
 	for (i = 0; !ret && i < a->nr_revs; i++) {
 		ret = scan_resolve(ctx->repo, a->revs[i], "mark",
 				   &entries[i].commit);
@@ -145,6 +157,7 @@ static int record(struct strbuf *out, struct run_context *ctx,
 		entries[i].decision = a->decision;
 		entries[i].when = now;
 		entries[i].until = until;
+		entries[i].until_tag = (char *)tag;
 		entries[i].reason = (char *)(a->reason ? a->reason : "");
 	}
 	if (ret)
@@ -212,7 +225,7 @@ static int mark(struct run_context *ctx, int argc, char **argv)
 
 const struct cli_command cmd_mark = {
 	"mark",
-	"--branch BRANCH [-m|--message REASON] [--until DATE] COMMIT... "
+	"--branch BRANCH [-m|--message REASON] [--until DATE|TAG] COMMIT... "
 	"accepted|rejected|deferred\n"
 	"                       --branch BRANCH --list",
 	"record decisions about commits for a branch",

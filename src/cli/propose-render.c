@@ -94,19 +94,25 @@ static int fill_patches(struct run *run, git_repository *repo)
 	return ret;
 }
 
-/* The review threads of the opt-in subsystems. */
+/* The review threads (or checklists) of the opt-in subsystems. */
 static int render_review(struct run *run, git_repository *repo,
-			 const struct report *r, struct strbuf *out)
+			 const struct report *r, int checklist,
+			 struct strbuf *out)
 {
 	struct review_people *people;
-	size_t nr;
+	size_t nr, mails = 0;
 	int ret;
 
 	ret = run_review_people(run, repo, &people, &nr);
-	if (!ret)
+	if (!ret && !checklist)
 		ret = fill_patches(run, repo);
-	if (!ret && !report_review(out, r, &run->scan.candidates,
-				   &run->upstream, people, nr))
+	if (!ret)
+		mails = checklist ?
+			report_checklist(out, r, &run->scan.candidates,
+					 &run->upstream, people, nr) :
+			report_review(out, r, &run->scan.candidates,
+				      &run->upstream, people, nr);
+	if (!ret && !mails)
 		say("nothing for %s waits for an ack: no mail written",
 		    run->branch.name);
 	run_review_people_release(people, nr);
@@ -142,6 +148,7 @@ int propose_render(struct run_context *ctx, struct run *run,
 	case FORMAT_EMAIL:
 	case FORMAT_MBOX:
 	case FORMAT_REVIEW:
+	case FORMAT_CHECKLIST:
 	case FORMAT_FAILED:
 		break;
 	}
@@ -168,8 +175,9 @@ int propose_render(struct run_context *ctx, struct run *run,
 	r.message_id = id;
 	if (format == FORMAT_EMAIL) {
 		report_email(out, &r, &run->scan.candidates);
-	} else if (format == FORMAT_REVIEW) {
-		ret = render_review(run, ctx->repo, &r, out);
+	} else if (format == FORMAT_REVIEW || format == FORMAT_CHECKLIST) {
+		ret = render_review(run, ctx->repo, &r,
+				    format == FORMAT_CHECKLIST, out);
 	} else if (format == FORMAT_FAILED) {
 		char *url, *branch;
 

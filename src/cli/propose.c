@@ -17,14 +17,16 @@
 #include <string.h>
 
 static const char *const format_names[] = {
-	"text", "json", "email", "mbox", "review", "failed", "html", NULL
+	"text", "json", "email", "mbox", "review", "checklist", "failed",
+	"html", NULL
 };
 
 /* Whether the format prints the time of the run (a mail's Date:). */
 static unsigned dated(int format)
 {
 	return format == FORMAT_EMAIL || format == FORMAT_REVIEW ||
-	       format == FORMAT_FAILED ? MEMO_DATED : 0;
+	       format == FORMAT_FAILED || format == FORMAT_CHECKLIST ?
+	       MEMO_DATED : 0;
 }
 
 static int propose(struct run_context *ctx, int argc, char **argv)
@@ -194,7 +196,7 @@ out:
 const struct cli_command cmd_propose = {
 	"propose",
 	"--branch BRANCH... [--all] [--archive PATH]... [--cve DIR]\n"
-	"                          [--format text|json|email|mbox|review|failed|html]\n"
+	"                          [--format text|json|email|mbox|review|checklist|failed|html]\n"
 	"                          [--in-reply-to MSGID] [--range A..B]\n"
 	"                          [--since last|REV] [--subsystem LIST]\n"
 	"                          [--tests-from DIR]... [--upstream REF]",

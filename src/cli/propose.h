@@ -10,7 +10,8 @@
 /* stablepick propose: the command (propose.c) and its two halves. */
 
 enum propose_format { FORMAT_TEXT, FORMAT_JSON, FORMAT_EMAIL, FORMAT_MBOX,
-		      FORMAT_REVIEW, FORMAT_FAILED, FORMAT_HTML };
+		      FORMAT_REVIEW, FORMAT_CHECKLIST, FORMAT_FAILED,
+		      FORMAT_HTML };
 
 /* The upstream tip's committer date (for the ages of the HTML page). */
 git_time_t propose_tip_time(struct run_context *ctx, const struct run *run);

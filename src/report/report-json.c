@@ -203,7 +203,8 @@ static void jw_oid(struct json_writer *jw, const char *key, const git_oid *id)
  *     branch        string: the branch decided for
  *     decision      string: "accepted", "rejected" or "deferred"
  *     when          string: as in the ledger, "2026-11-02T10:00:00Z"
- *     until         string: a deferral's date, "2026-12-17"; else null
+ *     until         string: a deferral's date, "2026-12-17", or tag,
+ *                   "v6.6.9"; else null
  *     who           string: who decided
  *     reason        string: why
  *   warnings        array of strings: what a stage could not settle or
@@ -538,8 +539,8 @@ static void json_other_decisions(struct json_writer *jw,
 		ledger_format_when(when, e->when);
 		jw_object_string(jw, "when", when);
 		if (e->decision == DECISION_DEFERRED) {
-			ledger_format_date(until, e->until);
-			jw_object_string(jw, "until", until);
+			jw_object_string(jw, "until",
+					 ledger_until_text(e, until));
 		} else {
 			jw_object_null(jw, "until");
 		}

@@ -13,14 +13,28 @@ void report_add_other_decision(struct strbuf *out,
 	ledger_format_date(day, e->when);
 	strbuf_addf(out, "%s for %s on %s", decision_name(e->decision),
 		    e->branch, day);
-	if (e->decision == DECISION_DEFERRED) {
-		ledger_format_date(day, e->until);
-		strbuf_addf(out, ", until %s,", day);
-	}
+	if (e->decision == DECISION_DEFERRED)
+		strbuf_addf(out, ", until %s,", ledger_until_text(e, day));
 	strbuf_addf(out, " by %.*s", lt ? (int)(lt - e->who) : (int)strlen(e->who),
 		    e->who);
 	if (*e->reason)
 		strbuf_addf(out, ": %s", e->reason);
+}
+
+void report_add_deferral_over(struct strbuf *out, const struct ledger_entry *e)
+{
+	const char *lt = strstr(e->who, " <");
+	char day[11];
+	const char *until = ledger_until_text(e, day);
+
+	strbuf_addf(out, "deferral over: deferred until %s by %.*s", until,
+		    lt ? (int)(lt - e->who) : (int)strlen(e->who), e->who);
+	if (*e->reason)
+		strbuf_addf(out, ": %s", e->reason);
+	if (e->until_tag)
+		strbuf_addf(out, "; the branch has %s now", until);
+	else
+		strbuf_addf(out, "; %s has come", until);
 }
 
 static const char *plural(size_t n)
@@ -57,10 +71,8 @@ void report_decision(struct strbuf *out, git_repository *repo,
 	git_oid_tostr(hex, 13, &e->commit);
 	strbuf_addf(out, "%s %s for %s", decision_name(e->decision), hex,
 		    e->branch);
-	if (e->decision == DECISION_DEFERRED) {
-		ledger_format_date(date, e->until);
-		strbuf_addf(out, " until %s", date);
-	}
+	if (e->decision == DECISION_DEFERRED)
+		strbuf_addf(out, " until %s", ledger_until_text(e, date));
 	/* A malformed commit is in the repository: its subject, read raw. */
 	ret = malformed_lookup_raw(&commit, &bad, repo, &e->commit);
 	if (ret < 0)

@@ -14,6 +14,13 @@
  * --list).
  */
 /*
+ * A deferral that is over, on the commit listed again: "deferral over:
+ * deferred until v6.6.9 by Name: reason; the branch has v6.6.9 now"
+ * (for a date: "...; 2027-01-15 has come").
+ */
+void report_add_deferral_over(struct strbuf *out, const struct ledger_entry *e);
+
+/*
  * A decision for another branch, as evidence: "rejected for
  * linux-6.6.y on 2026-11-02 by Name: reason" ("deferred for B on D,
  * until D2, by ..."); with full_who, the name with its <email>.

@@ -53,6 +53,21 @@ static int review_manual(const struct candidate *c)
 	       s && s->policy == POLICY_OPT_IN && !report_review_sends(c);
 }
 
+/* The addresses of s's review mail: its lists, Cc its maintainers. */
+static void review_recipients(const struct report *r, const struct subsystem *s,
+			      const struct mail_addrs *maintainers,
+			      struct mail_addrs *to, struct mail_addrs *cc)
+{
+	size_t i;
+
+	report_mail_recipients(r, &s, 1, to, cc);
+	for (i = 0; maintainers && i < maintainers->nr; i++)
+		if (!mail_addrs_has(to, maintainers->v[i].email))
+			mail_addrs_add_pair(cc, maintainers->v[i].name,
+					    maintainers->v[i].email);
+	mail_addrs_remove(cc, r->from_email);
+}
+
 static void add_cover(struct strbuf *out, const struct report *r,
 		      const struct subsystem *s, struct candidate **sent,
 		      size_t nr, const struct candidate_list *l,
@@ -63,12 +78,7 @@ static void add_cover(struct strbuf *out, const struct report *r,
 	struct candidate **manual;
 	size_t i, nr_manual = pick(l, s, review_manual, &manual);
 
-	report_mail_recipients(r, &s, 1, &to, &cc);
-	for (i = 0; maintainers && i < maintainers->nr; i++)
-		if (!mail_addrs_has(&to, maintainers->v[i].email))
-			mail_addrs_add_pair(&cc, maintainers->v[i].name,
-					    maintainers->v[i].email);
-	mail_addrs_remove(&cc, r->from_email);
+	review_recipients(r, s, maintainers, &to, &cc);
 	strbuf_addstr(&subj, "[PATCH ");
 	report_branch_version(&subj, r->branch);
 	strbuf_addf(&subj, " 0/%zu] %s: candidates for ", nr, s->name);
@@ -172,6 +182,95 @@ size_t report_review(struct strbuf *out, const struct report *r,
 		threads++;
 	}
 	return threads;
+}
+
+static void add_checklist(struct strbuf *out, const struct report *r,
+			  const struct subsystem *s, struct candidate **items,
+			  size_t nr, const char *id,
+			  const struct mail_addrs *maintainers)
+{
+	struct mail_addrs to = MAIL_ADDRS_INIT, cc = MAIL_ADDRS_INIT;
+	struct strbuf subj = STRBUF_INIT, text = STRBUF_INIT;
+	size_t i;
+
+	review_recipients(r, s, maintainers, &to, &cc);
+	strbuf_addstr(&subj, "[CHECKLIST ");
+	report_branch_version(&subj, r->branch);
+	strbuf_addf(&subj, "] %s: %zu candidate%s for ", s->name, nr,
+		    nr == 1 ? "" : "s");
+	report_branch_version(&subj, r->branch);
+	strbuf_addf(&subj, "%s, please answer by number",
+		    r->branch->major >= 0 ? ".y" : "");
+	strbuf_addf(out, "From %040d Mon Sep 17 00:00:00 2001\n", 0);
+	mail_address_header(out, "From", r->from_name, r->from_email);
+	mail_addrs_header(out, "To", &to);
+	mail_addrs_header(out, "Cc", &cc);
+	mail_header(out, "Subject", NULL, subj.buf);
+	mail_date_header(out, (git_time_t)r->now, 0);
+	mail_id_header(out, "Message-ID", id);
+	mail_text_body(out);
+	strbuf_addf(&text, "These %s commits qualify for %s by the rules, and "
+		    "%s takes to stable only what its maintainers approve.  "
+		    "Please answer this mail with a line for each, its number "
+		    "and your answer, as in \"1 y\", \"2 n: needs the prep "
+		    "patch\", \"3 defer v6.6.9\": y, yes or ack takes it; n, "
+		    "no or nak (and why) leaves it out; defer (or \"not yet\") "
+		    "asks again once the branch has the release named, or on "
+		    "the date named (YYYY-MM-DD), else in a week.  Quoted "
+		    "lines (\"> \") are not read.", s->name, r->branch->name,
+		    s->name);
+	mail_wrap(out, text.buf, 0, 0, 72);
+	strbuf_addstr(out, "\n\n");
+	for (i = 0; i < nr; i++) {
+		strbuf_reset(&text);
+		strbuf_addf(&text, "%zu. %.12s %s", i + 1, items[i]->hex,
+			    items[i]->msg.subject ? items[i]->msg.subject : "");
+		strbuf_addstr(out, "  ");
+		mail_wrap(out, text.buf, 2, 6, 72);
+		strbuf_addch(out, '\n');
+		strbuf_reset(&text);
+		strbuf_addf(&text, "score %lld: ", items[i]->score);
+		report_reasons(&text, items[i]);
+		strbuf_addchars(out, ' ', 6);
+		mail_wrap(out, text.buf, 6, 6, 72);
+		strbuf_addch(out, '\n');
+	}
+	strbuf_addf(out, "\n-- \nstablepick %s\n\n", PACKAGE_VERSION);
+	strbuf_release(&text);
+	strbuf_release(&subj);
+	mail_addrs_release(&to);
+	mail_addrs_release(&cc);
+}
+
+size_t report_checklist(struct strbuf *out, const struct report *r,
+			const struct candidate_list *l, const git_oid *tip,
+			const struct review_people *people, size_t nr_people)
+{
+	size_t i, j, mails = 0;
+
+	for (i = 0; i < r->rules->nr_subsystems; i++) {
+		const struct subsystem *s = r->rules->subsystems[i];
+		const struct mail_addrs *m = NULL;
+		struct candidate **items;
+		size_t nr;
+		char *id;
+
+		if (s->policy != POLICY_OPT_IN)
+			continue;
+		nr = pick(l, s, report_review_sends, &items);
+		for (j = 0; nr && j < nr_people; j++)
+			if (people[j].s == s)
+				m = &people[j].maintainers;
+		if (nr) {
+			id = review_checklist_id(r->branch->name, tip, s->name,
+						 r->from_email);
+			add_checklist(out, r, s, items, nr, id, m);
+			free(id);
+			mails++;
+		}
+		free(items);
+	}
+	return mails;
 }
 
 /* In the queue, applying and changing something (an empty patch stops git am). */
@@ -329,13 +428,15 @@ void report_acks(struct strbuf *out, const struct ack_outcome *v, size_t nr,
 		strbuf_addstr(out, "no answer to a review mail of this branch\n");
 	for (i = 0; i < nr; i++) {
 		const struct review_found *f = v[i].found;
-		char hex[GIT_OID_HEXSZ + 1];
+		const struct ledger_entry *e = v[i].entry;
+		char hex[GIT_OID_HEXSZ + 1], day[11];
 
 		git_oid_tostr(hex, sizeof(hex), &f->commit);
-		strbuf_addf(out, "%s%s %.12s %s\n", dry_run &&
-			    (!strcmp(v[i].what, "accepted") ||
-			     !strcmp(v[i].what, "rejected")) ? "would be " : "",
-			    v[i].what, hex,
+		strbuf_addf(out, "%s%s", dry_run && e ? "would be " : "",
+			    v[i].what);
+		if (e && e->decision == DECISION_DEFERRED)
+			strbuf_addf(out, " until %s", ledger_until_text(e, day));
+		strbuf_addf(out, " %.12s %s\n", hex,
 			    v[i].cand && v[i].cand->msg.subject ?
 			    v[i].cand->msg.subject : "");
 		strbuf_addstr(out, "    ");

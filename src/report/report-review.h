@@ -93,13 +93,31 @@ struct ack_outcome {
 	const struct review_found *found;
 	const struct candidate *cand;	/* its commit in the range, or NULL */
 	/*
-	 * "accepted", "rejected": recorded; "recorded before": the ledger
-	 * has a decision as late; "not a maintainer": of the subsystem;
-	 * "not a candidate": the commit is not in the range walked.
+	 * "accepted", "rejected", "deferred": recorded (entry); "noted, no
+	 * decision": a maintainer's reply that decides nothing; "recorded
+	 * before": the ledger has a decision as late; "not a maintainer":
+	 * of the subsystem; "not a candidate": the commit is not in the
+	 * range walked.
 	 */
 	const char *what;
+	const struct ledger_entry *entry;	/* what is recorded, or NULL */
 };
+/*
+ * One answer a line ("deferred until v6.6.9 HEX12 subject", "would be
+ * accepted ..." with dry_run), then, indented, the line that says so,
+ * its sender and Message-ID.
+ */
 void report_acks(struct strbuf *out, const struct ack_outcome *v, size_t nr,
 		 int dry_run);
+
+/*
+ * The checklist review: for each opt-in subsystem with needs-ack
+ * commits that apply, one mail (no patches) To its lists, Cc its
+ * maintainers, that numbers them ("  1. HEX12 subject", review.h) and
+ * says how to answer line by line.  Returns the number of mails.
+ */
+size_t report_checklist(struct strbuf *out, const struct report *r,
+			const struct candidate_list *l, const git_oid *tip,
+			const struct review_people *people, size_t nr_people);
 
 #endif

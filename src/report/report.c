@@ -426,6 +426,17 @@ static void add_note(struct strbuf *out, const struct report *r,
 	strbuf_reset(line);
 }
 
+/*
+ * Whether c's deferral is over: the ledger deferred it and the judging
+ * let it go (a deferral in force makes the verdict deferred).
+ */
+static int deferral_over(const struct candidate *c)
+{
+	return c->decision && c->decision->decision == DECISION_DEFERRED &&
+	       !c->present && c->verdict != VERDICT_DEFERRED &&
+	       c->verdict != VERDICT_PRESENT;
+}
+
 void report_text(struct strbuf *out, const struct report *r,
 		 const struct candidate_list *l)
 {
@@ -495,6 +506,10 @@ void report_text(struct strbuf *out, const struct report *r,
 		for (j = 0; j < c->nr_other_decisions; j++) {
 			strbuf_addstr(&line, "decided: ");
 			report_add_other_decision(&line, c->other_decisions[j], 0);
+			add_note(out, r, &line, indent);
+		}
+		if (deferral_over(c)) {
+			report_add_deferral_over(&line, c->decision);
 			add_note(out, r, &line, indent);
 		}
 		if (c->newly) {

@@ -56,14 +56,15 @@ static int apply_decisions(struct run *run, struct candidate_list *l)
 						   &c->id, &c->other_decisions);
 		if (!e || c->present || !ledger_in_force(e, now))
 			continue;
-		ledger_format_date(day, e->decision == DECISION_DEFERRED ? e->until
-									  : e->when);
+		ledger_format_date(day, e->when);
 		candidate_set_verdict(c, by_decision[e->decision],
 				      "%s %s %s%s%s",
 				      decision_name(e->decision),
 				      e->decision == DECISION_DEFERRED ?
 				      "until" : "on",
-				      day, *e->reason ? ": " : "", e->reason);
+				      e->decision == DECISION_DEFERRED ?
+				      ledger_until_text(e, day) : day,
+				      *e->reason ? ": " : "", e->reason);
 	}
 	return 0;
 }

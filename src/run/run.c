@@ -310,9 +310,43 @@ void run_series_limits(const struct run_context *ctx,
 		lim->pool = lim->size;
 }
 
+/*
+ * Whether the branch contains the tag (a deferral "until v6.6.9" ends):
+ * the tag's commit is the tip or one of its ancestors.  A tag that does
+ * not exist (yet) is not contained.
+ */
+struct tag_check {
+	git_repository *repo;
+	const git_oid *tip;
+};
+
+static int branch_has_tag(const char *tag, void *data)
+{
+	struct tag_check *tc = data;
+	git_object *obj = NULL;
+	git_oid at;
+	char *ref = xstrfmt("refs/tags/%s", tag);
+	int ret = 0;
+
+	if (git_revparse_single(&obj, tc->repo, ref) < 0 ||
+	    git_object_peel(&obj, obj, GIT_OBJECT_COMMIT) < 0) {
+		git_error_clear();
+		goto out;
+	}
+	git_oid_cpy(&at, git_object_id(obj));
+	ret = git_oid_equal(&at, tc->tip) ||
+	      git_graph_descendant_of(tc->repo, tc->tip, &at) == 1;
+	git_error_clear();
+out:
+	git_object_free(obj);
+	free(ref);
+	return ret;
+}
+
 int run_setup(struct run_context *ctx, struct run *run,
 		  const char *branch, const char *upstream)
 {
+	struct tag_check tc;
 	char *path, *name;
 	int ret;
 
@@ -355,6 +389,9 @@ int run_setup(struct run_context *ctx, struct run *run,
 	if (ret < 0 || check_not_mainline(ctx, run) < 0 ||
 	    configured_version(ctx, run) < 0)
 		return -1;
+	tc.repo = ctx->repo;
+	tc.tip = &run->branch.tip;
+	ledger_check_tags(&run->ledger, run->branch.name, branch_has_tag, &tc);
 	trace_stage("branch index");
 	set_default_range(run);
 	return 0;

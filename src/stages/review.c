@@ -10,6 +10,7 @@
 #include <string.h>
 
 #define REVIEW_PREFIX "stablepick-review."
+#define CHECKLIST_PREFIX "stablepick-checklist."
 
 char *review_cover_id(const char *branch, const git_oid *tip,
 		      const char *subsystem, const char *from_email)
@@ -18,6 +19,18 @@ char *review_cover_id(const char *branch, const git_oid *tip,
 
 	git_oid_tostr(hex, sizeof(hex), tip);
 	local = xstrfmt(REVIEW_PREFIX "%s.%s.%.12s", subsystem, branch, hex);
+	id = mail_message_id(local, from_email);
+	free(local);
+	return id;
+}
+
+char *review_checklist_id(const char *branch, const git_oid *tip,
+			  const char *subsystem, const char *from_email)
+{
+	char hex[GIT_OID_HEXSZ + 1], *local, *id;
+
+	git_oid_tostr(hex, sizeof(hex), tip);
+	local = xstrfmt(CHECKLIST_PREFIX "%s.%s.%.12s", subsystem, branch, hex);
 	id = mail_message_id(local, from_email);
 	free(local);
 	return id;
@@ -46,7 +59,9 @@ static int is_hex40(const char *s)
 	return s[GIT_OID_HEXSZ] == '.';
 }
 
-enum review_id_kind { REVIEW_ID_NONE, REVIEW_ID_COVER, REVIEW_ID_PATCH };
+enum review_id_kind {
+	REVIEW_ID_NONE, REVIEW_ID_COVER, REVIEW_ID_PATCH, REVIEW_ID_CHECKLIST
+};
 
 /* The branch as a review id spells it (mail_message_id()'s bytes). */
 static char *id_branch(const char *branch)
@@ -68,9 +83,19 @@ static enum review_id_kind parse_id(const char *id, const char *want,
 	size_t len = strlen(want);
 	const char *p, *at;
 
-	if (!id || strncmp(id, REVIEW_PREFIX, strlen(REVIEW_PREFIX)))
+	if (!id)
 		return REVIEW_ID_NONE;
-	p = id + strlen(REVIEW_PREFIX);
+	if (skip_prefix(id, CHECKLIST_PREFIX, &p)) {
+		at = strrchr(p, '@');
+		/* SUBSYSTEM.BRANCH.TIP12, as a cover's. */
+		if (at && at - p > (ptrdiff_t)(len + 14) &&
+		    !strncmp(at - 13 - len, want, len) && at[-13] == '.' &&
+		    at[-14 - (ptrdiff_t)len] == '.')
+			return REVIEW_ID_CHECKLIST;
+		return REVIEW_ID_NONE;
+	}
+	if (!skip_prefix(id, REVIEW_PREFIX, &p))
+		return REVIEW_ID_NONE;
 	at = strrchr(p, '@');
 	if (!at)
 		return REVIEW_ID_NONE;
@@ -216,7 +241,7 @@ static enum review_id_kind answered(const struct archive *a,
 	if (m->first_ref) {
 		enum review_id_kind k = parse_id(m->first_ref, want, commit);
 
-		if (k == REVIEW_ID_COVER) {
+		if (k == REVIEW_ID_COVER || k == REVIEW_ID_CHECKLIST) {
 			*root = m->first_ref;
 			return k;
 		}
@@ -225,18 +250,21 @@ static enum review_id_kind answered(const struct archive *a,
 }
 
 static void add_found(struct review_found **v, size_t *nr, size_t *alloc,
-		      const git_oid *commit, enum review_answer ans,
-		      const struct archive_msg *m, const char *line, int to_cover)
+		      const git_oid *commit, const struct review_said *said,
+		      const struct archive_msg *m, int to_cover)
 {
 	struct review_found *f;
 
 	ALLOC_GROW(*v, *nr + 1, *alloc);
 	f = &(*v)[(*nr)++];
 	git_oid_cpy(&f->commit, commit);
-	f->answer = ans;
+	f->answer = said->answer;
 	f->msg = m;
-	f->line = xstrdup(line);
+	f->line = xstrdup(said->line);
+	f->until = said->until;
+	f->until_tag = said->until_tag ? xstrdup(said->until_tag) : NULL;
 	f->to_cover = to_cover;
+	f->seq = *nr;
 }
 
 static int cmp_found(const void *x, const void *y)
@@ -245,27 +273,172 @@ static int cmp_found(const void *x, const void *y)
 
 	if (a->msg->time != b->msg->time)
 		return a->msg->time < b->msg->time ? -1 : 1;
-	return strcmp(a->msg->message_id, b->msg->message_id);
+	if (a->msg != b->msg)
+		return strcmp(a->msg->message_id, b->msg->message_id);
+	return a->seq < b->seq ? -1 : a->seq > b->seq;
 }
 
-int review_collect(struct archive *a, const char *branch,
-		   struct review_found **out, size_t *nr)
+/* The body of a message of the archive; the caller frees it. */
+static int read_body(struct archive *a, const struct archive_msg *m,
+		     char **body)
+{
+	struct mbox mb = MBOX_INIT;
+
+	if (archive_read(a, m, &mb) < 0)
+		return -1;
+	*body = xstrdup(mb.nr && mb.msgs[0].body ? mb.msgs[0].body : "");
+	mbox_release(&mb);
+	return 0;
+}
+
+/* A checklist mail's items: the commit of each number (or a zero id). */
+struct checklist {
+	git_oid *commits;	/* [n - 1] */
+	size_t nr;
+};
+
+static int read_checklist(struct archive *a, git_repository *repo,
+			  const struct archive_msg *m, struct checklist *out)
+{
+	char *body, *p, hex[13];
+	size_t alloc = 0;
+	unsigned n;
+
+	memset(out, 0, sizeof(*out));
+	if (read_body(a, m, &body) < 0)
+		return -1;
+	for (p = body; *p; p += *p == '\n') {
+		size_t len = strcspn(p, "\n");
+		git_object *obj = NULL;
+		git_oid prefix;
+		int ok = review_checklist_item(p, &n, hex);
+
+		p += len;
+		if (!ok)
+			continue;
+		if (git_oid_fromstrn(&prefix, hex, 12) < 0 ||
+		    git_object_lookup_prefix(&obj, repo, &prefix, 12,
+					     GIT_OBJECT_COMMIT) < 0) {
+			git_error_clear();
+			warning("item %u of the checklist <%s>, %s, is not a "
+				"commit of this repository", n, m->message_id,
+				hex);
+			continue;
+		}
+		if (n > out->nr) {
+			ALLOC_GROW(out->commits, n, alloc);
+			memset(out->commits + out->nr, 0,
+			       (n - out->nr) * sizeof(git_oid));
+			out->nr = n;
+		}
+		git_oid_cpy(&out->commits[n - 1], git_object_id(obj));
+		git_object_free(obj);
+	}
+	free(body);
+	return 0;
+}
+
+/* The answers of m to the checklist root, line by line. */
+static int collect_checklist(struct archive *a, git_repository *repo,
+			     const struct archive_msg *m, const char *root,
+			     const char *body, struct review_found **v,
+			     size_t *nr, size_t *alloc)
+{
+	const struct archive_msg *list = archive_find(a, root);
+	struct checklist cl;
+	struct review_said said;
+	char *text, *p;
+	size_t before = *nr, i;
+	unsigned n;
+
+	if (!list) {
+		warning("%s answers the checklist <%s>, which is not in the "
+			"archives", m->message_id, root);
+		return 0;
+	}
+	if (read_checklist(a, repo, list, &cl) < 0)
+		return -1;
+	text = posted_reply_text(body);
+	for (p = text; *p; ) {
+		size_t len = strcspn(p, "\n");
+		char *line = xstrndup(p, len);
+
+		if (review_checklist_answer(line, &n, &said)) {
+			if (n <= cl.nr && !git_oid_is_zero(&cl.commits[n - 1]))
+				add_found(v, nr, alloc, &cl.commits[n - 1],
+					  &said, m, 0);
+			else
+				warning("%s answers item %u of the checklist "
+					"<%s>, which has no such item",
+					m->message_id, n, root);
+			review_said_release(&said);
+		}
+		free(line);
+		p += len;
+		if (*p)
+			p++;
+	}
+	/*
+	 * Answering no number: as an answer to a cover letter, for every
+	 * item; what decides nothing, said once, on the first.
+	 */
+	if (*nr == before) {
+		review_read_reply(body, &said);
+		for (i = 0; i < cl.nr; i++) {
+			if (git_oid_is_zero(&cl.commits[i]))
+				continue;
+			add_found(v, nr, alloc, &cl.commits[i], &said, m, 1);
+			if (said.answer == REVIEW_NONE)
+				break;
+		}
+		review_said_release(&said);
+	}
+	free(text);
+	free(cl.commits);
+	return 0;
+}
+
+/* The answer of m to the cover root: for every patch of its thread. */
+static void collect_cover(struct archive *a, const struct archive_msg *m,
+			  const char *root, const char *want,
+			  const struct review_said *said,
+			  struct review_found **v, size_t *nr, size_t *alloc)
+{
+	const struct archive_bucket *thread = archive_bucket(a->by_thread, root);
+	git_oid commit;
+	size_t j;
+
+	for (j = 0; thread && j < thread->nr; j++) {
+		if (parse_id(thread->items[j]->message_id, want,
+			     &commit) != REVIEW_ID_PATCH)
+			continue;
+		add_found(v, nr, alloc, &commit, said, m, 1);
+		/* What decides nothing is said once. */
+		if (said->answer == REVIEW_NONE)
+			break;
+	}
+	if (!thread)
+		warning("%s answers the review letter <%s>, whose "
+			"patches are not in the archives",
+			m->message_id, root);
+}
+
+int review_collect(struct archive *a, git_repository *repo,
+		   const char *branch, struct review_found **out, size_t *nr)
 {
 	char *want = id_branch(branch);
-	size_t i, j, alloc = 0;
+	size_t i, alloc = 0;
 	int ret = 0;
 
 	*out = NULL;
 	*nr = 0;
 	for (i = 0; !ret && i < a->nr; i++) {
 		const struct archive_msg *m = a->msgs[i];
-		const struct archive_bucket *thread;
 		const char *root = NULL;
-		struct mbox mb = MBOX_INIT;
+		struct review_said said;
 		enum review_id_kind kind;
-		enum review_answer ans;
-		char *line;
 		git_oid commit;
+		char *body;
 
 		if (m->removed || !m->in_reply_to ||
 		    parse_id(m->message_id, want, &commit) != REVIEW_ID_NONE)
@@ -273,42 +446,23 @@ int review_collect(struct archive *a, const char *branch,
 		kind = answered(a, m, want, &commit, &root);
 		if (kind == REVIEW_ID_NONE)
 			continue;
-		if (archive_read(a, m, &mb) < 0) {
+		if (read_body(a, m, &body) < 0) {
 			ret = -1;
 			break;
 		}
-		/* A NAK outweighs an ack in the same reply. */
-		switch (posted_review_of(mb.nr ? mb.msgs[0].body : "", &line)) {
-		case POSTED_NAKED:
-			ans = REVIEW_NAK;
-			break;
-		case POSTED_ACKED:
-		case POSTED_REVIEWED:
-			ans = REVIEW_ACK;
-			break;
-		default:
-			ans = REVIEW_NONE;
-			break;
-		}
-		mbox_release(&mb);
-		if (ans == REVIEW_NONE)
+		if (kind == REVIEW_ID_CHECKLIST) {
+			ret = collect_checklist(a, repo, m, root, body, out, nr,
+						&alloc);
+			free(body);
 			continue;
-		if (kind == REVIEW_ID_PATCH) {
-			add_found(out, nr, &alloc, &commit, ans, m, line, 0);
-		} else {
-			/* For the cover: every patch of its thread. */
-			thread = archive_bucket(a->by_thread, root);
-			for (j = 0; thread && j < thread->nr; j++)
-				if (parse_id(thread->items[j]->message_id, want,
-					     &commit) == REVIEW_ID_PATCH)
-					add_found(out, nr, &alloc, &commit, ans, m,
-						  line, 1);
-			if (!thread)
-				warning("%s answers the review letter <%s>, whose "
-					"patches are not in the archives",
-					m->message_id, root);
 		}
-		free(line);
+		review_read_reply(body, &said);
+		if (kind == REVIEW_ID_PATCH)
+			add_found(out, nr, &alloc, &commit, &said, m, 0);
+		else
+			collect_cover(a, m, root, want, &said, out, nr, &alloc);
+		review_said_release(&said);
+		free(body);
 	}
 	free(want);
 	if (*nr)
@@ -320,7 +474,9 @@ void review_found_release(struct review_found *v, size_t nr)
 {
 	size_t i;
 
-	for (i = 0; i < nr; i++)
+	for (i = 0; i < nr; i++) {
 		free(v[i].line);
+		free(v[i].until_tag);
+	}
 	free(v);
 }

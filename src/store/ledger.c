@@ -177,6 +177,7 @@ static void entry_free(struct ledger_entry *e)
 	free(e->branch);
 	free(e->who);
 	free(e->reason);
+	free(e->until_tag);
 	free(e->key);
 	free(e);
 }
@@ -378,6 +379,7 @@ static void entries_put(struct ledger_entry **head,
 	e->decision = src->decision;
 	e->when = src->when;
 	e->until = src->until;
+	e->until_tag = src->until_tag ? xstrdup(src->until_tag) : NULL;
 	e->who = xstrdup(src->who);
 	e->reason = xstrdup(src->reason ? src->reason : "");
 	e->lineno = lineno;
@@ -464,7 +466,57 @@ int ledger_in_force(const struct ledger_entry *e, git_time_t now)
 {
 	if (e->decision != DECISION_DEFERRED)
 		return 1;
+	if (e->until_tag)
+		return !e->tag_reached;
 	return now < e->until;
+}
+
+void ledger_check_tags(struct ledger *l, const char *branch,
+		       int (*has)(const char *tag, void *data), void *data)
+{
+	const char *key = ledger_branch_key(l, branch);
+	struct ledger_entry *e, *tmp;
+
+	HASH_ITER(hh, l->entries, e, tmp)
+		if (e->until_tag && !strcmp(e->branch, key))
+			e->tag_reached = has(e->until_tag, data);
+}
+
+const char *ledger_until_text(const struct ledger_entry *e, char day[11])
+{
+	if (e->until_tag)
+		return e->until_tag;
+	ledger_format_date(day, e->until);
+	return day;
+}
+
+/* Whether s has a date's shape, NNNN-NN-NN: a date or an error. */
+static int date_shaped(const char *s)
+{
+	static const char shape[] = "0000-00-00";
+	size_t i;
+
+	for (i = 0; shape[i]; i++)
+		if (shape[i] == '-' ? s[i] != '-' :
+		    !(s[i] >= '0' && s[i] <= '9'))
+			return 0;
+	return !s[i];
+}
+
+int ledger_tag_name_ok(const char *s)
+{
+	char *ref;
+	int ok = 0;
+
+	if (!*s || *s == '-' || date_shaped(s))
+		return 0;
+	ref = xstrfmt("refs/tags/%s", s);
+	if (git_reference_name_is_valid(&ok, ref) < 0) {
+		git_error_clear();
+		ok = 0;
+	}
+	free(ref);
+	return ok;
 }
 
 /* --- reading ---------------------------------------------------------- */
@@ -533,10 +585,14 @@ static int parse_line(struct ledger_entry *e, char *line, const char *path,
 		return error("%s:%u: bad time '%s' (expected "
 			     "YYYY-MM-DDTHH:MM:SSZ)", path, lineno, field[3]);
 	if (e->decision == DECISION_DEFERRED) {
-		if (ledger_parse_date(field[4], &e->until) < 0)
-			return error("%s:%u: bad date '%s' for deferred "
-				     "(expected YYYY-MM-DD)", path, lineno,
-				     field[4]);
+		/* A date, else a tag: "v6.6.9". */
+		if (ledger_parse_date(field[4], &e->until) < 0) {
+			if (!ledger_tag_name_ok(field[4]))
+				return error("%s:%u: bad date '%s' for deferred "
+					     "(expected YYYY-MM-DD or a tag)",
+					     path, lineno, field[4]);
+			e->until_tag = field[4];
+		}
 	} else if (strcmp(field[4], "-")) {
 		return error("%s:%u: %s takes '-' as until, not '%s'",
 			     path, lineno, field[2], field[4]);
@@ -667,10 +723,14 @@ static int check_entry(const struct ledger_entry *e)
 			     "control characters");
 	if (e->when < 0 || e->when > 253402300799LL)
 		return error("decision time out of range");
-	if (e->decision == DECISION_DEFERRED &&
-	    (e->until <= 0 || e->until > 253402300799LL || e->until % 86400))
+	if (e->decision == DECISION_DEFERRED && e->until_tag) {
+		if (e->until || !ledger_tag_name_ok(e->until_tag))
+			return error("bad tag '%s' for a deferral", e->until_tag);
+	} else if (e->decision == DECISION_DEFERRED &&
+	    (e->until <= 0 || e->until > 253402300799LL || e->until % 86400)) {
 		return error("a deferral needs a date");
-	if (e->decision != DECISION_DEFERRED && e->until)
+	}
+	if (e->decision != DECISION_DEFERRED && (e->until || e->until_tag))
 		return error("only a deferral has a date");
 	if ((size_t)e->decision >= ARRAY_SIZE(decision_names))
 		return error("unknown decision %d", (int)e->decision);
@@ -679,14 +739,13 @@ static int check_entry(const struct ledger_entry *e)
 
 void ledger_format_entry(struct strbuf *sb, const struct ledger_entry *e)
 {
-	char hex[GIT_OID_HEXSZ + 1], when[32], until[16];
+	char hex[GIT_OID_HEXSZ + 1], when[32], day[11];
+	const char *until = "-";
 
 	git_oid_tostr(hex, sizeof(hex), &e->commit);
 	format_time(when, sizeof(when), 1, e->when);
 	if (e->decision == DECISION_DEFERRED)
-		ledger_format_date(until, e->until);
-	else
-		strcpy(until, "-");
+		until = ledger_until_text(e, day);
 	strbuf_addf(sb, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", e->branch, hex,
 		    decision_name(e->decision), when, until, e->who,
 		    e->reason ? e->reason : "");

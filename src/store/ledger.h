@@ -27,8 +27,11 @@
  *     COMMIT    the full 40-hex commit id (lower case)
  *     DECISION  accepted, rejected or deferred
  *     WHEN      when it was decided, UTC: 2023-11-14T22:13:20Z
- *     UNTIL     for deferred, the date (UTC) it comes back: 2023-11-21;
- *               "-" for accepted and rejected
+ *     UNTIL     for deferred, the date (UTC) it comes back: 2023-11-21,
+ *               or the release tag it waits for: v6.6.9 (it comes back
+ *               once the branch contains the tag; a value shaped as a
+ *               date, NNNN-NN-NN, is a date); "-" for accepted and
+ *               rejected
  *     WHO       "Name <email>" of whoever decided
  *     REASON    free text, possibly empty
  *
@@ -79,6 +82,8 @@ struct ledger_entry {
 	enum decision decision;
 	git_time_t when;
 	git_time_t until;	/* 00:00:00Z of the date; 0 unless deferred */
+	char *until_tag;	/* or the tag deferred until ("v6.6.9"), or NULL */
+	int tag_reached;	/* the branch has until_tag: ledger_check_tags() */
 	char *who;
 	char *reason;		/* never NULL; "" when none was given */
 	unsigned lineno;	/* in the file; 0 for an entry not yet saved */
@@ -142,9 +147,30 @@ size_t ledger_find_others(struct ledger *l, const char *branch,
 
 /*
  * 1 if the decision still applies at now: accepted and rejected always,
- * deferred while now is before its date; 0 once a deferral expired.
+ * deferred while now is before its date, or until its tag was found
+ * on the branch (tag_reached); 0 once a deferral expired.
  */
 int ledger_in_force(const struct ledger_entry *e, git_time_t now);
+
+/*
+ * Sets tag_reached on the decisions for branch (as spelled) deferred
+ * until a tag, to what has(tag, data) says: 1 when the branch contains
+ * the tag.  The ledger cannot tell by itself: the run asks its branch.
+ */
+void ledger_check_tags(struct ledger *l, const char *branch,
+		       int (*has)(const char *tag, void *data), void *data);
+
+/*
+ * What a deferral waits for, as the ledger writes it: its tag, or its
+ * date formatted into day.  Returns until_tag or day.
+ */
+const char *ledger_until_text(const struct ledger_entry *e, char day[11]);
+
+/*
+ * Whether s can be the tag of a deferral: refs/tags/s is a valid ref,
+ * and s has not a date's shape (NNNN-NN-NN).
+ */
+int ledger_tag_name_ok(const char *s);
 
 /*
  * Appends entries (their lineno and key are ignored; their branch is

@@ -163,7 +163,7 @@ expect "subsystems of --upstream" "btrfs cifs ext4 iomap jbd2 ksmbd netfs smb-co
 	-C "$repo" eval --upstream HEAD~2 --subsystem ''
 expect "subsystems outside a repository" "btrfs cifs ext4 iomap jbd2 ksmbd netfs smb-common vfs xfs" \
 	-C "$tmp/norepo" propose --subsystem ''
-expect "propose formats" "email failed html json mbox review text" propose --format ''
+expect "propose formats" "checklist email failed html json mbox review text" propose --format ''
 expect "audit formats" "email json text" audit --format ''
 expect "diff formats, one word" "--format=html --format=json --format=text" diff --format=
 expect "eval formats" "json text" eval --format = ''

@@ -44,11 +44,11 @@ hint: did you mean 'ext4'?" \
 	sp propose --branch linux-6.6.y --subsystem EXT
 expect_error 1 "error: unknown subsystem 'zzzz' for --subsystem" \
 	sp propose --branch linux-6.6.y --subsystem zzzz
-expect_error 129 "error: unknown format 'yaml' (expected text, json, email, mbox, review, failed or html)" \
+expect_error 129 "error: unknown format 'yaml' (expected text, json, email, mbox, review, checklist, failed or html)" \
 	sp propose --branch linux-6.6.y --format yaml
 expect_error 129 "error: propose needs --branch
 usage: stablepick propose --branch BRANCH... [--all] [--archive PATH]... [--cve DIR]
-                          [--format text|json|email|mbox|review|failed|html]
+                          [--format text|json|email|mbox|review|checklist|failed|html]
                           [--in-reply-to MSGID] [--range A..B]
                           [--since last|REV] [--subsystem LIST]
                           [--tests-from DIR]... [--upstream REF]" \

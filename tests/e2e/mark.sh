@@ -89,7 +89,7 @@ expect_error() {
 	ok "$(head -n 1 "$tmp/expect")"
 }
 
-usage="usage: stablepick mark --branch BRANCH [-m|--message REASON] [--until DATE] COMMIT... accepted|rejected|deferred
+usage="usage: stablepick mark --branch BRANCH [-m|--message REASON] [--until DATE|TAG] COMMIT... accepted|rejected|deferred
                        --branch BRANCH --list"
 sp() { "$STABLEPICK" "$@"; }
 
@@ -106,7 +106,7 @@ expect_error 129 "error: the reason must be one line without tabs" \
 lines'
 expect_error 129 "error: the reason must be one line without tabs" \
 	sp mark HEAD rejected --branch linux-6.6.y -m "a${tab}tab"
-expect_error 1 "error: bad date '2023-11-31' for --until (expected YYYY-MM-DD)" \
+expect_error 1 "error: bad date '2023-11-31' for --until (expected YYYY-MM-DD or a tag)" \
 	sp mark HEAD deferred --branch linux-6.6.y --until 2023-11-31
 expect_error 1 "error: --until 2023-11-14 is not after today" \
 	sp mark HEAD deferred --branch linux-6.6.y --until 2023-11-14

@@ -170,7 +170,12 @@ cat >"$tmp/expect" <<EOF
 accepted $(short "$x1") xfs: fix a crash in the allocator
 not a maintainer $(short "$x2") xfs: fix a crash in the block map
 rejected $(short "$x3") xfs: fix a crash in the log
+noted, no decision $(short "$x3") xfs: fix a crash in the log
 EOF
+test_cmp "$tmp/expect" "$tmp/actual"
+# A maintainer's reply that decides nothing is listed, with what it said.
+grep -A1 '^noted' "$tmp/acks" | tail -n 1 >"$tmp/actual"
+echo '    Agreed, let us wait. (Rhea Castellano <rhea@example.org>, <talk4@example.org>)' >"$tmp/expect"
 test_cmp "$tmp/expect" "$tmp/actual"
 "$STABLEPICK" mark --branch linux-6.6.y --list >"$tmp/actual"
 cat >"$tmp/expect" <<EOF
@@ -178,7 +183,7 @@ accepted $(short "$x1") for linux-6.6.y: xfs: fix a crash in the allocator (Acke
 rejected $(short "$x3") for linux-6.6.y: xfs: fix a crash in the log (NAK, the log changed too much since 6.6. in <nak3@example.com>)
 EOF
 test_cmp "$tmp/expect" "$tmp/actual"
-ok "acks: a maintainer's ack and NAK recorded, anyone else's not"
+ok "acks: a maintainer's ack and NAK recorded, anyone else's not, a remark listed"
 
 # Again: nothing new is recorded.
 "$STABLEPICK" acks --branch linux-6.6.y --archive "$archive" | grep -v '^    ' >"$tmp/actual"
@@ -186,6 +191,7 @@ cat >"$tmp/expect" <<EOF
 recorded before $(short "$x1") xfs: fix a crash in the allocator
 not a maintainer $(short "$x2") xfs: fix a crash in the block map
 recorded before $(short "$x3") xfs: fix a crash in the log
+noted, no decision $(short "$x3") xfs: fix a crash in the log
 EOF
 test_cmp "$tmp/expect" "$tmp/actual"
 ok "acks again: nothing recorded twice"
@@ -202,6 +208,7 @@ deliver "$tmp/a5"
 cat >"$tmp/expect" <<EOF
 recorded before $(short "$x1") xfs: fix a crash in the allocator
 recorded before $(short "$x3") xfs: fix a crash in the log
+noted, no decision $(short "$x3") xfs: fix a crash in the log
 recorded before $(short "$x1") xfs: fix a crash in the allocator
 accepted $(short "$x2") xfs: fix a crash in the block map
 recorded before $(short "$x3") xfs: fix a crash in the log

@@ -367,6 +367,69 @@ static void test_in_force(void **state)
 	assert_int_equal(ledger_in_force(&d, NOV21 + 86400 * 365), 0);
 	assert_int_equal(ledger_in_force(&r, NOV21 + 86400 * 365), 1);
 	assert_int_equal(ledger_in_force(&a, NOV21 + 86400 * 365), 1);
+	/* Until a tag: whatever the date, until the branch has it. */
+	d.until = 0;
+	d.until_tag = "v6.6.9";
+	assert_int_equal(ledger_in_force(&d, NOV21 + 86400 * 365), 1);
+	d.tag_reached = 1;
+	assert_int_equal(ledger_in_force(&d, T0), 0);
+}
+
+static int has_tag(const char *tag, void *data)
+{
+	return !strcmp(tag, (const char *)data);
+}
+
+/* A deferral until a tag: written, read back, and over with the tag. */
+static void test_until_tag(void **state)
+{
+	struct fixture *f = *state;
+	struct ledger_entry in[] = {
+		entry("linux-6.6.y", OID_A, DECISION_DEFERRED, "A <a@x>", ""),
+		entry("linux-6.1.y", OID_A, DECISION_DEFERRED, "A <a@x>", ""),
+		entry("linux-6.6.y", OID_B, DECISION_DEFERRED, "A <a@x>", ""),
+	};
+	const struct ledger_entry *e;
+	struct ledger l;
+	char *text;
+
+	in[0].until = in[1].until = 0;
+	in[0].until_tag = in[1].until_tag = "v6.6.9";
+	ledger_init(&l, f->path);
+	assert_int_equal(ledger_append(&l, in, ARRAY_SIZE(in)), 0);
+	ledger_release(&l);
+	text = read_text(f->path);
+	assert_string_equal(text, HEADER
+		"linux-6.6.y\t" OID_A "\tdeferred\t2023-11-14T22:13:20Z\t"
+		"v6.6.9\tA <a@x>\t\n"
+		"linux-6.1.y\t" OID_A "\tdeferred\t2023-11-14T22:13:20Z\t"
+		"v6.6.9\tA <a@x>\t\n"
+		"linux-6.6.y\t" OID_B "\tdeferred\t2023-11-14T22:13:20Z\t"
+		"2023-11-21\tA <a@x>\t\n");
+	free(text);
+
+	ledger_init(&l, f->path);
+	assert_int_equal(ledger_load(&l), 0);
+	e = find(&l, "linux-6.6.y", OID_A);
+	assert_string_equal(e->until_tag, "v6.6.9");
+	assert_int_equal(e->until, 0);
+	assert_int_equal(ledger_in_force(e, NOV21 + 86400), 1);
+	/* Only the branch asked about: 6.1.y's tag is its own. */
+	ledger_check_tags(&l, "linux-6.6.y", has_tag, "v6.6.9");
+	assert_int_equal(ledger_in_force(e, T0), 0);
+	assert_int_equal(ledger_in_force(find(&l, "linux-6.1.y", OID_A), T0), 1);
+	assert_null(find(&l, "linux-6.6.y", OID_B)->until_tag);
+	ledger_release(&l);
+
+	/* A tag shaped as a date is refused. */
+	in[0].until_tag = "2023-11-31";
+	ledger_init(&l, f->path);
+	stderr_begin(f);
+	assert_int_equal(ledger_append(&l, in, 1), -1);
+	text = stderr_end(f);
+	assert_string_equal(text, "error: bad tag '2023-11-31' for a deferral\n");
+	free(text);
+	ledger_release(&l);
 }
 
 static void test_malformed(void **state)
@@ -408,6 +471,12 @@ static void test_malformed(void **state)
 		"\t" OID_A "\taccepted\t2023-11-14T22:13:20Z\t-\tA <a@x>\t\n"
 		/* 14: 31 November */
 		"b\t" OID_A "\tdeferred\t2023-11-14T22:13:20Z\t2023-11-31\t"
+		"A <a@x>\t\n"
+		/* 15: good, deferred until a tag */
+		"b\t" OID_B "\tdeferred\t2023-11-14T22:13:20Z\tv6.6.9\t"
+		"A <a@x>\t\n"
+		/* 16: no tag's name */
+		"b\t" OID_A "\tdeferred\t2023-11-14T22:13:20Z\tv6..9\t"
 		"A <a@x>\t\n");
 	strbuf_addf(&expect,
 		"error: %1$s:1: not a stablepick ledger (the first line must be "
@@ -423,13 +492,16 @@ static void test_malformed(void **state)
 		"rejected or deferred)\n"
 		"error: %1$s:8: bad time '2023-11-14T22:13:20' (expected "
 		"YYYY-MM-DDTHH:MM:SSZ)\n"
-		"error: %1$s:9: bad date '-' for deferred (expected YYYY-MM-DD)\n"
+		"error: %1$s:9: bad date '-' for deferred (expected YYYY-MM-DD "
+		"or a tag)\n"
 		"error: %1$s:10: accepted takes '-' as until, not '2023-11-21'\n"
 		"error: %1$s:11: empty who\n"
 		"error: %1$s:12: control character in reason\n"
 		"error: %1$s:13: empty branch\n"
 		"error: %1$s:14: bad date '2023-11-31' for deferred (expected "
-		"YYYY-MM-DD)\n", f->path);
+		"YYYY-MM-DD or a tag)\n"
+		"error: %1$s:16: bad date 'v6..9' for deferred (expected "
+		"YYYY-MM-DD or a tag)\n", f->path);
 
 	ledger_init(&l, f->path);
 	stderr_begin(f);
@@ -665,6 +737,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_latest_wins, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_keys_and_others, setup,
 						teardown),
+		cmocka_unit_test_setup_teardown(test_until_tag, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_malformed, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_bad_input, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_locked, setup, teardown),
