@@ -82,9 +82,10 @@ int apply_onto_lookup(git_commit **out, git_repository *repo,
 /*
  * The change a pick that applies makes to the branch, as git
  * format-patch writes it after "---": a diffstat, a blank line, then the
- * diff.  A result without trees (from the trial cache) is picked again
- * first, with what it needs of its series.  Appends to out; returns 0
- * or -1 after an error message.
+ * diff.  A result without trees (from the trial cache) has them made
+ * again first, with what it needs of its series.  Only the paths the
+ * pick changes are diffed.  Appends to out; returns 0 or -1 after an
+ * error message.
  */
 int apply_result_patch(const struct apply_result *r, git_repository *repo,
 		       struct strbuf *out);
