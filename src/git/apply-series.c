@@ -138,12 +138,14 @@ enum series_act { ACT_NONE, ACT_REPLAY, ACT_PICK };
 /*
  * Picks onto s->onto the picks of s that want marks, with the earlier
  * ones they need (see apply_series_check_cached()); out[i] gets the
- * result of each pick made, *made their number.  0, or -1 after an
- * error message.
+ * result of each pick made, *made their number.  With trees_only, a
+ * wanted pick whose result is known is replayed instead, as its
+ * needs are, and out[i] gets its trees alone (see
+ * apply_series_make_trees()).  0, or -1 after an error message.
  */
 static int series_build(struct apply_series *s, git_repository *repo,
-			const char *want, struct apply_result *out,
-			size_t *made)
+			const char *want, int trees_only,
+			struct apply_result *out, size_t *made)
 {
 	enum series_act *act = xcalloc(s->nr ? s->nr : 1, sizeof(*act));
 	git_commit *onto = NULL, *pick = NULL;
@@ -158,9 +160,12 @@ static int series_build(struct apply_series *s, git_repository *repo,
 	}
 	/* Latest first: a pick's needs are settled before its own. */
 	for (i = s->nr; i-- > 0;) {
+		const struct series_pick *p = &s->picks[i];
+
 		if (want[i])
-			act[i] = ACT_PICK;
-		if (act[i] != ACT_PICK)
+			act[i] = trees_only && p->known && p->applies &&
+				 replayable(odb, p) ? ACT_REPLAY : ACT_PICK;
+		if (act[i] != ACT_PICK && !want[i])
 			continue;
 		for (j = 0; j < s->picks[i].nr_deps; j++) {
 			const struct series_pick *d = &s->picks[s->picks[i].deps[j]];
@@ -179,6 +184,14 @@ static int series_build(struct apply_series *s, git_repository *repo,
 		goto out;
 	}
 	for (i = 0; !ret && i < s->nr; i++) {
+		if (act[i] == ACT_REPLAY && want[i]) {
+			apply_result_release(&out[i]);
+			git_oid_cpy(&out[i].before, git_tree_id(tree));
+			ret = replay(repo, &tree, &s->picks[i]);
+			git_oid_cpy(&out[i].after, git_tree_id(tree));
+			out[i].applies = out[i].trees = !ret;
+			continue;
+		}
 		if (act[i] == ACT_REPLAY) {
 			ret = replay(repo, &tree, &s->picks[i]);
 			continue;
@@ -566,7 +579,7 @@ int apply_series_check_cached(struct apply_result *out, git_repository *repo,
 		cache->hits++;
 	}
 	if (!ret)
-		ret = series_build(s, repo, want, out, &made);
+		ret = series_build(s, repo, want, 0, out, &made);
 	cache->computed += made;
 	for (i = 0; !ret && i < nr; i++) {
 		struct trial_record rec;
@@ -611,7 +624,7 @@ int apply_series_make_trees(const struct apply_result *r,
 		want = xcalloc(s->nr, 1);
 		for (i = 0; i < s->nr; i++)
 			want[i] = s->picks[i].known && s->picks[i].applies;
-		ret = series_build(s, repo, want, tmp, &made);
+		ret = series_build(s, repo, want, 1, tmp, &made);
 		for (i = 0; i < s->nr; i++) {
 			if (!ret && tmp[i].trees) {
 				git_oid_cpy(&s->before[i], &tmp[i].before);
