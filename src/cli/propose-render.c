@@ -80,17 +80,25 @@ static int fill_patch(struct candidate *c, git_repository *repo)
 	return ret;
 }
 
-/* The patches of the series and of the review threads. */
-static int fill_patches(struct run *run, git_repository *repo)
+/*
+ * The patches of the series and of the review threads (only those of
+ * the review threads with review_only: a patch is a replay and a diff
+ * of its own, not worth making for the proposals the review mails do
+ * not carry).
+ */
+static int fill_patches(struct run *run, git_repository *repo,
+			int review_only)
 {
 	struct candidate_list *l = &run->scan.candidates;
 	size_t i;
 	int ret = 0;
 
 	for (i = 0; !ret && i < l->nr; i++)
-		ret = fill_patch(l->items[i], repo);
+		if (!review_only || report_review_sends(l->items[i]))
+			ret = fill_patch(l->items[i], repo);
 	for (i = 0; !ret && i < run->outside.nr; i++)
-		ret = fill_patch(run->outside.items[i], repo);
+		if (!review_only || report_review_sends(run->outside.items[i]))
+			ret = fill_patch(run->outside.items[i], repo);
 	return ret;
 }
 
@@ -104,7 +112,7 @@ static int render_review(struct run *run, git_repository *repo,
 
 	ret = run_review_people(run, repo, &people, &nr);
 	if (!ret)
-		ret = fill_patches(run, repo);
+		ret = fill_patches(run, repo, 1);
 	if (!ret && !report_review(out, r, &run->scan.candidates,
 				   &run->upstream, people, nr))
 		say("nothing for %s waits for an ack: no mail written",
@@ -180,7 +188,7 @@ int propose_render(struct run_context *ctx, struct run *run,
 		free(branch);
 		free(url);
 	} else {
-		ret = fill_patches(run, ctx->repo);
+		ret = fill_patches(run, ctx->repo, 0);
 		if (!ret)
 			report_mbox(out, &r, &run->scan.candidates);
 		if (!ret && !out->len)
