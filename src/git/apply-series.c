@@ -39,11 +39,14 @@ struct apply_series {
 	struct series_pick *picks;
 	size_t nr;
 	/*
-	 * The trees of the picks that applied, once made
-	 * (apply_series_make_trees()).
+	 * The trees of the picks that applied, as made
+	 * (apply_series_make_trees()): built[i] is 1 when they are, 2
+	 * when making them failed.  patch[i] marks a pick whose patch
+	 * will be asked for (apply_result_want_patch()).
 	 */
 	git_oid *before, *after;
 	char *built;
+	char *patch;
 };
 
 static void forget_changes(struct series_pick *p)
@@ -71,6 +74,7 @@ void apply_series_unref(struct apply_series *s)
 	free(s->before);
 	free(s->after);
 	free(s->built);
+	free(s->patch);
 	free(s);
 }
 
@@ -604,6 +608,28 @@ int apply_series_check_cached(struct apply_result *out, git_repository *repo,
 	return ret;
 }
 
+void apply_result_want_patch(const struct apply_result *r)
+{
+	struct apply_series *s = r->series;
+
+	if (!s || r->trees)
+		return;
+	if (!s->patch)
+		s->patch = xcalloc(s->nr, 1);
+	s->patch[r->pos] = 1;
+}
+
+/*
+ * Whether apply_series_make_trees() makes the trees of pick i now:
+ * one that applied, not made yet, asked for (or, when no patch was
+ * announced, any).
+ */
+static int trees_wanted(const struct apply_series *s, size_t i, size_t pos)
+{
+	return s->picks[i].known && s->picks[i].applies && !s->built[i] &&
+	       (i == pos || !s->patch || s->patch[i]);
+}
+
 int apply_series_make_trees(const struct apply_result *r,
 			    git_repository *repo, git_oid *before,
 			    git_oid *after)
@@ -620,16 +646,19 @@ int apply_series_make_trees(const struct apply_result *r,
 		s->built = xcalloc(s->nr, 1);
 		s->before = xcalloc(s->nr, sizeof(*s->before));
 		s->after = xcalloc(s->nr, sizeof(*s->after));
+	}
+	if (!s->built[r->pos]) {
 		tmp = xcalloc(s->nr, sizeof(*tmp));
 		want = xcalloc(s->nr, 1);
 		for (i = 0; i < s->nr; i++)
-			want[i] = s->picks[i].known && s->picks[i].applies;
+			want[i] = trees_wanted(s, i, r->pos);
 		ret = series_build(s, repo, want, 1, tmp, &made);
 		for (i = 0; i < s->nr; i++) {
+			if (!ret && want[i])
+				s->built[i] = tmp[i].trees ? 1 : 2;
 			if (!ret && tmp[i].trees) {
 				git_oid_cpy(&s->before[i], &tmp[i].before);
 				git_oid_cpy(&s->after[i], &tmp[i].after);
-				s->built[i] = 1;
 			}
 			apply_result_release(&tmp[i]);
 		}
@@ -638,7 +667,7 @@ int apply_series_make_trees(const struct apply_result *r,
 		if (ret)
 			return ret;
 	}
-	if (!s->built[r->pos])
+	if (s->built[r->pos] != 1)
 		return error("no patch: %s does not apply when picked again",
 			     git_oid_tostr_s(&s->picks[r->pos].id));
 	git_oid_cpy(before, &s->before[r->pos]);
