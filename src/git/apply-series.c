@@ -139,13 +139,133 @@ static int replay(git_repository *repo, git_tree **tree,
 
 enum series_act { ACT_NONE, ACT_REPLAY, ACT_PICK };
 
+/* What a path holds at a point of a series (mode 0: nothing). */
+struct path_state {
+	const char *path;		/* borrowed from the picks */
+	uint32_t mode;
+	git_oid id;
+	UT_hash_handle hh;
+};
+
+/*
+ * Into *out, a tree of the entries states has at the paths of p's
+ * changes (with after, once p's changes are made), and nothing else.
+ * 0, or libgit2's error.
+ */
+static int paths_tree(git_oid *out, git_repository *repo,
+		      const git_tree *empty, struct path_state *states,
+		      const struct series_pick *p, int after)
+{
+	git_tree_update *ups = xcalloc(p->nr_changes ? p->nr_changes : 1,
+				       sizeof(*ups));
+	size_t i, nr = 0;
+	int ret;
+
+	for (i = 0; i < p->nr_changes; i++) {
+		const struct trial_change *ch = &p->changes[i];
+		struct path_state *e;
+		uint32_t mode = ch->mode;
+		const git_oid *id = &ch->id;
+
+		if (!after) {
+			HASH_FIND_STR(states, ch->path, e);
+			mode = e ? e->mode : 0;
+			id = e ? &e->id : NULL;
+		}
+		if (!mode)
+			continue;
+		ups[nr].action = GIT_TREE_UPDATE_UPSERT;
+		ups[nr].path = ch->path;
+		ups[nr].filemode = (git_filemode_t)mode;
+		git_oid_cpy(&ups[nr].id, id);
+		nr++;
+	}
+	ret = git_tree_create_updated(out, repo, (git_tree *)empty, nr, ups);
+	free(ups);
+	return ret;
+}
+
+/*
+ * The trees of the wanted picks of s when every pick they need is
+ * replayed (act): not the branch's tree with the changes of the picks
+ * before, which rebuilds directories of hundreds of entries for each
+ * pick, but a tree of the pick's paths alone, as the branch and the
+ * picks before it left them, and the same with its changes.  The diff
+ * of a patch covers the paths of its pick alone, whose entries are the
+ * same in both.  0, or -1 after an error message.
+ */
+static int replay_paths(struct apply_series *s, git_repository *repo,
+			const git_tree *tip, const enum series_act *act,
+			const char *want, struct apply_result *out)
+{
+	struct path_state *states = NULL, *e, *tmp;
+	git_treebuilder *tb = NULL;
+	git_tree *empty = NULL;
+	size_t i, j;
+	git_oid id;
+	int ret = 0;
+
+	if (git_treebuilder_new(&tb, repo, NULL) < 0 ||
+	    git_treebuilder_write(&id, tb) < 0 ||
+	    git_tree_lookup(&empty, repo, &id) < 0) {
+		ret = error_git("cannot write the empty tree");
+		goto out;
+	}
+	for (i = 0; !ret && i < s->nr; i++) {
+		const struct series_pick *p = &s->picks[i];
+
+		if (act[i] != ACT_REPLAY)
+			continue;
+		for (j = 0; j < p->nr_changes; j++) {
+			git_tree_entry *te;
+
+			HASH_FIND_STR(states, p->changes[j].path, e);
+			if (e)
+				continue;
+			e = xcalloc(1, sizeof(*e));
+			e->path = p->changes[j].path;
+			te = apply_entry_at(tip, e->path);
+			if (te && git_tree_entry_type(te) != GIT_OBJECT_TREE) {
+				e->mode = (uint32_t)git_tree_entry_filemode(te);
+				git_oid_cpy(&e->id, git_tree_entry_id(te));
+			}
+			git_tree_entry_free(te);
+			HASH_ADD_KEYPTR(hh, states, e->path, strlen(e->path), e);
+		}
+		if (want[i]) {
+			apply_result_release(&out[i]);
+			if (paths_tree(&out[i].before, repo, empty, states, p, 0) < 0 ||
+			    paths_tree(&out[i].after, repo, empty, states, p, 1) < 0) {
+				ret = error_git("cannot replay the pick of %s",
+						git_oid_tostr_s(&p->id));
+				break;
+			}
+			out[i].applies = out[i].trees = 1;
+		}
+		for (j = 0; j < p->nr_changes; j++) {
+			HASH_FIND_STR(states, p->changes[j].path, e);
+			e->mode = p->changes[j].mode;
+			git_oid_cpy(&e->id, &p->changes[j].id);
+		}
+	}
+out:
+	HASH_ITER(hh, states, e, tmp) {
+		HASH_DEL(states, e);
+		free(e);
+	}
+	git_tree_free(empty);
+	git_treebuilder_free(tb);
+	return ret;
+}
+
 /*
  * Picks onto s->onto the picks of s that want marks, with the earlier
  * ones they need (see apply_series_check_cached()); out[i] gets the
  * result of each pick made, *made their number.  With trees_only, a
  * wanted pick whose result is known is replayed instead, as its
  * needs are, and out[i] gets its trees alone (see
- * apply_series_make_trees()).  0, or -1 after an error message.
+ * apply_series_make_trees()): when every pick is replayed, trees of
+ * its paths alone (replay_paths()).  0, or -1 after an error message.
  */
 static int series_build(struct apply_series *s, git_repository *repo,
 			const char *want, int trees_only,
@@ -185,6 +305,13 @@ static int series_build(struct apply_series *s, git_repository *repo,
 	    git_commit_tree(&tree, onto) < 0) {
 		ret = error_git("cannot read the tree of %s",
 				git_oid_tostr_s(&s->onto));
+		goto out;
+	}
+	/* A pick made again needs the whole tree (renames, merges). */
+	for (i = 0; i < s->nr && act[i] != ACT_PICK; i++)
+		;
+	if (trees_only && i == s->nr) {
+		ret = replay_paths(s, repo, tip, act, want, out);
 		goto out;
 	}
 	for (i = 0; !ret && i < s->nr; i++) {

@@ -15,7 +15,7 @@ cd "$repo"
 mkdir -p fs/ext4 fs/xfs
 printf 'int a;\nint b;\nint c;\n' >fs/ext4/a.c
 printf 'int x;\nint y;\nint z;\n' >fs/xfs/d.c
-printf 'int e;\n' >fs/xfs/e.c
+printf 'int e;\nint e_a;\nint e_b;\nint e_c;\nint e_d;\n' >fs/xfs/e.c
 git add .
 test_commit fs/xfs/f.c 'int f;' 'xfs: add f'
 f=$(git rev-parse --short=12 HEAD)
@@ -62,6 +62,8 @@ for f in mbox review; do
 done
 grep -q '^Subject: \[PATCH 6.6 1/4\] xfs: fix a crash in d$' "$tmp/expect.review" ||
 	fail "the review mails are not those of the four needs-ack commits"
+grep -q '^rename from fs/xfs/e.c$' "$tmp/expect.review" ||
+	fail "the review mails have no rename"
 for f in mbox review mbox review; do
 	sp $f >"$tmp/actual"
 	test_cmp "$tmp/expect.$f" "$tmp/actual"
