@@ -62,35 +62,63 @@ static int mail_has_content(const struct candidate_list *l)
  * prerequisites it carries) when the run made one and c is in it, else
  * the series of the proposals (or, for a review thread, of the review).
  */
+static const struct apply_result *patch_of(const struct candidate *c)
+{
+	if (c->patch)
+		return NULL;
+	if (c->in_mail)
+		return &c->mail_apply;
+	if (!c->apply_checked || !c->apply.applies ||
+	    (c->verdict != VERDICT_PROPOSED && !report_review_sends(c)))
+		return NULL;
+	return &c->apply;
+}
+
 static int fill_patch(struct candidate *c, git_repository *repo)
 {
-	const struct apply_result *res = &c->apply;
+	const struct apply_result *res = patch_of(c);
 	struct strbuf patch = STRBUF_INIT;
 	int ret;
 
-	if (c->patch)
-		return 0;
-	if (c->in_mail)
-		res = &c->mail_apply;
-	else if (!c->apply_checked || !c->apply.applies ||
-		 (c->verdict != VERDICT_PROPOSED && !report_review_sends(c)))
+	if (!res)
 		return 0;
 	ret = apply_result_patch(res, repo, &patch);
 	c->patch = strbuf_detach(&patch, NULL);
 	return ret;
 }
 
-/* The patches of the series and of the review threads. */
-static int fill_patches(struct run *run, git_repository *repo)
+/* Whether fill_patches() makes the patch of c. */
+static int wants_patch(const struct candidate *c, int review_only)
+{
+	return patch_of(c) && (!review_only || report_review_sends(c));
+}
+
+/*
+ * The patches of the series and of the review threads (only those of
+ * the review threads with review_only: a patch is a replay and a diff
+ * of its own, not worth making for the proposals the review mails do
+ * not carry).
+ */
+static int fill_patches(struct run *run, git_repository *repo,
+			int review_only)
 {
 	struct candidate_list *l = &run->scan.candidates;
 	size_t i;
 	int ret = 0;
 
+	/* Announced first: each series makes its patches in one pass. */
+	for (i = 0; i < l->nr; i++)
+		if (wants_patch(l->items[i], review_only))
+			apply_result_want_patch(patch_of(l->items[i]));
+	for (i = 0; i < run->outside.nr; i++)
+		if (wants_patch(run->outside.items[i], review_only))
+			apply_result_want_patch(patch_of(run->outside.items[i]));
 	for (i = 0; !ret && i < l->nr; i++)
-		ret = fill_patch(l->items[i], repo);
+		if (wants_patch(l->items[i], review_only))
+			ret = fill_patch(l->items[i], repo);
 	for (i = 0; !ret && i < run->outside.nr; i++)
-		ret = fill_patch(run->outside.items[i], repo);
+		if (wants_patch(run->outside.items[i], review_only))
+			ret = fill_patch(run->outside.items[i], repo);
 	return ret;
 }
 
@@ -105,7 +133,7 @@ static int render_review(struct run *run, git_repository *repo,
 
 	ret = run_review_people(run, repo, &people, &nr);
 	if (!ret && !checklist)
-		ret = fill_patches(run, repo);
+		ret = fill_patches(run, repo, 1);
 	if (!ret)
 		mails = checklist ?
 			report_checklist(out, r, &run->scan.candidates,
@@ -191,7 +219,7 @@ int propose_render(struct run_context *ctx, struct run *run,
 		free(branch);
 		free(url);
 	} else {
-		ret = fill_patches(run, ctx->repo);
+		ret = fill_patches(run, ctx->repo, 0);
 		if (!ret)
 			report_mbox(out, &r, &run->scan.candidates);
 		if (!ret && !out->len)

@@ -74,9 +74,11 @@ int apply_trees_at_hand(git_repository *repo, git_odb *odb,
 void apply_series_unref(struct apply_series *s);
 
 /*
- * The trees of a result from the cache, by picking it again.  A patch
- * is wanted for most picks that applied (the mbox, the queue): the
- * first one asked for makes them all, in one pass of the series.
+ * The trees of a result from the cache, by replaying the changes the
+ * cache recorded (picking again only a pick whose changes are not
+ * known, or whose objects are gone).  The first one asked for makes
+ * those of every patch announced (apply_result_want_patch()), or of
+ * every pick that applied when none was, in one pass of the series.
  * 0, or -1 after an error message.
  */
 int apply_series_make_trees(const struct apply_result *r,

@@ -39,11 +39,14 @@ struct apply_series {
 	struct series_pick *picks;
 	size_t nr;
 	/*
-	 * The trees of the picks that applied, once made
-	 * (apply_series_make_trees()).
+	 * The trees of the picks that applied, as made
+	 * (apply_series_make_trees()): built[i] is 1 when they are, 2
+	 * when making them failed.  patch[i] marks a pick whose patch
+	 * will be asked for (apply_result_want_patch()).
 	 */
 	git_oid *before, *after;
 	char *built;
+	char *patch;
 };
 
 static void forget_changes(struct series_pick *p)
@@ -71,6 +74,7 @@ void apply_series_unref(struct apply_series *s)
 	free(s->before);
 	free(s->after);
 	free(s->built);
+	free(s->patch);
 	free(s);
 }
 
@@ -135,15 +139,137 @@ static int replay(git_repository *repo, git_tree **tree,
 
 enum series_act { ACT_NONE, ACT_REPLAY, ACT_PICK };
 
+/* What a path holds at a point of a series (mode 0: nothing). */
+struct path_state {
+	const char *path;		/* borrowed from the picks */
+	uint32_t mode;
+	git_oid id;
+	UT_hash_handle hh;
+};
+
+/*
+ * Into *out, a tree of the entries states has at the paths of p's
+ * changes (with after, once p's changes are made), and nothing else.
+ * 0, or libgit2's error.
+ */
+static int paths_tree(git_oid *out, git_repository *repo,
+		      const git_tree *empty, struct path_state *states,
+		      const struct series_pick *p, int after)
+{
+	git_tree_update *ups = xcalloc(p->nr_changes ? p->nr_changes : 1,
+				       sizeof(*ups));
+	size_t i, nr = 0;
+	int ret;
+
+	for (i = 0; i < p->nr_changes; i++) {
+		const struct trial_change *ch = &p->changes[i];
+		struct path_state *e;
+		uint32_t mode = ch->mode;
+		const git_oid *id = &ch->id;
+
+		if (!after) {
+			HASH_FIND_STR(states, ch->path, e);
+			mode = e ? e->mode : 0;
+			id = e ? &e->id : NULL;
+		}
+		if (!mode)
+			continue;
+		ups[nr].action = GIT_TREE_UPDATE_UPSERT;
+		ups[nr].path = ch->path;
+		ups[nr].filemode = (git_filemode_t)mode;
+		git_oid_cpy(&ups[nr].id, id);
+		nr++;
+	}
+	ret = git_tree_create_updated(out, repo, (git_tree *)empty, nr, ups);
+	free(ups);
+	return ret;
+}
+
+/*
+ * The trees of the wanted picks of s when every pick they need is
+ * replayed (act): not the branch's tree with the changes of the picks
+ * before, which rebuilds directories of hundreds of entries for each
+ * pick, but a tree of the pick's paths alone, as the branch and the
+ * picks before it left them, and the same with its changes.  The diff
+ * of a patch covers the paths of its pick alone, whose entries are the
+ * same in both.  0, or -1 after an error message.
+ */
+static int replay_paths(struct apply_series *s, git_repository *repo,
+			const git_tree *tip, const enum series_act *act,
+			const char *want, struct apply_result *out)
+{
+	struct path_state *states = NULL, *e, *tmp;
+	git_treebuilder *tb = NULL;
+	git_tree *empty = NULL;
+	size_t i, j;
+	git_oid id;
+	int ret = 0;
+
+	if (git_treebuilder_new(&tb, repo, NULL) < 0 ||
+	    git_treebuilder_write(&id, tb) < 0 ||
+	    git_tree_lookup(&empty, repo, &id) < 0) {
+		ret = error_git("cannot write the empty tree");
+		goto out;
+	}
+	for (i = 0; !ret && i < s->nr; i++) {
+		const struct series_pick *p = &s->picks[i];
+
+		if (act[i] != ACT_REPLAY)
+			continue;
+		for (j = 0; j < p->nr_changes; j++) {
+			git_tree_entry *te;
+
+			HASH_FIND_STR(states, p->changes[j].path, e);
+			if (e)
+				continue;
+			e = xcalloc(1, sizeof(*e));
+			e->path = p->changes[j].path;
+			te = apply_entry_at(tip, e->path);
+			if (te && git_tree_entry_type(te) != GIT_OBJECT_TREE) {
+				e->mode = (uint32_t)git_tree_entry_filemode(te);
+				git_oid_cpy(&e->id, git_tree_entry_id(te));
+			}
+			git_tree_entry_free(te);
+			HASH_ADD_KEYPTR(hh, states, e->path, strlen(e->path), e);
+		}
+		if (want[i]) {
+			apply_result_release(&out[i]);
+			if (paths_tree(&out[i].before, repo, empty, states, p, 0) < 0 ||
+			    paths_tree(&out[i].after, repo, empty, states, p, 1) < 0) {
+				ret = error_git("cannot replay the pick of %s",
+						git_oid_tostr_s(&p->id));
+				break;
+			}
+			out[i].applies = out[i].trees = 1;
+		}
+		for (j = 0; j < p->nr_changes; j++) {
+			HASH_FIND_STR(states, p->changes[j].path, e);
+			e->mode = p->changes[j].mode;
+			git_oid_cpy(&e->id, &p->changes[j].id);
+		}
+	}
+out:
+	HASH_ITER(hh, states, e, tmp) {
+		HASH_DEL(states, e);
+		free(e);
+	}
+	git_tree_free(empty);
+	git_treebuilder_free(tb);
+	return ret;
+}
+
 /*
  * Picks onto s->onto the picks of s that want marks, with the earlier
  * ones they need (see apply_series_check_cached()); out[i] gets the
- * result of each pick made, *made their number.  0, or -1 after an
- * error message.
+ * result of each pick made, *made their number.  With trees_only, a
+ * wanted pick whose result is known is replayed instead, as its
+ * needs are, and out[i] gets its trees alone (see
+ * apply_series_make_trees()): when every pick is replayed, trees of
+ * its paths alone (replay_paths()).  0, or -1 after an error message.
  */
 static int series_build(struct apply_series *s, git_repository *repo,
-			const char *want, struct apply_result *out,
-			size_t *made)
+			const char *want, int trees_only,
+			struct apply_result *out, size_t *made)
 {
 	enum series_act *act = xcalloc(s->nr ? s->nr : 1, sizeof(*act));
 	git_commit *onto = NULL, *pick = NULL;
@@ -158,9 +284,12 @@ static int series_build(struct apply_series *s, git_repository *repo,
 	}
 	/* Latest first: a pick's needs are settled before its own. */
 	for (i = s->nr; i-- > 0;) {
+		const struct series_pick *p = &s->picks[i];
+
 		if (want[i])
-			act[i] = ACT_PICK;
-		if (act[i] != ACT_PICK)
+			act[i] = trees_only && p->known && p->applies &&
+				 replayable(odb, p) ? ACT_REPLAY : ACT_PICK;
+		if (act[i] != ACT_PICK && !want[i])
 			continue;
 		for (j = 0; j < s->picks[i].nr_deps; j++) {
 			const struct series_pick *d = &s->picks[s->picks[i].deps[j]];
@@ -178,7 +307,22 @@ static int series_build(struct apply_series *s, git_repository *repo,
 				git_oid_tostr_s(&s->onto));
 		goto out;
 	}
+	/* A pick made again needs the whole tree (renames, merges). */
+	for (i = 0; i < s->nr && act[i] != ACT_PICK; i++)
+		;
+	if (trees_only && i == s->nr) {
+		ret = replay_paths(s, repo, tip, act, want, out);
+		goto out;
+	}
 	for (i = 0; !ret && i < s->nr; i++) {
+		if (act[i] == ACT_REPLAY && want[i]) {
+			apply_result_release(&out[i]);
+			git_oid_cpy(&out[i].before, git_tree_id(tree));
+			ret = replay(repo, &tree, &s->picks[i]);
+			git_oid_cpy(&out[i].after, git_tree_id(tree));
+			out[i].applies = out[i].trees = !ret;
+			continue;
+		}
 		if (act[i] == ACT_REPLAY) {
 			ret = replay(repo, &tree, &s->picks[i]);
 			continue;
@@ -566,7 +710,7 @@ int apply_series_check_cached(struct apply_result *out, git_repository *repo,
 		cache->hits++;
 	}
 	if (!ret)
-		ret = series_build(s, repo, want, out, &made);
+		ret = series_build(s, repo, want, 0, out, &made);
 	cache->computed += made;
 	for (i = 0; !ret && i < nr; i++) {
 		struct trial_record rec;
@@ -591,6 +735,28 @@ int apply_series_check_cached(struct apply_result *out, git_repository *repo,
 	return ret;
 }
 
+void apply_result_want_patch(const struct apply_result *r)
+{
+	struct apply_series *s = r->series;
+
+	if (!s || r->trees)
+		return;
+	if (!s->patch)
+		s->patch = xcalloc(s->nr, 1);
+	s->patch[r->pos] = 1;
+}
+
+/*
+ * Whether apply_series_make_trees() makes the trees of pick i now:
+ * one that applied, not made yet, asked for (or, when no patch was
+ * announced, any).
+ */
+static int trees_wanted(const struct apply_series *s, size_t i, size_t pos)
+{
+	return s->picks[i].known && s->picks[i].applies && !s->built[i] &&
+	       (i == pos || !s->patch || s->patch[i]);
+}
+
 int apply_series_make_trees(const struct apply_result *r,
 			    git_repository *repo, git_oid *before,
 			    git_oid *after)
@@ -607,16 +773,19 @@ int apply_series_make_trees(const struct apply_result *r,
 		s->built = xcalloc(s->nr, 1);
 		s->before = xcalloc(s->nr, sizeof(*s->before));
 		s->after = xcalloc(s->nr, sizeof(*s->after));
+	}
+	if (!s->built[r->pos]) {
 		tmp = xcalloc(s->nr, sizeof(*tmp));
 		want = xcalloc(s->nr, 1);
 		for (i = 0; i < s->nr; i++)
-			want[i] = s->picks[i].known && s->picks[i].applies;
-		ret = series_build(s, repo, want, tmp, &made);
+			want[i] = trees_wanted(s, i, r->pos);
+		ret = series_build(s, repo, want, 1, tmp, &made);
 		for (i = 0; i < s->nr; i++) {
+			if (!ret && want[i])
+				s->built[i] = tmp[i].trees ? 1 : 2;
 			if (!ret && tmp[i].trees) {
 				git_oid_cpy(&s->before[i], &tmp[i].before);
 				git_oid_cpy(&s->after[i], &tmp[i].after);
-				s->built[i] = 1;
 			}
 			apply_result_release(&tmp[i]);
 		}
@@ -625,7 +794,7 @@ int apply_series_make_trees(const struct apply_result *r,
 		if (ret)
 			return ret;
 	}
-	if (!s->built[r->pos])
+	if (s->built[r->pos] != 1)
 		return error("no patch: %s does not apply when picked again",
 			     git_oid_tostr_s(&s->picks[r->pos].id));
 	git_oid_cpy(before, &s->before[r->pos]);

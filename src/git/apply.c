@@ -415,6 +415,8 @@ int apply_result_patch(const struct apply_result *r, git_repository *repo,
 	git_diff_stats *stats = NULL;
 	git_buf buf = GIT_BUF_INIT;
 	git_oid before, after;
+	char **paths = NULL;
+	size_t i;
 	int ret = -1;
 
 	if (!r->applies)
@@ -424,6 +426,21 @@ int apply_result_patch(const struct apply_result *r, git_repository *repo,
 	if (!r->trees && apply_series_make_trees(r, repo, &before, &after) < 0)
 		return -1;
 	git_diff_options_init(&opts, GIT_DIFF_OPTIONS_VERSION);
+	/*
+	 * Only the paths the pick changes differ between the trees: named
+	 * as a list of paths, the diff reads the trees on their way alone,
+	 * not every tree of the branch (tens of thousands of entries on a
+	 * kernel, for each patch).  Renames are found among the same
+	 * entries either way.
+	 */
+	if (r->nr_changes) {
+		paths = xcalloc(r->nr_changes, sizeof(*paths));
+		for (i = 0; i < r->nr_changes; i++)
+			paths[i] = r->changes[i].path;
+		opts.pathspec.strings = paths;
+		opts.pathspec.count = r->nr_changes;
+		opts.flags |= GIT_DIFF_DISABLE_PATHSPEC_MATCH;
+	}
 	if (git_tree_lookup(&a, repo, &before) < 0 ||
 	    git_tree_lookup(&b, repo, &after) < 0 ||
 	    git_diff_tree_to_tree(&diff, repo, a, b, &opts) < 0 ||
@@ -449,5 +466,6 @@ out:
 	git_diff_free(diff);
 	git_tree_free(b);
 	git_tree_free(a);
+	free(paths);
 	return ret;
 }

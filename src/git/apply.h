@@ -82,12 +82,28 @@ int apply_onto_lookup(git_commit **out, git_repository *repo,
 /*
  * The change a pick that applies makes to the branch, as git
  * format-patch writes it after "---": a diffstat, a blank line, then the
- * diff.  A result without trees (from the trial cache) is picked again
- * first, with what it needs of its series.  Appends to out; returns 0
- * or -1 after an error message.
+ * diff.  A result without trees (from the trial cache) has them made
+ * again first, with what it needs of its series.  Only the paths the
+ * pick changes are diffed.  Appends to out; returns 0 or -1 after an
+ * error message.
  */
 int apply_result_patch(const struct apply_result *r, git_repository *repo,
 		       struct strbuf *out);
+
+/*
+ * Says that the patch of r will be asked for.  A result from the trial
+ * cache has its trees made again with those of its series: those
+ * announced (and what they need of the series) in one pass, or, when
+ * none was, every pick of the series that applied.  Announce every
+ * patch to be written before the first apply_result_patch():
+ *
+ *     for (i = 0; i < nr; i++)
+ *             apply_result_want_patch(&c[i]->apply);
+ *     for (i = 0; i < nr; i++)
+ *             if (apply_result_patch(&c[i]->apply, repo, &out) < 0)
+ *                     ... error printed ...
+ */
+void apply_result_want_patch(const struct apply_result *r);
 
 /* Whether the pick r describes (one that applied) changes path. */
 int apply_result_changes(const struct apply_result *r, const char *path);
