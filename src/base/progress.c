@@ -1,6 +1,9 @@
 #include "base/progress.h"
 
+#include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -12,8 +15,41 @@ static double now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+/*
+ * For the tests: STABLEPICK_TEST_INTERRUPT="TITLE N" sends the process
+ * a SIGINT when the progress TITLE reaches N, as if Ctrl-C had been
+ * pressed then (trace.c does the same at the end of a stage).
+ */
+static const char *hook;
+static size_t hook_len, hook_n;
+
+static void read_hook(void)
+{
+	static int read;
+	const char *env, *sp;
+
+	if (read)
+		return;
+	read = 1;
+	env = getenv("STABLEPICK_TEST_INTERRUPT");
+	sp = env ? strrchr(env, ' ') : NULL;
+	if (!sp || !sp[1])
+		return;
+	hook = env;
+	hook_len = (size_t)(sp - env);
+	hook_n = strtoul(sp + 1, NULL, 10);
+}
+
+static void test_interrupt(const struct progress *p)
+{
+	if (p->n == hook_n && strlen(p->title) == hook_len &&
+	    !strncmp(p->title, hook, hook_len))
+		raise(SIGINT);
+}
+
 void progress_start(struct progress *p, const char *title, size_t total)
 {
+	read_hook();
 	p->title = title;
 	p->total = total;
 	p->n = 0;
@@ -39,6 +75,8 @@ void progress_update(struct progress *p, size_t n)
 	double t;
 
 	p->n = n;
+	if (hook)
+		test_interrupt(p);
 	/* Reading the clock is cheap, but not free: once in 64 calls. */
 	if (!p->enabled || (++p->ticks & 63))
 		return;

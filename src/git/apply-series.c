@@ -1,5 +1,6 @@
 #include "git/apply-internal.h"
 #include "base/error.h"
+#include "base/progress.h"
 #include "base/sha1.h"
 #include "git/malformed.h"
 #include "base/strbuf.h"
@@ -135,21 +136,25 @@ static int replay(git_repository *repo, git_tree **tree,
 
 enum series_act { ACT_NONE, ACT_REPLAY, ACT_PICK };
 
+/* want[i] of a pick made: its result is in out[i]. */
+#define MADE 2
+
 /*
  * Picks onto s->onto the picks of s that want marks, with the earlier
  * ones they need (see apply_series_check_cached()); out[i] gets the
- * result of each pick made, *made their number.  0, or -1 after an
- * error message.
+ * result of each pick made (want[i] becomes MADE), *made their number.
+ * 0, or -1 after an error message or when interrupted (interrupted()).
  */
 static int series_build(struct apply_series *s, git_repository *repo,
-			const char *want, struct apply_result *out,
+			char *want, struct apply_result *out,
 			size_t *made)
 {
 	enum series_act *act = xcalloc(s->nr ? s->nr : 1, sizeof(*act));
 	git_commit *onto = NULL, *pick = NULL;
 	git_tree *tree = NULL, *tip = NULL;
 	git_odb *odb = NULL;
-	size_t i, j;
+	struct progress progress;
+	size_t i, j, nr_picks = 0;
 	int ret = 0;
 
 	if (git_repository_odb(&odb, repo) < 0) {
@@ -178,7 +183,14 @@ static int series_build(struct apply_series *s, git_repository *repo,
 				git_oid_tostr_s(&s->onto));
 		goto out;
 	}
+	for (i = 0; i < s->nr; i++)
+		nr_picks += act[i] == ACT_PICK;
+	progress_start(&progress, "Trial picks", nr_picks);
 	for (i = 0; !ret && i < s->nr; i++) {
+		if (interrupted()) {
+			ret = -1;
+			break;
+		}
 		if (act[i] == ACT_REPLAY) {
 			ret = replay(repo, &tree, &s->picks[i]);
 			continue;
@@ -195,8 +207,12 @@ static int series_build(struct apply_series *s, git_repository *repo,
 		git_commit_free(pick);
 		if (!ret)
 			remember(&s->picks[i], &out[i]);
+		if (!ret && want[i])
+			want[i] = MADE;
 		(*made)++;
+		progress_update(&progress, *made);
 	}
+	progress_stop(&progress);
 out:
 	git_tree_free(tree);
 	git_tree_free(tip);
@@ -568,13 +584,19 @@ int apply_series_check_cached(struct apply_result *out, git_repository *repo,
 	if (!ret)
 		ret = series_build(s, repo, want, out, &made);
 	cache->computed += made;
-	for (i = 0; !ret && i < nr; i++) {
+	/*
+	 * Interrupted, the picks made so far are kept: each one's result
+	 * is whole, and what it depends on is in its key.
+	 */
+	for (i = 0; (!ret || interrupted()) && i < nr; i++) {
 		struct trial_record rec;
 
-		if (want[i]) {
+		if (want[i] == MADE) {
 			to_record(&rec, &out[i]);
 			trialcache_put(cache, keys + i * SHA1_RAWSZ, &rec);
 		}
+		if (ret)
+			continue;
 		out[i].series = s;
 		out[i].pos = i;
 		s->refs++;

@@ -669,6 +669,10 @@ static int walk(struct scan *s, const git_oid *stop, struct scan_memo *memo,
 		struct candidate *c, probe;
 		unsigned int i;
 
+		if (interrupted()) {
+			ret = -1;
+			goto out;
+		}
 		s->walked++;
 		memo->walked++;
 		ALLOC_GROW(memo->range, memo->nr_range, memo->alloc_range);
