@@ -16,6 +16,30 @@ static double now(void)
 }
 
 /*
+ * Seconds before the line shows: half a second, or
+ * STABLEPICK_PROGRESS_DELAY (as git's GIT_PROGRESS_DELAY; 0 shows it at
+ * once, for the tests).
+ */
+static double delay(void)
+{
+	static double d = -1;
+
+	if (d < 0) {
+		const char *env = getenv("STABLEPICK_PROGRESS_DELAY");
+		char *end;
+
+		d = 0.5;
+		if (env && *env) {
+			double v = strtod(env, &end);
+
+			if (!*end && v >= 0)
+				d = v;
+		}
+	}
+	return d;
+}
+
+/*
  * For the tests: STABLEPICK_TEST_INTERRUPT="TITLE N" sends the process
  * a SIGINT when the progress TITLE reaches N, as if Ctrl-C had been
  * pressed then (trace.c does the same at the end of a stage).
@@ -47,6 +71,12 @@ static void test_interrupt(const struct progress *p)
 		raise(SIGINT);
 }
 
+/*
+ * The progress that has the line: one started while another runs (the
+ * trial picks of a series search, of a patch) is silent.
+ */
+static const struct progress *owner;
+
 void progress_start(struct progress *p, const char *title, size_t total)
 {
 	read_hook();
@@ -55,7 +85,9 @@ void progress_start(struct progress *p, const char *title, size_t total)
 	p->n = 0;
 	p->shown = 0;
 	p->ticks = 0;
-	p->enabled = isatty(2);
+	p->enabled = !owner && isatty(2);
+	if (p->enabled)
+		owner = p;
 	p->start = p->last = p->enabled ? now() : 0;
 }
 
@@ -77,19 +109,33 @@ void progress_update(struct progress *p, size_t n)
 	p->n = n;
 	if (hook)
 		test_interrupt(p);
+	if (!p->enabled)
+		return;
+	if (!p->shown && !delay()) {
+		p->last = now();
+		show(p, "");
+		return;
+	}
 	/* Reading the clock is cheap, but not free: once in 64 calls. */
-	if (!p->enabled || (++p->ticks & 63))
+	if (++p->ticks & 63)
 		return;
 	t = now();
-	if (t - p->start < 0.5 || t - p->last < 0.1)
+	if (t - p->start < delay() || t - p->last < 0.1)
 		return;
 	p->last = t;
 	show(p, "");
+}
+
+void progress_set_total(struct progress *p, size_t total)
+{
+	p->total = total;
 }
 
 void progress_stop(struct progress *p)
 {
 	if (p->enabled && p->shown)
 		show(p, ", done.\n");
+	if (owner == p)
+		owner = NULL;
 	p->enabled = 0;
 }

@@ -3,6 +3,7 @@
 #include "git/history.h"
 #include "git/malformed.h"
 #include "base/sha1.h"
+#include "base/progress.h"
 #include "base/strbuf.h"
 #include "base/util.h"
 
@@ -377,24 +378,40 @@ static int likely_one(struct match *m, const git_oid *base,
 	return ret;
 }
 
+/* Whether c's likely prerequisites are looked for now. */
+static int blamed(const struct candidate *c, const struct candidate *only)
+{
+	if (only && c != only)
+		return 0;
+	/* A run's: the proposals it shows (the email, the FAILED mails). */
+	if (!only && (c->listed_before || c->verdict != VERDICT_PROPOSED))
+		return 0;
+	return c->apply_checked && !c->apply.applies && !c->likely_checked;
+}
+
 int blame_likely_prereqs(struct match *m, const git_oid *base,
 			 struct candidate_list *l, struct trialcache *cache,
 			 struct candidate *only)
 {
-	size_t i;
+	struct progress progress;
+	size_t i, nr = 0, done = 0;
+	int ret = 0;
 
-	for (i = 0; i < l->nr; i++) {
+	for (i = 0; i < l->nr; i++)
+		nr += blamed(l->items[i], only);
+	progress_start(&progress, "Likely prerequisites", nr);
+	for (i = 0; !ret && i < l->nr; i++) {
 		struct candidate *c = l->items[i];
 
-		if (only && c != only)
+		if (!blamed(c, only))
 			continue;
-		/* A run's: the proposals it shows (the email, the FAILED mails). */
-		if (!only && (c->listed_before || c->verdict != VERDICT_PROPOSED))
-			continue;
-		if (!c->apply_checked || c->apply.applies || c->likely_checked)
-			continue;
-		if (likely_one(m, base, l, cache, c) < 0)
-			return -1;
+		if (interrupted()) {
+			ret = -1;
+			break;
+		}
+		progress_update(&progress, ++done);
+		ret = likely_one(m, base, l, cache, c) < 0 ? -1 : 0;
 	}
-	return 0;
+	progress_stop(&progress);
+	return ret;
 }
