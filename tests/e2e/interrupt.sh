@@ -23,6 +23,7 @@ base=$(git rev-parse --short=12 HEAD)
 test_tick
 git tag -a -m 'Linux 6.6' v6.6
 git branch linux-6.6.y
+git branch vendor
 for i in 1 2 3 4; do
 	test_fix fs/ext4/f$i.c "int f${i}_fixed;" "ext4: fix f$i" \
 		"Fixes: $base (\"ext4: the base\")" 'Cc: stable@vger.kernel.org'
@@ -88,3 +89,11 @@ run presence propose --branch linux-6.6.y
 [ "$status" = 130 ] || fail "interrupted after presence: $status"
 [ -s .git/stablepick/patchid-cache ] || fail "the patch-ids were not kept"
 ok "interrupted after presence: the patch-id cache saved"
+
+# Several branches at once: the branch interrupted keeps its picks too.
+rm -rf .git/stablepick
+run 'Trial picks 2' propose --branch linux-6.6.y --branch vendor
+[ "$status" = 130 ] || fail "several branches: $status: $(cat "$tmp/err")"
+[ ! -s "$tmp/out" ] || fail "several branches, a report: $(cat "$tmp/out")"
+[ -s .git/stablepick/trial-cache ] || fail "several branches: the picks made were not kept"
+ok "several branches, interrupted: the picks made are kept"
