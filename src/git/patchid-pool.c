@@ -502,6 +502,9 @@ int patchid_compute_all(git_repository *repo, struct patchid_job *items,
 	worker_run(&workers[0]);
 	for (i = 1; i < started; i++)
 		pthread_join(workers[i].thread, NULL);
+	/* The line ends on what was done, not on worker 0's last. */
+	for (j = 0, w.progress.n = 0; j < nr; j++)
+		w.progress.n += items[j].done;
 	progress_stop(&w.progress);
 	if (interrupted())
 		ret = -1;
