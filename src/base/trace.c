@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/resource.h>
 #include <time.h>
 
@@ -52,10 +53,23 @@ static double peak_mib(void)
 	return ru.ru_maxrss / 1024.0;	/* Linux counts KiB */
 }
 
+/*
+ * For the tests: STABLEPICK_TEST_INTERRUPT=NAME sends the process a
+ * SIGINT as stage NAME ends, as if Ctrl-C had been pressed then.
+ */
+static void test_interrupt(const char *name)
+{
+	const char *env = getenv("STABLEPICK_TEST_INTERRUPT");
+
+	if (env && !strcmp(env, name))
+		raise(SIGINT);
+}
+
 void trace_stage(const char *name)
 {
 	double t;
 
+	test_interrupt(name);
 	if (!trace_enabled())
 		return;
 	t = now_ms();

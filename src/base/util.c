@@ -55,8 +55,64 @@ void remove_held_files(void)
 	}
 }
 
+/*
+ * The interrupt noted (interrupt_defer()): the first SIGINT or SIGTERM
+ * once deferring, else 0.
+ */
+static volatile sig_atomic_t deferring, noted;
+
 static void remove_held_on_signal(int sig)
 {
+	if (deferring && !noted && (sig == SIGINT || sig == SIGTERM)) {
+		noted = sig;
+		return;
+	}
+	remove_held_files();
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static void set_handlers(void)
+{
+	struct sigaction sa;
+	size_t i;
+
+	if (handlers_set)
+		return;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = remove_held_on_signal;
+	/* A noted interrupt must not fail a read or write in progress. */
+	sa.sa_flags = SA_RESTART;
+	sigemptyset(&sa.sa_mask);
+	for (i = 0; i < ARRAY_SIZE(held_signals); i++) {
+		struct sigaction old;
+
+		/* A signal ignored when we started stays ignored. */
+		if (!sigaction(held_signals[i], NULL, &old) &&
+		    old.sa_handler == SIG_IGN)
+			continue;
+		sigaction(held_signals[i], &sa, NULL);
+	}
+	handlers_set = 1;
+}
+
+void interrupt_defer(void)
+{
+	set_handlers();
+	deferring = 1;
+}
+
+int interrupted(void)
+{
+	return noted;
+}
+
+void interrupt_raise(void)
+{
+	int sig = noted;
+
+	if (!sig)
+		return;
 	remove_held_files();
 	signal(sig, SIG_DFL);
 	raise(sig);
@@ -66,23 +122,7 @@ void hold_file(const char *path)
 {
 	size_t i;
 
-	if (!handlers_set) {
-		struct sigaction sa;
-
-		memset(&sa, 0, sizeof(sa));
-		sa.sa_handler = remove_held_on_signal;
-		sigemptyset(&sa.sa_mask);
-		for (i = 0; i < ARRAY_SIZE(held_signals); i++) {
-			struct sigaction old;
-
-			/* A signal ignored when we started stays ignored. */
-			if (!sigaction(held_signals[i], NULL, &old) &&
-			    old.sa_handler == SIG_IGN)
-				continue;
-			sigaction(held_signals[i], &sa, NULL);
-		}
-		handlers_set = 1;
-	}
+	set_handlers();
 	for (i = 0; i < MAX_HELD; i++)
 		if (!held_files[i]) {
 			held_files[i] = path;

@@ -25,6 +25,27 @@ void hold_file(const char *path);
 void drop_file(const char *path);
 /* Removes the files held; async-signal-safe (for die_oom()). */
 void remove_held_files(void);
+/*
+ * Ctrl-C that keeps finished work, as git's long commands do: from
+ * interrupt_defer() on, the first SIGINT or SIGTERM is only noted, and
+ * interrupted() returns it.  The stages check it between their steps
+ * and stop as after an error (returning -1 with no message); the run
+ * then saves what its finished steps can be trusted with and main()
+ * calls interrupt_raise(), which ends the process as the signal would
+ * have (exit status 130 for SIGINT in a shell).  A second signal ends
+ * the process at once, removing the files held.
+ *
+ *     interrupt_defer();
+ *     for (...) {
+ *             if (interrupted())
+ *                     return -1;
+ *             ... one step ...
+ *     }
+ */
+void interrupt_defer(void);
+int interrupted(void);
+/* Ends the process by the signal noted; returns when there is none. */
+void interrupt_raise(void);
 void *xcalloc(size_t nmemb, size_t size);
 void *xrealloc(void *ptr, size_t size);
 char *xstrdup(const char *s);

@@ -73,6 +73,23 @@ int cli_end(struct run_context *ctx, struct cli_end *end, int status)
 
 	if (!end)
 		return ret ? 1 : status;
+	/*
+	 * Interrupted (Ctrl-C): no output, memo or state from a run cut
+	 * short, but the caches of what was done (each entry is whole and
+	 * kept by its inputs); main() then ends by the signal.
+	 */
+	if (interrupted()) {
+		trace_printf("interrupted: saving the caches");
+		if (end->run) {
+			run_save(ctx, end->run);
+			run_release(end->run);
+		}
+		if (end->out)
+			strbuf_release(end->out);
+		free(end->note);
+		end->note = NULL;
+		return 1;
+	}
 	if (!ret && end->out && end->file)
 		ret = write_file_atomic(end->file, end->out->buf, end->out->len,
 					end->file_what);

@@ -114,6 +114,8 @@ static int eval(struct run_context *ctx, int argc, char **argv)
 			ret = report(&out, ctx->repo, &runs[i], &o, json);
 		if (!ret)
 			ret = run_save(ctx, &runs[i]);
+		else if (interrupted())
+			run_save(ctx, &runs[i]);	/* see cli_end() */
 	}
 	if (!json)
 		report_visible(&out);

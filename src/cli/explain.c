@@ -138,6 +138,8 @@ static int explain(struct run_context *ctx, int argc, char **argv)
 		}
 		if (!ret)
 			ret = run_save(ctx, run);
+		else if (interrupted())
+			run_save(ctx, run);	/* see cli_end() */
 	}
 	report_visible(&out);
 	for (i = 0; i < done; i++)

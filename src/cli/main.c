@@ -164,5 +164,7 @@ int main(int argc, char **argv)
 	/* libgit2 1.5 keeps the last error message until it is cleared. */
 	git_error_clear();
 	git_libgit2_shutdown();
+	/* Interrupted: what could be kept is saved; end as the signal. */
+	interrupt_raise();
 	return ret < 0 ? 1 : ret;
 }

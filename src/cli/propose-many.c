@@ -40,9 +40,14 @@ int propose_many(struct run_context *ctx, struct cli_args *a, char **names,
 					      a->archives.nr);
 		if (!ret)
 			multirun_flag_newer_lacking(run, runs, i);
-		/* The next branch loads what this one found. */
+		/*
+		 * The next branch loads what this one found; interrupted,
+		 * what it had found is kept (see cli_end()).
+		 */
 		if (!ret)
 			ret = run_save(ctx, run);
+		else if (interrupted())
+			run_save(ctx, run);
 		if (!ret)
 			candidate_list_sort(&run->scan.candidates);
 	}

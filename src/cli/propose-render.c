@@ -7,6 +7,7 @@
 #include "report/report-html.h"
 #include "report/report-review.h"
 #include "base/strbuf.h"
+#include "base/progress.h"
 #include "base/util.h"
 
 #include <stdio.h>
@@ -58,9 +59,10 @@ static int mail_has_content(const struct candidate_list *l)
 }
 
 /*
- * The patch of c, in the branch's context: the mail series' (with the
+ * The result whose patch c's mail holds: the mail series' (with the
  * prerequisites it carries) when the run made one and c is in it, else
- * the series of the proposals (or, for a review thread, of the review).
+ * the series of the proposals (or, for a review thread, of the
+ * review); NULL when it has none, or has it already.
  */
 static const struct apply_result *patch_of(const struct candidate *c)
 {
@@ -74,7 +76,8 @@ static const struct apply_result *patch_of(const struct candidate *c)
 	return &c->apply;
 }
 
-static int fill_patch(struct candidate *c, git_repository *repo)
+static int fill_patch(struct candidate *c, git_repository *repo,
+		      struct progress *progress, size_t *done)
 {
 	const struct apply_result *res = patch_of(c);
 	struct strbuf patch = STRBUF_INIT;
@@ -82,6 +85,9 @@ static int fill_patch(struct candidate *c, git_repository *repo)
 
 	if (!res)
 		return 0;
+	if (interrupted())
+		return -1;
+	progress_update(progress, ++*done);
 	ret = apply_result_patch(res, repo, &patch);
 	c->patch = strbuf_detach(&patch, NULL);
 	return ret;
@@ -103,22 +109,30 @@ static int fill_patches(struct run *run, git_repository *repo,
 			int review_only)
 {
 	struct candidate_list *l = &run->scan.candidates;
-	size_t i;
+	struct progress progress;
+	size_t i, nr = 0, done = 0;
 	int ret = 0;
 
 	/* Announced first: each series makes its patches in one pass. */
 	for (i = 0; i < l->nr; i++)
-		if (wants_patch(l->items[i], review_only))
+		if (wants_patch(l->items[i], review_only)) {
 			apply_result_want_patch(patch_of(l->items[i]));
+			nr++;
+		}
 	for (i = 0; i < run->outside.nr; i++)
-		if (wants_patch(run->outside.items[i], review_only))
+		if (wants_patch(run->outside.items[i], review_only)) {
 			apply_result_want_patch(patch_of(run->outside.items[i]));
+			nr++;
+		}
+	progress_start(&progress, "Patches", nr);
 	for (i = 0; !ret && i < l->nr; i++)
 		if (wants_patch(l->items[i], review_only))
-			ret = fill_patch(l->items[i], repo);
+			ret = fill_patch(l->items[i], repo, &progress, &done);
 	for (i = 0; !ret && i < run->outside.nr; i++)
 		if (wants_patch(run->outside.items[i], review_only))
-			ret = fill_patch(run->outside.items[i], repo);
+			ret = fill_patch(run->outside.items[i], repo, &progress,
+					 &done);
+	progress_stop(&progress);
 	return ret;
 }
 

@@ -1,5 +1,6 @@
 #include "git/apply-internal.h"
 #include "base/error.h"
+#include "base/progress.h"
 #include "base/sha1.h"
 #include "git/malformed.h"
 #include "base/strbuf.h"
@@ -258,24 +259,29 @@ out:
 	return ret;
 }
 
+/* want[i] of a pick made: its result is in out[i]. */
+#define MADE 2
+
 /*
  * Picks onto s->onto the picks of s that want marks, with the earlier
  * ones they need (see apply_series_check_cached()); out[i] gets the
- * result of each pick made, *made their number.  With trees_only, a
- * wanted pick whose result is known is replayed instead, as its
- * needs are, and out[i] gets its trees alone (see
+ * result of each pick made (want[i] becomes MADE), *made their number.
+ * With trees_only, a wanted pick whose result is known is replayed
+ * instead, as its needs are, and out[i] gets its trees alone (see
  * apply_series_make_trees()): when every pick is replayed, trees of
- * its paths alone (replay_paths()).  0, or -1 after an error message.
+ * its paths alone (replay_paths()).  0, or -1 after an error message
+ * or when interrupted (interrupted()).
  */
 static int series_build(struct apply_series *s, git_repository *repo,
-			const char *want, int trees_only,
+			char *want, int trees_only,
 			struct apply_result *out, size_t *made)
 {
 	enum series_act *act = xcalloc(s->nr ? s->nr : 1, sizeof(*act));
 	git_commit *onto = NULL, *pick = NULL;
 	git_tree *tree = NULL, *tip = NULL;
 	git_odb *odb = NULL;
-	size_t i, j;
+	struct progress progress;
+	size_t i, j, nr_picks = 0;
 	int ret = 0;
 
 	if (git_repository_odb(&odb, repo) < 0) {
@@ -314,7 +320,14 @@ static int series_build(struct apply_series *s, git_repository *repo,
 		ret = replay_paths(s, repo, tip, act, want, out);
 		goto out;
 	}
+	for (i = 0; i < s->nr; i++)
+		nr_picks += act[i] == ACT_PICK;
+	progress_start(&progress, "Trial picks", nr_picks);
 	for (i = 0; !ret && i < s->nr; i++) {
+		if (interrupted()) {
+			ret = -1;
+			break;
+		}
 		if (act[i] == ACT_REPLAY && want[i]) {
 			apply_result_release(&out[i]);
 			git_oid_cpy(&out[i].before, git_tree_id(tree));
@@ -339,8 +352,12 @@ static int series_build(struct apply_series *s, git_repository *repo,
 		git_commit_free(pick);
 		if (!ret)
 			remember(&s->picks[i], &out[i]);
+		if (!ret && want[i])
+			want[i] = MADE;
 		(*made)++;
+		progress_update(&progress, *made);
 	}
+	progress_stop(&progress);
 out:
 	git_tree_free(tree);
 	git_tree_free(tip);
@@ -712,13 +729,19 @@ int apply_series_check_cached(struct apply_result *out, git_repository *repo,
 	if (!ret)
 		ret = series_build(s, repo, want, 0, out, &made);
 	cache->computed += made;
-	for (i = 0; !ret && i < nr; i++) {
+	/*
+	 * Interrupted, the picks made so far are kept: each one's result
+	 * is whole, and what it depends on is in its key.
+	 */
+	for (i = 0; (!ret || interrupted()) && i < nr; i++) {
 		struct trial_record rec;
 
-		if (want[i]) {
+		if (want[i] == MADE) {
 			to_record(&rec, &out[i]);
 			trialcache_put(cache, keys + i * SHA1_RAWSZ, &rec);
 		}
+		if (ret)
+			continue;
 		out[i].series = s;
 		out[i].pos = i;
 		s->refs++;

@@ -397,6 +397,10 @@ int apply_series_check(struct apply_result *out, git_repository *repo,
 	}
 	progress_start(&progress, "Trial picks", nr);
 	for (i = 0; !ret && i < nr; i++) {
+		if (interrupted()) {
+			ret = -1;
+			break;
+		}
 		ret = apply_pick_onto_tree(&out[i], repo, tip, &tree, picks[i]);
 		progress_update(&progress, i + 1);
 	}

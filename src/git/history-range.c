@@ -1,9 +1,13 @@
+#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "base/heap.h"
 #include "git/history-internal.h"
+#include "base/strbuf.h"
 #include "base/util.h"
 
 /*
@@ -379,15 +383,42 @@ static void order_range(struct history *h, struct history_range *out,
 	free(ready.v);
 }
 
-static void hint_graph(size_t nr)
+/*
+ * The hint is said once in a repository, not on every run: a file in
+ * its stablepick directory remembers that it was.  A repository where
+ * the file cannot be made (read-only) hears it again.
+ */
+#define HINTED_FILE "stablepick/commit-graph-hinted"
+
+static void hint_graph(git_repository *repo, size_t nr)
 {
+	static const char note[] = "stablepick said that 'git commit-graph "
+		"write' would speed it up here; remove this file to hear it "
+		"again\n";
+	char *dir, *path;
+	struct stat st;
+	int fd;
+
 	if (hinted || nr < 10000)
 		return;
 	hinted = 1;
-	fprintf(stderr, "hint: the repository has no commit-graph; "
-		"'git commit-graph write --reachable --changed-paths'\n"
-		"hint: (or 'git maintenance start') makes stablepick and git "
-		"faster on it\n");
+	dir = xstrfmt("%sstablepick", git_repository_commondir(repo));
+	path = xstrfmt("%s%s", git_repository_commondir(repo), HINTED_FILE);
+	if (stat(path, &st) < 0) {
+		fprintf(stderr, "hint: the repository has no commit-graph; "
+			"'git commit-graph write --reachable --changed-paths'\n"
+			"hint: (or 'git maintenance start') makes stablepick "
+			"and git faster on it\n");
+		mkdir(dir, 0777);
+		fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0666);
+		if (fd >= 0) {
+			if (write_in_full(fd, note, sizeof(note) - 1) < 0)
+				unlink(path);
+			close(fd);
+		}
+	}
+	free(path);
+	free(dir);
 }
 
 static int is_memo(const struct history *h, const git_oid *tip,
@@ -477,7 +508,7 @@ static int range_of(struct history *h, struct history_range *out,
 	if (!h->graph) {
 		history_drop_parsed(h);
 		if (!ret)
-			hint_graph(nr_set);
+			hint_graph(h->repo, nr_set);
 	}
 	free(tips);
 	free(set);

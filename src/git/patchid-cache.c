@@ -272,7 +272,9 @@ int patchid_cache_fill(struct patchid_cache *cache, git_repository *repo,
 		struct patchid_cache_entry *e;
 
 		HASH_FIND(hh, cache->entries, &jobs[i].commit, sizeof(git_oid), e);
-		if (ret || jobs[i].nr_parents > 1) {
+		/* Interrupted, those done are as good as any. */
+		if ((ret && !(interrupted() && jobs[i].done)) ||
+		    jobs[i].nr_parents > 1) {
 			e->known = 0;	/* asked again, one at a time */
 		} else {
 			set_id(e, jobs[i].has_id ? &jobs[i].id : NULL);

@@ -1,5 +1,6 @@
 #include "git/patchid-pool.h"
 #include "base/error.h"
+#include "base/progress.h"
 #include "git/malformed.h"
 #include "git/patchid.h"
 #include "base/strbuf.h"
@@ -35,6 +36,7 @@ struct pid_work {
 	int private_packs;		/* ... and its own packs (see own_packs) */
 	pthread_mutex_t lock;
 	size_t next;			/* under lock: the first item not taken */
+	struct progress progress;	/* the main thread's alone */
 	int failed;			/* under lock: a worker failed, stop */
 };
 
@@ -361,9 +363,16 @@ static void worker_run(struct pid_worker *wk)
 	size_t begin, end, i;
 
 	while (take_batch(w, &begin, &end))
-		for (i = begin; i < end; i++)
-			if (compute_one(wk, wk->repo, &w->items[i]) < 0)
+		for (i = begin; i < end; i++) {
+			/* Interrupted: what is done is kept (done). */
+			if (interrupted() ||
+			    compute_one(wk, wk->repo, &w->items[i]) < 0)
 				return;
+			w->items[i].done = 1;
+			/* The batches are taken in order: about i are done. */
+			if (!wk->nth)
+				progress_update(&w->progress, i + 1);
+		}
 }
 
 static void *worker_thread(void *arg)
@@ -489,9 +498,16 @@ int patchid_compute_all(git_repository *repo, struct patchid_job *items,
 	}
 	/* What the threads that did not start would have used goes back. */
 	free_repos(workers, started, jobs);
+	progress_start(&w.progress, "Patch ids", nr);
 	worker_run(&workers[0]);
 	for (i = 1; i < started; i++)
 		pthread_join(workers[i].thread, NULL);
+	/* The line ends on what was done, not on worker 0's last. */
+	for (j = 0, w.progress.n = 0; j < nr; j++)
+		w.progress.n += items[j].done;
+	progress_stop(&w.progress);
+	if (interrupted())
+		ret = -1;
 
 	for (i = 0; i < started; i++) {
 		if (!workers[i].error)

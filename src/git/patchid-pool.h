@@ -27,6 +27,7 @@ struct patchid_job {
 	 * its patch-id is that of its trees; the main thread warns.
 	 */
 	char *malformed;
+	int done;			/* computed (not when interrupted) */
 };
 
 /*
@@ -47,7 +48,9 @@ int patchid_default_jobs(void);
  * repo, and threads - 1 more, each with a repository of its own.  A
  * merge gets its parents and no patch-id, nor does a commit with no
  * change; a malformed commit is named in a warning.  Returns 0, or -1
- * after printing every worker's error.
+ * after printing every worker's error, or when interrupted (util.h's
+ * interrupted(): the jobs marked done are).  A progress line counts
+ * them ("Patch ids").
  */
 int patchid_compute_all(git_repository *repo, struct patchid_job *jobs,
 			size_t nr, int threads);

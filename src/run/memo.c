@@ -145,7 +145,7 @@ static int feed_config(struct sha1 *ctx, git_config *cfg)
 }
 
 /*
- * STABLEPICK_* but the tracing and locking ones and the time (the day
+ * STABLEPICK_* but the tracing, progress and locking ones and the time (the day
  * and the second are fed as such), and TZ, sorted.
  */
 static void feed_environment(struct sha1 *ctx)
@@ -158,6 +158,7 @@ static void feed_environment(struct sha1 *ctx)
 			continue;
 		if (starts_with(*e, "STABLEPICK_TRACE=") ||
 		    starts_with(*e, "STABLEPICK_NOW=") ||
+		    starts_with(*e, "STABLEPICK_PROGRESS_DELAY=") ||
 		    starts_with(*e, "STABLEPICK_LOCK_TIMEOUT="))
 			continue;
 		ALLOC_GROW(v, nr, alloc);

@@ -114,6 +114,10 @@ static int judge(struct run *run, git_repository *repo,
 	for (i = 0; !ret && i < l->nr; i++) {
 		struct candidate *c = l->items[i];
 
+		if (interrupted()) {
+			ret = -1;
+			break;
+		}
 		ret = deps_facts(&d, c);
 		score_candidate(&run->rules, c);
 		if (!ret)
@@ -259,6 +263,8 @@ int run_judge(struct run *run, git_repository *repo,
 
 	if (!ret)
 		ret = apply_decisions(run, l);
+	if (!ret && interrupted())
+		ret = -1;
 	if (!ret)
 		ret = checks_run(repo, &run->branch, &run->upstream, &run->rules,
 				 run->scan.soak_painted ? &run->scan.soak_tags : NULL,
@@ -274,9 +280,12 @@ int run_judge(struct run *run, git_repository *repo,
 int run_likely_prereqs(struct run *run, git_repository *repo,
 		       struct candidate_list *l, struct candidate *only)
 {
-	int ret = blame_likely_prereqs(run_match(run, repo), &run->branch.base,
-				       l, run->trial_cache, only);
+	int ret;
 
+	if (interrupted())
+		return -1;
+	ret = blame_likely_prereqs(run_match(run, repo), &run->branch.base,
+				   l, run->trial_cache, only);
 	trace_stage("likely prerequisites");
 	return ret;
 }
@@ -290,7 +299,8 @@ int run_applies_with(struct run *run, git_repository *repo,
 	size_t computed = cache ? cache->computed : 0;
 	size_t blame_hits = cache ? cache->blame_hits : 0;
 	size_t blamed = cache ? cache->blame_computed : 0;
-	int ret = applywith_search(run_match(run, repo), &run->branch, l,
+	int ret = interrupted() ? -1 :
+		  applywith_search(run_match(run, repo), &run->branch, l,
 				   cache, lim, only);
 
 	/* The members outside the watched paths, judged by the rules too. */

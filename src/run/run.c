@@ -351,6 +351,8 @@ int run_setup(struct run_context *ctx, struct run *run,
 	int ret;
 
 	memset(run, 0, sizeof(*run));
+	/* Ctrl-C from here on keeps what the finished stages found. */
+	interrupt_defer();
 	run_series_limits(ctx, &run->series_limits);
 	ruleset_init(&run->rules);
 	branch_index_init(&run->branch);
@@ -447,6 +449,15 @@ int run_scan(struct run_context *ctx, struct run *run)
 	}
 out:
 	scancache_put_base(&run->scans, bi->name, &bi->base, bi->nr_commits);
+	/*
+	 * Saved now, not with the other caches at the end: the scan is
+	 * the long part of a first run, and what comes after may be
+	 * interrupted or fail.
+	 */
+	if (!ctx->no_cache && scancache_save(&run->scans) < 0) {
+		warning_aside("the next run will be slower");
+		run->scans.dirty = 0;	/* not tried, and warned, again */
+	}
 	return 0;
 }
 

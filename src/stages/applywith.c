@@ -5,6 +5,7 @@
 #include "git/history.h"
 #include "git/treediff.h"
 #include "base/strbuf.h"
+#include "base/progress.h"
 #include "base/util.h"
 
 #include <stdarg.h>
@@ -707,12 +708,17 @@ int applywith_search(struct match *m, const struct branch_index *branch,
 		     struct candidate *only)
 {
 	git_commit *onto = NULL;
-	size_t i;
+	struct progress progress;
+	size_t i, nr = 0, done = 0;
 	int ret = 0;
 
 	/* No set to try: no search (stablepick.seriesTrials 0). */
 	if (!lim->trials)
 		return 0;
+	for (i = 0; i < l->nr; i++)
+		nr += wanted(l->items[i], only) &&
+		      l->items[i]->with.state == WITH_UNSEARCHED;
+	progress_start(&progress, "Prerequisite series", nr);
 	for (i = 0; i < l->nr && !ret; i++) {
 		struct candidate *c = l->items[i];
 		struct applywith_prefix *prefix;
@@ -720,15 +726,23 @@ int applywith_search(struct match *m, const struct branch_index *branch,
 
 		if (!wanted(c, only) || c->with.state != WITH_UNSEARCHED)
 			continue;
-		if (!onto && apply_onto_lookup(&onto, m->repo, &branch->tip) < 0)
-			return error_git("cannot read the tip of '%s'",
-					 branch->name);
+		if (interrupted()) {
+			ret = -1;
+			break;
+		}
+		progress_update(&progress, ++done);
+		if (!onto && apply_onto_lookup(&onto, m->repo, &branch->tip) < 0) {
+			ret = error_git("cannot read the tip of '%s'",
+					branch->name);
+			break;
+		}
 		prefix = find_prefix(l, c, &nr_prefix);
 		ret = search(m, branch, l, cache, lim, onto, &c->id,
 			     c->apply.conflicts, c->apply.nr_conflicts, prefix,
 			     nr_prefix, &c->with, c, only != NULL);
 		free(prefix);
 	}
+	progress_stop(&progress);
 	git_commit_free(onto);
 	return ret;
 }

@@ -3,6 +3,7 @@
 #include "git/history.h"
 #include "git/malformed.h"
 #include "base/sha1.h"
+#include "base/progress.h"
 #include "base/strbuf.h"
 #include "base/util.h"
 
@@ -376,37 +377,54 @@ static int likely_one(struct match *m, const git_oid *base,
 	return ret;
 }
 
+/* Whether c's likely prerequisites are looked for now. */
+/*
+ * What c is blamed with: its result in the checks, or for an accepted
+ * commit left out of the queue, where it conflicts there (its FAILED
+ * mail); NULL when it is not blamed.
+ */
+static const struct apply_result *blamed(const struct candidate *c,
+					 const struct candidate *only)
+{
+	if (only && c != only)
+		return NULL;
+	if (c->likely_checked || (!only && c->listed_before))
+		return NULL;
+	if (!only && c->verdict == VERDICT_ACCEPTED && c->queued &&
+	    !c->queue_apply.applies)
+		return &c->queue_apply;
+	/* A run's: the proposals it shows (the email, the FAILED mails). */
+	if (!only && c->verdict != VERDICT_PROPOSED)
+		return NULL;
+	if (!c->apply_checked || c->apply.applies)
+		return NULL;
+	return &c->apply;
+}
+
 int blame_likely_prereqs(struct match *m, const git_oid *base,
 			 struct candidate_list *l, struct trialcache *cache,
 			 struct candidate *only)
 {
-	size_t i;
+	struct progress progress;
+	size_t i, nr = 0, done = 0;
+	int ret = 0;
 
-	for (i = 0; i < l->nr; i++) {
+	for (i = 0; i < l->nr; i++)
+		nr += blamed(l->items[i], only) != NULL;
+	progress_start(&progress, "Likely prerequisites", nr);
+	for (i = 0; !ret && i < l->nr; i++) {
 		struct candidate *c = l->items[i];
 
-		if (only && c != only)
+		if (!blamed(c, only))
 			continue;
-		if (c->likely_checked || (!only && c->listed_before))
-			continue;
-		/*
-		 * An accepted commit left out of the queue: where it
-		 * conflicts there (its FAILED mail).
-		 */
-		if (!only && c->verdict == VERDICT_ACCEPTED && c->queued &&
-		    !c->queue_apply.applies) {
-			if (likely_one(m, base, l, cache, c,
-				       &c->queue_apply) < 0)
-				return -1;
-			continue;
+		if (interrupted()) {
+			ret = -1;
+			break;
 		}
-		/* A run's: the proposals it shows (the email, the FAILED mails). */
-		if (!only && c->verdict != VERDICT_PROPOSED)
-			continue;
-		if (!c->apply_checked || c->apply.applies)
-			continue;
-		if (likely_one(m, base, l, cache, c, &c->apply) < 0)
-			return -1;
+		progress_update(&progress, ++done);
+		ret = likely_one(m, base, l, cache, c, blamed(c, only)) < 0 ?
+		      -1 : 0;
 	}
-	return 0;
+	progress_stop(&progress);
+	return ret;
 }

@@ -862,6 +862,10 @@ int match_candidates(struct match *m, struct candidate_list *l,
 
 			if (decided[i])
 				continue;
+			if (interrupted()) {
+				ret = -1;
+				break;
+			}
 			memset(&q, 0, sizeof(q));
 			q.c = l->items[i];
 			HASH_FIND(hh, below, &q.c->id, sizeof(git_oid), e);

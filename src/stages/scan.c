@@ -661,6 +661,7 @@ static int walk(struct scan *s, const git_oid *stop, struct scan_memo *memo,
 		goto out;
 	}
 	nr_keys = bloom_keys(s, g);
+	progress_set_total(&s->progress, range.nr);
 	for (k = 0; k < range.nr; k++) {
 		const struct history_commit *hc = &range.items[k];
 		const git_oid *id = &hc->id;
@@ -669,6 +670,10 @@ static int walk(struct scan *s, const git_oid *stop, struct scan_memo *memo,
 		struct candidate *c, probe;
 		unsigned int i;
 
+		if (interrupted()) {
+			ret = -1;
+			goto out;
+		}
 		s->walked++;
 		memo->walked++;
 		ALLOC_GROW(memo->range, memo->nr_range, memo->alloc_range);
