@@ -149,7 +149,8 @@ struct likely_prereq {
  * asked (explain).
  */
 struct applies_with {
-	enum with_state { WITH_UNSEARCHED, WITH_FOUND, WITH_NONE } state;
+	enum with_state { WITH_UNSEARCHED, WITH_FOUND, WITH_NONE,
+			  WITH_SKIPPED } state;
 	struct likely_prereq *v;
 	size_t nr, alloc;
 	size_t tried;

@@ -195,6 +195,9 @@ int config_load(struct config *c, git_repository *repo, const char *file)
 		ret = get_number(snap, "stablepick.seriesTrials", 0, 10000,
 				 &c->series_trials, &c->series_trials_set);
 	if (!ret)
+		ret = get_number(snap, "stablepick.seriesPicks", 1, 100000,
+				 &c->series_picks, NULL);
+	if (!ret)
 		ret = get_multivar(snap, "stablepick.archive", add_archive, c);
 	c->snapshot = snap;
 	snap = NULL;

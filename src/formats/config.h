@@ -49,7 +49,7 @@ struct config {
 	 * The search for the series that makes a pick apply (applywith.h):
 	 * stablepick.seriesSize, seriesDepth, seriesTrials; 0: unset.
 	 */
-	unsigned series_size, series_depth, series_trials;
+	unsigned series_size, series_depth, series_trials, series_picks;
 	int series_trials_set;		/* seriesTrials given (it may be 0) */
 	char **archives;	/* stablepick.archive, every value */
 	size_t nr_archives, alloc_archives;

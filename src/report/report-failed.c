@@ -223,6 +223,11 @@ static void add_series(struct strbuf *out, const struct candidate *c)
 			mail_wrap(out, line.buf, 0, 0, 72);
 			strbuf_addch(out, '\n');
 		}
+	} else if (c->with.state == WITH_SKIPPED) {
+		strbuf_addstr(out, "\nThe series that would make it apply was "
+			      "not searched: the run searches\nthe oldest "
+			      "proposals first, stablepick.seriesPicks of "
+			      "them.\n");
 	} else if (c->with.state == WITH_NONE && !c->with.tried) {
 		strbuf_addstr(out, "\nNo mainline commit the branch lacks made "
 			      "the lines it changes: the branch\nhas them "

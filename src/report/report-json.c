@@ -187,6 +187,10 @@ static void jw_oid(struct json_writer *jw, const char *key, const git_oid *id)
  *                   found within the bounds, or none was looked for
  *                   (applies_with_tried 0)
  *   applies_with_tried  number: the series tried
+ *   applies_with_searched  boolean: whether the series was looked for
+ *                   (false: it applies alone, the format does not look,
+ *                   or the run's stablepick.seriesPicks were spent on
+ *                   older proposals)
  *   applies_with_members  array of objects, for applies_with: commit,
  *                   subject, verdict (as likely_prerequisites)
  *
@@ -491,6 +495,8 @@ static void json_applies_with(struct json_writer *jw,
 		jw_object_null(jw, "applies_with");
 	}
 	jw_object_int(jw, "applies_with_tried", (long long)c->with.tried);
+	jw_object_bool(jw, "applies_with_searched",
+		       c->with.state == WITH_FOUND || c->with.state == WITH_NONE);
 	jw_object_array(jw, "applies_with_members");
 	json_members(jw, c->with.v, c->with.nr);
 	jw_end(jw);

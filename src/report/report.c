@@ -112,6 +112,12 @@ void report_add_applies_with(struct strbuf *out, const struct candidate *c)
 	switch (c->with.state) {
 	case WITH_UNSEARCHED:
 		break;
+	case WITH_SKIPPED:
+		strbuf_addstr(out, "; its series not searched: the run "
+			      "searches the oldest proposals first, "
+			      "stablepick.seriesPicks of them (explain "
+			      "searches one)");
+		break;
 	case WITH_FOUND:
 		strbuf_addstr(out, "; applies after ");
 		for (i = 0; i < c->with.nr; i++) {

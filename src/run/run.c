@@ -306,6 +306,8 @@ void run_series_limits(const struct run_context *ctx,
 		lim->depth = c->series_depth;
 	if (c->series_trials_set)
 		lim->trials = c->series_trials;
+	if (c->series_picks)
+		lim->picks = c->series_picks;
 	if (lim->pool < lim->size)
 		lim->pool = lim->size;
 }

@@ -718,6 +718,8 @@ int applywith_search(struct match *m, const struct branch_index *branch,
 	for (i = 0; i < l->nr; i++)
 		nr += wanted(l->items[i], only) &&
 		      l->items[i]->with.state == WITH_UNSEARCHED;
+	if (!only && nr > lim->picks)
+		nr = lim->picks;
 	progress_start(&progress, "Prerequisite series", nr);
 	for (i = 0; i < l->nr && !ret; i++) {
 		struct candidate *c = l->items[i];
@@ -726,6 +728,11 @@ int applywith_search(struct match *m, const struct branch_index *branch,
 
 		if (!wanted(c, only) || c->with.state != WITH_UNSEARCHED)
 			continue;
+		/* Over the run's bound: said, not searched. */
+		if (!only && done >= lim->picks) {
+			c->with.state = WITH_SKIPPED;
+			continue;
+		}
 		if (interrupted()) {
 			ret = -1;
 			break;

@@ -32,12 +32,15 @@
  *     switch (c->with.state) {
  *     case WITH_FOUND:   c->with.v[0 .. c->with.nr), in mainline order
  *     case WITH_NONE:    no set within the bounds (c->with.tried sets)
+ *     case WITH_SKIPPED: not searched: lim->picks were searched before it
  *     case WITH_UNSEARCHED: it applies alone, or was not asked about
  *     }
  *
  * Only the proposals and needs-ack commits whose trial pick was made
- * and failed are searched (only one, when only is not NULL), each once.
- * A set
+ * and failed are searched (only one, when only is not NULL), each once,
+ * lim->picks of them at most in a run, oldest first (a search blames
+ * and picks for a while: a first run's backlog of a thousand would take
+ * an hour); the rest are WITH_SKIPPED.  A set
  * member the scan found is named with its candidate (with[i].cand), so
  * its verdict judges the set.
  */
@@ -47,9 +50,10 @@ struct applywith_limits {
 	size_t depth;		/* rounds of blame below the pick */
 	size_t trials;		/* sets tried for one pick, at most; 0: no search */
 	size_t pool;		/* commits considered for one pick, at most */
+	size_t picks;		/* picks searched in a run, at most */
 };
 
-#define APPLYWITH_LIMITS_INIT { 5, 3, 64, 12 }
+#define APPLYWITH_LIMITS_INIT { 5, 3, 64, 12, 64 }
 
 /* A pick before the one searched for, and its result in that series. */
 struct applywith_prefix {

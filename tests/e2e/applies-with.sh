@@ -224,6 +224,33 @@ grep -q "^error: bad value 'lots' of stablepick.seriesTrials: expected a number 
 git config --unset stablepick.seriesTrials
 ok "the bounds are settings: seriesSize, seriesTrials (0: no search); a bad one is an error"
 
+# A run searches seriesPicks proposals at most, the oldest first; the
+# others say so, and explain still searches the one asked about.
+git config stablepick.seriesPicks 1
+"$STABLEPICK" propose --branch linux-6.6.y --format json >"$tmp/json"
+python3 -c '
+import json, sys
+for line in open(sys.argv[1]):
+    o = json.loads(line)
+    if o["applies"] is False:
+        print(o["commit"], json.dumps(o["applies_with"]), o["applies_with_searched"])
+' "$tmp/json" | sort >"$tmp/actual"
+printf '%s\n' "$fix [\"$rework\"] True" "$chain null False" "$manual null False" |
+	sort >"$tmp/expect"
+test_cmp "$tmp/expect" "$tmp/actual"
+COLUMNS=1000 "$STABLEPICK" propose --branch linux-6.6.y >"$tmp/text"
+[ "$(grep -c 'its series not searched: the run searches the oldest proposals first, stablepick.seriesPicks of them' "$tmp/text")" = 2 ] ||
+	fail "the text does not say two were not searched: $(cat "$tmp/text")"
+"$STABLEPICK" explain --branch linux-6.6.y "$chain" >"$tmp/explain"
+grep -q "applies after $(short $clean)" "$tmp/explain" ||
+	fail "explain does not search the one asked about"
+git config stablepick.seriesPicks 0
+"$STABLEPICK" propose --branch linux-6.6.y >/dev/null 2>"$tmp/err" &&
+	fail "seriesPicks 0 is accepted"
+grep -q "stablepick.seriesPicks" "$tmp/err" || fail "seriesPicks 0: $(cat "$tmp/err")"
+git config --unset stablepick.seriesPicks
+ok "a run searches stablepick.seriesPicks proposals at most, the oldest first"
+
 # queue: an accepted fix that does not apply alone in the queue comes
 # with the series that makes it apply, each member before it marked as
 # a prerequisite; git am and quilt push -a take the queue.  The fix
