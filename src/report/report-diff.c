@@ -251,7 +251,8 @@ static void html_chart(struct strbuf *out, const struct tally *t, size_t nr,
 		bars[nr_bars++].total = n;
 	}
 	all = nr_bars;
-	nr_bars = report_html_top_bars(bars, nr_bars, &other);
+	nr_bars = report_html_top_bars(bars, nr_bars, REPORT_HTML_TOP_BARS,
+				       &other);
 	strbuf_addf(out, "<h2 id=\"chart-%s\">M%s by subsystem and age</h2>\n",
 		    follow_up ? "follow-ups" : "fixes",
 		    what + 1);

@@ -121,13 +121,13 @@ static int bar_cmp(const void *va, const void *vb)
 }
 
 size_t report_html_top_bars(struct report_html_bar *bars, size_t nr,
-			    struct strbuf *other)
+			    size_t cap, struct strbuf *other)
 {
-	size_t keep = REPORT_HTML_TOP_BARS - 1, i, k;
+	size_t keep = cap - 1, i, k;
 
 	if (nr)
 		qsort(bars, nr, sizeof(*bars), bar_cmp);
-	if (nr <= REPORT_HTML_TOP_BARS)
+	if (nr <= cap)
 		return nr;
 	for (i = keep + 1; i < nr; i++) {
 		for (k = 0; k < REPORT_HTML_AGES; k++)
@@ -137,8 +137,10 @@ size_t report_html_top_bars(struct report_html_bar *bars, size_t nr,
 	}
 	strbuf_reset(other);
 	strbuf_addf(other, "and %zu more", nr - keep);
-	bars[keep].label = other->buf;
-	bars[keep].label2 = NULL;
+	if (bars[keep].label2)
+		bars[keep].label2 = other->buf;
+	else
+		bars[keep].label = other->buf;
 	bars[keep].rest = 1;
 	return keep + 1;
 }
@@ -261,24 +263,41 @@ static void add_bars(struct report_html_bar **bars, size_t *nr,
 	}
 }
 
+/*
+ * Each branch's bars, its largest first, capped: REPORT_HTML_TOP_BARS
+ * of one branch, a share of them (8 at least) of several.
+ */
 static void chart(struct strbuf *out, const struct report *reports,
 		  const struct candidate_list *const *lists, size_t nr,
 		  git_time_t tip_time)
 {
 	struct report_html_bar *bars = NULL;
-	struct strbuf other = STRBUF_INIT;
-	size_t nr_bars = 0, alloc = 0, all, i;
+	struct strbuf *others = xcalloc(nr ? nr : 1, sizeof(*others));
+	size_t cap = nr > 1 ? REPORT_HTML_TOP_BARS / nr : REPORT_HTML_TOP_BARS;
+	size_t nr_bars = 0, alloc = 0, all = 0, i;
 
-	for (i = 0; i < nr; i++)
+	if (cap < 8)
+		cap = 8;
+	for (i = 0; i < nr; i++) {
+		size_t first = nr_bars;
+
+		strbuf_init(&others[i], 0);
 		add_bars(&bars, &nr_bars, &alloc, &reports[i], lists[i],
 			 tip_time);
-	all = nr_bars;
-	nr_bars = report_html_top_bars(bars, nr_bars, &other);
+		all += nr_bars - first;
+		nr_bars = first + report_html_top_bars(bars + first,
+						       nr_bars - first, cap,
+						       &others[i]);
+	}
 	strbuf_addstr(out, "<h2>What each branch lacks, by subsystem and age</h2>\n");
-	if (nr_bars < all)
-		strbuf_addf(out, "<p>The %d subsystems that lack the most; the "
+	if (nr_bars < all && nr == 1)
+		strbuf_addf(out, "<p>The %zu subsystems that lack the most; the "
 			    "other %zu are summed in the last bar.</p>\n",
-			    REPORT_HTML_TOP_BARS - 1, all - nr_bars + 1);
+			    cap - 1, all - nr_bars + 1);
+	else if (nr_bars < all)
+		strbuf_addf(out, "<p>Of each branch, at most the %zu subsystems "
+			    "that lack the most; the others are summed in its "
+			    "last bar.</p>\n", cap - 1);
 	if (!nr_bars)
 		strbuf_addstr(out, "<p>Nothing: no branch lacks a commit it is "
 			      "to take.</p>\n");
@@ -286,7 +305,9 @@ static void chart(struct strbuf *out, const struct report *reports,
 		report_html_age_chart(out, bars, nr_bars, "what each branch "
 				      "lacks by subsystem and age");
 	free(bars);
-	strbuf_release(&other);
+	for (i = 0; i < nr; i++)
+		strbuf_release(&others[i]);
+	free(others);
 }
 
 static void summary(struct strbuf *out, const struct report *reports,

@@ -39,18 +39,18 @@ struct report_html_bar {
 	int rest;			/* the sum of the bars past the top */
 };
 
-/* The most bars a chart draws: the rest are summed in one more. */
+/* The most bars a chart of one branch draws: 24 and the rest summed. */
 #define REPORT_HTML_TOP_BARS 25
 
 /*
  * Sorts bars by what to act on (the largest total first, ties by
- * label), and sums those past the first REPORT_HTML_TOP_BARS - 1 (when
- * there are more than REPORT_HTML_TOP_BARS) into one last bar labelled
- * other ("and N more"), which other must outlive.  Returns the number
- * of bars left.
+ * label), and sums those past the first cap - 1 (when there are more
+ * than cap, cap at least 2) into one last bar labelled other ("and N
+ * more": its label2 if it has one, else its label), which other must
+ * outlive.  Returns the number of bars left.
  */
 size_t report_html_top_bars(struct report_html_bar *bars, size_t nr,
-			    struct strbuf *other);
+			    size_t cap, struct strbuf *other);
 
 /*
  * A chart (inline SVG) of bars of commits by age, the legend first, the
@@ -69,8 +69,10 @@ void report_html_age_chart(struct strbuf *out,
  * with, next to proposed, how many of what it lacks do not apply (the
  * trial pick failed); a chart of what each lacks (proposed, needs-ack,
  * waiting) by subsystem and age (days before tip_time, the upstream
- * tip's date), the largest first, capped (report_html_top_bars()), the
- * ones that do not apply under each bar; then the matrix as
+ * tip's date), each branch's largest first, capped
+ * (report_html_top_bars(): REPORT_HTML_TOP_BARS of one branch, a share
+ * of them, 8 at least, of several), the ones that do not apply under
+ * each bar; then the matrix as
  * the text has it (report-matrix.h), each row with its CVE badges, its
  * posted mail (a lore link) and, per branch, the reasons of its
  * verdict.

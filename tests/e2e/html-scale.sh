@@ -4,7 +4,8 @@
 # then follow-ups, the others folded in a <details>; its two charts
 # (missing fixes, missing follow-ups) sorted the same way, capped at 25
 # bars with the rest summed.  propose --format html says next to
-# proposed how many do not apply, and caps its chart the same way.
+# proposed how many do not apply, and caps its chart the same way (of
+# several branches, each branch its share of the bars).
 . "$TEST_SRCDIR/tests/lib.sh"
 
 STABLEPICK_NOW=1700600000
@@ -218,3 +219,13 @@ grep -q '^s03=2, 1 not applying$' "$tmp/bars" || fail "$(cat "$tmp/bars")"
 grep -c '<title>[0-9]* do not apply</title>' "$tmp/propose.html" >"$tmp/actual" || :
 echo 1 | test_cmp - "$tmp/actual"
 ok "propose page: does not apply next to proposed, the chart capped"
+
+# Of two branches, each has its share of the bars (12), its rest summed.
+sp propose --branch vendor --branch linux-6.1.y --format html >"$tmp/two.html"
+python3 "$tmp/parse.py" "$tmp/two.html" >"$tmp/parsed" ||
+	fail "the page of two branches does not parse"
+[ "$(grep -c '^bar: vendor ' "$tmp/parsed")" -eq 12 ] || fail "$(grep '^bar: ' "$tmp/parsed")"
+grep '^bar: vendor ' "$tmp/parsed" | tail -n 1 | grep -q '^bar: vendor and [0-9]* more=' ||
+	fail "$(grep '^bar: ' "$tmp/parsed")"
+grep -q '^bar: linux-6.1.y ' "$tmp/parsed" || fail "$(grep '^bar: ' "$tmp/parsed")"
+ok "propose page of two branches: each its share of the chart"
