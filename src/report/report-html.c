@@ -63,6 +63,7 @@ void report_html_begin(struct strbuf *out, const char *title)
 		      "th, td { border: 1px solid #bbb; padding: 0.2em 0.6em; "
 		      "text-align: left; vertical-align: top; }\n"
 		      "td.n { text-align: right; }\n"
+		      "tr.total td { font-weight: bold; }\n"
 		      "code { font-size: 0.95em; }\n"
 		      "details { font-size: 0.9em; }\n"
 		      ".badge { display: inline-block; background: #b2182b; "
@@ -106,15 +107,68 @@ size_t report_html_age(long days)
 	return k;
 }
 
+static int bar_cmp(const void *va, const void *vb)
+{
+	const struct report_html_bar *a = va, *b = vb;
+	int d;
+
+	if (a->total != b->total)
+		return a->total > b->total ? -1 : 1;
+	d = strcmp(a->label, b->label);
+	if (d)
+		return d;
+	return strcmp(a->label2 ? a->label2 : "", b->label2 ? b->label2 : "");
+}
+
+size_t report_html_top_bars(struct report_html_bar *bars, size_t nr,
+			    size_t cap, struct strbuf *other)
+{
+	size_t keep = cap - 1, i, k;
+
+	if (nr)
+		qsort(bars, nr, sizeof(*bars), bar_cmp);
+	if (nr <= cap)
+		return nr;
+	for (i = keep + 1; i < nr; i++) {
+		for (k = 0; k < REPORT_HTML_AGES; k++)
+			bars[keep].n[k] += bars[i].n[k];
+		bars[keep].total += bars[i].total;
+		bars[keep].stuck += bars[i].stuck;
+	}
+	strbuf_reset(other);
+	strbuf_addf(other, "and %zu more", nr - keep);
+	if (bars[keep].label2)
+		bars[keep].label2 = other->buf;
+	else
+		bars[keep].label = other->buf;
+	bars[keep].rest = 1;
+	return keep + 1;
+}
+
+#define BAR_X 270
+#define BAR_WIDTH 460
+
+/* The width of n of max in a bar of BAR_WIDTH pixels: 3 at least. */
+static size_t bar_width(size_t n, size_t max)
+{
+	size_t w = n * BAR_WIDTH / max;
+
+	return w < 3 ? 3 : w;
+}
+
 void report_html_age_chart(struct strbuf *out,
 			   const struct report_html_bar *bars, size_t nr,
 			   const char *aria)
 {
 	size_t max = 1, i, k;
+	int stuck = 0;
 
-	for (i = 0; i < nr; i++)
-		max = bars[i].total > max ? bars[i].total : max;
-	strbuf_addf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"860\" "
+	for (i = 0; i < nr; i++) {
+		if (!bars[i].rest && bars[i].total > max)
+			max = bars[i].total;
+		stuck |= bars[i].stuck > 0;
+	}
+	strbuf_addf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"900\" "
 		    "height=\"%zu\" role=\"img\" aria-label=\"%s\">\n",
 		    40 + 24 * (nr ? nr : 1), aria);
 	for (k = 0; k < ARRAY_SIZE(ages); k++)
@@ -122,8 +176,13 @@ void report_html_age_chart(struct strbuf *out,
 			    "fill=\"%s\"/><text x=\"%zu\" y=\"15\" font-size=\"12\">%s"
 			    "</text>\n", 10 + 170 * k, ages[k].color, 26 + 170 * k,
 			    ages[k].label);
+	if (stuck)
+		strbuf_addf(out, "<rect x=\"%d\" y=\"10\" width=\"12\" height=\"4\" "
+			    "fill=\"#777\"/><text x=\"%d\" y=\"15\" "
+			    "font-size=\"12\">does not apply</text>\n",
+			    10 + 170 * 4, 26 + 170 * 4);
 	for (i = 0; i < nr; i++) {
-		size_t x = 270, y = 32 + 24 * i;
+		size_t x = BAR_X, y = 32 + 24 * i;
 
 		strbuf_addf(out, "<text x=\"10\" y=\"%zu\" font-size=\"13\">", y + 14);
 		report_html_escape(out, bars[i].label);
@@ -133,18 +192,31 @@ void report_html_age_chart(struct strbuf *out,
 		}
 		strbuf_addstr(out, "</text>\n");
 		for (k = 0; k < ARRAY_SIZE(ages); k++) {
-			size_t w = bars[i].n[k] * 520 / max;
+			size_t w = bar_width(bars[i].n[k], max);
 
-			if (!bars[i].n[k])
+			if (!bars[i].n[k] || x >= BAR_X + BAR_WIDTH)
 				continue;
+			if (x + w > BAR_X + BAR_WIDTH)
+				w = BAR_X + BAR_WIDTH - x;
 			strbuf_addf(out, "<rect x=\"%zu\" y=\"%zu\" width=\"%zu\" "
 				    "height=\"18\" fill=\"%s\"><title>%zu %s</title>"
-				    "</rect>\n", x, y, w ? w : 1, ages[k].color,
+				    "</rect>\n", x, y, w, ages[k].color,
 				    bars[i].n[k], ages[k].label);
-			x += w ? w : 1;
+			x += w;
 		}
-		strbuf_addf(out, "<text x=\"%zu\" y=\"%zu\" font-size=\"12\">%zu</text>\n",
+		if (bars[i].stuck) {
+			size_t w = bar_width(bars[i].stuck, max);
+
+			strbuf_addf(out, "<rect x=\"%d\" y=\"%zu\" width=\"%zu\" "
+				    "height=\"4\" fill=\"#777\"><title>%zu do not "
+				    "apply</title></rect>\n", BAR_X, y + 19,
+				    w < BAR_WIDTH ? w : BAR_WIDTH, bars[i].stuck);
+		}
+		strbuf_addf(out, "<text x=\"%zu\" y=\"%zu\" font-size=\"12\">%zu",
 			    x + 6, y + 14, bars[i].total);
+		if (bars[i].stuck)
+			strbuf_addf(out, ", %zu not applying", bars[i].stuck);
+		strbuf_addstr(out, "</text>\n");
 	}
 	strbuf_addstr(out, "</svg>\n");
 }
@@ -154,6 +226,12 @@ static int lacks(const struct candidate *c)
 {
 	return c->verdict == VERDICT_PROPOSED ||
 	       c->verdict == VERDICT_NEEDS_ACK || c->verdict == VERDICT_WAITING;
+}
+
+/* One the branch lacks whose trial pick failed. */
+static int stuck(const struct candidate *c)
+{
+	return lacks(c) && c->apply_checked && !c->apply.applies;
 }
 
 static void add_bars(struct report_html_bar **bars, size_t *nr,
@@ -181,20 +259,45 @@ static void add_bars(struct report_html_bar **bars, size_t *nr,
 		(*bars)[j].n[report_html_age((long)((tip_time - c->time) /
 						    86400))]++;
 		(*bars)[j].total++;
+		(*bars)[j].stuck += stuck(c);
 	}
 }
 
+/*
+ * Each branch's bars, its largest first, capped: REPORT_HTML_TOP_BARS
+ * of one branch, a share of them (8 at least) of several.
+ */
 static void chart(struct strbuf *out, const struct report *reports,
 		  const struct candidate_list *const *lists, size_t nr,
 		  git_time_t tip_time)
 {
 	struct report_html_bar *bars = NULL;
-	size_t nr_bars = 0, alloc = 0, i;
+	struct strbuf *others = xcalloc(nr ? nr : 1, sizeof(*others));
+	size_t cap = nr > 1 ? REPORT_HTML_TOP_BARS / nr : REPORT_HTML_TOP_BARS;
+	size_t nr_bars = 0, alloc = 0, all = 0, i;
 
-	for (i = 0; i < nr; i++)
+	if (cap < 8)
+		cap = 8;
+	for (i = 0; i < nr; i++) {
+		size_t first = nr_bars;
+
+		strbuf_init(&others[i], 0);
 		add_bars(&bars, &nr_bars, &alloc, &reports[i], lists[i],
 			 tip_time);
+		all += nr_bars - first;
+		nr_bars = first + report_html_top_bars(bars + first,
+						       nr_bars - first, cap,
+						       &others[i]);
+	}
 	strbuf_addstr(out, "<h2>What each branch lacks, by subsystem and age</h2>\n");
+	if (nr_bars < all && nr == 1)
+		strbuf_addf(out, "<p>The %zu subsystems that lack the most; the "
+			    "other %zu are summed in the last bar.</p>\n",
+			    cap - 1, all - nr_bars + 1);
+	else if (nr_bars < all)
+		strbuf_addf(out, "<p>Of each branch, at most the %zu subsystems "
+			    "that lack the most; the others are summed in its "
+			    "last bar.</p>\n", cap - 1);
 	if (!nr_bars)
 		strbuf_addstr(out, "<p>Nothing: no branch lacks a commit it is "
 			      "to take.</p>\n");
@@ -202,6 +305,9 @@ static void chart(struct strbuf *out, const struct report *reports,
 		report_html_age_chart(out, bars, nr_bars, "what each branch "
 				      "lacks by subsystem and age");
 	free(bars);
+	for (i = 0; i < nr; i++)
+		strbuf_release(&others[i]);
+	free(others);
 }
 
 static void summary(struct strbuf *out, const struct report *reports,
@@ -209,16 +315,23 @@ static void summary(struct strbuf *out, const struct report *reports,
 {
 	size_t i, j, v;
 
-	strbuf_addstr(out, "<h2>Branches</h2>\n<table>\n<tr><th>branch</th>"
+	strbuf_addstr(out, "<h2>Branches</h2>\n<table id=\"branches\">\n<tr><th>branch</th>"
 		      "<th>base</th><th>mainline range</th>");
-	for (v = 0; v < VERDICT__COUNT; v++)
+	for (v = 0; v < VERDICT__COUNT; v++) {
 		strbuf_addf(out, "<th>%s</th>", verdict_name((enum verdict)v));
+		if (v == VERDICT_PROPOSED)
+			strbuf_addstr(out, "<th title=\"of the proposed, needs-ack "
+				      "and waiting, those whose trial pick "
+				      "fails\">does not apply</th>");
+	}
 	strbuf_addstr(out, "</tr>\n");
 	for (i = 0; i < nr; i++) {
-		size_t count[VERDICT__COUNT] = { 0 };
+		size_t count[VERDICT__COUNT] = { 0 }, nr_stuck = 0;
 
-		for (j = 0; j < lists[i]->nr; j++)
+		for (j = 0; j < lists[i]->nr; j++) {
 			count[lists[i]->items[j]->verdict]++;
+			nr_stuck += stuck(lists[i]->items[j]);
+		}
 		strbuf_addstr(out, "<tr><td>");
 		report_html_escape(out, reports[i].branch->name);
 		strbuf_addstr(out, "</td><td>");
@@ -227,8 +340,12 @@ static void summary(struct strbuf *out, const struct report *reports,
 		strbuf_addstr(out, "</td><td>");
 		report_html_escape(out, reports[i].scan->range);
 		strbuf_addstr(out, "</td>");
-		for (v = 0; v < VERDICT__COUNT; v++)
+		for (v = 0; v < VERDICT__COUNT; v++) {
 			strbuf_addf(out, "<td class=\"n\">%zu</td>", count[v]);
+			if (v == VERDICT_PROPOSED)
+				strbuf_addf(out, "<td class=\"n stuck\">%zu</td>",
+					    nr_stuck);
+		}
 		strbuf_addstr(out, "</tr>\n");
 	}
 	strbuf_addstr(out, "</table>\n");
