@@ -282,7 +282,7 @@ static void test_json(void **state)
 		"\"stable\":[],\"facts\":[],\"named_by\":[],\"cves\":[],\"newer_lacking\":[],"
 		"\"prerequisites\":[],"
 		"\"series\":null,\"posted\":null,\"applies\":null,\"conflicts\":[],"
-		"\"applies_with\":null,\"applies_with_tried\":0,"
+		"\"applies_with\":null,\"applies_with_tried\":0,\"applies_with_searched\":false,"
 		"\"applies_with_members\":[],\"likely_prerequisites\":null,"
 		"\"reverted_by\":null,\"reverts\":null,\"other_decisions\":[],\"warnings\":[]}\n",
 		(size_t)(nl - line + 1));
