@@ -11,6 +11,7 @@
 void config_init(struct config *c)
 {
 	memset(c, 0, sizeof(*c));
+	c->mail_size_cap = CONFIG_MAIL_SIZE_CAP;
 }
 
 void config_release(struct config *c)
@@ -194,6 +195,9 @@ int config_load(struct config *c, git_repository *repo, const char *file)
 	if (!ret)
 		ret = get_number(snap, "stablepick.seriesTrials", 0, 10000,
 				 &c->series_trials, &c->series_trials_set);
+	if (!ret)
+		ret = get_number(snap, "stablepick.mailSizeCap", 0, 1000000000,
+				 &c->mail_size_cap, NULL);
 	if (!ret)
 		ret = get_multivar(snap, "stablepick.archive", add_archive, c);
 	c->snapshot = snap;
