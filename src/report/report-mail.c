@@ -345,6 +345,7 @@ struct mail_group {
 	size_t nr_subs;
 	size_t nr_listed, nr_paged;
 	size_t nr_patches;		/* of the series, in reply to it */
+	int carried;			/* some of them prerequisites */
 	char *id;			/* its Message-ID, without <> */
 };
 
@@ -464,8 +465,12 @@ static size_t mail_groups(const struct report *r,
 			one->nr_listed++;
 	}
 	nr_series = report_series(l, r->outside, &series);
-	for (i = 0; nr && i < nr_series; i++)
-		patch_group(g, nr, r, series[i])->nr_patches++;
+	for (i = 0; nr && i < nr_series; i++) {
+		struct mail_group *one = patch_group(g, nr, r, series[i]);
+
+		one->nr_patches++;
+		one->carried |= !!series[i]->carried_for;
+	}
 	free(series);
 	for (i = 0; i < nr; i++) {
 		const char *at = strrchr(r->message_id, '@');
@@ -551,23 +556,16 @@ static void add_subject(struct strbuf *subj, const struct report *r,
 
 /* The first paragraph of a group's mail: what it lists, what follows. */
 static void add_intro(struct strbuf *out, const struct report *r,
-		      const struct candidate_list *l,
 		      const struct mail_group *g)
 {
 	struct strbuf text = STRBUF_INIT;
-	size_t i;
-	int carried = 0;
 
 	strbuf_addf(&text, "These mainline commits are candidates for %s", r->branch->name);
 	if (r->branch->base_name)
 		strbuf_addf(&text, " (base %s)", r->branch->base_name);
 	strbuf_addf(&text, ", from mainline %s.  ", r->scan->range);
-	for (i = 0; r->outside && i < r->outside->nr && !carried; i++)
-		carried = in_series(r->outside->items[i]);
-	for (i = 0; i < l->nr && !carried; i++)
-		carried = in_series(l->items[i]) && l->items[i]->carried_for;
 	strbuf_addstr(&text, !g->nr_patches ? "None of them is a patch to send yet.  " :
-		      carried ? "The proposed patches that apply follow in reply to "
+		      g->carried ? "The proposed patches that apply follow in reply to "
 		      "this message, with the mainline commits some need "
 		      "before them (marked Stable-dep-of:), as a series that "
 		      "git am takes in order; the reasons for each are in "
@@ -664,7 +662,7 @@ static void add_group_mail(struct strbuf *out, const struct report *r,
 	mail_date_header(out, (git_time_t)r->now, 0);
 	mail_id_header(out, "Message-ID", g->id);
 	mail_text_body(out);
-	add_intro(out, r, l, g);
+	add_intro(out, r, g);
 
 	for (i = 0; entries && i < g->nr_subs; i++) {
 		int heading = 0;
@@ -725,7 +723,7 @@ size_t report_mail_page(const struct report *r, struct candidate_list *l,
 	struct candidate **order;
 	struct strbuf one = STRBUF_INIT;
 	size_t i, nr, nr_order = 0, taken = 0, paged = 0;
-	size_t *used;
+	size_t *used, *first;
 	unsigned char *seen, *full;
 	const struct archive_msg **quoted = NULL;
 	size_t nr_quoted = 0;
@@ -741,8 +739,16 @@ size_t report_mail_page(const struct report *r, struct candidate_list *l,
 		g[i].nr_listed = 0;
 		strbuf_reset(&one);
 	}
-	/* Which subsystem heading and section title is written already. */
-	seen = xcalloc(l->nr ? l->nr * (SECTION__COUNT + 1) : 1, 1);
+	/*
+	 * Which subsystem heading and section title is written already:
+	 * SECTION__COUNT + 1 flags a subsystem, those of group i from
+	 * first[i].
+	 */
+	first = xcalloc(nr ? nr : 1, sizeof(*first));
+	for (i = 1; i < nr; i++)
+		first[i] = first[i - 1] + g[i - 1].nr_subs;
+	seen = xcalloc(nr ? (first[nr - 1] + g[nr - 1].nr_subs) *
+		       (SECTION__COUNT + 1) : 1, 1);
 	order = xcalloc(l->nr ? l->nr : 1, sizeof(*order));
 	for (i = 0; i < l->nr; i++)
 		if (candidate_subsystem(l->items[i]) &&
@@ -756,9 +762,10 @@ size_t report_mail_page(const struct report *r, struct candidate_list *l,
 		size_t gi = (size_t)(grp - g), cost, si;
 		enum mail_section sec = section_of(c);
 
-		/* The first candidate of s in l stands for s. */
-		for (si = 0; candidate_subsystem(l->items[si]) != s; si++)
+		/* s's place among all the groups' subsystems. */
+		for (si = 0; grp->subs[si] != s; si++)
 			;
+		si += first[gi];
 		strbuf_reset(&one);
 		nr_quoted = 0;
 		add_candidate_lines(&one, r, c, sec, &quoted, &nr_quoted);
@@ -786,6 +793,7 @@ size_t report_mail_page(const struct report *r, struct candidate_list *l,
 	}
 	free(quoted);
 	free(order);
+	free(first);
 	free(seen);
 	free(full);
 	free(used);
