@@ -417,8 +417,8 @@ static struct mail_group *patch_group(struct mail_group *g, size_t nr,
 /*
  * The groups of the candidates of l that the mails list or page, in
  * the order of their first subsystem's name; with their counts and
- * Message-IDs (r->message_id when there is one mail, or for
- * --in-reply-to).  Returns how many.
+ * Message-IDs (r->message_id when there is one mail, else made of it
+ * and the group's first list).  Returns how many.
  */
 static size_t mail_groups(const struct report *r,
 			  const struct candidate_list *l,
@@ -477,7 +477,7 @@ static size_t mail_groups(const struct report *r,
 		const char *list = g[i].key;
 		size_t len = strcspn(list, "@,");
 
-		if (nr == 1 || r->thread_given || !at)
+		if (nr == 1 || !at)
 			g[i].id = xstrdup(r->message_id);
 		else
 			g[i].id = xstrfmt("%.*s.%zu-%.*s%s",
@@ -1046,7 +1046,7 @@ void report_mbox(struct strbuf *out, const struct report *r,
 		pm.total = one->nr_patches;
 		id = xstrfmt("%zu-%zu.%s", pm.n, pm.total, one->id);
 		pm.message_id = id;
-		pm.in_reply_to = one->id;
+		pm.in_reply_to = r->thread_given ? r->message_id : one->id;
 		pm.patch = series[i]->patch;
 		strbuf_reset(&notes);
 		add_patch_notes(&notes, r, series[i]);

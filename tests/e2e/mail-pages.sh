@@ -101,6 +101,19 @@ EXPECT
 test_cmp "$tmp/expect" "$tmp/actual"
 ok "a mail per list, its patches numbered in it and threaded to it"
 
+# --in-reply-to: every patch to that message; the mails keep an id each.
+"$STABLEPICK" propose --branch linux-6.6.y --format mbox \
+	--in-reply-to '<week48@example.org>' | sed -n 's/^In-Reply-To: //p' |
+	sort | uniq -c | tr -s ' ' >"$tmp/actual"
+echo ' 9 <week48@example.org>' >"$tmp/expect"
+test_cmp "$tmp/expect" "$tmp/actual"
+"$STABLEPICK" propose --branch linux-6.6.y --format email \
+	--in-reply-to '<week48@example.org>' | sed -n 's/^Message-ID: //p' |
+	sort -u | wc -l | tr -d ' ' >"$tmp/actual"
+echo 2 >"$tmp/expect"
+test_cmp "$tmp/expect" "$tmp/actual"
+ok "--in-reply-to threads every patch to it"
+
 # A cap the ext4 mail does not fit under: the oldest go, each mail
 # stays under the cap, the rest are counted.
 cap=1650
