@@ -16,7 +16,7 @@ __stablepick_takes_value()
 	case $1 in
 	-C|--cache|--config|--rules|\
 	--against|--archive|--baseline|--baseline-kernel|--branch|--class|--cve|--format|\
-	--fstests|--fstyp|--in-reply-to|--jobs|--kernel|\
+	--fstests|--fstyp|--in-reply-to|--jobs|--kernel|--limit|\
 	--label|--ltp|--mbox|--message|-m|--output|--paths|--picks|--queue|--range|--ref|--since|\
 	--status|--subsystem|--tests-from|--until|--upstream)
 		return 0 ;;
@@ -42,7 +42,7 @@ __stablepick_options()
 		esac ;;
 	mark)     echo "--branch --help --list --message --until" ;;
 	patch-id) echo "--help --jobs" ;;
-	propose)  echo "--all --archive --branch --cve --format --help --in-reply-to --range --since --subsystem --tests-from --upstream" ;;
+	propose)  echo "--all --archive --branch --cve --format --help --in-reply-to --limit --range --since --subsystem --tests-from --upstream" ;;
 	queue)    echo "--archive --branch --format --help --output --range --signoff --upstream" ;;
 	results)  echo "--baseline --baseline-kernel --branch --class --config --format --fstests --fstyp --help --kernel --ltp --output --upstream" ;;
 	rules)

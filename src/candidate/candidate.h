@@ -330,6 +330,11 @@ struct candidate {
 	size_t nr_other_decisions;
 	int listed_before;		/* --since: an earlier run listed it */
 	/*
+	 * The proposal mails: left for the next run, past the mails' size
+	 * cap or --limit (report_mail_page()).
+	 */
+	int paged;
+	/*
 	 * In the queue of what was accepted: accepted for the branch (in
 	 * the ledger), or a prerequisite of one, and not present.  Set by
 	 * checks_run(), which tries that series too: queue_apply is the

@@ -162,7 +162,7 @@ static int render_review(struct run *run, git_repository *repo,
 }
 
 int propose_render(struct run_context *ctx, struct run *run,
-		   enum propose_format format, int all,
+		   enum propose_format format, int all, int limit,
 		   const struct cli_args *a, struct strbuf *out)
 {
 	git_signature *me = NULL;
@@ -215,6 +215,19 @@ int propose_render(struct run_context *ctx, struct run *run,
 			 strcspn(a->in_reply_to + (*a->in_reply_to == '<'), ">")) :
 		proposal_id(run, a->subsystems, r.from_email);
 	r.message_id = id;
+	r.thread_given = !!a->in_reply_to;
+	/*
+	 * The email and the mbox page alike, so that the patches are those
+	 * the mails list; the id is of what they list.
+	 */
+	if ((format == FORMAT_EMAIL || format == FORMAT_MBOX) &&
+	    report_mail_page(&r, &run->scan.candidates,
+			     ctx->config.mail_size_cap, (size_t)limit) &&
+	    !a->in_reply_to) {
+		free(id);
+		id = proposal_id(run, a->subsystems, r.from_email);
+		r.message_id = id;
+	}
 	if (format == FORMAT_EMAIL) {
 		report_email(out, &r, &run->scan.candidates);
 	} else if (format == FORMAT_REVIEW || format == FORMAT_CHECKLIST) {

@@ -36,7 +36,7 @@ static int propose(struct run_context *ctx, int argc, char **argv)
 	char **names = NULL;
 	size_t nr_names = 0;
 	const char *since = NULL, *cve_dir = NULL;
-	int all = 0;
+	int all = 0, limit = 0;
 	const struct cli_option opts[] = {
 		OPT_LIST("branch", &branches, "BRANCH",
 			 "the stable or vendor branch (required; a remote's "
@@ -52,6 +52,9 @@ static int propose(struct run_context *ctx, int argc, char **argv)
 		OPT_FORMAT(&a, format_names),
 		OPT_IN_REPLY_TO(&a, "thread the mbox to this message instead "
 				"of the proposal email"),
+		OPT_INT("limit", &limit, "N", 1000000,
+			"email and mbox: list no more than N candidates, the "
+			"oldest first (the rest next time)"),
 		OPT_RANGE(&a, "the mainline range to walk (default: from the "
 			  "merge base)"),
 		OPT_STRING(0, "since", &since, "last|REV",
@@ -86,6 +89,11 @@ static int propose(struct run_context *ctx, int argc, char **argv)
 	if (multirun_expand(ctx, branches.v, branches.nr, &names,
 			    &nr_names) < 0) {
 		ret = -1;
+		goto out;
+	}
+	if (limit && a.format != FORMAT_EMAIL && a.format != FORMAT_MBOX) {
+		error("--limit takes --format email or mbox");
+		ret = cli_usage(&cmd_propose);
 		goto out;
 	}
 	if (nr_names > 1 && ((a.format != FORMAT_TEXT &&
@@ -169,7 +177,10 @@ static int propose(struct run_context *ctx, int argc, char **argv)
 		candidate_list_sort(&run.scan.candidates);
 	if (!ret)
 		ret = propose_render(ctx, &run, (enum propose_format)a.format,
-				     all, &a, &out);
+				     all, limit, &a, &out);
+	/* What the mails left for later is listed next time. */
+	if (!ret && since && !strcmp(since, "last"))
+		run_since_paged(&run, &since_state);
 	/*
 	 * Only the text: a mail's bytes are git am's, JSON and HTML escape
 	 * their own.
@@ -197,7 +208,7 @@ const struct cli_command cmd_propose = {
 	"propose",
 	"--branch BRANCH... [--all] [--archive PATH]... [--cve DIR]\n"
 	"                          [--format text|json|email|mbox|review|checklist|failed|html]\n"
-	"                          [--in-reply-to MSGID] [--range A..B]\n"
+	"                          [--in-reply-to MSGID] [--limit N] [--range A..B]\n"
 	"                          [--since last|REV] [--subsystem LIST]\n"
 	"                          [--tests-from DIR]... [--upstream REF]",
 	"list the mainline fixes a branch should take",

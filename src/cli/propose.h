@@ -16,9 +16,13 @@ enum propose_format { FORMAT_TEXT, FORMAT_JSON, FORMAT_EMAIL, FORMAT_MBOX,
 /* The upstream tip's committer date (for the ages of the HTML page). */
 git_time_t propose_tip_time(struct run_context *ctx, const struct run *run);
 
-/* The output of a judged run of one branch (propose-render.c). */
+/*
+ * The output of a judged run of one branch (propose-render.c); the
+ * email and the mbox list no more than limit candidates (0: all) and
+ * what stablepick.mailSizeCap lets them hold, the rest paged.
+ */
 int propose_render(struct run_context *ctx, struct run *run,
-		   enum propose_format format, int all,
+		   enum propose_format format, int all, int limit,
 		   const struct cli_args *a, struct strbuf *out);
 
 /*

@@ -11,6 +11,7 @@
 void config_init(struct config *c)
 {
 	memset(c, 0, sizeof(*c));
+	c->mail_size_cap = CONFIG_MAIL_SIZE_CAP;
 }
 
 void config_release(struct config *c)
@@ -197,6 +198,9 @@ int config_load(struct config *c, git_repository *repo, const char *file)
 	if (!ret)
 		ret = get_number(snap, "stablepick.seriesPicks", 1, 100000,
 				 &c->series_picks, NULL);
+	if (!ret)
+		ret = get_number(snap, "stablepick.mailSizeCap", 0, 1000000000,
+				 &c->mail_size_cap, NULL);
 	if (!ret)
 		ret = get_multivar(snap, "stablepick.archive", add_archive, c);
 	c->snapshot = snap;

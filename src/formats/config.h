@@ -51,10 +51,18 @@ struct config {
 	 */
 	unsigned series_size, series_depth, series_trials, series_picks;
 	int series_trials_set;		/* seriesTrials given (it may be 0) */
+	/*
+	 * stablepick.mailSizeCap: the bytes a proposal mail may hold
+	 * (CONFIG_MAIL_SIZE_CAP unless set; 0: no cap).
+	 */
+	unsigned mail_size_cap;
 	char **archives;	/* stablepick.archive, every value */
 	size_t nr_archives, alloc_archives;
 	git_config *snapshot;	/* for per-branch settings */
 };
+
+/* What a mailing list takes (vger's limit is about 100 KB). */
+#define CONFIG_MAIL_SIZE_CAP 100000
 
 void config_init(struct config *c);
 /* Reads the settings; returns 0 or -1 after printing an error. */

@@ -1,19 +1,26 @@
 #include <autoconf.h>
 
 #include "report/report.h"
-#include "base/ascii.h"
 #include "report/report-ledger.h"
 #include "base/error.h"
 #include "formats/mail.h"
-#include "formats/mbox.h"
 #include "stages/posted.h"
 #include "base/util.h"
 
 #include <stdlib.h>
 #include <string.h>
 
+/*
+ * Whether c is a patch of the series: not paged, nor carried for a
+ * proposal that is (report_mail_page()).
+ */
 static int in_series(const struct candidate *c)
 {
+	const struct candidate *p;
+
+	for (p = c; p; p = p->carried_for)
+		if (p->paged)
+			return 0;
 	if (c->mail_checked)
 		return c->in_mail;
 	return c->verdict == VERDICT_PROPOSED && c->apply_checked &&
@@ -85,7 +92,7 @@ static const char *const section_titles[SECTION__COUNT] = {
 
 static enum mail_section section_of(const struct candidate *c)
 {
-	if (c->listed_before)
+	if (c->listed_before || c->paged)
 		return SECTION_NONE;
 	if (c->newly)
 		return SECTION_NEWLY;
@@ -111,27 +118,6 @@ static int cmp_subsystem_name(const void *a, const void *b)
 int report_mail_lists(const struct candidate *c)
 {
 	return section_of(c) != SECTION_NONE;
-}
-
-/* The subsystems with something to say, in name order, unique. */
-static size_t mail_subsystems(const struct candidate_list *l,
-			      const struct subsystem ***out)
-{
-	size_t i, j, nr = 0;
-
-	*out = xcalloc(l->nr ? l->nr : 1, sizeof(**out));
-	for (i = 0; i < l->nr; i++) {
-		const struct subsystem *s = candidate_subsystem(l->items[i]);
-
-		if (!s || section_of(l->items[i]) == SECTION_NONE)
-			continue;
-		for (j = 0; j < nr && (*out)[j] != s; j++)
-			;
-		if (j == nr)
-			(*out)[nr++] = s;
-	}
-	QSORT(*out, nr, cmp_subsystem_name);
-	return nr;
 }
 
 /*
@@ -207,6 +193,67 @@ static void add_wrapped_lines(struct strbuf *out, const char *text,
 	}
 }
 
+/*
+ * Why c is proposed, at length: the rules with their weights, why it
+ * is listed again, the series it applies after, its warnings.
+ */
+static void add_reasons_line(struct strbuf *line, const struct report *r,
+			     const struct candidate *c, enum mail_section sec)
+{
+	size_t i;
+
+	strbuf_addf(line, "score %lld: ", c->score);
+	report_reasons(line, c);
+	if (sec == SECTION_NEWLY) {
+		strbuf_addstr(line, "; ");
+		report_add_newly(line, c);
+	}
+	if (in_series(c) && c->with.state == WITH_FOUND) {
+		report_add_applies_with(line, c);
+		strbuf_addstr(line, ", in the series before it");
+	}
+	if (sec != SECTION_PROPOSED) {
+		strbuf_addstr(line, "; ");
+		if (sec == SECTION_NEWLY && in_series(c))
+			strbuf_addstr(line, "the patch follows in reply");
+		else if (c->verdict == VERDICT_PROPOSED)
+			report_add_conflicts(line, r, c);
+		else
+			strbuf_addstr(line, c->why);
+	}
+	for (i = 0; i < c->nr_warnings; i++)
+		strbuf_addf(line, "; %s", c->warnings[i]);
+}
+
+/*
+ * The short reason of a patch that follows in reply, whose mail has
+ * the long one: its score and first rule ("score 24: fixes-tag +8,
+ * ..."), and why it is listed again.
+ */
+static void add_short_line(struct strbuf *line, const struct candidate *c,
+			   enum mail_section sec)
+{
+	struct strbuf reasons = STRBUF_INIT;
+	size_t len;
+
+	report_reasons(&reasons, c);
+	len = strcspn(reasons.buf, ",;");
+	strbuf_addf(line, "score %lld", c->score);
+	if (len)
+		strbuf_addf(line, ": %.*s%s", (int)len, reasons.buf,
+			    reasons.buf[len] ? ", ..." : "");
+	if (sec == SECTION_NEWLY) {
+		strbuf_addstr(line, "; ");
+		report_add_newly(line, c);
+		strbuf_addstr(line, "; the patch follows in reply");
+	}
+	strbuf_release(&reasons);
+}
+
+/*
+ * A candidate in the proposal mail: its subject, and a short reason
+ * when its patch follows in reply, else the whole of why.
+ */
 static void add_candidate_lines(struct strbuf *out, const struct report *r,
 				const struct candidate *c, enum mail_section sec,
 				const struct archive_msg ***quoted, size_t *nr_quoted)
@@ -217,27 +264,15 @@ static void add_candidate_lines(struct strbuf *out, const struct report *r,
 	strbuf_addf(out, "  %.12s ", c->hex);
 	mail_wrap(out, c->msg.subject ? c->msg.subject : "", 15, 15, 72);
 	strbuf_addch(out, '\n');
-	strbuf_addf(&line, "score %lld: ", c->score);
-	report_reasons(&line, c);
-	if (sec == SECTION_NEWLY) {
-		strbuf_addstr(&line, "; ");
-		report_add_newly(&line, c);
+	if (in_series(c)) {
+		add_short_line(&line, c, sec);
+		strbuf_addchars(out, ' ', 6);
+		mail_wrap(out, line.buf, 6, 6, 72);
+		strbuf_addch(out, '\n');
+		strbuf_release(&line);
+		return;
 	}
-	if (in_series(c) && c->with.state == WITH_FOUND) {
-		report_add_applies_with(&line, c);
-		strbuf_addstr(&line, ", in the series before it");
-	}
-	if (sec != SECTION_PROPOSED) {
-		strbuf_addstr(&line, "; ");
-		if (sec == SECTION_NEWLY && in_series(c))
-			strbuf_addstr(&line, "the patch follows in reply");
-		else if (c->verdict == VERDICT_PROPOSED)
-			report_add_conflicts(&line, r, c);
-		else
-			strbuf_addstr(&line, c->why);
-	}
-	for (i = 0; i < c->nr_warnings; i++)
-		strbuf_addf(&line, "; %s", c->warnings[i]);
+	add_reasons_line(&line, r, c, sec);
 	strbuf_addchars(out, ' ', 6);
 	mail_wrap(out, line.buf, 6, 6, 72);
 	strbuf_addch(out, '\n');
@@ -262,132 +297,320 @@ static void add_candidate_lines(struct strbuf *out, const struct report *r,
 	strbuf_release(&line);
 }
 
+/*
+ * What the patch mail of a proposal says after "---" (git am reads no
+ * further than the diff): why it is proposed, at length, as the
+ * proposal mail would without the patch, and what was decided or
+ * posted of it.
+ */
+static void add_patch_notes(struct strbuf *out, const struct report *r,
+			    const struct candidate *c)
+{
+	struct strbuf line = STRBUF_INIT;
+	enum mail_section sec = section_of(c);
+	size_t i;
+
+	if (c->verdict != VERDICT_PROPOSED || c->carried_for)
+		return;
+	strbuf_addstr(&line, "stablepick: ");
+	add_reasons_line(&line, r, c, sec == SECTION_NEWLY ? sec :
+			 SECTION_PROPOSED);
+	mail_wrap(out, line.buf, 0, 2, 72);
+	strbuf_addch(out, '\n');
+	for (i = 0; i < c->nr_other_decisions; i++) {
+		strbuf_reset(&line);
+		strbuf_addstr(&line, "decided: ");
+		report_add_other_decision(&line, c->other_decisions[i], 0);
+		mail_wrap(out, line.buf, 0, 2, 72);
+		strbuf_addch(out, '\n');
+	}
+	strbuf_reset(&line);
+	if (report_add_posted_line(&line, c)) {
+		mail_wrap(out, line.buf, 0, 2, 72);
+		strbuf_addch(out, '\n');
+	}
+	strbuf_addch(out, '\n');
+	strbuf_release(&line);
+}
+
+/*
+ * The proposal mails: one per set of lists, the subsystems that go to
+ * the same lists (stablepick.to, or none: the Cc) together.
+ */
+struct mail_group {
+	char *key;			/* the lists, ", "-joined; "" */
+	const struct subsystem **subs;	/* in name order */
+	size_t nr_subs;
+	size_t nr_listed, nr_paged;
+	size_t nr_patches;		/* of the series, in reply to it */
+	int carried;			/* some of them prerequisites */
+	char *id;			/* its Message-ID, without <> */
+};
+
+static char *group_key(const struct report *r, const struct subsystem *s)
+{
+	struct strbuf key = STRBUF_INIT;
+	size_t i;
+
+	for (i = 0; !r->to && i < s->nr_lists; i++)
+		strbuf_addf(&key, "%s%s", i ? ", " : "", s->lists[i]);
+	return strbuf_detach(&key, NULL);
+}
+
+static struct mail_group *find_group(struct mail_group *g, size_t nr,
+				     const struct report *r,
+				     const struct subsystem *s)
+{
+	char *key = group_key(r, s);
+	size_t i;
+
+	for (i = 0; i < nr && strcmp(g[i].key, key); i++)
+		;
+	free(key);
+	return i < nr ? &g[i] : NULL;
+}
+
+static void groups_free(struct mail_group *g, size_t nr)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++) {
+		free(g[i].key);
+		free(g[i].subs);
+		free(g[i].id);
+	}
+	free(g);
+}
+
+/* Whether c is in the proposal mails, or would be but for paging. */
+static int listed_or_paged(const struct candidate *c)
+{
+	int ret;
+	struct candidate copy;
+
+	if (!c->paged)
+		return section_of(c) != SECTION_NONE;
+	copy = *c;
+	copy.paged = 0;
+	ret = section_of(&copy) != SECTION_NONE;
+	return ret;
+}
+
+/* The group of a patch of the series: its proposal's. */
+static struct mail_group *patch_group(struct mail_group *g, size_t nr,
+				      const struct report *r,
+				      const struct candidate *c)
+{
+	const struct subsystem *s;
+	struct mail_group *found = NULL;
+
+	while (c->carried_for)
+		c = c->carried_for;
+	s = candidate_subsystem(c);
+	if (s)
+		found = find_group(g, nr, r, s);
+	return found ? found : &g[0];
+}
+
+/*
+ * The groups of the candidates of l that the mails list or page, in
+ * the order of their first subsystem's name; with their counts and
+ * Message-IDs (r->message_id when there is one mail, else made of it
+ * and the group's first list).  Returns how many.
+ */
+static size_t mail_groups(const struct report *r,
+			  const struct candidate_list *l,
+			  struct mail_group **out)
+{
+	const struct subsystem **subs;
+	struct mail_group *g;
+	struct candidate **series;
+	size_t i, j, nr = 0, nr_subs, nr_series;
+
+	subs = xcalloc(l->nr ? l->nr : 1, sizeof(*subs));
+	for (i = nr_subs = 0; i < l->nr; i++) {
+		const struct subsystem *s = candidate_subsystem(l->items[i]);
+
+		if (!s || !listed_or_paged(l->items[i]))
+			continue;
+		for (j = 0; j < nr_subs && subs[j] != s; j++)
+			;
+		if (j == nr_subs)
+			subs[nr_subs++] = s;
+	}
+	QSORT(subs, nr_subs, cmp_subsystem_name);
+	g = xcalloc(nr_subs ? nr_subs : 1, sizeof(*g));
+	for (i = 0; i < nr_subs; i++) {
+		struct mail_group *one = find_group(g, nr, r, subs[i]);
+
+		if (!one) {
+			one = &g[nr++];
+			one->key = group_key(r, subs[i]);
+			one->subs = xcalloc(nr_subs, sizeof(*one->subs));
+		}
+		one->subs[one->nr_subs++] = subs[i];
+	}
+	for (i = 0; i < l->nr; i++) {
+		const struct subsystem *s = candidate_subsystem(l->items[i]);
+		struct mail_group *one;
+
+		if (!s || !listed_or_paged(l->items[i]))
+			continue;
+		one = find_group(g, nr, r, s);
+		if (l->items[i]->paged)
+			one->nr_paged++;
+		else
+			one->nr_listed++;
+	}
+	nr_series = report_series(l, r->outside, &series);
+	for (i = 0; nr && i < nr_series; i++) {
+		struct mail_group *one = patch_group(g, nr, r, series[i]);
+
+		one->nr_patches++;
+		one->carried |= !!series[i]->carried_for;
+	}
+	free(series);
+	for (i = 0; i < nr; i++) {
+		const char *at = strrchr(r->message_id, '@');
+		const char *list = g[i].key;
+		size_t len = strcspn(list, "@,");
+
+		if (nr == 1 || !at)
+			g[i].id = xstrdup(r->message_id);
+		else
+			g[i].id = xstrfmt("%.*s.%zu-%.*s%s",
+					  (int)(at - r->message_id),
+					  r->message_id, i + 1,
+					  (int)(len ? len : 5),
+					  len ? list : "other", at);
+	}
+	free(subs);
+	*out = g;
+	return nr;
+}
+
 /* How many subsystems the subject names before "and N more". */
 #define SUBJECT_SUBSYSTEMS 3
 
-void report_email(struct strbuf *out, const struct report *r,
-		  const struct candidate_list *l)
+/*
+ * The Subject of a group's mail: the subsystems with something to take
+ * or to ack, all of them by name, or, when there are more than one
+ * past SUBJECT_SUBSYSTEMS, those with the most (ties by name), then
+ * "and N more"; and what it holds: "[PATCH 6.6 0/N] xfs: N patches
+ * proposed for 6.6.y, week 48", or, with no patch, "xfs: candidates
+ * for 6.6.y, week 48".
+ */
+static void add_subject(struct strbuf *subj, const struct report *r,
+			const struct candidate_list *l,
+			const struct mail_group *g)
 {
-	const struct subsystem **subs;
-	struct mail_addrs to = MAIL_ADDRS_INIT, cc = MAIL_ADDRS_INIT;
-	struct strbuf subj = STRBUF_INIT, text = STRBUF_INIT;
-	size_t nr_subs, i, j, k, shown_subjects = 0, nr_quoted = 0, *counts;
-	const struct archive_msg **quoted = NULL;
+	size_t i, k, shown = 0, *counts;
 	char week[16];
 	time_t now = r->now;
 	struct tm tm;
 
-	nr_subs = mail_subsystems(l, &subs);
-	report_mail_recipients(r, subs, nr_subs, &to, &cc);
-
-	/*
-	 * The subsystems with something to take or to ack, on one line:
-	 * all of them by name, or, when there are more than one past
-	 * SUBJECT_SUBSYSTEMS, those with the most (ties by name), then
-	 * "and N more".
-	 */
-	counts = xcalloc(nr_subs ? nr_subs : 1, sizeof(*counts));
-	for (i = 0; i < nr_subs; i++) {
+	counts = xcalloc(g->nr_subs ? g->nr_subs : 1, sizeof(*counts));
+	for (i = 0; i < g->nr_subs; i++) {
 		for (k = 0; k < l->nr; k++) {
 			enum mail_section s = section_of(l->items[k]);
 
-			counts[i] += candidate_subsystem(l->items[k]) == subs[i] &&
+			counts[i] += candidate_subsystem(l->items[k]) == g->subs[i] &&
 				     (s == SECTION_PROPOSED || s == SECTION_NEWLY ||
 				      s == SECTION_MANUAL || s == SECTION_NEEDS_ACK);
 		}
-		shown_subjects += counts[i] > 0;
+		shown += counts[i] > 0;
 	}
-	if (shown_subjects <= SUBJECT_SUBSYSTEMS + 1) {
+	if (shown <= SUBJECT_SUBSYSTEMS + 1) {
 		/* All of them, by name ("and 1 more" says no less). */
-		for (i = 0, k = 0; i < nr_subs; i++)
+		for (i = 0, k = 0; i < g->nr_subs; i++)
 			if (counts[i])
-				strbuf_addf(&subj, "%s%s", k++ ? ", " : "",
-					    subs[i]->name);
+				strbuf_addf(subj, "%s%s", k++ ? ", " : "",
+					    g->subs[i]->name);
 	} else {
 		for (k = 0; k < SUBJECT_SUBSYSTEMS; k++) {
 			size_t best = 0;
 
-			for (i = 1; i < nr_subs; i++)
+			for (i = 1; i < g->nr_subs; i++)
 				if (counts[i] > counts[best])
 					best = i;
-			strbuf_addf(&subj, "%s%s", k ? ", " : "",
-				    subs[best]->name);
+			strbuf_addf(subj, "%s%s", k ? ", " : "",
+				    g->subs[best]->name);
 			counts[best] = 0;
 		}
-		strbuf_addf(&subj, " and %zu more",
-			    shown_subjects - SUBJECT_SUBSYSTEMS);
+		strbuf_addf(subj, " and %zu more", shown - SUBJECT_SUBSYSTEMS);
 	}
 	free(counts);
 	gmtime_r(&now, &tm);
 	strftime(week, sizeof(week), "%V", &tm);
-	strbuf_addstr(&subj, shown_subjects ? ": candidates for " : "candidates for ");
-	report_branch_version(&subj, r->branch);
-	strbuf_addf(&subj, "%s, week %d", r->branch->major >= 0 ? ".y" : "",
+	if (g->nr_patches)
+		strbuf_addf(subj, "%s%zu patch%s proposed for ", shown ? ": " : "",
+			    g->nr_patches, g->nr_patches == 1 ? "" : "es");
+	else
+		strbuf_addstr(subj, shown ? ": candidates for " : "candidates for ");
+	report_branch_version(subj, r->branch);
+	strbuf_addf(subj, "%s, week %d", r->branch->major >= 0 ? ".y" : "",
 		    atoi(week));
+}
 
-	mail_address_header(out, "From", r->from_name, r->from_email);
-	mail_addrs_header(out, "To", &to);
-	mail_addrs_header(out, "Cc", &cc);
-	mail_header(out, "Subject", NULL, subj.buf);
-	mail_date_header(out, (git_time_t)now, 0);
-	mail_id_header(out, "Message-ID", r->message_id);
-	mail_text_body(out);
+/* The first paragraph of a group's mail: what it lists, what follows. */
+static void add_intro(struct strbuf *out, const struct report *r,
+		      const struct mail_group *g)
+{
+	struct strbuf text = STRBUF_INIT;
 
 	strbuf_addf(&text, "These mainline commits are candidates for %s", r->branch->name);
 	if (r->branch->base_name)
 		strbuf_addf(&text, " (base %s)", r->branch->base_name);
 	strbuf_addf(&text, ", from mainline %s.  ", r->scan->range);
-	for (i = 0, k = 0; i < l->nr && !k; i++)
-		k = section_of(l->items[i]) == SECTION_PROPOSED;
-	for (i = 0, j = 0; r->outside && i < r->outside->nr && !j; i++)
-		j = r->outside->items[i]->in_mail;
-	for (i = 0; i < l->nr && !j; i++)
-		j = l->items[i]->in_mail && l->items[i]->carried_for;
-	strbuf_addstr(&text, !k ? "None of them is a patch to send yet.  " :
-		      j ? "The proposed patches that apply follow in reply to "
+	strbuf_addstr(&text, !g->nr_patches ? "None of them is a patch to send yet.  " :
+		      g->carried ? "The proposed patches that apply follow in reply to "
 		      "this message, with the mainline commits some need "
 		      "before them (marked Stable-dep-of:), as a series that "
-		      "git am takes in order.  " :
+		      "git am takes in order; the reasons for each are in "
+		      "its mail, after the \"---\".  " :
 		      "The proposed patches that apply follow in reply to "
 		      "this message, as a series that git am takes in "
-		      "order.  ");
+		      "order; the reasons for each are in its mail, after "
+		      "the \"---\".  ");
 	strbuf_addstr(&text, "Please answer with an ack, a nak, or a reason "
 		      "to wait.");
 	mail_wrap(out, text.buf, 0, 0, 72);
 	strbuf_addstr(out, "\n");
-	if (!nr_subs)
-		strbuf_addstr(out, "\nNothing to propose this time.\n");
+	strbuf_release(&text);
+}
 
-	for (i = 0; i < nr_subs; i++) {
-		size_t head;
+/* A subsystem's heading: "xfs (linux-xfs@vger.kernel.org)", underlined. */
+static void add_heading(struct strbuf *out, const struct subsystem *s)
+{
+	size_t head, j;
 
+	strbuf_addch(out, '\n');
+	head = out->len;
+	strbuf_addstr(out, s->name);
+	for (j = 0; j < s->nr_lists; j++)
+		strbuf_addf(out, "%s%s", j ? ", " : " (", s->lists[j]);
+	strbuf_addstr(out, s->nr_lists ? ")\n" : "\n");
+	strbuf_addchars(out, '=', out->len - head - 1);
+	strbuf_addch(out, '\n');
+}
+
+static void add_footer(struct strbuf *out, const struct report *r,
+		       const struct candidate_list *l,
+		       const struct mail_group *g)
+{
+	struct strbuf text = STRBUF_INIT;
+	size_t i;
+
+	if (g->nr_paged) {
+		strbuf_addf(&text, "%zu more next week: a mail holds no more "
+			    "than the lists take, the oldest first.",
+			    g->nr_paged);
 		strbuf_addch(out, '\n');
-		head = out->len;
-		strbuf_addstr(out, subs[i]->name);
-		for (j = 0; j < subs[i]->nr_lists; j++)
-			strbuf_addf(out, "%s%s", j ? ", " : " (", subs[i]->lists[j]);
-		strbuf_addstr(out, subs[i]->nr_lists ? ")\n" : "\n");
-		strbuf_addchars(out, '=', out->len - head - 1);
+		mail_wrap(out, text.buf, 0, 0, 72);
 		strbuf_addch(out, '\n');
-		for (k = 0; k < SECTION__COUNT; k++) {
-			int any = 0;
-
-			for (j = 0; j < l->nr; j++) {
-				const struct candidate *c = l->items[j];
-
-				if (candidate_subsystem(c) != subs[i] ||
-				    section_of(c) != (enum mail_section)k)
-					continue;
-				if (!any++)
-					strbuf_addf(out, "\n%s:\n", section_titles[k]);
-				add_candidate_lines(out, r, c, (enum mail_section)k,
-						    &quoted, &nr_quoted);
-			}
-		}
+		strbuf_reset(&text);
 	}
-
 	strbuf_addstr(out, "\n-- \n");
-	strbuf_reset(&text);
 	strbuf_addf(&text, "Made by stablepick %s with the rules", PACKAGE_VERSION);
 	for (i = 0; i < r->rules->nr_files; i++) {
 		const char *p = strrchr(r->rules->files[i].path, '/');
@@ -400,353 +623,213 @@ void report_email(struct strbuf *out, const struct report *r,
 		    r->scan->walked, l->nr);
 	mail_wrap(out, text.buf, 0, 0, 72);
 	strbuf_addch(out, '\n');
-
-	free(subs);
-	free(quoted);
 	strbuf_release(&text);
-	strbuf_release(&subj);
-	mail_addrs_release(&cc);
-	mail_addrs_release(&to);
 }
 
 /*
- * A line git mailsplit takes for the start of a message (its
- * is_from_line(): "From ", then a time "hh:mm:ss" followed by a year
- * after 1990, as "From 1a2b... Mon Sep 17 00:00:00 2001" has), or
- * one our own mbox reader would (mbox_next_message()).  Only such lines
- * are quoted: git am applies what it reads, so "From the start, it
- * did." in a commit message must reach the backport as it is, as
- * git format-patch leaves it.
+ * The mail of group g: its headers, its first paragraph, each of its
+ * subsystems' candidates by section (none when entries is 0: what the
+ * mail costs without them), its footer.
  */
-static int splits_mbox(const char *line)
+static void add_group_mail(struct strbuf *out, const struct report *r,
+			   const struct candidate_list *l,
+			   const struct mail_group *g, int entries)
 {
-	size_t len = strlen(line);
-	const char *colon;
-
-	if (len < 5 || !starts_with(line, "From "))
-		return 0;
-	if (mbox_next_message(line, len, 0) == 0)
-		return 1;
-	if (len < 20)
-		return 0;
-	/* The last ':' before the last two bytes, as git looks for it. */
-	for (colon = line + len - 2;;) {
-		if (colon <= line + 5)
-			return 0;
-		if (*--colon == ':')
-			break;
-	}
-	return is_digit((unsigned char)colon[-4]) &&
-	       is_digit((unsigned char)colon[-2]) &&
-	       is_digit((unsigned char)colon[-1]) &&
-	       is_digit((unsigned char)colon[1]) &&
-	       is_digit((unsigned char)colon[2]) && strtol(colon + 3, NULL, 10) > 90;
-}
-
-/* Where git mailinfo ends a commit message and starts the patch. */
-static int patch_break(const char *line)
-{
-	return starts_with(line, "diff -") || starts_with(line, "Index: ") ||
-	       (starts_with(line, "---") &&
-		(!line[3] || line[3] == ' ' || line[3] == '\t'));
-}
-
-void report_add_mail_body(struct strbuf *out, const char *body,
-			  int quote_all)
-{
-	const char *p = body ? body : "";
-
-	while (*p) {
-		size_t len = strcspn(p, "\n");
-		char *line = xstrndup(p, len);
-
-		/*
-		 * A line that git am would take for the start of a message
-		 * (quoted as mboxrd does), or for the start of the patch:
-		 * the lines after it, a diff written into the commit
-		 * message, would be applied.  Indented, they stay text.
-		 */
-		if (quote_all ? starts_with(line, "From ") : splits_mbox(line))
-			strbuf_addch(out, '>');
-		else if (patch_break(line))
-			strbuf_addch(out, ' ');
-		mail_clean(out, line);
-		strbuf_addch(out, '\n');
-		free(line);
-		p += len;
-		if (*p)
-			p++;
-	}
-}
-
-/*
- * Whether git am (mailinfo) would take the first line of a message
- * body for an in-body header, which replaces the author, the subject
- * or the date; blank lines before it are skipped.
- */
-static int is_inbody_header(const char *body)
-{
-	static const char *const headers[] = { "from:", "subject:", "date:" };
-	size_t i;
-
-	body += strspn(body, "\n");
-	if (starts_with(body, "[PATCH]") || starts_with(body, ">From"))
-		return 1;
-	for (i = 0; i < ARRAY_SIZE(headers); i++)
-		if (!ascii_strncasecmp(body, headers[i], strlen(headers[i])))
-			return 1;
-	return 0;
-}
-
-/*
- * The message of c's patch with the line naming c in the form the
- * setting asks: first and a blank line ("commit <id> upstream.", "[
- * Upstream commit <id> ]", as the stable kernel writes them), or last
- * as git cherry-pick -x does (after a blank line unless the message
- * ends in trailers, as the message parser finds them).
- */
-/*
- * A prerequisite carried for a proposal says so as the stable queue's
- * patches do, in a trailer: "Stable-dep-of: <id> ("subject")".
- */
-static void add_stable_dep(struct strbuf *out, const struct candidate *p)
-{
-	if (p)
-		strbuf_addf(out, "Stable-dep-of: %.12s (\"%s\")\n", p->hex,
-			    p->msg.subject ? p->msg.subject : "");
-}
-
-/* The last line of out from start on, without its newline ("" if none). */
-static const char *last_line(const struct strbuf *out, size_t start,
-			     size_t *len)
-{
-	size_t end = out->len, begin;
-
-	if (end > start && out->buf[end - 1] == '\n')
-		end--;
-	for (begin = end; begin > start && out->buf[begin - 1] != '\n'; begin--)
-		;
-	*len = end - begin;
-	return out->buf + begin;
-}
-
-/*
- * Whether a line is one git reads as part of a trailer block: "Key:
- * value" (a key of letters, digits and dashes) or git cherry-pick -x's
- * line.
- */
-static int trailer_like(const char *line, size_t len)
-{
-	size_t k = 0;
-
-	if (len >= 27 && starts_with(line, "(cherry picked from commit "))
-		return 1;
-	while (k < len && (is_alnum((unsigned char)line[k]) || line[k] == '-'))
-		k++;
-	return k && k + 1 < len && line[k] == ':' && line[k + 1] == ' ';
-}
-
-/* Whether c's message has the trailer "key: val" (key in any case). */
-static int has_trailer(const struct candidate *c, const char *key,
-		       const char *val)
-{
-	const struct trailer *t;
-	size_t pos = 0;
-
-	while ((t = message_trailer_next(&c->msg, key, &pos)))
-		if (!strcmp(t->val, val))
-			return 1;
-	return 0;
-}
-
-/*
- * Appends line (no newline) to the message written into out from
- * start: after a blank line when the message does not end in a
- * trailer block, so that git reads it as a trailer.
- */
-static void add_trailer_line(struct strbuf *out, size_t start,
-			     const char *line, size_t len)
-{
-	size_t last_len;
-	const char *last = last_line(out, start, &last_len);
-
-	if (last_len && !trailer_like(last, last_len))
-		strbuf_addch(out, '\n');
-	strbuf_add(out, line, len);
-	strbuf_addch(out, '\n');
-}
-
-/*
- * The trailers pm adds to c's message written into out from start,
- * then the sign-off (see struct patch_mail).
- */
-static void add_more_trailers(struct strbuf *out, size_t start,
-			      const struct candidate *c,
-			      const struct patch_mail *pm)
-{
-	const char *p = pm->trailers ? pm->trailers : "";
-
-	while (*p) {
-		size_t len = strcspn(p, "\n");
-		const char *colon = memchr(p, ':', len);
-
-		if (colon && colon > p && trailer_like(p, len)) {
-			char *key = xstrndup(p, (size_t)(colon - p));
-			const char *v = colon + 2;
-			char *val = xstrndup(v, len - (size_t)(v - p));
-
-			if (!has_trailer(c, key, val))
-				add_trailer_line(out, start, p, len);
-			free(val);
-			free(key);
-		}
-		p += len + (p[len] == '\n');
-	}
-	if (pm->signoff) {
-		char *line = xstrfmt("Signed-off-by: %s", pm->signoff);
-		size_t last_len;
-		const char *last = last_line(out, start, &last_len);
-
-		if (last_len != strlen(line) || memcmp(last, line, last_len))
-			add_trailer_line(out, start, line, strlen(line));
-		free(line);
-	}
-}
-
-static void add_backport_body(struct strbuf *out, enum backport_line form,
-			      const struct candidate *c,
-			      const struct candidate *dep_of)
-{
-	const char *body = c->msg.body ? c->msg.body : "";
-
-	switch (form) {
-	case BACKPORT_LINE_UPSTREAM:
-		strbuf_addf(out, "commit %s upstream.\n\n", c->hex);
-		report_add_mail_body(out, body, 0);
-		add_stable_dep(out, dep_of);
-		break;
-	case BACKPORT_LINE_BRACKET:
-		strbuf_addf(out, "[ Upstream commit %s ]\n\n", c->hex);
-		report_add_mail_body(out, body, 0);
-		add_stable_dep(out, dep_of);
-		break;
-	case BACKPORT_LINE_CHERRY_PICK: {
-		size_t len = strlen(body);
-		char *text;
-
-		while (len && body[len - 1] == '\n')
-			len--;
-		text = xstrndup(body, len);
-		/*
-		 * With nothing before it, a first line git am reads as an
-		 * in-body header ("From: ...": the author) is indented, as
-		 * report_add_mail_body() indents a line that would start
-		 * the patch.
-		 */
-		if (is_inbody_header(text))
-			strbuf_addch(out, ' ');
-		report_add_mail_body(out, text, 0);
-		if (len && !c->msg.nr_trailers)
-			strbuf_addch(out, '\n');
-		add_stable_dep(out, dep_of);
-		strbuf_addf(out, "(cherry picked from commit %s)\n", c->hex);
-		free(text);
-		break;
-	}
-	}
-}
-
-/*
- * To and Cc of c's patch: its subsystems' lists, the Cc of the
- * proposal, its author and those who acked or reviewed it.
- */
-static void add_patch_recipients(const struct report *r,
-				 const struct candidate *c,
-				 struct mail_addrs *to, struct mail_addrs *cc)
-{
-	static const char *const keys[] = { "Acked-by", "Reviewed-by" };
-	const struct trailer *t;
-	size_t i, pos;
-
-	report_mail_recipients(r, c->touched, c->nr_touched, to, cc);
-	if (c->author)
-		mail_addrs_add(cc, c->author);
-	for (i = 0; i < ARRAY_SIZE(keys); i++)
-		for (pos = 0; (t = message_trailer_next(&c->msg, keys[i], &pos));)
-			mail_addrs_add(cc, t->val);
-	for (i = 0; i < to->nr; i++)
-		mail_addrs_remove(cc, to->v[i].email);
-	mail_addrs_remove(cc, r->from_email);
-}
-
-void report_patch_mail(struct strbuf *out, const struct report *r,
-		       const struct candidate *c, const struct patch_mail *pm)
-{
-	struct strbuf name = STRBUF_INIT, email = STRBUF_INIT;
-	struct strbuf subj = STRBUF_INIT;
 	struct mail_addrs to = MAIL_ADDRS_INIT, cc = MAIL_ADDRS_INIT;
-	size_t i, body;
+	struct strbuf subj = STRBUF_INIT;
+	const struct archive_msg **quoted = NULL;
+	size_t i, j, k, nr_quoted = 0;
 
-	if (c->author && strchr(c->author, '<'))
-		mail_split_address(c->author, &name, &email);
-	strbuf_addf(out, "From %s Mon Sep 17 00:00:00 2001\n", c->hex);
-	mail_address_header(out, "From", name.buf, email.buf);
-	mail_date_header(out, c->time, c->tz_offset);
-	if (pm->total) {
-		strbuf_addstr(&subj, "[PATCH ");
-		report_branch_version(&subj, r->branch);
-		strbuf_addf(&subj, " %zu/%zu] ", pm->n, pm->total);
+	report_mail_recipients(r, g->subs, g->nr_subs, &to, &cc);
+	add_subject(&subj, r, l, g);
+	strbuf_addstr(out, "From stablepick Mon Sep 17 00:00:00 2001\n");
+	mail_address_header(out, "From", r->from_name, r->from_email);
+	mail_addrs_header(out, "To", &to);
+	mail_addrs_header(out, "Cc", &cc);
+	if (g->nr_patches) {
+		struct strbuf prefix = STRBUF_INIT;
+
+		strbuf_addstr(&prefix, "[PATCH ");
+		report_branch_version(&prefix, r->branch);
+		strbuf_addf(&prefix, " 0/%zu] ", g->nr_patches);
+		mail_header(out, "Subject", prefix.buf, subj.buf);
+		strbuf_release(&prefix);
+	} else {
+		mail_header(out, "Subject", NULL, subj.buf);
 	}
-	if (pm->message_id) {
-		add_patch_recipients(r, c, &to, &cc);
-		for (i = 0; pm->cc && i < pm->cc->nr; i++)
-			if (!mail_addrs_has(&to, pm->cc->v[i].email))
-				mail_addrs_add_pair(&cc, pm->cc->v[i].name,
-						    pm->cc->v[i].email);
-		mail_addrs_header(out, "To", &to);
-		mail_addrs_header(out, "Cc", &cc);
-	}
-	mail_header(out, "Subject", subj.buf,
-		    c->msg.subject ? c->msg.subject : "");
-	if (pm->message_id)
-		mail_id_header(out, "Message-ID", pm->message_id);
-	if (pm->in_reply_to) {
-		mail_id_header(out, "In-Reply-To", pm->in_reply_to);
-		mail_id_header(out, "References", pm->in_reply_to);
-	}
+	mail_date_header(out, (git_time_t)r->now, 0);
+	mail_id_header(out, "Message-ID", g->id);
 	mail_text_body(out);
-	body = out->len;
-	add_backport_body(out, r->backport_line, c,
-			  pm->dep_of ? pm->dep_of : c->carried_for);
-	add_more_trailers(out, body, c, pm);
-	strbuf_addstr(out, "---\n");
-	if (pm->patch)
-		strbuf_addstr(out, pm->patch);
-	strbuf_addf(out, "-- \nstablepick %s\n\n", PACKAGE_VERSION);
-	mail_addrs_release(&to);
-	mail_addrs_release(&cc);
+	add_intro(out, r, g);
+
+	for (i = 0; entries && i < g->nr_subs; i++) {
+		int heading = 0;
+
+		for (k = 0; k < SECTION__COUNT; k++) {
+			int any = 0;
+
+			for (j = 0; j < l->nr; j++) {
+				const struct candidate *c = l->items[j];
+
+				if (candidate_subsystem(c) != g->subs[i] ||
+				    section_of(c) != (enum mail_section)k)
+					continue;
+				if (!heading++)
+					add_heading(out, g->subs[i]);
+				if (!any++)
+					strbuf_addf(out, "\n%s:\n", section_titles[k]);
+				add_candidate_lines(out, r, c, (enum mail_section)k,
+						    &quoted, &nr_quoted);
+			}
+		}
+	}
+	add_footer(out, r, l, g);
+	free(quoted);
 	strbuf_release(&subj);
-	strbuf_release(&email);
-	strbuf_release(&name);
+	mail_addrs_release(&cc);
+	mail_addrs_release(&to);
+}
+
+void report_email(struct strbuf *out, const struct report *r,
+		  const struct candidate_list *l)
+{
+	struct mail_group *g;
+	size_t nr = mail_groups(r, l, &g), i;
+
+	for (i = 0; i < nr; i++)
+		if (g[i].nr_listed)
+			add_group_mail(out, r, l, &g[i], 1);
+	groups_free(g, nr);
+}
+
+/* Room for what the cost of a mail without entries leaves out. */
+#define PAGE_SLACK 256
+
+/* The oldest first (mainline's walk order). */
+static int cmp_walk_order(const void *a, const void *b)
+{
+	const struct candidate *x = *(const struct candidate *const *)a;
+	const struct candidate *y = *(const struct candidate *const *)b;
+
+	return x->order < y->order ? -1 : x->order > y->order;
+}
+
+size_t report_mail_page(const struct report *r, struct candidate_list *l,
+			size_t cap, size_t limit)
+{
+	struct mail_group *g;
+	struct candidate **order;
+	struct strbuf one = STRBUF_INIT;
+	size_t i, nr, nr_order = 0, taken = 0, paged = 0;
+	size_t *used, *first;
+	unsigned char *seen, *full;
+	const struct archive_msg **quoted = NULL;
+	size_t nr_quoted = 0;
+
+	for (i = 0; i < l->nr; i++)
+		l->items[i]->paged = 0;
+	nr = mail_groups(r, l, &g);
+	used = xcalloc(nr ? nr : 1, sizeof(*used));
+	full = xcalloc(nr ? nr : 1, 1);
+	for (i = 0; i < nr; i++) {
+		add_group_mail(&one, r, l, &g[i], 0);
+		used[i] = one.len + PAGE_SLACK;
+		g[i].nr_listed = 0;
+		strbuf_reset(&one);
+	}
+	/*
+	 * Which subsystem heading and section title is written already:
+	 * SECTION__COUNT + 1 flags a subsystem, those of group i from
+	 * first[i].
+	 */
+	first = xcalloc(nr ? nr : 1, sizeof(*first));
+	for (i = 1; i < nr; i++)
+		first[i] = first[i - 1] + g[i - 1].nr_subs;
+	seen = xcalloc(nr ? (first[nr - 1] + g[nr - 1].nr_subs) *
+		       (SECTION__COUNT + 1) : 1, 1);
+	order = xcalloc(l->nr ? l->nr : 1, sizeof(*order));
+	for (i = 0; i < l->nr; i++)
+		if (candidate_subsystem(l->items[i]) &&
+		    section_of(l->items[i]) != SECTION_NONE)
+			order[nr_order++] = l->items[i];
+	QSORT(order, nr_order, cmp_walk_order);
+	for (i = 0; i < nr_order; i++) {
+		struct candidate *c = order[i];
+		const struct subsystem *s = candidate_subsystem(c);
+		struct mail_group *grp = find_group(g, nr, r, s);
+		size_t gi = (size_t)(grp - g), cost, si;
+		enum mail_section sec = section_of(c);
+
+		/* s's place among all the groups' subsystems. */
+		for (si = 0; grp->subs[si] != s; si++)
+			;
+		si += first[gi];
+		strbuf_reset(&one);
+		nr_quoted = 0;
+		add_candidate_lines(&one, r, c, sec, &quoted, &nr_quoted);
+		cost = one.len;
+		if (!seen[si * (SECTION__COUNT + 1) + SECTION__COUNT]) {
+			strbuf_reset(&one);
+			add_heading(&one, s);
+			cost += one.len;
+		}
+		if (!seen[si * (SECTION__COUNT + 1) + sec])
+			cost += strlen(section_titles[sec]) + 3;
+		if ((limit && taken >= limit) || full[gi] ||
+		    (cap && used[gi] && used[gi] + cost > cap &&
+		     grp->nr_listed)) {
+			full[gi] = 1;
+			c->paged = 1;
+			paged++;
+			continue;
+		}
+		grp->nr_listed++;
+		used[gi] += cost;
+		seen[si * (SECTION__COUNT + 1) + SECTION__COUNT] = 1;
+		seen[si * (SECTION__COUNT + 1) + sec] = 1;
+		taken++;
+	}
+	free(quoted);
+	free(order);
+	free(first);
+	free(seen);
+	free(full);
+	free(used);
+	strbuf_release(&one);
+	groups_free(g, nr);
+	return paged;
 }
 
 void report_mbox(struct strbuf *out, const struct report *r,
 		 const struct candidate_list *l)
 {
 	struct candidate **series;
+	struct mail_group *g;
 	size_t nr = report_series(l, r->outside, &series), i;
+	size_t nr_groups = mail_groups(r, l, &g), *n;
+	struct strbuf notes = STRBUF_INIT;
 
-	for (i = 0; i < nr; i++) {
+	n = xcalloc(nr_groups ? nr_groups : 1, sizeof(*n));
+	for (i = 0; nr_groups && i < nr; i++) {
 		struct patch_mail pm = { 0 };
-		char *id = xstrfmt("%zu-%zu.%s", i + 1, nr, r->message_id);
+		struct mail_group *one = patch_group(g, nr_groups, r, series[i]);
+		size_t gi = (size_t)(one - g);
+		char *id;
 
-		pm.n = i + 1;
-		pm.total = nr;
+		pm.n = ++n[gi];
+		pm.total = one->nr_patches;
+		id = xstrfmt("%zu-%zu.%s", pm.n, pm.total, one->id);
 		pm.message_id = id;
-		pm.in_reply_to = r->message_id;
+		pm.in_reply_to = r->thread_given ? r->message_id : one->id;
 		pm.patch = series[i]->patch;
+		strbuf_reset(&notes);
+		add_patch_notes(&notes, r, series[i]);
+		pm.notes = notes.buf;
 		report_patch_mail(out, r, series[i], &pm);
 		free(id);
 	}
+	strbuf_release(&notes);
+	free(n);
+	groups_free(g, nr_groups);
 	free(series);
 }

@@ -31,6 +31,7 @@ struct report {
 	const char *from_name, *from_email;
 	const char *to, *cc;		/* comma-separated; NULL: derived */
 	const char *message_id;		/* of the proposal email, no <> */
+	int thread_given;		/* message_id is --in-reply-to's */
 	const char *fetch_url;		/* FAILED: where the branch is, or NULL */
 	const char *fetch_branch;	/* ... and its name there */
 	enum backport_line backport_line;	/* a patch's upstream line */
@@ -60,15 +61,31 @@ int report_shows(const struct report *r, const struct candidate *c);
 void report_json(struct strbuf *out, const struct report *r,
 		 const struct candidate_list *l);
 /*
- * The weekly proposal email (RFC 5322, text/plain UTF-8): headers, the
- * candidates grouped by subsystem, a footer naming the rule files.
+ * The weekly proposal mails (RFC 5322, text/plain UTF-8, as an mbox):
+ * one per set of lists, the subsystems that go to the same lists
+ * together (a subsystem without one to the Cc; all to stablepick.to
+ * when set), each with its headers, its candidates grouped by
+ * subsystem (a patch that follows in reply on a short line, its mail
+ * having the reasons), how many were paged, a footer naming the rule
+ * files.
  */
 void report_email(struct strbuf *out, const struct report *r,
 		  const struct candidate_list *l);
 /*
+ * Pages what the proposal mails list: in mainline order, oldest first,
+ * each candidate goes into its mail while the mail stays under cap
+ * bytes (0: no cap; the first of each mail always goes) and fewer than
+ * limit (0: no limit) are listed in all; the others get c->paged, and
+ * are neither listed nor in the series (left for the next run).
+ * Returns how many were paged.  The email and the mbox of one run page
+ * alike: the cost of a mail leaves room for what varies (its Date).
+ */
+size_t report_mail_page(const struct report *r, struct candidate_list *l,
+			size_t cap, size_t limit);
+/*
  * One git format-patch message per proposed candidate that applies,
- * in the order to apply them, threaded to the proposal email; c->patch
- * must be filled.
+ * in the order to apply them, numbered within its proposal mail and
+ * threaded to it, the reasons after "---"; c->patch must be filled.
  */
 void report_mbox(struct strbuf *out, const struct report *r,
 		 const struct candidate_list *l);
@@ -95,6 +112,7 @@ struct patch_mail {
 	const char *message_id;		/* without <>, or NULL */
 	const char *in_reply_to;	/* without <>, or NULL */
 	const struct mail_addrs *cc;	/* more Cc, or NULL */
+	const char *notes;		/* after "---", before it; or NULL */
 	const char *patch;
 	/*
 	 * The commit it is a prerequisite for ("Stable-dep-of:"), or NULL:

@@ -204,6 +204,7 @@ static enum newly_why newly_eligible(const struct candidate *c,
 		/* Proposed again: mainline fixed it since the revert. */
 		return NEWLY_FIXED_SINCE;
 	case STATE_NONE:
+	case STATE_PAGED:	/* listed as it is (relist()) */
 	case STATE__COUNT:
 		break;
 	}
@@ -225,6 +226,12 @@ static void relist(struct run *run, struct state *st, git_time_t now)
 		const struct state_seen *s = state_find(st, &c->id);
 		enum state_was then = s ? s->then : STATE_NONE, was;
 
+		/*
+		 * Left out of a full mail at the tip before: listed as it
+		 * is now (and again by the second run at this tip).
+		 */
+		if (then == STATE_PAGED)
+			c->listed_before = 0;
 		if (c->listed_before &&
 		    (c->newly = newly_eligible(c, then, st->then_run, now,
 					       &was)) != NEWLY_NONE) {
@@ -251,6 +258,22 @@ int run_since(struct run *run, git_repository *repo, const char *since,
 	if (!strcmp(since, "last"))
 		relist(run, st, now);
 	return 0;
+}
+
+void run_since_paged(const struct run *run, struct state *st)
+{
+	const struct candidate_list *l = &run->scan.candidates;
+	size_t i;
+
+	for (i = 0; i < l->nr; i++) {
+		const struct state_seen *s;
+
+		if (!l->items[i]->paged)
+			continue;
+		s = state_find(st, &l->items[i]->id);
+		state_remember(st, &l->items[i]->id,
+			       s ? s->then : STATE_NONE, STATE_PAGED);
+	}
 }
 
 int run_since_save(struct run *run, const struct state *st)

@@ -280,6 +280,11 @@ int run_judge_verdicts(struct run *run, git_repository *repo,
 int run_since(struct run *run, git_repository *repo, const char *since,
 	      struct state *st);
 int run_since_save(struct run *run, const struct state *st);
+/*
+ * Records in *st the candidates the proposal mails left for later
+ * (c->paged): the runs at the next tip list them again.
+ */
+void run_since_paged(const struct run *run, struct state *st);
 
 /*
  * The rules propose would load here: --rules DIR, else the

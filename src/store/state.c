@@ -22,6 +22,7 @@ static const char *const was_names[STATE__COUNT] = {
 	[STATE_DOES_NOT_APPLY] = "does-not-apply",
 	[STATE_NOT_APPLICABLE] = "not-applicable",
 	[STATE_BRANCH_REVERTED] = "reverted-in-branch",
+	[STATE_PAGED] = "paged",
 };
 
 const char *state_was_name(enum state_was w)

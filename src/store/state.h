@@ -55,6 +55,7 @@ enum state_was {
 	STATE_DOES_NOT_APPLY,	/* proposed, but does not apply as it is */
 	STATE_NOT_APPLICABLE,
 	STATE_BRANCH_REVERTED,	/* the branch reverted its backport */
+	STATE_PAGED,		/* left out of a full proposal mail */
 	STATE__COUNT
 };
 

@@ -67,14 +67,15 @@ grep -qF "May need:  $(short $clean) lib: clean up the helper (not watched, belo
 ok "explain says the member is not watched, and what the rules make of it"
 
 export STABLEPICK_NOW=1701600000
-"$STABLEPICK" propose --branch linux-6.6.y --format email >"$tmp/email"
-tr -s ' \n' '  ' <"$tmp/email" >"$tmp/flat"
+# The reasons are in the fix's own patch mail (the cover is short).
+"$STABLEPICK" propose --branch linux-6.6.y --format mbox >"$tmp/mbox"
+tr -s ' \n' '  ' <"$tmp/mbox" >"$tmp/flat"
 grep -qF "applies after $(short $clean) (\"lib: clean up the helper\", $judged), in the series before it" \
-	"$tmp/flat" || fail "the cover letter: $(cat "$tmp/email")"
+	"$tmp/flat" || fail "the patch mail: $(cat "$tmp/mbox")"
 "$STABLEPICK" propose --branch linux-6.6.y --format failed >"$tmp/failed"
 grep -qF "$(short $clean) lib: clean up the helper ($judged)" "$tmp/failed" ||
 	fail "the FAILED mail: $(cat "$tmp/failed")"
-ok "the cover letter and the FAILED mail say so too"
+ok "the patch mail and the FAILED mail say so too"
 
 # The mbox carries it before the fix; git am takes both.
 "$STABLEPICK" propose --branch linux-6.6.y --format mbox >"$tmp/mbox"

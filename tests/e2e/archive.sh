@@ -357,32 +357,55 @@ xfs (linux-xfs@vger.kernel.org)
 
 Proposed (the patches follow in reply):
   $(git rev-parse --short=12 $a2) xfs: fix a use-after-free in log recovery
-      score 111: cc-stable +100, subject-fix +6, subject-crash +5
-      series: 2/3 of v2 "xfs: log recovery fixes"
-      <https://lore.kernel.org/r/a-v2-0@example.com>: 1/3 present, 3/3
-      proposed
-      > This series fixes three races between log recovery and the AIL
-      > that show up as use-after-free reports when generic/388 runs for
-      > a while.
+      score 111: cc-stable +100, ...
   $(git rev-parse --short=12 $a3) xfs: fix a race in log recovery
-      score 111: cc-stable +100, subject-fix +6, subject-crash +5
-      series: 3/3 of v2 "xfs: log recovery fixes"
-      <https://lore.kernel.org/r/a-v2-0@example.com>: 1/3 present, 2/3
-      proposed
+      score 111: cc-stable +100, ...
   $(git rev-parse --short=12 $d) xfs: fix the quota check in scrub
-      score 108: cc-stable +100, subject-fix +6, subject-check +2
-      posted: <https://lore.kernel.org/r/d-1@example.com>; v2 posted
-      later <https://lore.kernel.org/r/d-2@example.com>
+      score 108: cc-stable +100, ...
   $(git rev-parse --short=12 $c) xfs: fix a leak in scrub
-      score 101: cc-stable +100, subject-fix +6, subject-crash +5,
-      review-breaks -10
+      score 101: cc-stable +100, ...
 
 -- 
 EOF
 test_cmp expect actual
 python3 -c 'import email, sys; m = email.message_from_file(open(sys.argv[1])); assert m["Subject"]' mail.txt ||
 	fail "the proposal email does not parse"
-ok "email: a series line per candidate, each cover letter quoted once"
+# The reasons in full, and where each was posted, in its patch's mail,
+# after the "---" that git am reads no further than.
+# shellcheck disable=SC2086
+sp propose --branch linux-6.6.y $arch --format mbox >mail.mbox
+sed -n '/^---$/,/^ fs\//p' mail.mbox | grep -v '^ fs/' >actual
+cat >expect <<EOF
+---
+stablepick: score 111: cc-stable +100, subject-fix +6, subject-crash +5
+series: 2/3 of v2 "xfs: log recovery fixes"
+  <https://lore.kernel.org/r/a-v2-0@example.com>: 1/3 present, 3/3
+  proposed
+
+---
+stablepick: score 111: cc-stable +100, subject-fix +6, subject-crash +5
+series: 3/3 of v2 "xfs: log recovery fixes"
+  <https://lore.kernel.org/r/a-v2-0@example.com>: 1/3 present, 2/3
+  proposed
+
+---
+stablepick: score 111: cc-stable +100, subject-fix +6, subject-crash +5
+series: 1/2 of "ext4: fix a deadlock in writeback"
+  <https://lore.kernel.org/r/b-1@example.com> (no cover letter): 2/2
+  absent
+
+---
+stablepick: score 101: cc-stable +100, subject-fix +6, subject-crash +5,
+  review-breaks -10
+
+---
+stablepick: score 108: cc-stable +100, subject-fix +6, subject-check +2
+posted: <https://lore.kernel.org/r/d-1@example.com>; v2 posted later
+  <https://lore.kernel.org/r/d-2@example.com>
+
+EOF
+test_cmp expect actual
+ok "email: a short line per patch; its mail: the reasons, where it was posted"
 
 # --- the same messages in other stores ----------------------------------------
 

@@ -128,7 +128,7 @@ expect "commands by prefix" "patch-id propose" p
 expect "global options" \
 	"--cache --config --help --no-cache --rules --version -C" -
 expect "propose options" \
-	"--all --archive --branch --cve --format --help --in-reply-to --range --since --subsystem --tests-from --upstream" \
+	"--all --archive --branch --cve --format --help --in-reply-to --limit --range --since --subsystem --tests-from --upstream" \
 	propose -
 expect "options after a global option" "--branch" -C "$repo" explain --br
 expect "rules subcommands" "check init list test" rules ''

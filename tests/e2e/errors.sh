@@ -49,7 +49,7 @@ expect_error 129 "error: unknown format 'yaml' (expected text, json, email, mbox
 expect_error 129 "error: propose needs --branch
 usage: stablepick propose --branch BRANCH... [--all] [--archive PATH]... [--cve DIR]
                           [--format text|json|email|mbox|review|checklist|failed|html]
-                          [--in-reply-to MSGID] [--range A..B]
+                          [--in-reply-to MSGID] [--limit N] [--range A..B]
                           [--since last|REV] [--subsystem LIST]
                           [--tests-from DIR]... [--upstream REF]" \
 	sp propose

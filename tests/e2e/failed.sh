@@ -132,12 +132,15 @@ EXPECT
 test_cmp "$tmp/expect" "$tmp/actual"
 ok "JSON: likely_prerequisites null where not looked for"
 
-# The email carries the ext4 fix after the rework it needs (the series
-# found, applywith.h); the btrfs fix needs a manual backport.
+# The series carries the ext4 fix after the rework it needs (the series
+# found, applywith.h), its mail says so; the btrfs fix needs a manual
+# backport.
+"$STABLEPICK" propose --branch linux-6.6.y --format mbox |
+	tr -s ' \n' '  ' >"$tmp/flat"
+grep -q "applies after $rework12 (\"ext4: rework the inode lookup\", below-threshold, score 0), in the series before it" \
+	"$tmp/flat" || fail "the mbox does not carry the ext4 fix's series"
 "$STABLEPICK" propose --branch linux-6.6.y --format email >"$tmp/email"
 tr -s ' \n' '  ' <"$tmp/email" >"$tmp/flat"
-grep -q "applies after $rework12 (\"ext4: rework the inode lookup\", below-threshold, score 0), in the series before it" \
-	"$tmp/flat" || fail "the email does not carry the ext4 fix's series"
 grep -q "does not apply to linux-6.6.y: conflicts in fs/btrfs/inode.c; needs a manual backport: no mainline commit the branch lacks made the lines it changes" \
 	"$tmp/flat" || fail "the email does not list the manual backport"
 ! grep -q 'may need:' "$tmp/email" ||

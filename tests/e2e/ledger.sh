@@ -103,10 +103,11 @@ test_cmp "$tmp/expect" "$tmp/actual"
 grep -q '^Verdict:   proposed' "$tmp/explain" || fail "explain: the verdict changed"
 ok "explain shows the decision for another branch"
 
-"$STABLEPICK" propose --branch linux-6.1.y --format email >"$tmp/mail"
+# (In the mail of its patch, with its reasons.)
+"$STABLEPICK" propose --branch linux-6.1.y --format mbox >"$tmp/mail"
 tr '\n' ' ' <"$tmp/mail" | tr -s ' ' |
 	grep -q "decided: rejected for linux-6.6.y on 2023-11-14 by Ann Maintainer: needs folios" ||
-	fail "email: no decision for another branch"
+	fail "mbox: no decision for another branch"
 ok "the email shows the decision for another branch"
 
 "$STABLEPICK" propose --branch linux-6.1.y --format json >"$tmp/json"

@@ -60,38 +60,49 @@ export STABLEPICK_NOW=1701600000	# Sun, 3 Dec 2023, week 48
 "$STABLEPICK" propose --branch linux-6.6.y --format email >"$tmp/email"
 "$STABLEPICK" propose --branch linux-6.6.y --format mbox >"$tmp/mbox"
 
-# The email, as Python's email package reads it.
+# The email: a mail per list, as Python's email package reads them.
 python3 - "$tmp/email" >"$tmp/actual" <<'PY'
-import sys, email
+import sys, email, mailbox, re
 from email import policy
-msg = email.message_from_binary_file(open(sys.argv[1], 'rb'), policy=policy.default)
-import re
-for h in ('From', 'To', 'Cc', 'Subject', 'Date', 'Message-ID', 'Content-Type'):
-    v = msg[h]
-    if h == 'Message-ID':
-        # The digest of what the mail lists: checked below.
-        v = re.sub(r'\.[0-9a-f]{8}@', '.DIGEST@', v)
-    print('%s: %s' % (h, v))
-print('Bcc:', msg['Bcc'])
-print('defects:', len(msg.defects))
-body = msg.get_content()
-print('body lines:', len(body.splitlines()))
-for line in body.splitlines():
-    if line.startswith('  ') and not line.startswith('      '):
-        print(line)
+read = lambda f: email.message_from_binary_file(f, policy=policy.default)
+for msg in mailbox.mbox(sys.argv[1], factory=read):
+    for h in ('From', 'To', 'Cc', 'Subject', 'Date', 'Message-ID', 'Content-Type'):
+        v = msg[h]
+        if h == 'Message-ID':
+            # The digest of what the mail lists: checked below.
+            v = re.sub(r'\.[0-9a-f]{8}\.', '.DIGEST.', v)
+        print('%s: %s' % (h, v))
+    print('Bcc:', msg['Bcc'])
+    print('defects:', len(msg.defects))
+    body = msg.get_content()
+    print('body lines:', len(body.splitlines()))
+    for line in body.splitlines():
+        if line.startswith('  ') and not line.startswith('      '):
+            print(line)
 PY
+master=$(git rev-parse --short=12 master)
 cat >"$tmp/expect" <<EXPECT
 From: Stable Picker <picker@example.org>
-To: linux-btrfs@vger.kernel.org, linux-ext4@vger.kernel.org
+To: linux-btrfs@vger.kernel.org
 Cc: stable@vger.kernel.org
-Subject: btrfs, ext4: candidates for 6.6.y, week 48
+Subject: [PATCH 6.6 0/1] btrfs: 1 patch proposed for 6.6.y, week 48
 Date: Sun, 03 Dec 2023 10:40:00 +0000
-Message-ID: <stablepick.linux-6.6.y.$(git rev-parse --short=12 master).DIGEST@example.org>
+Message-ID: <stablepick.linux-6.6.y.$master.DIGEST.1-linux-btrfs@example.org>
 Content-Type: text/plain; charset="UTF-8"
 Bcc: None
 defects: 0
-body lines: 33
+body lines: 18
   $(echo "$hang" | cut -c1-12) btrfs: fix a hang in the inode code
+From: Stable Picker <picker@example.org>
+To: linux-ext4@vger.kernel.org
+Cc: stable@vger.kernel.org
+Subject: [PATCH 6.6 0/2] ext4: 2 patches proposed for 6.6.y, week 48
+Date: Sun, 03 Dec 2023 10:40:00 +0000
+Message-ID: <stablepick.linux-6.6.y.$master.DIGEST.2-linux-ext4@example.org>
+Content-Type: text/plain; charset="UTF-8"
+Bcc: None
+defects: 0
+body lines: 27
   $helper ext4: factor out the helper
   $(echo "$cafe" | cut -c1-12) ext4: fix café handling in readdir
   $crash ext4: fix a crash in the inode code
@@ -114,20 +125,26 @@ EXPECT
 test_cmp "$tmp/expect" "$tmp/actual"
 ok "git am applies the series, upstream lines first"
 
-# Numbered, threaded to the email; the fix that conflicts is left out.
+# Numbered within the mail of their list, threaded to it; the fix that
+# conflicts is left out.
 grep -E '^(Subject|In-Reply-To):' "$tmp/mbox" | sed 's/=?UTF-8?q?.*/(encoded)/' >"$tmp/actual"
-id=$(sed -n 's/^Message-ID: //p' "$tmp/email")
-case $id in
-"<stablepick.linux-6.6.y.$(git rev-parse --short=12 master)."*"@example.org>") ;;
-*) fail "the email's Message-ID: $id" ;;
-esac
+sed -n 's/^Message-ID: //p' "$tmp/email" >"$tmp/ids"
+btrfs_id=$(sed -n 1p "$tmp/ids")
+ext4_id=$(sed -n 2p "$tmp/ids")
+for id in "$btrfs_id" "$ext4_id"; do
+	case $id in
+	"<stablepick.linux-6.6.y.$(git rev-parse --short=12 master)."*"@example.org>") ;;
+	*) fail "the email's Message-ID: $id" ;;
+	esac
+done
+[ "$btrfs_id" != "$ext4_id" ] || fail "two mails, one Message-ID: $btrfs_id"
 cat >"$tmp/expect" <<EXPECT
-Subject: [PATCH 6.6 1/3] ext4: factor out the helper
-In-Reply-To: $id
-Subject: [PATCH 6.6 2/3] (encoded)
-In-Reply-To: $id
-Subject: [PATCH 6.6 3/3] btrfs: fix a hang in the inode code
-In-Reply-To: $id
+Subject: [PATCH 6.6 1/2] ext4: factor out the helper
+In-Reply-To: $ext4_id
+Subject: [PATCH 6.6 2/2] (encoded)
+In-Reply-To: $ext4_id
+Subject: [PATCH 6.6 1/1] btrfs: fix a hang in the inode code
+In-Reply-To: $btrfs_id
 EXPECT
 test_cmp "$tmp/expect" "$tmp/actual"
 tr -s ' \n' '  ' <"$tmp/email" |
@@ -166,28 +183,30 @@ tail -1 "$tmp/actual" | grep -q "^\['linux-btrfs@vger.kernel.org'\]" ||
 ok "To and Cc on every patch"
 
 # The README's recipe, through git send-email itself (--dry-run: nothing
-# leaves the machine): the email and the patches, one file each.
+# leaves the machine): the mails and the patches split, one file each.
 if git send-email --help >/dev/null 2>&1; then
 	mkdir "$tmp/outgoing"
-	cp "$tmp/email" "$tmp/outgoing/0000-cover"
-	git mailsplit -o"$tmp/outgoing" "$tmp/mbox" >/dev/null
-	git send-email --dry-run --confirm=never --suppress-cc=author \
+	git mailsplit -o"$tmp/outgoing" "$tmp/email" "$tmp/mbox" >/dev/null
+	# --no-thread: each mail has the threading it needs (send-email
+	# would make the second list's mail a reply to the first's).
+	git send-email --dry-run --confirm=never --no-thread --suppress-cc=author \
 		--suppress-cc=body --smtp-server=/bin/false "$tmp/outgoing" \
 		>"$tmp/sent" 2>&1 || fail "git send-email: $(cat "$tmp/sent")"
 	grep -c '^Result: OK$' "$tmp/sent" >"$tmp/actual"
-	echo 4 >"$tmp/expect"
+	echo 5 >"$tmp/expect"
 	test_cmp "$tmp/expect" "$tmp/actual"
 	# Who gets each mail: the lists, the Cc, the authors.
 	sed -n 's/^Sendmail: [^ ]* -i //p' "$tmp/sent" >"$tmp/actual"
 	cat >"$tmp/expect" <<EXPECT
-linux-btrfs@vger.kernel.org linux-ext4@vger.kernel.org stable@vger.kernel.org
+linux-btrfs@vger.kernel.org stable@vger.kernel.org
+linux-ext4@vger.kernel.org stable@vger.kernel.org
 linux-ext4@vger.kernel.org stable@vger.kernel.org author@example.com
 linux-ext4@vger.kernel.org stable@vger.kernel.org author@example.com
 linux-btrfs@vger.kernel.org stable@vger.kernel.org author@example.com
 EXPECT
 	test_cmp "$tmp/expect" "$tmp/actual"
-	grep -c "^In-Reply-To: $id\$" "$tmp/sent" >"$tmp/actual"
-	echo 3 >"$tmp/expect"
+	sed -n 's/^In-Reply-To: //p' "$tmp/sent" >"$tmp/actual"
+	printf '%s\n' "$ext4_id" "$ext4_id" "$btrfs_id" >"$tmp/expect"
 	test_cmp "$tmp/expect" "$tmp/actual"
 	ok "git send-email --dry-run sends the email and the series as written"
 else

@@ -179,9 +179,9 @@ grep -q "$(s "$w1") xfs: fix a crash in the log score [^;]*; soaked (was waiting
 "$STABLEPICK" propose --branch linux-6.6.y --since last --format mbox >"$tmp/w3.mbox"
 grep '^Subject:' "$tmp/w3.mbox" | sed 's/^Subject: //' >"$tmp/actual"
 cat >"$tmp/expect" <<EOF
-[PATCH 6.6 1/3] ext4: fix a crash in the inode code
-[PATCH 6.6 2/3] xfs: fix a crash in the log
-[PATCH 6.6 3/3] ext4: fix a crash in the extents code
+[PATCH 6.6 1/2] ext4: fix a crash in the inode code
+[PATCH 6.6 1/1] xfs: fix a crash in the log
+[PATCH 6.6 2/2] ext4: fix a crash in the extents code
 EOF
 test_cmp "$tmp/expect" "$tmp/actual"
 ok "week 3: the soaked and the deferred come back under --since last"
