@@ -137,6 +137,29 @@ static void add_cover(struct strbuf *out, const struct report *r,
 	mail_addrs_release(&cc);
 }
 
+/*
+ * What a review mail of subsystem s holds: its needs-ack commits that
+ * the review sends, in *out (nr of them; none unless s is opt-in), and
+ * *maintainers, those of people for s (NULL: none found).
+ */
+static size_t review_items(const struct candidate_list *l,
+			   const struct subsystem *s,
+			   const struct review_people *people,
+			   size_t nr_people, struct candidate ***out,
+			   const struct mail_addrs **maintainers)
+{
+	size_t i;
+
+	*out = NULL;
+	*maintainers = NULL;
+	if (s->policy != POLICY_OPT_IN)
+		return 0;
+	for (i = 0; i < nr_people; i++)
+		if (people[i].s == s)
+			*maintainers = &people[i].maintainers;
+	return pick(l, s, report_review_sends, out);
+}
+
 size_t report_review(struct strbuf *out, const struct report *r,
 		     const struct candidate_list *l, const git_oid *tip,
 		     const struct review_people *people, size_t nr_people)
@@ -145,21 +168,15 @@ size_t report_review(struct strbuf *out, const struct report *r,
 
 	for (i = 0; i < r->rules->nr_subsystems; i++) {
 		const struct subsystem *s = r->rules->subsystems[i];
-		const struct mail_addrs *m = NULL;
+		const struct mail_addrs *m;
 		struct candidate **sent;
-		size_t nr;
+		size_t nr = review_items(l, s, people, nr_people, &sent, &m);
 		char *cover;
 
-		if (s->policy != POLICY_OPT_IN)
-			continue;
-		nr = pick(l, s, report_review_sends, &sent);
 		if (!nr) {
 			free(sent);
 			continue;
 		}
-		for (j = 0; j < nr_people; j++)
-			if (people[j].s == s)
-				m = &people[j].maintainers;
 		cover = review_cover_id(r->branch->name, tip, s->name,
 					r->from_email);
 		add_cover(out, r, s, sent, nr, l, cover, m);
@@ -246,21 +263,15 @@ size_t report_checklist(struct strbuf *out, const struct report *r,
 			const struct candidate_list *l, const git_oid *tip,
 			const struct review_people *people, size_t nr_people)
 {
-	size_t i, j, mails = 0;
+	size_t i, mails = 0;
 
 	for (i = 0; i < r->rules->nr_subsystems; i++) {
 		const struct subsystem *s = r->rules->subsystems[i];
-		const struct mail_addrs *m = NULL;
+		const struct mail_addrs *m;
 		struct candidate **items;
-		size_t nr;
+		size_t nr = review_items(l, s, people, nr_people, &items, &m);
 		char *id;
 
-		if (s->policy != POLICY_OPT_IN)
-			continue;
-		nr = pick(l, s, report_review_sends, &items);
-		for (j = 0; nr && j < nr_people; j++)
-			if (people[j].s == s)
-				m = &people[j].maintainers;
 		if (nr) {
 			id = review_checklist_id(r->branch->name, tip, s->name,
 						 r->from_email);
