@@ -414,16 +414,16 @@ int blame_likely_prereqs(struct match *m, const git_oid *base,
 	progress_start(&progress, "Likely prerequisites", nr);
 	for (i = 0; !ret && i < l->nr; i++) {
 		struct candidate *c = l->items[i];
+		const struct apply_result *res = blamed(c, only);
 
-		if (!blamed(c, only))
+		if (!res)
 			continue;
 		if (interrupted()) {
 			ret = -1;
 			break;
 		}
 		progress_update(&progress, ++done);
-		ret = likely_one(m, base, l, cache, c, blamed(c, only)) < 0 ?
-		      -1 : 0;
+		ret = likely_one(m, base, l, cache, c, res) < 0 ? -1 : 0;
 	}
 	progress_stop(&progress);
 	return ret;
