@@ -178,8 +178,12 @@ static int propose(struct run_context *ctx, int argc, char **argv)
 	if (!ret)
 		ret = propose_render(ctx, &run, (enum propose_format)a.format,
 				     all, limit, &a, &out);
-	/* What the mails left for later is listed next time. */
-	if (!ret && since && !strcmp(since, "last"))
+	/*
+	 * What the mails left for later is listed next time; the other
+	 * formats at this tip leave that as it was.
+	 */
+	if (!ret && since && !strcmp(since, "last") &&
+	    (a.format == FORMAT_EMAIL || a.format == FORMAT_MBOX))
 		run_since_paged(&run, &since_state);
 	/*
 	 * Only the text: a mail's bytes are git am's, JSON and HTML escape

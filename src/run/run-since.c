@@ -225,6 +225,13 @@ static void relist(struct run *run, struct state *st, git_time_t now)
 		struct candidate *c = l->items[i];
 		const struct state_seen *s = state_find(st, &c->id);
 		enum state_was then = s ? s->then : STATE_NONE, was;
+		/*
+		 * Left out of a mail by an earlier run at this tip: still
+		 * so for a run that pages nothing (JSON, the review), so
+		 * that the next tip's runs list it.
+		 */
+		enum state_was left = s && s->now == STATE_PAGED ?
+				      STATE_PAGED : was_of(c);
 
 		/*
 		 * Left out of a full mail at the tip before: listed as it
@@ -238,7 +245,7 @@ static void relist(struct run *run, struct state *st, git_time_t now)
 			c->listed_before = 0;
 			c->newly_was = state_was_name(was);
 		}
-		state_remember(st, &c->id, then, was_of(c));
+		state_remember(st, &c->id, then, left);
 	}
 }
 
@@ -266,13 +273,14 @@ void run_since_paged(const struct run *run, struct state *st)
 	size_t i;
 
 	for (i = 0; i < l->nr; i++) {
-		const struct state_seen *s;
+		const struct candidate *c = l->items[i];
+		const struct state_seen *s = state_find(st, &c->id);
 
-		if (!l->items[i]->paged)
-			continue;
-		s = state_find(st, &l->items[i]->id);
-		state_remember(st, &l->items[i]->id,
-			       s ? s->then : STATE_NONE, STATE_PAGED);
+		if (c->paged)
+			state_remember(st, &c->id, s ? s->then : STATE_NONE,
+				       STATE_PAGED);
+		else if (s && s->now == STATE_PAGED)
+			state_remember(st, &c->id, s->then, was_of(c));
 	}
 }
 

@@ -281,8 +281,10 @@ int run_since(struct run *run, git_repository *repo, const char *since,
 	      struct state *st);
 int run_since_save(struct run *run, const struct state *st);
 /*
- * Records in *st the candidates the proposal mails left for later
- * (c->paged): the runs at the next tip list them again.
+ * After a run that paged (the email, the mbox): records in *st the
+ * candidates its mails left for later (c->paged), for the runs at the
+ * next tip to list, and forgets the mark of those it listed.  A run
+ * that pages nothing keeps the marks as they were (relist()).
  */
 void run_since_paged(const struct run *run, struct state *st);
 

@@ -120,6 +120,8 @@ cap=1650
 git config stablepick.mailSizeCap $cap
 "$STABLEPICK" propose --branch linux-6.6.y --since last --format email >"$tmp/w1.eml"
 "$STABLEPICK" propose --branch linux-6.6.y --since last --format mbox >"$tmp/w1.mbox"
+# A run that pages nothing, at the same tip, forgets nothing of it.
+"$STABLEPICK" propose --branch linux-6.6.y --since last --format json >/dev/null
 mails "$tmp/w1.eml" >"$tmp/w1"
 while read -r size rest; do
 	[ "$size" -le $cap ] || fail "a mail of $size bytes, over $cap: $rest"
