@@ -443,8 +443,7 @@ static int descends(struct search *s, size_t i, size_t j)
 	a = &s->above[i * pool + j];
 	if (*a >= 0)
 		return *a;
-	d = history_descendant_of(s->m->repo, &s->nodes[i].id,
-				  &s->nodes[j].id);
+	d = match_descends(s->m, &s->nodes[i].id, &s->nodes[j].id);
 	if (d < 0)
 		return error_git("cannot order %s",
 				 git_oid_tostr_s(&s->nodes[i].id));

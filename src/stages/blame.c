@@ -197,7 +197,7 @@ static int missing(struct match *m, const git_oid *base, const git_oid *id)
 
 	if (git_oid_equal(id, base))
 		return 0;
-	r = history_descendant_of(m->repo, base, id);
+	r = match_descends(m, base, id);
 	if (r < 0)
 		return error_git("cannot tell whether %s is below the base",
 				 git_oid_tostr_s(id));

@@ -15,6 +15,8 @@
  * of them calls.  Not an API: the rest of stablepick uses match.h.
  */
 
+void match_ancestry_free(struct match_ancestry *a);
+
 /* The candidates of the scanned range by subject. */
 struct match_subject {
 	const char *subject;		/* borrowed from the first's message */

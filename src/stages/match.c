@@ -97,6 +97,7 @@ void match_release(struct match *m)
 	HASH_FREE_ALL(m->renames, r, rtmp, match_renames_free);
 	HASH_FREE_ALL(m->tip_names, tn, tntmp, match_tip_name_free);
 	git_tree_free(m->tip_tree);
+	match_ancestry_free(m->ancestry);
 	memset(m, 0, sizeof(*m));
 }
 

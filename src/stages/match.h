@@ -101,12 +101,22 @@ struct match {
 	struct match_renames *renames;	/* of the range's commits, by id */
 	struct match_tip_name *tip_names;	/* the tip's files by name, */
 	int tip_names_built;		/* read when first needed */
+	/* Without a commit-graph, the range's ancestry (match-ancestry.c). */
+	struct match_ancestry *ancestry;
 };
 
 void match_init(struct match *m, git_repository *repo,
 		const struct branch_index *branch, struct scan *scan,
 		struct patchid_cache *patchids);
 void match_release(struct match *m);
+
+/*
+ * As history_descendant_of() (1, 0, or -1 with libgit2's error), for
+ * the commits of the scanned range answered from one read of it when
+ * the repository has no commit-graph.
+ */
+int match_descends(struct match *m, const git_oid *commit,
+		   const git_oid *ancestor);
 
 /*
  * Looks for every candidate of l in the branch: adds its evidence and

@@ -418,6 +418,93 @@ static void test_range_subjects(void **state)
 	assert_int_equal(w[3].found, 0);
 }
 
+/*
+ * Without a commit-graph, match_descends() answers from one read of the
+ * range: for every two commits of a history with a topic forked below
+ * the base and merged above it, the same as libgit2's walk.
+ *
+ *   root - old - v6.6 - m1 - M1 - m2 - M2 - m3    (master)
+ *             \            /     \   /
+ *              t1a ---- t1b       t2a
+ */
+static int setup_topics(void **state)
+{
+	static const char rules[] = "subsystem ext4\n\tpaths fs/ext4/\nend\n";
+	struct fixture *f = calloc(1, sizeof(*f));
+	git_oid base, tip;
+
+	assert_non_null(f);
+	strcpy(f->dir, "/tmp/test_match.XXXXXX");
+	testrepo_create(f->dir);
+	f->tick = 1700000000;
+	git(f, "init -q -b master");
+	change(f, "fs/ext4/a.c", "root", "ext4: add a");
+	change(f, "fs/ext4/b.c", "old", "ext4: add b");
+	git(f, "tag old");
+	change(f, "fs/ext4/c.c", "base", "ext4: add c");
+	git(f, "tag v6.6 && git branch linux-6.6.y");
+	git(f, "checkout -q -b topic1 old");
+	change(f, "fs/ext4/t.c", "t1a", "ext4: topic one");
+	git(f, "tag t1a");
+	change(f, "fs/ext4/t.c", "t1b", "ext4: topic one, more");
+	git(f, "tag t1b");
+	git(f, "checkout -q master");
+	change(f, "fs/ext4/a.c", "m1", "ext4: fix a");
+	git(f, "tag m1");
+	git(f, "merge -q --no-ff -m 'Merge topic one' topic1 && git tag M1");
+	change(f, "fs/ext4/b.c", "m2", "ext4: fix b");
+	git(f, "tag m2");
+	git(f, "checkout -q -b topic2 m1");
+	change(f, "fs/ext4/u.c", "t2a", "ext4: topic two");
+	git(f, "tag t2a");
+	git(f, "checkout -q master");
+	git(f, "merge -q --no-ff -m 'Merge topic two' topic2 && git tag M2");
+	change(f, "fs/ext4/c.c", "m3", "ext4: fix c");
+	git(f, "tag m3");
+
+	assert_int_equal(git_libgit2_init() > 0, 1);
+	assert_int_equal(git_repository_open(&f->repo, f->dir), 0);
+	ruleset_init(&f->rules);
+	assert_int_equal(ruleset_load_buffer(&f->rules, "t.rules", rules,
+					     strlen(rules)), 0);
+	base = rev(f, "v6.6");
+	tip = rev(f, "master");
+	branch_index_init(&f->branch);
+	assert_int_equal(branch_index_build(&f->branch, f->repo, "linux-6.6.y",
+					    &tip, &f->rules), 0);
+	scan_init(&f->scan, f->repo, &f->rules);
+	scan_set_range_oids(&f->scan, &base, &tip, "v6.6..master");
+	assert_int_equal(scan_run(&f->scan), 0);
+	patchid_cache_init(&f->patchids, "");
+	match_init(&f->m, f->repo, &f->branch, &f->scan, &f->patchids);
+	*state = f;
+	return 0;
+}
+
+static void test_descends(void **state)
+{
+	static const char *const names[] = {
+		"old", "v6.6", "t1a", "t1b", "m1", "M1", "m2", "t2a", "M2", "m3",
+	};
+	struct fixture *f = *state;
+	size_t i, j, nr = sizeof(names) / sizeof(*names);
+
+	for (i = 0; i < nr; i++)
+		for (j = 0; j < nr; j++) {
+			git_oid x = rev(f, names[i]), y = rev(f, names[j]);
+			int want = git_graph_descendant_of(f->repo, &x, &y);
+			int got = match_descends(&f->m, &x, &y);
+
+			if (got != want)
+				fail_msg("%s descends from %s: %d, not %d",
+					 names[i], names[j], got, want);
+		}
+	/* It was the range's answer, not a walk of all history. */
+	assert_non_null(f->m.ancestry);
+	assert_int_equal(match_descends(&f->m, &f->scan.from,
+					&f->scan.candidates.items[0]->id), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -426,6 +513,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_mainline, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_branch_subject, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_range_subjects, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_descends, setup_topics, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
