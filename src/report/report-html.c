@@ -310,45 +310,62 @@ static void chart(struct strbuf *out, const struct report *reports,
 	free(others);
 }
 
+/*
+ * The totals: a column per branch, a row per verdict (with "does not
+ * apply" after proposed), so that the table stays as narrow as the
+ * first screen at 17 rows (a row per branch ran to 1,520 pixels).
+ */
 static void summary(struct strbuf *out, const struct report *reports,
 		    const struct candidate_list *const *lists, size_t nr)
 {
+	size_t (*count)[VERDICT__COUNT + 1] = xcalloc(nr ? nr : 1,
+						      sizeof(*count));
 	size_t i, j, v;
 
-	strbuf_addstr(out, "<h2>Branches</h2>\n<table id=\"branches\">\n<tr><th>branch</th>"
-		      "<th>base</th><th>mainline range</th>");
-	for (v = 0; v < VERDICT__COUNT; v++) {
-		strbuf_addf(out, "<th>%s</th>", verdict_name((enum verdict)v));
-		if (v == VERDICT_PROPOSED)
-			strbuf_addstr(out, "<th title=\"of the proposed, needs-ack "
-				      "and waiting, those whose trial pick "
-				      "fails\">does not apply</th>");
-	}
-	strbuf_addstr(out, "</tr>\n");
-	for (i = 0; i < nr; i++) {
-		size_t count[VERDICT__COUNT] = { 0 }, nr_stuck = 0;
-
+	for (i = 0; i < nr; i++)
 		for (j = 0; j < lists[i]->nr; j++) {
-			count[lists[i]->items[j]->verdict]++;
-			nr_stuck += stuck(lists[i]->items[j]);
+			count[i][lists[i]->items[j]->verdict]++;
+			count[i][VERDICT__COUNT] += stuck(lists[i]->items[j]);
 		}
-		strbuf_addstr(out, "<tr><td>");
+	strbuf_addstr(out, "<h2>Branches</h2>\n<table id=\"branches\">\n"
+		      "<tr><th>branch</th>");
+	for (i = 0; i < nr; i++) {
+		strbuf_addstr(out, "<th>");
 		report_html_escape(out, reports[i].branch->name);
-		strbuf_addstr(out, "</td><td>");
+		strbuf_addstr(out, "</th>");
+	}
+	strbuf_addstr(out, "</tr>\n<tr><th>base</th>");
+	for (i = 0; i < nr; i++) {
+		strbuf_addstr(out, "<td>");
 		report_html_escape(out, reports[i].branch->base_name ?
 				   reports[i].branch->base_name : "");
-		strbuf_addstr(out, "</td><td>");
+		strbuf_addstr(out, "</td>");
+	}
+	strbuf_addstr(out, "</tr>\n<tr><th>mainline range</th>");
+	for (i = 0; i < nr; i++) {
+		strbuf_addstr(out, "<td>");
 		report_html_escape(out, reports[i].scan->range);
 		strbuf_addstr(out, "</td>");
-		for (v = 0; v < VERDICT__COUNT; v++) {
-			strbuf_addf(out, "<td class=\"n\">%zu</td>", count[v]);
-			if (v == VERDICT_PROPOSED)
-				strbuf_addf(out, "<td class=\"n stuck\">%zu</td>",
-					    nr_stuck);
-		}
+	}
+	strbuf_addstr(out, "</tr>\n");
+	for (v = 0; v < VERDICT__COUNT; v++) {
+		strbuf_addf(out, "<tr><th>%s</th>",
+			    verdict_name((enum verdict)v));
+		for (i = 0; i < nr; i++)
+			strbuf_addf(out, "<td class=\"n\">%zu</td>", count[i][v]);
+		strbuf_addstr(out, "</tr>\n");
+		if (v != VERDICT_PROPOSED)
+			continue;
+		strbuf_addstr(out, "<tr><th title=\"of the proposed, needs-ack "
+			      "and waiting, those whose trial pick fails\">"
+			      "does not apply</th>");
+		for (i = 0; i < nr; i++)
+			strbuf_addf(out, "<td class=\"n stuck\">%zu</td>",
+				    count[i][VERDICT__COUNT]);
 		strbuf_addstr(out, "</tr>\n");
 	}
 	strbuf_addstr(out, "</table>\n");
+	free(count);
 }
 
 /* CVE badges, the posted mail and the reasons of each branch's verdict. */
