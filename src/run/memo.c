@@ -1,6 +1,7 @@
 #include "run/memo.h"
 #include "base/cachefile.h"
 #include "base/error.h"
+#include "git/patchid.h"
 #include "store/ledger.h"
 #include "base/trace.h"
 #include "base/util.h"
@@ -125,6 +126,19 @@ static int feed_refs(struct sha1 *ctx, git_repository *repo)
 	return 0;
 }
 
+/* The gitattributes files: whether a file diffs as binary (patchid.h). */
+static void feed_attributes(struct sha1 *ctx, git_repository *repo)
+{
+	unsigned char key[SHA1_RAWSZ];
+	char hex[2 * SHA1_RAWSZ + 1];
+	size_t i;
+
+	patchid_attributes_key(key, repo);
+	for (i = 0; i < SHA1_RAWSZ; i++)
+		snprintf(hex + 2 * i, 3, "%02x", key[i]);
+	feed(ctx, "attributes", hex);
+}
+
 /* Every configuration entry, of every level, with --config's. */
 static int feed_config(struct sha1 *ctx, git_config *cfg)
 {
@@ -191,6 +205,7 @@ static int compute_key(struct run_context *ctx, int argc, char **argv,
 	if (feed_refs(&sha, repo) < 0 ||
 	    feed_config(&sha, ctx->config.snapshot) < 0)
 		return -1;
+	feed_attributes(&sha, repo);
 	dirs = run_rules_dirs(ctx, &nr);
 	ruleset_digest_dirs(dirs, nr, &sha);
 	free(dirs);

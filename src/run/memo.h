@@ -13,11 +13,12 @@
  * The key is a digest of everything the answer is made of: the program
  * itself (its file), the repository, the command line, every ref and
  * what it points at (branches, tags, notes, HEAD; the commits behind
- * them never change), the whole configuration with --config, the rule
- * files of every rules directory, the ledger file, the shallow file,
- * the STABLEPICK_* variables and TZ, the day (a deferral ends at 00:00
- * UTC) and, for an answer that prints the time (a mail's Date:), the
- * second.  Anything else a command reads (--archive, --tests-from,
+ * them never change), the gitattributes files
+ * (patchid_attributes_key()), the whole configuration with --config,
+ * the rule files of every rules directory, the ledger file, the shallow
+ * file, the STABLEPICK_* variables and TZ, the day (a deferral ends at
+ * 00:00 UTC) and, for an answer that prints the time (a mail's Date:),
+ * the second.  Anything else a command reads (--archive, --tests-from,
  * --since and its state) makes it ask for no memo at all.
  *
  *     memo_init(&m);
