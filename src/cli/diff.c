@@ -109,6 +109,10 @@ static int diff(struct run_context *ctx, int argc, char **argv)
 	 * CVE records are not among the inputs the key holds.
 	 */
 	memo_init(&memo);
+	memo_revision(&memo, a.upstream);
+	memo_revision(&memo, against);
+	for (i = 0; i < nr_names; i++)
+		memo_revision(&memo, names[i]);
 	ret = cve_dir ? 0 : memo_lookup(&memo, ctx, argc, argv, 0, &out);
 	if (ret) {
 		memo_release(&memo);

@@ -119,6 +119,10 @@ static int propose(struct run_context *ctx, int argc, char **argv)
 	}
 	if (!since && !tests_from.nr && !a.archives.nr && !cve_dir) {
 		ret = run_open_repo(ctx);
+		memo_revision(&memo, a.upstream);
+		memo_revision(&memo, a.range);
+		for (i = 0; i < nr_names; i++)
+			memo_revision(&memo, names[i]);
 		if (!ret && !ctx->config.nr_archives)
 			ret = memo_lookup(&memo, ctx, argc, argv,
 					  dated(a.format), &out);

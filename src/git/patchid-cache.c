@@ -9,6 +9,7 @@
 #include "git/malformed.h"
 #include "base/sha1.h"
 #include "base/strbuf.h"
+#include "base/trace.h"
 #include "git/treediff.h"
 #include "base/util.h"
 
@@ -21,8 +22,13 @@
  */
 
 #define CACHE_MAGIC "stablepick patchid cache"
-#define CACHE_VERSION 3
-/* Version 2 lines are version 3 lines without path keys: read too. */
+#define CACHE_VERSION 4
+/*
+ * Version 3 is version 4 without the line of the attributes, and
+ * version 2 lines are version 3 lines without path keys: both are read,
+ * their patch-ids of unknown attributes.
+ */
+#define CACHE_VERSION_3 3
 #define CACHE_VERSION_2 2
 
 void patchid_cache_init(struct patchid_cache *cache, const char *path)
@@ -157,7 +163,49 @@ static int is_ours(const char *buf, size_t len)
 	return nl && (cachefile_check_header(buf, first, CACHE_MAGIC,
 					     CACHE_VERSION) == CACHEFILE_OK ||
 		      cachefile_check_header(buf, first, CACHE_MAGIC,
+					     CACHE_VERSION_3) == CACHEFILE_OK ||
+		      cachefile_check_header(buf, first, CACHE_MAGIC,
 					     CACHE_VERSION_2) == CACHEFILE_OK);
+}
+
+void patchid_cache_set_attributes(struct patchid_cache *cache,
+				  const unsigned char *key)
+{
+	memcpy(cache->attributes, key, SHA1_RAWSZ);
+	cache->has_attributes = 1;
+}
+
+/*
+ * The patch-ids of other attributes are not these: forgotten, and
+ * computed again when asked; the path keys (no attribute reads them)
+ * are kept.
+ */
+static void forget_ids(struct patchid_cache *cache)
+{
+	struct patchid_cache_entry *e, *tmp;
+
+	HASH_ITER(hh, cache->entries, e, tmp) {
+		if (e->has_pathkey) {
+			e->known = 0;
+			e->has_diff = 0;
+			continue;
+		}
+		HASH_DEL(cache->entries, e);
+		free(e);
+		cache->nr--;
+	}
+	cache->dirty = 1;
+}
+
+/* "attributes <key>", the second line of version 4; -1 if it is not. */
+static int parse_attributes(unsigned char *key, const char *line, size_t len)
+{
+	const char *p;
+
+	if (!skip_prefix(line, "attributes ", &p) ||
+	    (size_t)(line + len - p) != 2 * SHA1_RAWSZ)
+		return -1;
+	return parse_key(key, p);
 }
 
 int patchid_cache_load(struct patchid_cache *cache)
@@ -165,7 +213,8 @@ int patchid_cache_load(struct patchid_cache *cache)
 	struct strbuf sb = STRBUF_INIT;
 	const char *line, *end;
 	size_t lineno = 0, body = 0;
-	int nr = 0;
+	unsigned char file_key[SHA1_RAWSZ];
+	int nr = 0, version = 0, file_has_key = 0;
 
 	if (strbuf_read_file(&sb, cache->path) < 0) {
 		if (errno != ENOENT)
@@ -204,13 +253,16 @@ int patchid_cache_load(struct patchid_cache *cache)
 			size_t len = (size_t)(end - line);
 
 			if (cachefile_check_header(line, len, CACHE_MAGIC,
-						   CACHE_VERSION_2) == CACHEFILE_OK) {
+						   CACHE_VERSION_2) == CACHEFILE_OK ||
+			    cachefile_check_header(line, len, CACHE_MAGIC,
+						   CACHE_VERSION_3) == CACHEFILE_OK) {
 				cache->dirty = 1;
 				continue;
 			}
 			switch (cachefile_check_header(line, len, CACHE_MAGIC,
 						       CACHE_VERSION)) {
 			case CACHEFILE_OK:
+				version = CACHE_VERSION;
 				continue;
 			case CACHEFILE_OTHER_VERSION:
 				warning_aside("%s:1: written by another version "
@@ -225,6 +277,16 @@ int patchid_cache_load(struct patchid_cache *cache)
 			cache->dirty = 1;
 			break;
 		}
+		if (lineno == 2 && version == CACHE_VERSION) {
+			if (parse_attributes(file_key, line, (size_t)(end - line)) < 0) {
+				warning_aside("%s:2: malformed line, ignored",
+					cache->path);
+				cache->dirty = 1;
+			} else {
+				file_has_key = 1;
+			}
+			continue;
+		}
 		if (cache_parse(cache, line, (size_t)(end - line), lineno) < 0)
 			cache->dirty = 1;
 		else
@@ -235,14 +297,28 @@ int patchid_cache_load(struct patchid_cache *cache)
 		cache->dirty = 1;
 	}
 	strbuf_release(&sb);
+	if (!cache->has_attributes && file_has_key)
+		patchid_cache_set_attributes(cache, file_key);
+	else if (cache->has_attributes && cache->nr &&
+		 (!file_has_key || memcmp(file_key, cache->attributes, SHA1_RAWSZ))) {
+		trace_printf("patch-id cache: other attributes than when "
+			     "computed; the patch-ids are computed again");
+		forget_ids(cache);
+	}
 	return nr;
 }
 
-void patchid_cache_open(struct patchid_cache *cache, const char *path)
+void patchid_cache_open(struct patchid_cache *cache, const char *path,
+			git_repository *repo)
 {
+	unsigned char key[SHA1_RAWSZ];
+
 	patchid_cache_init(cache, path ? path : "");
-	if (path)
-		patchid_cache_load(cache);
+	if (!path)
+		return;
+	patchid_attributes_key(key, repo);
+	patchid_cache_set_attributes(cache, key);
+	patchid_cache_load(cache);
 }
 
 int patchid_cache_has(const struct patchid_cache *cache, const git_oid *commit)
@@ -430,6 +506,11 @@ static void cache_format(struct patchid_cache *cache, struct strbuf *sb)
 	QSORT(v, nr, entry_cmp);
 	strbuf_grow(sb, (nr + 1) * (3 * GIT_OID_HEXSZ + 3));
 	cachefile_add_header(sb, CACHE_MAGIC, CACHE_VERSION);
+	/* A cache of unknown attributes says zeros: no key is that. */
+	strbuf_addstr(sb, "attributes ");
+	for (i = 0; i < SHA1_RAWSZ; i++)
+		strbuf_addf(sb, "%02x", cache->attributes[i]);
+	strbuf_addch(sb, '\n');
 	for (i = 0; i < nr; i++) {
 		git_oid_tostr(hex, sizeof(hex), &v[i]->commit);
 		strbuf_addstr(sb, hex);

@@ -79,12 +79,18 @@ int patchid_text(git_oid *out, const char *text);
  *     patchid_cache_save(&cache);
  *     patchid_cache_release(&cache);
  *
- * The file is text: a first line "stablepick patchid cache 3", then one
+ * The file is text: a first line "stablepick patchid cache 4", a line
+ * "attributes <key>" (patchid_attributes_key(), the attributes its
+ * patch-ids were computed with; zeros if not known), then one
  * line per commit, "<commit id> <patch-id> [<path key>]", with "-" for
  * the patch-id of a commit that has no diff and "?" for one not
  * computed, and the key of the paths it changes (treediff_pathkey())
  * when known; a last line "checksum <SHA-1 of all the lines before
- * it>".  A file of version 2 (no path keys) is read too.  A file whose checksum does not match (a
+ * it>".  A file of version 3 (no attributes line) or 2 (no path keys
+ * either) is read too, its patch-ids of unknown attributes.  Patch-ids
+ * of other attributes than the cache's (patchid_cache_set_attributes())
+ * are forgotten as the file is read, and computed again; the path keys
+ * are kept.  A file whose checksum does not match (a
  * flipped digit would be a wrong answer) or that has another first line
  * is not trusted at all: a warning names it and it is rebuilt.
  */
@@ -105,6 +111,8 @@ struct patchid_cache {
 	size_t nr;
 	int dirty;			/* differs from the file */
 	size_t computed;		/* patch-ids computed, not found */
+	unsigned char attributes[20];	/* the key the patch-ids are of */
+	int has_attributes;		/* 0: not known (the file's, if it says) */
 };
 
 void patchid_cache_init(struct patchid_cache *cache, const char *path);
@@ -120,10 +128,32 @@ void patchid_cache_release(struct patchid_cache *cache);
 int patchid_cache_load(struct patchid_cache *cache);
 
 /*
- * patchid_cache_init() and patchid_cache_load() of path; NULL: no
- * file, the cache starts empty (its path is "").
+ * The attributes the cache's patch-ids are for (a patchid_attributes_key()),
+ * before patchid_cache_load(): the file's of other attributes are not
+ * read as such.
  */
-void patchid_cache_open(struct patchid_cache *cache, const char *path);
+void patchid_cache_set_attributes(struct patchid_cache *cache,
+				  const unsigned char *key);
+
+/*
+ * patchid_cache_init(), patchid_cache_set_attributes() of repo's
+ * attributes and patchid_cache_load() of path; NULL: no file, the cache
+ * starts empty (its path is "").
+ */
+void patchid_cache_open(struct patchid_cache *cache, const char *path,
+			git_repository *repo);
+
+/*
+ * The key (20 bytes) of every gitattributes file libgit2 reads when it
+ * diffs a file of repo (whether it is binary, for a patch-id): by name
+ * and bytes, $GIT_DIR/info/attributes, core.attributesFile (else the
+ * XDG git/attributes), the system's gitattributes, the .gitattributes
+ * of the index and those of the working tree in every directory the
+ * index has a file in.  Another key, other patch-ids may be right.
+ * (Not looked for: a .gitattributes in a directory of untracked files
+ * alone.)
+ */
+void patchid_attributes_key(unsigned char *key, git_repository *repo);
 
 /*
  * The patch-id of commit, from the cache or computed (and remembered,

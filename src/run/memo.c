@@ -1,6 +1,8 @@
 #include "run/memo.h"
 #include "base/cachefile.h"
 #include "base/error.h"
+#include "git/malformed.h"
+#include "git/patchid.h"
 #include "store/ledger.h"
 #include "base/trace.h"
 #include "base/util.h"
@@ -25,6 +27,16 @@ void memo_init(struct memo *m)
 {
 	m->path = NULL;
 	strbuf_init(&m->said, 0);
+	m->revs = NULL;
+	m->nr_revs = m->alloc_revs = 0;
+}
+
+void memo_revision(struct memo *m, const char *rev)
+{
+	if (!rev)
+		return;
+	ALLOC_GROW(m->revs, m->nr_revs, m->alloc_revs);
+	m->revs[m->nr_revs++] = xstrdup(rev);
 }
 
 void memo_release(struct memo *m)
@@ -33,6 +45,9 @@ void memo_release(struct memo *m)
 	free(m->path);
 	m->path = NULL;
 	strbuf_release(&m->said);
+	free_string_array(m->revs, m->nr_revs);
+	m->revs = NULL;
+	m->nr_revs = m->alloc_revs = 0;
 }
 
 static void feed(struct sha1 *ctx, const char *what, const char *s)
@@ -125,6 +140,62 @@ static int feed_refs(struct sha1 *ctx, git_repository *repo)
 	return 0;
 }
 
+static void feed_oid(struct sha1 *ctx, const char *what, const git_object *obj)
+{
+	char hex[GIT_OID_HEXSZ + 1];
+
+	feed(ctx, what, obj ? git_oid_tostr(hex, sizeof(hex),
+					    git_object_id(obj)) : NULL);
+}
+
+/*
+ * What a revision resolves to now: a name outside refs/ (FETCH_HEAD,
+ * ORIG_HEAD, a reflog's master@{1}, a time, :/text) is not among the
+ * refs fed, nor is what it names.
+ */
+static void feed_revision(struct sha1 *ctx, git_repository *repo,
+			  const char *rev)
+{
+	git_revspec spec;
+	git_oid id;
+	int ret;
+
+	if (!rev)
+		return;
+	feed(ctx, "revision", rev);
+	if (!git_revparse(&spec, repo, rev)) {
+		feed_number(ctx, "flags", (intmax_t)spec.flags);
+		feed_oid(ctx, "from", spec.from);
+		feed_oid(ctx, "to", spec.to);
+		git_object_free(spec.from);
+		git_object_free(spec.to);
+		return;
+	}
+	/* A malformed commit on the way: read as the run reads it. */
+	ret = malformed_revparse(&id, repo, rev);
+	if (ret < 0) {
+		feed_number(ctx, "unresolved", ret);
+	} else {
+		char hex[GIT_OID_HEXSZ + 1];
+
+		feed(ctx, "commit", git_oid_tostr(hex, sizeof(hex), &id));
+	}
+	git_error_clear();
+}
+
+/* The gitattributes files: whether a file diffs as binary (patchid.h). */
+static void feed_attributes(struct sha1 *ctx, git_repository *repo)
+{
+	unsigned char key[SHA1_RAWSZ];
+	char hex[2 * SHA1_RAWSZ + 1];
+	size_t i;
+
+	patchid_attributes_key(key, repo);
+	for (i = 0; i < SHA1_RAWSZ; i++)
+		snprintf(hex + 2 * i, 3, "%02x", key[i]);
+	feed(ctx, "attributes", hex);
+}
+
 /* Every configuration entry, of every level, with --config's. */
 static int feed_config(struct sha1 *ctx, git_config *cfg)
 {
@@ -170,14 +241,15 @@ static void feed_environment(struct sha1 *ctx)
 	free(v);
 }
 
-static int compute_key(struct run_context *ctx, int argc, char **argv,
-		       unsigned flags, unsigned char *key)
+static int compute_key(const struct memo *m, struct run_context *ctx,
+		       int argc, char **argv, unsigned flags,
+		       unsigned char *key)
 {
 	git_repository *repo = ctx->repo;
 	struct sha1 sha;
 	const char **dirs;
 	char *path;
-	size_t nr;
+	size_t nr, r;
 	git_time_t now;
 	int i;
 
@@ -191,6 +263,11 @@ static int compute_key(struct run_context *ctx, int argc, char **argv,
 	if (feed_refs(&sha, repo) < 0 ||
 	    feed_config(&sha, ctx->config.snapshot) < 0)
 		return -1;
+	/* Those the command names, and mainline's by its setting. */
+	for (r = 0; r < m->nr_revs; r++)
+		feed_revision(&sha, repo, m->revs[r]);
+	feed_revision(&sha, repo, ctx->config.upstream);
+	feed_attributes(&sha, repo);
 	dirs = run_rules_dirs(ctx, &nr);
 	ruleset_digest_dirs(dirs, nr, &sha);
 	free(dirs);
@@ -298,7 +375,7 @@ int memo_lookup(struct memo *m, struct run_context *ctx, int argc,
 	dir = run_cache_path(ctx, "memo");
 	if (!dir)
 		return 0;
-	if (compute_key(ctx, argc, argv, flags, key) < 0) {
+	if (compute_key(m, ctx, argc, argv, flags, key) < 0) {
 		git_error_clear();
 		free(dir);
 		trace_printf("memo: the inputs could not be read; computing");

@@ -13,14 +13,19 @@
  * The key is a digest of everything the answer is made of: the program
  * itself (its file), the repository, the command line, every ref and
  * what it points at (branches, tags, notes, HEAD; the commits behind
- * them never change), the whole configuration with --config, the rule
- * files of every rules directory, the ledger file, the shallow file,
- * the STABLEPICK_* variables and TZ, the day (a deferral ends at 00:00
- * UTC) and, for an answer that prints the time (a mail's Date:), the
- * second.  Anything else a command reads (--archive, --tests-from,
- * --since and its state) makes it ask for no memo at all.
+ * them never change), what each revision the command names
+ * (memo_revision()) and stablepick.upstream resolve to (FETCH_HEAD,
+ * ORIG_HEAD, master@{1} are no refs under refs/), the gitattributes
+ * files (patchid_attributes_key()), the whole configuration with
+ * --config, the rule files of every rules directory, the ledger file,
+ * the shallow file, the STABLEPICK_* variables and TZ, the day (a
+ * deferral ends at 00:00 UTC) and, for an answer that prints the time
+ * (a mail's Date:), the second.  Anything else a command reads
+ * (--archive, --tests-from, --since and its state) makes it ask for no
+ * memo at all.
  *
  *     memo_init(&m);
+ *     memo_revision(&m, upstream);
  *     if (memo_lookup(&m, ctx, argc, argv, 0, &out) > 0)
  *             ... write out; done ...
  *     ... compute out ...
@@ -36,6 +41,8 @@
 struct memo {
 	char *path;		/* <cache dir>/memo/<key hex>; NULL: no memo */
 	struct strbuf said;	/* the run's warnings, captured */
+	char **revs;		/* the revisions named (memo_revision()) */
+	size_t nr_revs, alloc_revs;
 };
 
 /* What a command's answer depends on beyond the common inputs. */
@@ -44,6 +51,13 @@ enum memo_flags {
 };
 
 void memo_init(struct memo *m);
+
+/*
+ * A revision the command names (--branch, --upstream, --range A..B,
+ * --against), before memo_lookup(): what it resolves to then is an
+ * input.  NULL is none.
+ */
+void memo_revision(struct memo *m, const char *rev);
 
 /*
  * Opens the repository (run_open_repo()) and computes the key; returns

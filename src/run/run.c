@@ -289,7 +289,7 @@ void run_open_patchids(struct run_context *ctx, struct patchid_cache *pc)
 {
 	char *path = run_cache_path(ctx, "patchid-cache");
 
-	patchid_cache_open(pc, path);
+	patchid_cache_open(pc, path, ctx->repo);
 	free(path);
 }
 

@@ -135,7 +135,9 @@ ok "soak days"
 
 # The patch-ids are cached in the repository, and agree with git's.
 cache=.git/stablepick/patchid-cache
-[ "$(head -n 1 "$cache")" = "stablepick patchid cache 3" ] || fail "no cache header"
+[ "$(head -n 1 "$cache")" = "stablepick patchid cache 4" ] || fail "no cache header"
+sed -n 2p "$cache" | grep -q '^attributes [0-9a-f]\{40\}$' ||
+	fail "no attributes line: $(sed -n 2p "$cache")"
 grep -q "^$xattr $(git show "$xattr" | git patch-id --stable | cut -d' ' -f1)\( [0-9a-f]*\)\{0,1\}\$" "$cache" ||
 	fail "cached patch-id of $xattr differs from git patch-id --stable"
 cp "$cache" "$tmp/cache.before"

@@ -6,7 +6,8 @@
  *
  * The first byte picks the reader (its low 7 bits modulo 5), the rest is
  * the file's bytes, written to a file of its own for the reader to
- * load, as a run finds it on disk.  With the first byte's high bit set,
+ * load, as a run finds it on disk (the patch-id cache's, of an odd
+ * size, for the attributes whose key is all 0x11).  With the first byte's high bit set,
  * the bytes are sealed first with the checksum the reader expects (so
  * that the fuzzer reaches the parsing behind the checksum, which a
  * random change never matches).  Nothing a file holds may crash a reader: a
@@ -82,8 +83,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	case 2: {
 		struct patchid_cache c;
+		unsigned char key[20];
 
 		patchid_cache_init(&c, path);
+		/* An odd size: read for the attributes 1111...11. */
+		memset(key, 0x11, sizeof(key));
+		if (size & 1)
+			patchid_cache_set_attributes(&c, key);
 		(void)patchid_cache_load(&c);
 		patchid_cache_release(&c);
 		break;

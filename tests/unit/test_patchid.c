@@ -697,9 +697,11 @@ static void test_cache(void **state)
 	assert_int_equal(patchid_cache_save(&cache), 0);
 	assert_int_equal(access(tmp, F_OK), -1);
 	assert_int_equal(strbuf_read_file(&text, path), 0);
-	assert_true(!strncmp(text.buf, "stablepick patchid cache 3\n", 27));
+	assert_true(!strncmp(text.buf, "stablepick patchid cache 4\n"
+			     "attributes 0000000000000000000000000000000000000000\n",
+			     27 + 52));
 	/* Three lines (one "-"), then "checksum <40 hex>". */
-	assert_int_equal(text.len, 27 + 3 * 82 - 39 + 50);
+	assert_int_equal(text.len, 27 + 52 + 3 * 82 - 39 + 50);
 	assert_non_null(strstr(text.buf, "\nchecksum "));
 	assert_non_null(strstr(text.buf, " -\n"));
 	/* Path keys are kept beside, "?" for a patch-id not computed. */
@@ -916,7 +918,7 @@ static void test_cache_foreign(void **state)
 	FILE *fp = fopen(path, "w");
 
 	assert_non_null(fp);
-	fputs("stablepick patchid cache 4\n", fp);
+	fputs("stablepick patchid cache 5\n", fp);
 	fclose(fp);
 	patchid_cache_init(&cache, path);
 	capture_stderr(f);
@@ -940,6 +942,97 @@ static void test_cache_foreign(void **state)
 	assert_stderr(f, expect);
 	patchid_cache_release(&cache);
 	free(expect);
+	free(path);
+}
+
+/*
+ * The patch-ids of other attributes, or of unknown ones (a version 3
+ * file), are forgotten as the file is read; its path keys are kept.
+ */
+static void test_cache_attributes(void **state)
+{
+	struct fixture *f = *state;
+	char *path = cache_path(f, "attributes-cache");
+	unsigned char a[SHA1_RAWSZ], b[SHA1_RAWSZ], key[SHA1_RAWSZ];
+	char hex[GIT_OID_HEXSZ + 1], want[GIT_OID_HEXSZ + 1];
+	struct patchid_cache cache;
+	struct strbuf sb = STRBUF_INIT;
+	git_commit *modify = lookup(f, "modify"), *several = lookup(f, "several");
+	char *p;
+	FILE *fp;
+
+	memset(a, 0xaa, sizeof(a));
+	memset(b, 0xbb, sizeof(b));
+	our_patch_id(f, "modify", want);
+	patchid_cache_init(&cache, path);
+	patchid_cache_set_attributes(&cache, a);
+	assert_int_equal(cache_get(f, &cache, "modify", hex), 0);
+	assert_int_equal(patchid_cache_pathkey(&cache, f->repo, several, key), 0);
+	assert_int_equal(cache_get(f, &cache, "several", hex), 0);
+	assert_int_equal(patchid_cache_save(&cache), 0);
+	patchid_cache_release(&cache);
+	assert_int_equal(strbuf_read_file(&sb, path), 0);
+	assert_non_null(strstr(sb.buf, "\nattributes aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\n"));
+
+	/* The same attributes: every patch-id read. */
+	patchid_cache_init(&cache, path);
+	patchid_cache_set_attributes(&cache, a);
+	assert_int_equal(patchid_cache_load(&cache), 2);
+	assert_true(patchid_cache_has(&cache, git_commit_id(modify)));
+	assert_true(patchid_cache_has(&cache, git_commit_id(several)));
+	assert_false(cache.dirty);
+	patchid_cache_release(&cache);
+
+	/* Other attributes: none, but the path key. */
+	patchid_cache_init(&cache, path);
+	patchid_cache_set_attributes(&cache, b);
+	assert_int_equal(patchid_cache_load(&cache), 2);
+	assert_false(patchid_cache_has(&cache, git_commit_id(modify)));
+	assert_false(patchid_cache_has(&cache, git_commit_id(several)));
+	assert_true(cache.dirty);
+	assert_int_equal(cache.nr, 1);
+	memset(key, 0, sizeof(key));
+	assert_int_equal(patchid_cache_pathkey(&cache, f->repo, several, key), 0);
+	assert_false(cache.computed);
+	assert_int_equal(cache_get(f, &cache, "modify", hex), 0);
+	assert_string_equal(hex, want);
+	assert_int_equal(cache.computed, 1);
+	assert_int_equal(patchid_cache_save(&cache), 0);
+	patchid_cache_release(&cache);
+	strbuf_reset(&sb);
+	assert_int_equal(strbuf_read_file(&sb, path), 0);
+	assert_non_null(strstr(sb.buf, "\nattributes bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb\n"));
+
+	/* Unknown ones (version 3, no attributes line): the same. */
+	p = strstr(sb.buf, "attributes ");
+	assert_non_null(p);
+	memmove(p, p + 52, strlen(p + 52) + 1);
+	sb.len -= 52;
+	p = strstr(sb.buf, "\nchecksum ");
+	assert_non_null(p);
+	strbuf_setlen(&sb, (size_t)(p - sb.buf) + 1);
+	sb.buf[25] = '3';
+	add_checksum(&sb);
+	fp = fopen(path, "w");
+	assert_non_null(fp);
+	fputs(sb.buf, fp);
+	fclose(fp);
+	patchid_cache_init(&cache, path);
+	capture_stderr(f);
+	assert_int_equal(patchid_cache_load(&cache), 2);
+	assert_stderr(f, "");
+	assert_true(patchid_cache_has(&cache, git_commit_id(modify)));
+	patchid_cache_release(&cache);
+	patchid_cache_init(&cache, path);
+	patchid_cache_set_attributes(&cache, b);
+	assert_int_equal(patchid_cache_load(&cache), 2);
+	assert_false(patchid_cache_has(&cache, git_commit_id(modify)));
+	assert_int_equal(cache.nr, 1);
+	patchid_cache_release(&cache);
+
+	git_commit_free(modify);
+	git_commit_free(several);
+	strbuf_release(&sb);
 	free(path);
 }
 
@@ -1029,6 +1122,7 @@ int main(void)
 		cmocka_unit_test(test_cache_checksum),
 		cmocka_unit_test(test_cache_corrupt),
 		cmocka_unit_test(test_cache_foreign),
+		cmocka_unit_test(test_cache_attributes),
 		cmocka_unit_test(test_cache_save_fails),
 	};
 
