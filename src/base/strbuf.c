@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 char strbuf_slopbuf[1];
@@ -203,6 +204,90 @@ int strbuf_read_file(struct strbuf *sb, const char *path)
 	close(fd);
 	errno = saved;
 	return ret;
+}
+
+/* What a file that is not a regular one is, for a message. */
+static void add_not_regular(struct strbuf *why, const char *path, mode_t mode)
+{
+	struct stat st;
+	const char *what = S_ISFIFO(mode) ? "a FIFO" :
+			   S_ISCHR(mode) ? "a character device" :
+			   S_ISBLK(mode) ? "a block device" :
+			   S_ISSOCK(mode) ? "a socket" :
+			   S_ISDIR(mode) ? "a directory" :
+			   S_ISLNK(mode) ? "a symbolic link" : "a special file";
+
+	if (S_ISLNK(mode) && stat(path, &st) < 0 && errno == ELOOP)
+		what = "a symbolic link that loops";
+	strbuf_addf(why, "%s, not a regular file", what);
+}
+
+int strbuf_read_regular(struct strbuf *sb, const char *path, size_t max,
+			struct strbuf *why)
+{
+	struct stat st, opened;
+	size_t before = sb->len;
+	ssize_t got;
+	int fd, saved;
+
+	if (lstat(path, &st) < 0)
+		return -1;
+	if (!S_ISREG(st.st_mode)) {
+		add_not_regular(why, path, st.st_mode);
+		return 0;
+	}
+	fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0 && errno == ELOOP) {
+		/* Made a symbolic link since lstat(). */
+		add_not_regular(why, path, S_IFLNK);
+		return 0;
+	}
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &opened) < 0) {
+		saved = errno;
+		close(fd);
+		errno = saved;
+		return -1;
+	}
+	if (!S_ISREG(opened.st_mode)) {
+		close(fd);
+		add_not_regular(why, path, opened.st_mode);
+		return 0;
+	}
+	if ((unsigned long long)opened.st_size > max) {
+		close(fd);
+		strbuf_addf(why, "larger than %zu bytes", max);
+		return 0;
+	}
+	/* One byte beyond max tells a file that grew while it was read. */
+	strbuf_grow(sb, (size_t)opened.st_size + 1);
+	for (;;) {
+		char chunk[8192];
+		size_t want = max - (sb->len - before) + 1;
+
+		got = read(fd, chunk, want < sizeof(chunk) ? want : sizeof(chunk));
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got <= 0)
+			break;
+		strbuf_add(sb, chunk, (size_t)got);
+		if (sb->len - before > max)
+			break;
+	}
+	saved = errno;
+	close(fd);
+	if (got < 0) {
+		strbuf_setlen(sb, before);
+		errno = saved;
+		return -1;
+	}
+	if (sb->len - before > max) {
+		strbuf_setlen(sb, before);
+		strbuf_addf(why, "larger than %zu bytes", max);
+		return 0;
+	}
+	return 1;
 }
 
 void strbuf_add_quoted(struct strbuf *sb, const char *p, size_t len,

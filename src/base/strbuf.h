@@ -63,6 +63,30 @@ int strbuf_read_file(struct strbuf *sb, const char *path);
 int strbuf_read_fd(struct strbuf *sb, int fd);
 
 /*
+ * Reads a file someone else made, which may be anything: path is read
+ * into sb (appending) only when it is a regular file of at most max
+ * bytes.  A symbolic link is not followed (it may point at /dev/zero or
+ * at a file of the user's), a FIFO is not waited on, a device is not
+ * opened (lstat() first, then open() with O_NOFOLLOW | O_NONBLOCK and
+ * fstat() of what was opened), and no more than max bytes are read of
+ * a file that grows as it is read.
+ *
+ * Returns 1 when it was read; 0 when it was not, with why (appended)
+ * saying what it is, never what it holds: "a FIFO, not a regular
+ * file", "larger than 1048576 bytes"; -1 with errno set when it cannot
+ * be opened or read (ENOENT when there is none).  The caller names the
+ * file, as a warning when it goes on without it:
+ *
+ *     r = strbuf_read_regular(&sb, path, CAP, &why);
+ *     if (r < 0)
+ *             return error("cannot read '%s': %s", path, strerror(errno));
+ *     if (!r)
+ *             warning("skipping '%s': %s", path, why.buf);
+ */
+int strbuf_read_regular(struct strbuf *sb, const char *path, size_t max,
+			struct strbuf *why);
+
+/*
  * Appends p[0..len) to be quoted in a message to the user: at most max
  * bytes of it, then "...", with control characters and bytes that are
  * not UTF-8 as '?'.

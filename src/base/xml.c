@@ -12,8 +12,9 @@
 void xml_init(struct xml *x, const char *path, const char *buf, size_t len)
 {
 	memset(x, 0, sizeof(*x));
-	x->buf = x->p = buf;
+	x->buf = x->p = x->counted = buf;
 	x->end = buf + len;
+	x->line = 1;
 	x->path = path;
 }
 
@@ -31,14 +32,27 @@ void xml_release(struct xml *x)
 	clear_attrs(x);
 }
 
+/* The newlines of [from, to). */
+static unsigned newlines(const char *from, const char *to)
+{
+	unsigned n = 0;
+
+	while (from < to && (from = memchr(from, '\n', (size_t)(to - from)))) {
+		n++;
+		from++;
+	}
+	return n;
+}
+
+/*
+ * The lines are counted from where the tag before this one ended
+ * (xml_next() moves that mark on), not from the start of the text: a
+ * reader that asks for the line of every tag reads each byte at most
+ * twice, and a report of 100,000 test cases reads in one pass.
+ */
 unsigned xml_line(const struct xml *x)
 {
-	unsigned line = 1;
-	const char *q;
-
-	for (q = x->buf; q < x->p; q++)
-		line += *q == '\n';
-	return line;
+	return x->line + newlines(x->counted, x->p);
 }
 
 int xml_error(const struct xml *x, const char *why)
@@ -195,6 +209,8 @@ int xml_next(struct xml *x)
 	int r;
 
 	clear_attrs(x);
+	x->line += newlines(x->counted, x->p);
+	x->counted = x->p;
 	r = skip_to_tag(x);
 	if (r <= 0)
 		return r;

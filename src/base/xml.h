@@ -44,6 +44,8 @@ struct xml_attr {
 struct xml {
 	const char *buf, *p, *end;	/* the text and where the reader is */
 	const char *path;		/* names the text in messages */
+	const char *counted;		/* the lines before it are counted, */
+	unsigned line;			/* and it is on this one */
 
 	/* The tag xml_next() read last. */
 	const char *name;		/* in the text, not NUL-terminated */

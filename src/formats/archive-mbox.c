@@ -22,11 +22,22 @@
 
 /* --- maildir ---------------------------------------------------------- */
 
-static int read_file(struct strbuf *sb, const char *path)
+/*
+ * A message of a maildir is a file the mail delivery wrote: a regular
+ * file, of this much at most (lore's messages stay far below it).
+ * Anything else in cur/ or new/ (a symbolic link to /dev/zero or to a
+ * file of the user's, a FIFO) is not a message and is not read.
+ */
+#define MAILDIR_MSG_MAX ((size_t)64 << 20)
+
+/* A message into sb: 1; 0 when it is no regular file (why says what); -1. */
+static int read_file(struct strbuf *sb, const char *path, struct strbuf *why)
 {
-	if (strbuf_read_file(sb, path) < 0)
+	int r = strbuf_read_regular(sb, path, MAILDIR_MSG_MAX, why);
+
+	if (r < 0)
 		return error("cannot read '%s': %s", path, strerror(errno));
-	return 0;
+	return r;
 }
 
 struct seen {
@@ -72,9 +83,15 @@ static int read_maildir(struct archive *a, size_t src)
 			if (e) {
 				HASH_DEL(seen, e);
 			} else if (!ret && names[j]->d_name[0] != '.') {
-				ret = read_file(&sb, path);
-				if (!ret)
+				struct strbuf why = STRBUF_INIT;
+				int r = read_file(&sb, path, &why);
+
+				if (r > 0)
 					archive_index_buffer(a, src, sb.buf, sb.len, where);
+				else if (!r)
+					warning("skipping '%s': %s", path, why.buf);
+				ret = r < 0 ? -1 : 0;
+				strbuf_release(&why);
 			}
 			strbuf_release(&sb);
 			free(path);
@@ -318,10 +335,16 @@ static int reread_maildir(struct archive *a, const struct archive_msg *m,
 			  struct strbuf *sb)
 {
 	char *path = xstrfmt("%s/%s", a->sources[m->source].path, m->where);
-	int ret = read_file(sb, path);
+	struct strbuf why = STRBUF_INIT;
+	int ret = read_file(sb, path, &why);
 
+	/* It was a message when it was indexed: it changed since. */
+	if (!ret)
+		ret = error("cannot read message <%s> of '%s': %s", m->message_id,
+			    path, why.buf);
 	free(path);
-	return ret;
+	strbuf_release(&why);
+	return ret < 0 ? -1 : 0;
 }
 
 static int detect_mbox(const char *path, const struct stat *st)

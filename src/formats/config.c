@@ -149,6 +149,84 @@ static int get_number(git_config *cfg, const char *key, unsigned min,
 	return ret;
 }
 
+/* The file a setting came from, for a message: "in '~/.gitconfig'". */
+static char *where_set(const git_config_entry *e, git_repository *repo,
+		       const char *file)
+{
+	int (*find)(git_buf *) = NULL;
+	git_buf buf = GIT_BUF_INIT;
+	char *path = NULL, *where;
+
+	switch (e->level) {
+	case GIT_CONFIG_LEVEL_APP:
+		path = xstrdup(file ? file : "--config");
+		break;
+	case GIT_CONFIG_LEVEL_LOCAL:
+		path = xstrfmt("%sconfig", git_repository_commondir(repo));
+		break;
+	case GIT_CONFIG_LEVEL_GLOBAL:
+		find = git_config_find_global;
+		break;
+	case GIT_CONFIG_LEVEL_XDG:
+		find = git_config_find_xdg;
+		break;
+	case GIT_CONFIG_LEVEL_SYSTEM:
+		find = git_config_find_system;
+		break;
+	default:
+		break;
+	}
+	if (find && !find(&buf))
+		path = xstrdup(buf.ptr);
+	git_error_clear();
+	git_buf_dispose(&buf);
+	if (!path)
+		return xstrdup("in git's configuration");
+	where = xstrfmt(e->include_depth ? "in a file included from '%s'" :
+			"in '%s'", path);
+	free(path);
+	return where;
+}
+
+/*
+ * stablepick.commitUrl: an http or https address.  It becomes the href
+ * of every commit id on the HTML pages, so any other scheme
+ * (javascript:, data:) would put a script on a page that promises
+ * none; and a browser drops blanks and control bytes before it reads
+ * the scheme, so the value must start with it and hold none.
+ */
+static int get_commit_url(git_config *cfg, git_repository *repo,
+			  const char *file, char **out)
+{
+	const char *key = "stablepick.commitUrl", *v;
+	git_config_entry *e = NULL;
+	char *where;
+	int ret = git_config_get_entry(&e, cfg, key);
+
+	if (ret == GIT_ENOTFOUND) {
+		git_error_clear();
+		return 0;
+	}
+	if (ret < 0)
+		return error_git("cannot read '%s'", key);
+	for (v = e->value; *v && (unsigned char)*v > 0x20 && *v != 0x7f; v++)
+		;
+	if (!*v && (!ascii_strncasecmp(e->value, "https://", 8) ||
+		    !ascii_strncasecmp(e->value, "http://", 7))) {
+		free(*out);
+		*out = xstrdup(e->value);
+		git_config_entry_free(e);
+		return 0;
+	}
+	where = where_set(e, repo, file);
+	ret = error("bad value '%s' of %s (%s): expected an http:// or "
+		    "https:// address, %%H for the commit id, without blanks",
+		    e->value, key, where);
+	free(where);
+	git_config_entry_free(e);
+	return ret;
+}
+
 int config_load(struct config *c, git_repository *repo, const char *file)
 {
 	git_config *cfg = NULL, *snap = NULL;
@@ -183,7 +261,7 @@ int config_load(struct config *c, git_repository *repo, const char *file)
 	if (!ret)
 		ret = get_string(snap, "stablepick.stableUrl", &c->stable_url);
 	if (!ret)
-		ret = get_string(snap, "stablepick.commitUrl", &c->commit_url);
+		ret = get_commit_url(snap, repo, file, &c->commit_url);
 	if (!ret)
 		ret = get_backport_line(snap, &c->backport_line);
 	if (!ret)

@@ -260,14 +260,22 @@ size_t cve_set_fixed_by(const struct cve_set *s, const git_oid *id,
 	return f ? f->nr : 0;
 }
 
+/*
+ * A record's file names a few commits: one of a megabyte is no record.
+ * What a checkout holds is read as regular files alone (a .sha1 that
+ * is a symbolic link to /dev/zero, or a FIFO, is skipped and named).
+ */
+#define CVE_FILE_MAX ((size_t)1 << 20)
+
 /* The records of one year's directory. */
 static int load_year(struct cve_set *s, const char *dir)
 {
 	struct strbuf path = STRBUF_INIT, sha1 = STRBUF_INIT, dyad = STRBUF_INIT;
+	struct strbuf why = STRBUF_INIT;
 	struct dirent *de;
 	char **names = NULL;
 	size_t nr = 0, alloc = 0, i;
-	int ret = 0;
+	int ret = 0, r;
 	DIR *d = opendir(dir);
 
 	if (!d)
@@ -292,17 +300,27 @@ static int load_year(struct cve_set *s, const char *dir)
 		strbuf_reset(&path);
 		strbuf_addf(&path, "%s/%s.sha1", dir, names[i]);
 		strbuf_reset(&sha1);
-		if (strbuf_read_file(&sha1, path.buf) < 0) {
-			ret = error("cannot read '%s': %s", path.buf,
-				    strerror(errno));
+		strbuf_reset(&why);
+		r = strbuf_read_regular(&sha1, path.buf, CVE_FILE_MAX, &why);
+		if (r <= 0) {
+			if (r < 0)
+				ret = error("cannot read '%s': %s", path.buf,
+					    strerror(errno));
+			else
+				warning("skipping '%s': %s", path.buf, why.buf);
 			continue;
 		}
 		dyad_path = xstrfmt("%s/%s.dyad", dir, names[i]);
 		strbuf_reset(&dyad);
-		has_dyad = strbuf_read_file(&dyad, dyad_path) >= 0;
-		if (!has_dyad && errno != ENOENT)
+		strbuf_reset(&why);
+		r = strbuf_read_regular(&dyad, dyad_path, CVE_FILE_MAX, &why);
+		has_dyad = r > 0;
+		if (r < 0 && errno != ENOENT)
 			ret = error("cannot read '%s': %s", dyad_path,
 				    strerror(errno));
+		else if (!r)
+			warning("skipping '%s': %s; the record is read without "
+				"it", dyad_path, why.buf);
 		if (cve_set_add(s, names[i], path.buf, sha1.buf, sha1.len,
 				dyad_path, has_dyad ? dyad.buf : NULL,
 				dyad.len) < 0)
@@ -313,6 +331,7 @@ static int load_year(struct cve_set *s, const char *dir)
 	strbuf_release(&path);
 	strbuf_release(&sha1);
 	strbuf_release(&dyad);
+	strbuf_release(&why);
 	return ret;
 }
 

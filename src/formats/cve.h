@@ -55,7 +55,9 @@ void cve_set_release(struct cve_set *s);
  * Reads the records of dir (a checkout holding cve/published/).
  * Returns 0, or -1 after printing "error: FILE:LINE: cause" for every
  * malformed line (the files are data someone published: none is
- * skipped silently).
+ * skipped silently).  Only regular files are read, of a megabyte at
+ * most: a record's file that is anything else (a symbolic link, a
+ * FIFO) is skipped, with a warning naming it and what it is.
  */
 int cve_set_load(struct cve_set *s, const char *dir);
 

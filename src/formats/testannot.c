@@ -167,47 +167,33 @@ static int lstat_mode(const char *path, mode_t *mode)
 	return 0;
 }
 
-static int read_file(struct strbuf *sb, const char *path)
-{
-	strbuf_reset(sb);
-	if (strbuf_read_file(sb, path) < 0)
-		return error("cannot read '%s': %s", path, strerror(errno));
-	return 0;
-}
+/* A test or a helper is a script or a C file: none is near this. */
+#define TEST_FILE_MAX ((size_t)16 << 20)
 
 /*
- * A file that is not read, named: a FIFO would block the read, a
- * device is no test, and a symbolic link may point anywhere (or loop).
+ * A regular file into sb: 1; 0 for anything else, skipped: a FIFO
+ * would block the read, a device is no test, and a symbolic link may
+ * point anywhere (or loop), all named; a directory is no file, and
+ * nothing is said of it.  -1 after an error.
  */
-static void warn_skipped(const char *path, mode_t mode)
-{
-	struct stat st;
-	const char *what = S_ISFIFO(mode) ? "a FIFO" :
-			   S_ISCHR(mode) ? "a character device" :
-			   S_ISBLK(mode) ? "a block device" :
-			   S_ISSOCK(mode) ? "a socket" :
-			   S_ISLNK(mode) ? "a symbolic link" : "a special file";
-
-	/* A directory is no file: nothing to say of it. */
-	if (S_ISDIR(mode))
-		return;
-	if (S_ISLNK(mode) && stat(path, &st) < 0 && errno == ELOOP)
-		what = "a symbolic link that loops";
-	warning("skipping '%s': %s, not a regular file", path, what);
-}
-
-/* A regular file into sb: 1; 0 for anything else (skipped); -1. */
 static int read_regular(struct strbuf *sb, const char *path)
 {
+	struct strbuf why = STRBUF_INIT;
 	mode_t mode;
+	int r;
 
 	if (lstat_mode(path, &mode) < 0)
 		return -1;
-	if (!S_ISREG(mode)) {
-		warn_skipped(path, mode);
+	if (S_ISDIR(mode))
 		return 0;
-	}
-	return read_file(sb, path) < 0 ? -1 : 1;
+	strbuf_reset(sb);
+	r = strbuf_read_regular(sb, path, TEST_FILE_MAX, &why);
+	if (r < 0)
+		error("cannot read '%s': %s", path, strerror(errno));
+	else if (!r)
+		warning("skipping '%s': %s", path, why.buf);
+	strbuf_release(&why);
+	return r;
 }
 
 static int all_digits(const char *s)
@@ -398,18 +384,16 @@ int testannot_read_ltp(struct testannot_set *set, const char *dir)
 			if (push_entries(&path, base, rel, &stack, &nr,
 					 &alloc) < 0)
 				ret = -1;
-		} else if (!S_ISREG(mode)) {
-			if ((test = ltp_test_name(rel, &shell)))
-				warn_skipped(path.buf, mode);
-			free(test);
 		} else if ((test = ltp_test_name(rel, &shell))) {
-			if (read_file(&buf, path.buf) < 0) {
+			int r = read_regular(&buf, path.buf);
+
+			if (r < 0) {
 				ret = -1;
-			} else if (shell) {
+			} else if (r && shell) {
 				/* A test when it has the loader's metadata. */
 				set->nr_tests += testannot_parse_ltp_shell(
 					set, test, rel, buf.buf, buf.len);
-			} else {
+			} else if (r) {
 				testannot_parse_ltp(set, test, rel, buf.buf,
 						    buf.len);
 				set->nr_tests++;

@@ -4,12 +4,13 @@
  * what is new from the state lines the cache holds).
  *
  * Two small archives are made once: an mbox and a maildir, each of
- * two messages.  The first byte of the input picks one (bit 0: the
- * maildir) and says how the rest is written as that archive's cache
- * file: bit 1 puts the first two lines a run writes ahead of it (the
- * header and "source KIND PATH", which a fuzzer cannot guess, as the
- * path is this process's), bit 2 seals it with the checksum the reader
- * expects.  The mbox's size and modification time are fixed, so that
+ * two messages (the maildir also holds what is no message and is
+ * never read: a symbolic link to /dev/zero, one to a file, a FIFO).
+ * The first byte of the input picks one (bit 0: the maildir) and says
+ * how the rest is written as that archive's cache file: bit 1 puts the
+ * first two lines a run writes ahead of it (the header and "source
+ * KIND PATH", which a fuzzer cannot guess, as the path is this
+ * process's), bit 2 seals it with the checksum the reader expects.  The mbox's size and modification time are fixed, so that
  * a state line "mbox 779 1700000000.000000000 ..." of the corpus
  * matches it and the messages come from the cache alone.
  *
@@ -77,6 +78,9 @@ static void clean_up(void)
 {
 	static const char *const files[] = {
 		"Maildir/cur/1700000000.1.host:2,S", "Maildir/new/1700000001.2.host",
+		"Maildir/cur/1700000002.zero.host:2,S",
+		"Maildir/cur/1700000003.secret.host:2,S",
+		"Maildir/new/1700000004.fifo.host", "secret",
 		"Maildir/cur", "Maildir/new", "Maildir/tmp", "Maildir",
 		"list.mbox",
 	};
@@ -138,6 +142,26 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 		free(p);
 		p = xstrfmt("%s/new/1700000001.2.host", paths[1]);
 		write_path(p, msg2, sizeof(msg2) - 1);
+		free(p);
+	}
+	/*
+	 * What is no message is never read, first or again (a cache may
+	 * list its name): a link to /dev/zero, a link to a file of the
+	 * user's, a FIFO.
+	 */
+	{
+		char *p = xstrfmt("%s/cur/1700000002.zero.host:2,S", paths[1]);
+		char *secret = xstrfmt("%s/secret", real);
+
+		FUZZ_CHECK(!symlink("/dev/zero", p) || errno == EEXIST);
+		free(p);
+		write_path(secret, msg1, sizeof(msg1) - 1);
+		p = xstrfmt("%s/cur/1700000003.secret.host:2,S", paths[1]);
+		FUZZ_CHECK(!symlink(secret, p) || errno == EEXIST);
+		free(p);
+		free(secret);
+		p = xstrfmt("%s/new/1700000004.fifo.host", paths[1]);
+		FUZZ_CHECK(!mkfifo(p, 0600) || errno == EEXIST);
 		free(p);
 	}
 	kinds[0] = "mbox";

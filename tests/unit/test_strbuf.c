@@ -7,8 +7,12 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "base/error.h"
 #include "base/json.h"
@@ -157,6 +161,77 @@ static void test_suggest_score(void **state)
 	assert_true(suggest_score("zzzzzzzz", "master") >= SUGGEST_FLOOR);
 }
 
+/*
+ * strbuf_read_regular(): a regular file up to the cap is read; a
+ * symbolic link (to /dev/zero or to a file), a FIFO, a directory or a
+ * file over the cap is not, and why says what it is, not what it holds.
+ */
+static void test_read_regular(void **state)
+{
+	char dir[] = "/tmp/test_strbuf.XXXXXX";
+	struct strbuf sb = STRBUF_INIT, why = STRBUF_INIT;
+	char *file, *link, *zero, *fifo, *sub, *missing;
+	FILE *f;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	file = xstrfmt("%s/file", dir);
+	link = xstrfmt("%s/link", dir);
+	zero = xstrfmt("%s/zero", dir);
+	fifo = xstrfmt("%s/fifo", dir);
+	sub = xstrfmt("%s/sub", dir);
+	missing = xstrfmt("%s/missing", dir);
+	f = fopen(file, "w");
+	assert_non_null(f);
+	fputs("secret\n", f);
+	fclose(f);
+	assert_int_equal(symlink(file, link), 0);
+	assert_int_equal(symlink("/dev/zero", zero), 0);
+	assert_int_equal(mkfifo(fifo, 0600), 0);
+	assert_int_equal(mkdir(sub, 0700), 0);
+
+	strbuf_addstr(&sb, ">");
+	assert_int_equal(strbuf_read_regular(&sb, file, 7, &why), 1);
+	assert_string_equal(sb.buf, ">secret\n");
+	assert_int_equal(why.len, 0);
+	/* One byte over the cap: not read, and sb as it was. */
+	assert_int_equal(strbuf_read_regular(&sb, file, 6, &why), 0);
+	assert_string_equal(sb.buf, ">secret\n");
+	assert_string_equal(why.buf, "larger than 6 bytes");
+	strbuf_reset(&why);
+	assert_int_equal(strbuf_read_regular(&sb, link, 100, &why), 0);
+	assert_string_equal(why.buf, "a symbolic link, not a regular file");
+	strbuf_reset(&why);
+	assert_int_equal(strbuf_read_regular(&sb, zero, 100, &why), 0);
+	assert_string_equal(why.buf, "a symbolic link, not a regular file");
+	strbuf_reset(&why);
+	assert_int_equal(strbuf_read_regular(&sb, fifo, 100, &why), 0);
+	assert_string_equal(why.buf, "a FIFO, not a regular file");
+	strbuf_reset(&why);
+	assert_int_equal(strbuf_read_regular(&sb, sub, 100, &why), 0);
+	assert_string_equal(why.buf, "a directory, not a regular file");
+	strbuf_reset(&why);
+	assert_int_equal(strbuf_read_regular(&sb, missing, 100, &why), -1);
+	assert_int_equal(errno, ENOENT);
+	assert_int_equal(why.len, 0);
+	assert_string_equal(sb.buf, ">secret\n");
+
+	unlink(file);
+	unlink(link);
+	unlink(zero);
+	unlink(fifo);
+	rmdir(sub);
+	rmdir(dir);
+	free(file);
+	free(link);
+	free(zero);
+	free(fifo);
+	free(sub);
+	free(missing);
+	strbuf_release(&sb);
+	strbuf_release(&why);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -168,6 +243,7 @@ int main(void)
 		cmocka_unit_test(test_json_escapes),
 		cmocka_unit_test(test_json_invalid_utf8),
 		cmocka_unit_test(test_suggest_score),
+		cmocka_unit_test(test_read_regular),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
