@@ -38,38 +38,124 @@ static const struct mail_addrs *maintainers_of(const struct review_people *v,
 #define DEFER_DAYS 7
 
 /*
+ * How far a mail's Date: may be ahead of now and still be read: a
+ * sender's clock or time zone set wrong.  Its date then counts as now.
+ */
+#define DATE_SLACK 86400
+
+/* t as the ledger writes a time, or "after 9999". */
+static void format_mail_date(char buf[21], git_time_t t)
+{
+	if (t > 253402300799LL)
+		snprintf(buf, 21, "after 9999");
+	else
+		ledger_format_when(buf, t);
+}
+
+/*
+ * Why the mail of an answer is not read at all (freed by the caller),
+ * or NULL, and *date its Date:, no later than now.
+ */
+static char *bad_mail(const struct review_found *f, git_time_t now,
+		      git_time_t *date)
+{
+	const struct archive_msg *m = f->msg;
+	char when[21], asked[21];
+
+	if (f->skip)
+		return xstrdup(f->skip);
+	if (m->time <= 0)
+		return xstrdup("its Date: is missing, before 1970 or cannot "
+			       "be read");
+	format_mail_date(when, m->time);
+	if (m->time > now + DATE_SLACK)
+		return xstrfmt("its Date: is in the future (%s)", when);
+	if (f->asked && f->asked->time > 0 && m->time < f->asked->time) {
+		format_mail_date(asked, f->asked->time);
+		return xstrfmt("its Date: (%s) is before the review mail <%s> "
+			       "it answers was written (%s)", when,
+			       f->asked->message_id, asked);
+	}
+	*date = m->time < now ? m->time : now;
+	return NULL;
+}
+
+/*
+ * Whether the ledger's decision old outranks an answer dated date
+ * (NULL: it does not), as a static text saying why, or in *mark the
+ * "kept the mark of ..." text to free.
+ */
+static const char *outranked(const struct ledger_entry *old,
+			     const struct review_found *f, git_time_t date,
+			     char **mark)
+{
+	const struct ledger_origin *o;
+	char day[11];
+	const char *lt;
+
+	if (!old)
+		return NULL;
+	o = &old->origin;
+	/* An answer to the whole series: a NAK of one commit stands. */
+	if (f->to_cover)
+		return "recorded before";
+	if (ledger_origin_known(o)) {
+		/* Another answer: the later one, by the mails' dates. */
+		if ((o->message_id && !strcmp(o->message_id, f->msg->message_id)) ||
+		    (o->date ? o->date : old->when) >= date)
+			return "recorded before";
+		return NULL;
+	}
+	/*
+	 * A decision by mark (or by an older stablepick): the answer does
+	 * not outrank it, even written later; it is listed, and mark
+	 * decides again if it should count.
+	 */
+	if (old->when >= date)
+		return "recorded before";
+	lt = strstr(old->who, " <");
+	ledger_format_date(day, old->when);
+	*mark = xstrfmt("kept the mark of %s by %.*s", day,
+			lt ? (int)(lt - old->who) : (int)strlen(old->who),
+			old->who);
+	return *mark;
+}
+
+/*
  * What to do with one answer: a decision to record (in *e, returning
  * "accepted", "rejected" or "deferred"), "noted, no decision" for a
- * maintainer's reply that decides nothing, or why not; NULL for what
- * is not listed (someone else's reply that decides nothing).
+ * maintainer's reply that decides nothing, or why not ("skipped", the
+ * cause in o->cause); NULL for what is not listed (someone else's
+ * reply that decides nothing).
  */
 static const char *judge_answer(struct run *run,
 				const struct review_people *people, size_t nr,
-				const struct review_found *f,
-				const struct candidate *c, git_time_t now,
-				struct ledger_entry *e)
+				struct ack_outcome *o, git_time_t now,
+				struct ledger_entry *e, char **what)
 {
+	const struct review_found *f = o->found;
+	const struct candidate *c = o->cand;
 	const struct mail_addrs *m;
-	const struct ledger_entry *old;
-	git_time_t when;
+	const char *why;
+	git_time_t date = 0;
 	char *line;
 
+	o->cause = bad_mail(f, now, &date);
+	if (o->cause)
+		return "skipped";
 	if (!c)
 		return f->answer == REVIEW_NONE ? NULL : "not a candidate";
+	if (!f->sender)
+		return f->answer == REVIEW_NONE ? NULL : "not one sender";
 	m = maintainers_of(people, nr, candidate_subsystem(c));
-	if (!m || !mail_addrs_has(m, f->msg->email))
+	if (!m || !mail_addrs_has(m, f->sender))
 		return f->answer == REVIEW_NONE ? NULL : "not a maintainer";
 	if (f->answer == REVIEW_NONE)
 		return "noted, no decision";
-	/*
-	 * Not over a decision as late as the answer (this answer, or a
-	 * later mark), nor, for an answer to the whole series, over any
-	 * decision about this commit (a NAK of it stands).
-	 */
-	old = ledger_find(&run->ledger, run->branch.name, &f->commit);
-	when = f->msg->time ? (git_time_t)f->msg->time : now;
-	if (old && (old->when >= when || f->to_cover))
-		return "recorded before";
+	why = outranked(ledger_find(&run->ledger, run->branch.name, &f->commit),
+			f, date, what);
+	if (why)
+		return why;
 	memset(e, 0, sizeof(*e));
 	e->decision = f->answer == REVIEW_NAK ? DECISION_REJECTED :
 		      f->answer == REVIEW_DEFER ? DECISION_DEFERRED :
@@ -78,15 +164,28 @@ static const char *judge_answer(struct run *run,
 		e->until_tag = xstrdup(f->until_tag);
 	else if (f->answer == REVIEW_DEFER)
 		e->until = f->until ? f->until :
-			(when / 86400 + DEFER_DAYS) * 86400;
-	e->when = when;
+			(date / 86400 + DEFER_DAYS) * 86400;
+	/* Learnt now: the mail's date is only evidence, in its origin. */
+	e->when = now;
 	e->branch = xstrdup(run->branch.name);
 	git_oid_cpy(&e->commit, &f->commit);
 	e->who = one_line(f->msg->from);
 	line = one_line(f->line);
 	e->reason = xstrfmt("%s in <%s>", line, f->msg->message_id);
 	free(line);
+	e->origin.archive = one_line(o->archive);
+	e->origin.message_id = one_line(f->msg->message_id);
+	e->origin.from = one_line(f->msg->from);
+	e->origin.date = date;
 	return decision_name(e->decision);
+}
+
+/* Whether o is a skip of the mail the outcome before it skipped too. */
+static int skipped_before(const struct ack_outcome *v, size_t nr,
+			  const struct ack_outcome *o)
+{
+	return nr && v[nr - 1].cause && o->cause &&
+	       v[nr - 1].found->msg == o->found->msg;
 }
 
 static int acks(struct run_context *ctx, int argc, char **argv)
@@ -106,7 +205,8 @@ static int acks(struct run_context *ctx, int argc, char **argv)
 	struct ack_outcome *outcomes = NULL;
 	struct ledger_entry *entries = NULL;
 	size_t nr_people = 0, nr_found = 0, nr_entries = 0, nr_outcomes = 0;
-	size_t i;
+	size_t i, skipped = 0;
+	char **whats = NULL;
 	struct strbuf out = STRBUF_INIT;
 	struct cli_end end = { 0 };
 	struct run run;
@@ -136,19 +236,27 @@ static int acks(struct run_context *ctx, int argc, char **argv)
 	if (!ret) {
 		outcomes = xcalloc(nr_found ? nr_found : 1, sizeof(*outcomes));
 		entries = xcalloc(nr_found ? nr_found : 1, sizeof(*entries));
+		whats = xcalloc(nr_found ? nr_found : 1, sizeof(*whats));
 	}
 	for (i = 0; !ret && i < nr_found; i++) {
 		struct ack_outcome *o = &outcomes[nr_outcomes];
 		enum decision d;
 
+		memset(o, 0, sizeof(*o));
 		o->found = &found[i];
+		o->archive = run.archive->sources[found[i].msg->source].path;
 		o->cand = candidate_list_find(&run.scan.candidates,
 					      &found[i].commit);
-		o->what = judge_answer(&run, people, nr_people, &found[i],
-				       o->cand, now, &entries[nr_entries]);
+		o->what = judge_answer(&run, people, nr_people, o, now,
+				       &entries[nr_entries], &whats[i]);
+		if (skipped_before(outcomes, nr_outcomes, o)) {
+			free(o->cause);
+			continue;
+		}
 		if (!o->what)
 			continue;
 		nr_outcomes++;
+		skipped += !!o->cause;
 		if (!decision_parse(o->what, &d))
 			o->entry = &entries[nr_entries++];
 	}
@@ -163,12 +271,23 @@ static int acks(struct run_context *ctx, int argc, char **argv)
 		free(entries[i].who);
 		free(entries[i].reason);
 		free(entries[i].until_tag);
+		free(entries[i].origin.archive);
+		free(entries[i].origin.message_id);
+		free(entries[i].origin.from);
 	}
+	for (i = 0; i < nr_outcomes; i++)
+		free(outcomes[i].cause);
+	for (i = 0; i < nr_found; i++)
+		free(whats ? whats[i] : NULL);
+	free(whats);
 	free(entries);
 	free(outcomes);
 	review_found_release(found, nr_found);
 	run_review_people_release(people, nr_people);
 	cli_args_release(&a);
+	/* Something was skipped: the rest is recorded, the status says so. */
+	if (!ret && skipped)
+		ret = CLI_SKIPPED;
 	end.out = &out;
 	end.run = &run;
 	return cli_end(ctx, &end, ret);

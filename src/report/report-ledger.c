@@ -57,6 +57,9 @@ void report_ledger_sync(struct strbuf *out, const struct ledger_sync *s)
 	}
 	strbuf_addf(out, "the ledger and %s hold the same %zu decision%s\n",
 		    s->ref, s->decisions, plural(s->decisions));
+	if (s->skipped)
+		strbuf_addf(out, "%zu decision%s dated in the future left out (see "
+			    "the warnings)\n", s->skipped, plural(s->skipped));
 }
 
 void report_decision(struct strbuf *out, git_repository *repo,

@@ -108,6 +108,19 @@ struct review_found {
 	git_time_t until;		/* a deferral's, as in review_said */
 	char *until_tag;
 	int to_cover;			/* answers the cover: every patch */
+	/*
+	 * The one address of its From: as read again from the archive,
+	 * lower case; NULL when From: holds none or several ("Mallory
+	 * <m@evil>, Rhea <rhea@example.org>" is no one's answer).
+	 */
+	char *sender;
+	/* The review mail (patch, cover, checklist) it answers, if held. */
+	const struct archive_msg *asked;
+	/*
+	 * Why the mail could not be read (then answer is REVIEW_NONE and
+	 * commit maybe zero), else NULL.
+	 */
+	char *skip;
 	size_t seq;			/* internal: the order found */
 };
 
@@ -118,8 +131,9 @@ struct review_found {
  * decides nothing: once, on the first patch); the lines of one to a
  * checklist about the commits they number, read from the checklist
  * mail in a, the ids resolved in repo (a reply that answers no number
- * is read as one to a cover, for every item).  Returns 0 or -1 after
- * an error message.
+ * is read as one to a cover, for every item).  A reply that cannot be
+ * read again (nor the checklist it answers) is an answer with its
+ * skip set, not an error.  Returns 0.
  */
 int review_collect(struct archive *a, git_repository *repo,
 		   const char *branch, struct review_found **out, size_t *nr);

@@ -99,6 +99,9 @@ test_cmp "$tmp/expect" "$tmp/actual"
 ok "propose --format review: a thread to the list, Cc the maintainers"
 
 # --- the answers, in the list's archive --------------------------------
+# acks runs after the answers were written (a mail dated more than a
+# day after now is skipped).
+export STABLEPICK_NOW=1701820800	# Wed, 6 Dec 2023
 id_of() { sed -n "s/^Message-ID: <\(.*\)>$/\1/p" "$1"; }
 cover=$(id_of "$tmp/split/0001")
 p1=$(id_of "$tmp/split/0002")
