@@ -19,6 +19,19 @@ void report_add_other_decision(struct strbuf *out,
 		    e->who);
 	if (*e->reason)
 		strbuf_addf(out, ": %s", e->reason);
+	if (full_who && ledger_origin_known(&e->origin)) {
+		strbuf_addstr(out, "; ");
+		report_add_origin(out, e);
+	}
+}
+
+void report_add_origin(struct strbuf *out, const struct ledger_entry *e)
+{
+	if (!ledger_origin_known(&e->origin))
+		return;
+	strbuf_addstr(out, "read from ");
+	ledger_origin_text(out, &e->origin);
+	strbuf_addstr(out, " (a claim by the mail's sender)");
 }
 
 void report_add_deferral_over(struct strbuf *out, const struct ledger_entry *e)
@@ -86,6 +99,11 @@ void report_decision(struct strbuf *out, git_repository *repo,
 	if (*e->reason)
 		strbuf_addf(out, " (%s)", e->reason);
 	strbuf_addch(out, '\n');
+	if (ledger_origin_known(&e->origin)) {
+		strbuf_addstr(out, "    ");
+		report_add_origin(out, e);
+		strbuf_addch(out, '\n');
+	}
 	if (ret > 0)
 		malformed_release(&bad);
 	git_commit_free(commit);
