@@ -73,7 +73,7 @@ static char *bad_mail(const struct review_found *f, git_time_t now,
 	if (f->asked && f->asked->time > 0 && m->time < f->asked->time) {
 		format_mail_date(asked, f->asked->time);
 		return xstrfmt("its Date: (%s) is before the review mail <%s> "
-			       "it answers was written (%s)", when,
+			       "it answers was sent (%s)", when,
 			       f->asked->message_id, asked);
 	}
 	*date = m->time < now ? m->time : now;

@@ -454,6 +454,22 @@ static void collect_cover(struct archive *a, const struct archive_msg *m,
 			m->message_id, root);
 }
 
+/*
+ * The review mail of id, or the first of its thread (the cover) when
+ * that one is dated later: a patch mail carries its commit's date, the
+ * cover the day it was sent.
+ */
+static const struct archive_msg *sent_as(const struct archive *a,
+					 const char *id)
+{
+	const struct archive_msg *m = archive_find(a, id), *top;
+
+	if (!m || !m->thread)
+		return m;
+	top = archive_find(a, m->thread);
+	return top && top->time > m->time ? top : m;
+}
+
 int review_collect(struct archive *a, git_repository *repo,
 		   const char *branch, struct review_found **out, size_t *nr)
 {
@@ -499,7 +515,7 @@ int review_collect(struct archive *a, git_repository *repo,
 		}
 		for (j = before; j < *nr; j++) {
 			(*out)[j].sender = sender ? xstrdup(sender) : NULL;
-			(*out)[j].asked = archive_find(a, root);
+			(*out)[j].asked = sent_as(a, root);
 		}
 		free(sender);
 		free(body);

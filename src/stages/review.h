@@ -114,7 +114,11 @@ struct review_found {
 	 * <m@evil>, Rhea <rhea@example.org>" is no one's answer).
 	 */
 	char *sender;
-	/* The review mail (patch, cover, checklist) it answers, if held. */
+	/*
+	 * The review mail (patch, cover, checklist) it answers, if held;
+	 * for a patch, its cover when dated later (a patch mail carries
+	 * its commit's date).
+	 */
 	const struct archive_msg *asked;
 	/*
 	 * Why the mail could not be read (then answer is REVIEW_NONE and
