@@ -143,6 +143,23 @@ grep -q "^warning: $ledger:2: a decision dated 2099-01-01T00:00:00Z, in the futu
 	fail "a line of 2099 in the ledger outranks a mark"
 ok "ledger: a line dated in the future is named and not counted"
 
+# One a few hours ahead (another clone's clock) counts, but a mark made
+# now still outranks it: dated a second after it, with a warning.
+rm -f "$ledger"
+{
+	echo '# stablepick ledger 1'
+	printf 'linux-6.6.y\t%s\taccepted\t2023-12-07T03:00:00Z\t-\tBob <bob@example.org>\tfine\n' "$x2"
+} >"$ledger"
+[ "$(verdict "$x2")" = accepted ] || fail "a line three hours ahead does not count"
+"$STABLEPICK" mark --branch linux-6.6.y "$x2" rejected >/dev/null 2>"$tmp/err"
+echo "warning: the ledger's decision about $(short "$x2") is dated 2023-12-07T03:00:00Z, after now (by Bob <bob@example.org>): this one is dated a second later, to outrank it" >"$tmp/expect"
+test_cmp "$tmp/expect" "$tmp/err"
+tail -n 1 "$ledger" | cut -f3,4 >"$tmp/actual"
+printf 'rejected\t2023-12-07T03:00:01Z\n' >"$tmp/expect"
+test_cmp "$tmp/expect" "$tmp/actual"
+[ "$(verdict "$x2")" = rejected ] || fail "a line three hours ahead outranks a mark"
+ok "mark: a decision a few hours ahead does not outrank a mark made now"
+
 # A note of 2099 from another clone: ledger sync takes the rest, not it.
 rm -f "$ledger"
 "$STABLEPICK" mark --branch linux-6.6.y "$x4" deferred >/dev/null
