@@ -8,7 +8,6 @@
 #include "base/strbuf.h"
 #include "base/util.h"
 
-#include <stdio.h>
 #include <string.h>
 
 /* A copy of s, control characters (a tab, a line break) made spaces. */
@@ -38,90 +37,6 @@ static const struct mail_addrs *maintainers_of(const struct review_people *v,
 #define DEFER_DAYS 7
 
 /*
- * How far a mail's Date: may be ahead of now and still be read: a
- * sender's clock or time zone set wrong.  Its date then counts as now.
- */
-#define DATE_SLACK 86400
-
-/* t as the ledger writes a time, or "after 9999". */
-static void format_mail_date(char buf[21], git_time_t t)
-{
-	if (t > 253402300799LL)
-		snprintf(buf, 21, "after 9999");
-	else
-		ledger_format_when(buf, t);
-}
-
-/*
- * Why the mail of an answer is not read at all (freed by the caller),
- * or NULL, and *date its Date:, no later than now.
- */
-static char *bad_mail(const struct review_found *f, git_time_t now,
-		      git_time_t *date)
-{
-	const struct archive_msg *m = f->msg;
-	char when[21], asked[21];
-
-	if (f->skip)
-		return xstrdup(f->skip);
-	if (m->time <= 0)
-		return xstrdup("its Date: is missing, before 1970 or cannot "
-			       "be read");
-	format_mail_date(when, m->time);
-	if (m->time > now + DATE_SLACK)
-		return xstrfmt("its Date: is in the future (%s)", when);
-	if (f->asked && f->asked->time > 0 && m->time < f->asked->time) {
-		format_mail_date(asked, f->asked->time);
-		return xstrfmt("its Date: (%s) is before the review mail <%s> "
-			       "it answers was sent (%s)", when,
-			       f->asked->message_id, asked);
-	}
-	*date = m->time < now ? m->time : now;
-	return NULL;
-}
-
-/*
- * Whether the ledger's decision old outranks an answer dated date
- * (NULL: it does not), as a static text saying why, or in *mark the
- * "kept the mark of ..." text to free.
- */
-static const char *outranked(const struct ledger_entry *old,
-			     const struct review_found *f, git_time_t date,
-			     char **mark)
-{
-	const struct ledger_origin *o;
-	char day[11];
-	const char *lt;
-
-	if (!old)
-		return NULL;
-	o = &old->origin;
-	/* An answer to the whole series: a NAK of one commit stands. */
-	if (f->to_cover)
-		return "recorded before";
-	if (ledger_origin_known(o)) {
-		/* Another answer: the later one, by the mails' dates. */
-		if ((o->message_id && !strcmp(o->message_id, f->msg->message_id)) ||
-		    (o->date ? o->date : old->when) >= date)
-			return "recorded before";
-		return NULL;
-	}
-	/*
-	 * A decision by mark (or by an older stablepick): the answer does
-	 * not outrank it, even written later; it is listed, and mark
-	 * decides again if it should count.
-	 */
-	if (old->when >= date)
-		return "recorded before";
-	lt = strstr(old->who, " <");
-	ledger_format_date(day, old->when);
-	*mark = xstrfmt("kept the mark of %s by %.*s", day,
-			lt ? (int)(lt - old->who) : (int)strlen(old->who),
-			old->who);
-	return *mark;
-}
-
-/*
  * What to do with one answer: a decision to record (in *e, returning
  * "accepted", "rejected" or "deferred"), "noted, no decision" for a
  * maintainer's reply that decides nothing, or why not ("skipped", the
@@ -140,7 +55,7 @@ static const char *judge_answer(struct run *run,
 	git_time_t date = 0;
 	char *line;
 
-	o->cause = bad_mail(f, now, &date);
+	o->cause = review_distrust(f, now, &date);
 	if (o->cause)
 		return "skipped";
 	if (!c)
@@ -152,8 +67,8 @@ static const char *judge_answer(struct run *run,
 		return f->answer == REVIEW_NONE ? NULL : "not a maintainer";
 	if (f->answer == REVIEW_NONE)
 		return "noted, no decision";
-	why = outranked(ledger_find(&run->ledger, run->branch.name, &f->commit),
-			f, date, what);
+	why = review_outranked(ledger_find(&run->ledger, run->branch.name,
+					   &f->commit), f, date, what);
 	if (why)
 		return why;
 	memset(e, 0, sizeof(*e));

@@ -137,28 +137,6 @@ static char *default_who(git_repository *repo)
 	return who;
 }
 
-/*
- * The time of a mark: now, unless the ledger holds a decision for the
- * same commit dated after now (another clone's clock is ahead): then a
- * second after it, with a warning, so that nothing read from elsewhere
- * outranks what the user just decided.
- */
-static git_time_t mark_time(struct ledger *l, const char *branch,
-			    const git_oid *commit, git_time_t now)
-{
-	const struct ledger_entry *e = ledger_find(l, branch, commit);
-	char hex[GIT_OID_HEXSZ + 1], when[21];
-
-	if (!e || e->when <= now)
-		return now;
-	git_oid_tostr(hex, 13, commit);
-	ledger_format_when(when, e->when);
-	warning("the ledger's decision about %s is dated %s, after now (by "
-		"%s): this one is dated a second later, to outrank it", hex,
-		when, e->who);
-	return e->when + 1;
-}
-
 static int record(struct strbuf *out, struct run_context *ctx,
 		  struct ledger *l, const struct mark_args *a, git_time_t now)
 {
@@ -179,8 +157,9 @@ static int record(struct strbuf *out, struct run_context *ctx,
 		/* origin/linux-6.6.y is saved as linux-6.6.y: one branch. */
 		entries[i].branch = (char *)ledger_branch_key(l, a->branch);
 		entries[i].decision = a->decision;
-		entries[i].when = ret ? now : mark_time(l, a->branch,
-							&entries[i].commit, now);
+		entries[i].when = ret ? now :
+			ledger_time_to_outrank(l, a->branch, &entries[i].commit,
+					       now);
 		entries[i].until = until;
 		entries[i].until_tag = (char *)tag;
 		entries[i].reason = (char *)(a->reason ? a->reason : "");

@@ -6,6 +6,7 @@
 
 #include <ctype.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -524,6 +525,75 @@ int review_collect(struct archive *a, git_repository *repo,
 	if (*nr)
 		qsort(*out, *nr, sizeof(**out), cmp_found);
 	return ret;
+}
+
+/* t as the ledger writes a time, or "after 9999". */
+static void format_mail_date(char buf[21], git_time_t t)
+{
+	if (t > 253402300799LL)
+		snprintf(buf, 21, "after 9999");
+	else
+		ledger_format_when(buf, t);
+}
+
+char *review_distrust(const struct review_found *f, git_time_t now,
+		      git_time_t *date)
+{
+	const struct archive_msg *m = f->msg;
+	char when[21], asked[21];
+
+	if (f->skip)
+		return xstrdup(f->skip);
+	if (m->time <= 0)
+		return xstrdup("its Date: is missing, before 1970 or cannot "
+			       "be read");
+	format_mail_date(when, m->time);
+	if (m->time > now + REVIEW_DATE_SLACK)
+		return xstrfmt("its Date: is in the future (%s)", when);
+	if (f->asked && f->asked->time > 0 && m->time < f->asked->time) {
+		format_mail_date(asked, f->asked->time);
+		return xstrfmt("its Date: (%s) is before the review mail <%s> "
+			       "it answers was sent (%s)", when,
+			       f->asked->message_id, asked);
+	}
+	*date = m->time < now ? m->time : now;
+	return NULL;
+}
+
+const char *review_outranked(const struct ledger_entry *old,
+			     const struct review_found *f, git_time_t date,
+			     char **mark)
+{
+	const struct ledger_origin *o;
+	char day[11];
+	const char *lt;
+
+	if (!old)
+		return NULL;
+	o = &old->origin;
+	/* An answer to the whole series: a NAK of one commit stands. */
+	if (f->to_cover)
+		return "recorded before";
+	if (ledger_origin_known(o)) {
+		/* Another answer: the later one, by the mails' dates. */
+		if ((o->message_id && !strcmp(o->message_id, f->msg->message_id)) ||
+		    (o->date ? o->date : old->when) >= date)
+			return "recorded before";
+		return NULL;
+	}
+	/*
+	 * A decision by mark (or by an older stablepick): the answer does
+	 * not outrank it, even written later; it is listed, and mark
+	 * decides again if it should count.
+	 */
+	if (old->when >= date)
+		return "recorded before";
+	lt = strstr(old->who, " <");
+	ledger_format_date(day, old->when);
+	*mark = xstrfmt("kept the mark of %s by %.*s", day,
+			lt ? (int)(lt - old->who) : (int)strlen(old->who),
+			old->who);
+	return *mark;
 }
 
 void review_found_release(struct review_found *v, size_t nr)

@@ -510,6 +510,22 @@ size_t ledger_find_others(struct ledger *l, const char *branch,
 	return nr;
 }
 
+git_time_t ledger_time_to_outrank(struct ledger *l, const char *branch,
+				  const git_oid *commit, git_time_t now)
+{
+	const struct ledger_entry *e = ledger_find(l, branch, commit);
+	char hex[GIT_OID_HEXSZ + 1], when[21];
+
+	if (!e || e->when <= now)
+		return now;
+	git_oid_tostr(hex, 13, commit);
+	ledger_format_when(when, e->when);
+	warning("the ledger's decision about %s is dated %s, after now (by "
+		"%s): this one is dated a second later, to outrank it", hex,
+		when, e->who);
+	return e->when + 1;
+}
+
 int ledger_in_force(const struct ledger_entry *e, git_time_t now)
 {
 	if (e->decision != DECISION_DEFERRED)

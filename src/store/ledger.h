@@ -193,6 +193,17 @@ size_t ledger_find_others(struct ledger *l, const char *branch,
 			  const struct ledger_entry ***out);
 
 /*
+ * The time to date a decision made now about (branch as spelled,
+ * commit) with, so that it outranks what the ledger counts: now,
+ * unless the ledger holds a decision dated later (another clone's
+ * clock runs ahead, within LEDGER_SLACK); then a second after that
+ * one, with a warning.  What mark records: the user's decision is
+ * never silently outranked by one read from elsewhere.
+ */
+git_time_t ledger_time_to_outrank(struct ledger *l, const char *branch,
+				  const git_oid *commit, git_time_t now);
+
+/*
  * 1 if the decision still applies at now: accepted and rejected always,
  * deferred while now is before its date, or until its tag was found
  * on the branch (tag_reached); 0 once a deferral expired.
