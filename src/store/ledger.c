@@ -610,23 +610,28 @@ static int hex_value(char c)
 	return -1;
 }
 
-/* Decodes %XX in place (the origin's values); a bad escape stays. */
-static void unescape(char *s)
+/*
+ * Decodes %XX in place (the origin's values); a bad escape stays.
+ * Returns -1 if that makes a control character (a tab or a newline
+ * would split the line when it is written again).
+ */
+static int unescape(char *s)
 {
-	char *out = s;
+	char *start = s, *out = s;
 
 	for (; *s; s++) {
-		int hi, lo;
+		int hi = *s == '%' ? hex_value(s[1]) : -1;
+		int lo = hi >= 0 ? hex_value(s[2]) : -1;
 
-		if (*s == '%' && (hi = hex_value(s[1])) >= 0 &&
-		    (lo = hex_value(s[2])) >= 0 && (hi || lo)) {
-			*out++ = (char)(hi * 16 + lo);
-			s += 2;
-		} else {
+		if (lo < 0) {
 			*out++ = *s;
+			continue;
 		}
+		*out++ = (char)(hi * 16 + lo);
+		s += 2;
 	}
 	*out = '\0';
+	return find_control(start) ? -1 : 0;
 }
 
 /* Parses the origin field (modified in place) into o, borrowing it. */
@@ -645,7 +650,9 @@ static int parse_origin(struct ledger_origin *o, char *s, const char *path,
 			return error("%s:%u: bad origin '%s' (expected "
 				     "key=value pairs)", path, lineno, p);
 		*eq++ = '\0';
-		unescape(eq);
+		if (unescape(eq) < 0)
+			return error("%s:%u: control character in the origin's "
+				     "%s", path, lineno, p);
 		if (!strcmp(p, "archive"))
 			o->archive = eq;
 		else if (!strcmp(p, "message-id"))

@@ -590,7 +590,10 @@ static void test_malformed(void **state)
 		"from=x\ty\n"
 		/* 18: a bad date in the origin */
 		"b\t" OID_A "\taccepted\t2023-11-14T22:13:20Z\t-\tA <a@x>\tok\t"
-		"from=x;date=yesterday\n");
+		"from=x;date=yesterday\n"
+		/* 19: a newline, escaped, in the origin */
+		"b\t" OID_A "\taccepted\t2023-11-14T22:13:20Z\t-\tA <a@x>\tok\t"
+		"from=x%0Ab\n");
 	strbuf_addf(&expect,
 		"error: %1$s:1: not a stablepick ledger (the first line must be "
 		"'# stablepick ledger 1')\n"
@@ -618,7 +621,9 @@ static void test_malformed(void **state)
 		"error: %1$s:17: too many fields (expected 7, or 8 with an "
 		"origin, separated by tabs)\n"
 		"error: %1$s:18: bad date 'yesterday' in the origin (expected "
-		"YYYY-MM-DDTHH:MM:SSZ)\n", f->path);
+		"YYYY-MM-DDTHH:MM:SSZ)\n"
+		"error: %1$s:19: control character in the origin's from\n",
+		f->path);
 
 	ledger_init(&l, f->path);
 	stderr_begin(f);
