@@ -8,7 +8,6 @@
 #include "base/strbuf.h"
 #include "base/util.h"
 
-#include <stdio.h>
 #include <string.h>
 
 /* A copy of s, control characters (a tab, a line break) made spaces. */
@@ -40,36 +39,38 @@ static const struct mail_addrs *maintainers_of(const struct review_people *v,
 /*
  * What to do with one answer: a decision to record (in *e, returning
  * "accepted", "rejected" or "deferred"), "noted, no decision" for a
- * maintainer's reply that decides nothing, or why not; NULL for what
- * is not listed (someone else's reply that decides nothing).
+ * maintainer's reply that decides nothing, or why not ("skipped", the
+ * cause in o->cause); NULL for what is not listed (someone else's
+ * reply that decides nothing).
  */
 static const char *judge_answer(struct run *run,
 				const struct review_people *people, size_t nr,
-				const struct review_found *f,
-				const struct candidate *c, git_time_t now,
-				struct ledger_entry *e)
+				struct ack_outcome *o, git_time_t now,
+				struct ledger_entry *e, char **what)
 {
+	const struct review_found *f = o->found;
+	const struct candidate *c = o->cand;
 	const struct mail_addrs *m;
-	const struct ledger_entry *old;
-	git_time_t when;
+	const char *why;
+	git_time_t date = 0;
 	char *line;
 
+	o->cause = review_distrust(f, now, &date);
+	if (o->cause)
+		return "skipped";
 	if (!c)
 		return f->answer == REVIEW_NONE ? NULL : "not a candidate";
+	if (!f->sender)
+		return f->answer == REVIEW_NONE ? NULL : "not one sender";
 	m = maintainers_of(people, nr, candidate_subsystem(c));
-	if (!m || !mail_addrs_has(m, f->msg->email))
+	if (!m || !mail_addrs_has(m, f->sender))
 		return f->answer == REVIEW_NONE ? NULL : "not a maintainer";
 	if (f->answer == REVIEW_NONE)
 		return "noted, no decision";
-	/*
-	 * Not over a decision as late as the answer (this answer, or a
-	 * later mark), nor, for an answer to the whole series, over any
-	 * decision about this commit (a NAK of it stands).
-	 */
-	old = ledger_find(&run->ledger, run->branch.name, &f->commit);
-	when = f->msg->time ? (git_time_t)f->msg->time : now;
-	if (old && (old->when >= when || f->to_cover))
-		return "recorded before";
+	why = review_outranked(ledger_find(&run->ledger, run->branch.name,
+					   &f->commit), f, date, what);
+	if (why)
+		return why;
 	memset(e, 0, sizeof(*e));
 	e->decision = f->answer == REVIEW_NAK ? DECISION_REJECTED :
 		      f->answer == REVIEW_DEFER ? DECISION_DEFERRED :
@@ -78,15 +79,28 @@ static const char *judge_answer(struct run *run,
 		e->until_tag = xstrdup(f->until_tag);
 	else if (f->answer == REVIEW_DEFER)
 		e->until = f->until ? f->until :
-			(when / 86400 + DEFER_DAYS) * 86400;
-	e->when = when;
+			(date / 86400 + DEFER_DAYS) * 86400;
+	/* Learnt now: the mail's date is only evidence, in its origin. */
+	e->when = now;
 	e->branch = xstrdup(run->branch.name);
 	git_oid_cpy(&e->commit, &f->commit);
 	e->who = one_line(f->msg->from);
 	line = one_line(f->line);
 	e->reason = xstrfmt("%s in <%s>", line, f->msg->message_id);
 	free(line);
+	e->origin.archive = one_line(o->archive);
+	e->origin.message_id = one_line(f->msg->message_id);
+	e->origin.from = one_line(f->msg->from);
+	e->origin.date = date;
 	return decision_name(e->decision);
+}
+
+/* Whether o is a skip of the mail the outcome before it skipped too. */
+static int skipped_before(const struct ack_outcome *v, size_t nr,
+			  const struct ack_outcome *o)
+{
+	return nr && v[nr - 1].cause && o->cause &&
+	       v[nr - 1].found->msg == o->found->msg;
 }
 
 static int acks(struct run_context *ctx, int argc, char **argv)
@@ -106,7 +120,8 @@ static int acks(struct run_context *ctx, int argc, char **argv)
 	struct ack_outcome *outcomes = NULL;
 	struct ledger_entry *entries = NULL;
 	size_t nr_people = 0, nr_found = 0, nr_entries = 0, nr_outcomes = 0;
-	size_t i;
+	size_t i, skipped = 0;
+	char **whats = NULL;
 	struct strbuf out = STRBUF_INIT;
 	struct cli_end end = { 0 };
 	struct run run;
@@ -136,19 +151,27 @@ static int acks(struct run_context *ctx, int argc, char **argv)
 	if (!ret) {
 		outcomes = xcalloc(nr_found ? nr_found : 1, sizeof(*outcomes));
 		entries = xcalloc(nr_found ? nr_found : 1, sizeof(*entries));
+		whats = xcalloc(nr_found ? nr_found : 1, sizeof(*whats));
 	}
 	for (i = 0; !ret && i < nr_found; i++) {
 		struct ack_outcome *o = &outcomes[nr_outcomes];
 		enum decision d;
 
+		memset(o, 0, sizeof(*o));
 		o->found = &found[i];
+		o->archive = run.archive->sources[found[i].msg->source].path;
 		o->cand = candidate_list_find(&run.scan.candidates,
 					      &found[i].commit);
-		o->what = judge_answer(&run, people, nr_people, &found[i],
-				       o->cand, now, &entries[nr_entries]);
+		o->what = judge_answer(&run, people, nr_people, o, now,
+				       &entries[nr_entries], &whats[i]);
+		if (skipped_before(outcomes, nr_outcomes, o)) {
+			free(o->cause);
+			continue;
+		}
 		if (!o->what)
 			continue;
 		nr_outcomes++;
+		skipped += !!o->cause;
 		if (!decision_parse(o->what, &d))
 			o->entry = &entries[nr_entries++];
 	}
@@ -163,12 +186,23 @@ static int acks(struct run_context *ctx, int argc, char **argv)
 		free(entries[i].who);
 		free(entries[i].reason);
 		free(entries[i].until_tag);
+		free(entries[i].origin.archive);
+		free(entries[i].origin.message_id);
+		free(entries[i].origin.from);
 	}
+	for (i = 0; i < nr_outcomes; i++)
+		free(outcomes[i].cause);
+	for (i = 0; i < nr_found; i++)
+		free(whats ? whats[i] : NULL);
+	free(whats);
 	free(entries);
 	free(outcomes);
 	review_found_release(found, nr_found);
 	run_review_people_release(people, nr_people);
 	cli_args_release(&a);
+	/* Something was skipped: the rest is recorded, the status says so. */
+	if (!ret && skipped)
+		ret = CLI_SKIPPED;
 	end.out = &out;
 	end.run = &run;
 	return cli_end(ctx, &end, ret);

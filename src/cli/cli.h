@@ -89,6 +89,13 @@ struct cli_end {
 	unsigned trace;		/* CLI_TRACE_*: the stages traced */
 };
 
+/*
+ * The status of acks and ledger sync when they skipped something (a
+ * mail they cannot trust or read, a decision dated in the future),
+ * named in a warning or their output, and did the rest.
+ */
+#define CLI_SKIPPED 3
+
 /* The stages cli_end() traces (trace.h), whether or not all went well. */
 #define CLI_TRACE_REPORT 1	/* "report", after the writing */
 #define CLI_TRACE_SAVE 2	/* "save", after the saving */
@@ -106,7 +113,7 @@ struct cli_end {
  *
  * Returns the exit status: status when all went well (0, or one the
  * command gives its result: 2 when audit rejects a pick, 1 when
- * explain could not explain a commit), else 1.
+ * explain could not explain a commit, CLI_SKIPPED), else 1.
  */
 int cli_end(struct run_context *ctx, struct cli_end *end, int status);
 

@@ -54,6 +54,9 @@ static int ledger_sync_cmd(struct run_context *ctx, int argc, char **argv)
 	ret = ledger_sync(&l, ref, &s);
 	if (!ret)
 		report_ledger_sync(&out, &s);
+	/* Lines from the future were named and left out: say so. */
+	if (!ret && s.skipped)
+		ret = CLI_SKIPPED;
 	report_visible(&out);
 	ledger_sync_release(&s);
 	ledger_release(&l);

@@ -149,13 +149,17 @@ static int record(struct strbuf *out, struct run_context *ctx,
 
 	if (a->decision == DECISION_DEFERRED)
 		ret = deferral_date(&until, &tag, a->until, now);
+	if (!ret)
+		ret = ledger_load(l);
 	for (i = 0; !ret && i < a->nr_revs; i++) {
 		ret = scan_resolve(ctx->repo, a->revs[i], "mark",
 				   &entries[i].commit);
 		/* origin/linux-6.6.y is saved as linux-6.6.y: one branch. */
 		entries[i].branch = (char *)ledger_branch_key(l, a->branch);
 		entries[i].decision = a->decision;
-		entries[i].when = now;
+		entries[i].when = ret ? now :
+			ledger_time_to_outrank(l, a->branch, &entries[i].commit,
+					       now);
 		entries[i].until = until;
 		entries[i].until_tag = (char *)tag;
 		entries[i].reason = (char *)(a->reason ? a->reason : "");

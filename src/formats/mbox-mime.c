@@ -614,13 +614,15 @@ static void header_addresses(const struct headers *h, const char *name,
 		mbox_address_list(v->buf, out, nr);
 }
 
-/* The first address of From, or NULL. */
-static struct mbox_address *header_sender(const struct headers *h)
+/* The first address of From, or NULL; *nr how many it has. */
+static struct mbox_address *header_sender(const struct headers *h,
+					  size_t *nr_out)
 {
 	struct mbox_address *v, *one = NULL;
 	size_t nr;
 
 	header_addresses(h, "From", &v, &nr);
+	*nr_out = nr;
 	if (nr) {
 		one = xcalloc(1, sizeof(*one));
 		*one = v[0];
@@ -904,7 +906,7 @@ void mbox_parse_mail(struct mbox_msg *m, const char *raw, size_t len,
 	m->date = header_value(&h, "Date", 0);
 	header_addresses(&h, "To", &m->to, &m->nr_to);
 	header_addresses(&h, "Cc", &m->cc, &m->nr_cc);
-	m->from_addr = header_sender(&h);
+	m->from_addr = header_sender(&h, &m->nr_from);
 
 	decode_entity(&c, &h, raw + off, len - off, 0, &body);
 	m->body = finish_body(&c, &body, raw + off);

@@ -120,6 +120,7 @@ struct mbox_msg {
 	 * members.
 	 */
 	struct mbox_address *from_addr;	/* the first of From, or NULL */
+	size_t nr_from;			/* how many addresses From has */
 	struct mbox_address *to, *cc;
 	size_t nr_to, nr_cc;
 	char *date;		/* as written (unfolded), or NULL */

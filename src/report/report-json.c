@@ -68,6 +68,13 @@ static void jw_oid(struct json_writer *jw, const char *key, const git_oid *id)
  *     match         string: the text it matched, shortened
  *   veto            null, or the veto rule that matched: an object
  *                   with rule and match, as in reasons
+ *   decision_origin null, or for a decision of the ledger read from a
+ *                   mail (acks), where it came from, a claim by the
+ *                   mail's sender: an object with
+ *     archive       string: the archive it was read from, or null
+ *     message_id    string: the mail's Message-ID, without <>, or null
+ *     from          string: its From:, as written, or null
+ *     date          string: its Date:, "2026-11-02T10:00:00Z", or null
  *
  * json_evidence(): what the presence engine (match.h) found, and the
  * checks' "same-content".
@@ -211,6 +218,7 @@ static void jw_oid(struct json_writer *jw, const char *key, const git_oid *id)
  *                   "v6.6.9"; else null
  *     who           string: who decided
  *     reason        string: why
+ *     origin        null, or an object as decision_origin
  *   warnings        array of strings: what a stage could not settle or
  *                   wants seen (a rule that gave up, an ambiguous
  *                   Fixes: id, a prerequisite neither in the branch nor
@@ -272,6 +280,30 @@ static void json_reasons(struct json_writer *jw, const struct candidate *c)
 	jw_end(jw);
 }
 
+/* The origin of a decision (key), or null: see decision_origin. */
+static void json_origin(struct json_writer *jw, const char *key,
+			const struct ledger_entry *e)
+{
+	const struct ledger_origin *o = e ? &e->origin : NULL;
+	char when[21];
+
+	if (!o || !ledger_origin_known(o)) {
+		jw_object_null(jw, key);
+		return;
+	}
+	jw_object_object(jw, key);
+	jw_object_string(jw, "archive", o->archive);
+	jw_object_string(jw, "message_id", o->message_id);
+	jw_object_string(jw, "from", o->from);
+	if (o->date) {
+		ledger_format_when(when, o->date);
+		jw_object_string(jw, "date", when);
+	} else {
+		jw_object_null(jw, "date");
+	}
+	jw_end(jw);
+}
+
 static void json_verdict(struct json_writer *jw, const struct candidate *c)
 {
 	jw_object_int(jw, "score", c->score);
@@ -287,6 +319,7 @@ static void json_verdict(struct json_writer *jw, const struct candidate *c)
 	} else {
 		jw_object_null(jw, "veto");
 	}
+	json_origin(jw, "decision_origin", c->decision);
 }
 
 static void json_evidence(struct json_writer *jw, const struct candidate *c)
@@ -552,6 +585,7 @@ static void json_other_decisions(struct json_writer *jw,
 		}
 		jw_object_string(jw, "who", e->who);
 		jw_object_string(jw, "reason", e->reason);
+		json_origin(jw, "origin", e);
 		jw_end(jw);
 	}
 	jw_end(jw);

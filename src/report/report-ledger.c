@@ -19,6 +19,19 @@ void report_add_other_decision(struct strbuf *out,
 		    e->who);
 	if (*e->reason)
 		strbuf_addf(out, ": %s", e->reason);
+	if (full_who && ledger_origin_known(&e->origin)) {
+		strbuf_addstr(out, "; ");
+		report_add_origin(out, e);
+	}
+}
+
+void report_add_origin(struct strbuf *out, const struct ledger_entry *e)
+{
+	if (!ledger_origin_known(&e->origin))
+		return;
+	strbuf_addstr(out, "read from ");
+	ledger_origin_text(out, &e->origin);
+	strbuf_addstr(out, " (a claim by the mail's sender)");
 }
 
 void report_add_deferral_over(struct strbuf *out, const struct ledger_entry *e)
@@ -57,6 +70,9 @@ void report_ledger_sync(struct strbuf *out, const struct ledger_sync *s)
 	}
 	strbuf_addf(out, "the ledger and %s hold the same %zu decision%s\n",
 		    s->ref, s->decisions, plural(s->decisions));
+	if (s->skipped)
+		strbuf_addf(out, "%zu decision%s dated in the future left out (see "
+			    "the warnings)\n", s->skipped, plural(s->skipped));
 }
 
 void report_decision(struct strbuf *out, git_repository *repo,
@@ -83,6 +99,11 @@ void report_decision(struct strbuf *out, git_repository *repo,
 	if (*e->reason)
 		strbuf_addf(out, " (%s)", e->reason);
 	strbuf_addch(out, '\n');
+	if (ledger_origin_known(&e->origin)) {
+		strbuf_addstr(out, "    ");
+		report_add_origin(out, e);
+		strbuf_addch(out, '\n');
+	}
 	if (ret > 0)
 		malformed_release(&bad);
 	git_commit_free(commit);

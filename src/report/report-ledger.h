@@ -8,7 +8,9 @@
 
 /*
  * What mark prints: one line per decision, e.g. "rejected
- * 1a2b3c4d5e6f for B: subject (why)", the subject read from repo;
+ * 1a2b3c4d5e6f for B: subject (why)", the subject read from repo, and
+ * for one read from a mail an indented line, its origin
+ * (report_add_origin());
  * and the decisions in force for a branch (its key,
  * ledger_branch_key()) at now, in the order they were recorded (mark
  * --list).
@@ -28,6 +30,12 @@ void report_add_deferral_over(struct strbuf *out, const struct ledger_entry *e);
 void report_add_other_decision(struct strbuf *out,
 			       const struct ledger_entry *e, int full_who);
 
+/*
+ * Where a decision read from a mail came from, when it says:
+ * "read from <ID> from FROM, dated DATE, in ARCHIVE (a claim by the
+ * mail's sender)"; nothing for a decision by mark.
+ */
+void report_add_origin(struct strbuf *out, const struct ledger_entry *e);
 /*
  * What ledger sync did: the decisions it copied each way (with the new
  * notes commit), and how many both sides now hold.

@@ -447,10 +447,18 @@ void report_acks(struct strbuf *out, const struct ack_outcome *v, size_t nr,
 			    v[i].what);
 		if (e && e->decision == DECISION_DEFERRED)
 			strbuf_addf(out, " until %s", ledger_until_text(e, day));
-		strbuf_addf(out, " %.12s %s\n", hex,
-			    v[i].cand && v[i].cand->msg.subject ?
-			    v[i].cand->msg.subject : "");
-		strbuf_addstr(out, "    ");
+		if (!git_oid_is_zero(&f->commit))
+			strbuf_addf(out, " %.12s %s", hex,
+				    v[i].cand && v[i].cand->msg.subject ?
+				    v[i].cand->msg.subject : "");
+		strbuf_addstr(out, "\n    ");
+		if (v[i].cause) {
+			strbuf_addf(out, "%s (%s, <%s>, in %s at %s)\n",
+				    v[i].cause, f->msg->from,
+				    f->msg->message_id, v[i].archive,
+				    f->msg->where);
+			continue;
+		}
 		strbuf_addstr(out, f->line);
 		strbuf_addf(out, " (%s, <%s>%s)\n", f->msg->from,
 			    f->msg->message_id, f->to_cover ? ", for the series" : "");

@@ -95,17 +95,24 @@ struct ack_outcome {
 	/*
 	 * "accepted", "rejected", "deferred": recorded (entry); "noted, no
 	 * decision": a maintainer's reply that decides nothing; "recorded
-	 * before": the ledger has a decision as late; "not a maintainer":
-	 * of the subsystem; "not a candidate": the commit is not in the
-	 * range walked.
+	 * before": the ledger has a decision as late; "kept the mark of
+	 * DAY by NAME": mark decided before the answer was written, and
+	 * an answer read from a mail does not outrank it; "not a
+	 * maintainer": of the subsystem; "not one sender": its From: has
+	 * several addresses (or none); "not a candidate": the commit is
+	 * not in the range walked; "skipped": the mail cannot be trusted
+	 * or read (cause says why).
 	 */
 	const char *what;
+	char *cause;			/* "skipped": why; freed by the caller */
+	const char *archive;		/* the archive the mail was read from */
 	const struct ledger_entry *entry;	/* what is recorded, or NULL */
 };
 /*
  * One answer a line ("deferred until v6.6.9 HEX12 subject", "would be
  * accepted ..." with dry_run), then, indented, the line that says so,
- * its sender and Message-ID.
+ * its sender and Message-ID; for one skipped, the cause instead of the
+ * line, and the archive and where in it.
  */
 void report_acks(struct strbuf *out, const struct ack_outcome *v, size_t nr,
 		 int dry_run);

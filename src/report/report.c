@@ -735,6 +735,11 @@ void report_explain(struct strbuf *out, const struct report *r,
 			    c->newer_lacking[i].branch,
 			    verdict_name(c->newer_lacking[i].verdict));
 	strbuf_addf(out, "\nVerdict:   %s: %s\n", verdict_name(c->verdict), c->why);
+	if (c->decision && ledger_origin_known(&c->decision->origin)) {
+		strbuf_addstr(out, "Decision:  ");
+		report_add_origin(out, c->decision);
+		strbuf_addch(out, '\n');
+	}
 }
 
 /*

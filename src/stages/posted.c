@@ -1,5 +1,6 @@
 #include "stages/posted.h"
 #include "stages/scan.h"
+#include "base/ascii.h"
 #include "base/error.h"
 #include "base/strbuf.h"
 #include "base/util.h"
@@ -270,8 +271,27 @@ static int is_attribution(const char *line, size_t len)
 }
 
 /*
+ * Whether line opens an Outlook-style quote: "-----Original
+ * Message-----" (or "----- Original Message -----"), in any case.
+ */
+static int is_original_message(const char *line, size_t len)
+{
+	static const char word[] = "original message";
+	size_t i = 0;
+
+	while (i < len && (line[i] == '-' || is_blank((unsigned char)line[i])))
+		i++;
+	while (len > i && (line[len - 1] == '-' || is_blank((unsigned char)line[len - 1]) ||
+			   line[len - 1] == '\r'))
+		len--;
+	return i >= 3 && len - i == sizeof(word) - 1 &&
+	       !ascii_strncasecmp(line + i, word, sizeof(word) - 1);
+}
+
+/*
  * What a reply says: the lines that are not quoted (">"), not an
- * attribution, not after a signature ("-- ") or the start of a diff.
+ * attribution, not after a signature ("-- "), an Outlook-style quote
+ * ("-----Original Message-----") or the start of a diff.
  */
 char *posted_reply_text(const char *body)
 {
@@ -281,7 +301,8 @@ char *posted_reply_text(const char *body)
 	while (*p) {
 		size_t len = strcspn(p, "\n");
 
-		if ((len == 3 && !memcmp(p, "-- ", 3)) || starts_with(p, "diff --git "))
+		if ((len == 3 && !memcmp(p, "-- ", 3)) || starts_with(p, "diff --git ") ||
+		    is_original_message(p, len))
 			break;
 		if (*p != '>' && !is_attribution(p, len)) {
 			strbuf_add(&sb, p, len);
@@ -315,6 +336,43 @@ static char *nak_line(const char *text)
 	return NULL;
 }
 
+static const char *const keys_of_review[] = {
+	"Nacked-by", "Acked-by", "Reviewed-by",
+};
+
+/*
+ * Takes out of text (in place) the indented lines that start with one
+ * of keys and a colon: an "Acked-by:" is the sender's own at the left
+ * margin only, not one quoted by indenting it.
+ */
+static void drop_indented_keys(char *text, const char *const *keys, size_t nr)
+{
+	char *p = text, *out = text;
+
+	while (*p) {
+		size_t len = strcspn(p, "\n"), skip = strspn(p, " \t"), i;
+		int drop = 0;
+
+		for (i = 0; skip && skip < len && i < nr && !drop; i++) {
+			size_t k = strlen(keys[i]), j = skip + k;
+
+			if (ascii_strncasecmp(p + skip, keys[i], k))
+				continue;
+			while (j < len && is_blank((unsigned char)p[j]))
+				j++;
+			drop = j < len && p[j] == ':';
+		}
+		if (p[len])
+			len++;
+		if (!drop) {
+			memmove(out, p, len);
+			out += len;
+		}
+		p += len;
+	}
+	*out = '\0';
+}
+
 enum posted_review posted_review_of(const char *body, char **line)
 {
 	static const struct {
@@ -333,6 +391,7 @@ enum posted_review posted_review_of(const char *body, char **line)
 
 	/* The parser takes a first line as the subject: give it one. */
 	msg = xstrfmt("reply\n\n%s\n", text);
+	drop_indented_keys(msg, keys_of_review, ARRAY_SIZE(keys_of_review));
 	message_init(&m);
 	message_parse(&m, msg, strlen(msg));
 	*line = NULL;

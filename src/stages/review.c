@@ -6,6 +6,7 @@
 
 #include <ctype.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -257,6 +258,7 @@ static void add_found(struct review_found **v, size_t *nr, size_t *alloc,
 
 	ALLOC_GROW(*v, *nr + 1, *alloc);
 	f = &(*v)[(*nr)++];
+	memset(f, 0, sizeof(*f));
 	git_oid_cpy(&f->commit, commit);
 	f->answer = said->answer;
 	f->msg = m;
@@ -265,6 +267,19 @@ static void add_found(struct review_found **v, size_t *nr, size_t *alloc,
 	f->until_tag = said->until_tag ? xstrdup(said->until_tag) : NULL;
 	f->to_cover = to_cover;
 	f->seq = *nr;
+}
+
+/* A mail that cannot be read: listed, with why (skip, taken). */
+static void add_skipped(struct review_found **v, size_t *nr, size_t *alloc,
+			const git_oid *commit, const struct archive_msg *m,
+			char *skip)
+{
+	struct review_said said = { REVIEW_NONE, (char *)"", 0, NULL };
+	git_oid zero;
+
+	memset(&zero, 0, sizeof(zero));
+	add_found(v, nr, alloc, commit ? commit : &zero, &said, m, 0);
+	(*v)[*nr - 1].skip = skip;
 }
 
 static int cmp_found(const void *x, const void *y)
@@ -278,15 +293,28 @@ static int cmp_found(const void *x, const void *y)
 	return a->seq < b->seq ? -1 : a->seq > b->seq;
 }
 
-/* The body of a message of the archive; the caller frees it. */
+/*
+ * The body of a message of the archive and, if sender, the one address
+ * of its From: (lower case; NULL for none or several); the caller
+ * frees them.
+ */
 static int read_body(struct archive *a, const struct archive_msg *m,
-		     char **body)
+		     char **body, char **sender)
 {
 	struct mbox mb = MBOX_INIT;
+	const struct mbox_msg *mm;
+	char *p;
 
 	if (archive_read(a, m, &mb) < 0)
 		return -1;
-	*body = xstrdup(mb.nr && mb.msgs[0].body ? mb.msgs[0].body : "");
+	mm = mb.nr ? &mb.msgs[0] : NULL;
+	*body = xstrdup(mm && mm->body ? mm->body : "");
+	if (sender) {
+		*sender = mm && mm->nr_from == 1 && mm->from_addr ?
+			  xstrdup(mm->from_addr->email) : NULL;
+		for (p = *sender; p && *p; p++)
+			*p = (char)tolower((unsigned char)*p);
+	}
 	mbox_release(&mb);
 	return 0;
 }
@@ -305,7 +333,7 @@ static int read_checklist(struct archive *a, git_repository *repo,
 	unsigned n;
 
 	memset(out, 0, sizeof(*out));
-	if (read_body(a, m, &body) < 0)
+	if (read_body(a, m, &body, NULL) < 0)
 		return -1;
 	for (p = body; *p; p += *p == '\n') {
 		size_t len = strcspn(p, "\n");
@@ -356,8 +384,12 @@ static int collect_checklist(struct archive *a, git_repository *repo,
 			"archives", m->message_id, root);
 		return 0;
 	}
-	if (read_checklist(a, repo, list, &cl) < 0)
-		return -1;
+	if (read_checklist(a, repo, list, &cl) < 0) {
+		add_skipped(v, nr, alloc, NULL, m,
+			    xstrfmt("the checklist <%s> it answers cannot be "
+				    "read again", root));
+		return 0;
+	}
 	text = posted_reply_text(body);
 	for (p = text; *p; ) {
 		size_t len = strcspn(p, "\n");
@@ -423,6 +455,22 @@ static void collect_cover(struct archive *a, const struct archive_msg *m,
 			m->message_id, root);
 }
 
+/*
+ * The review mail of id, or the first of its thread (the cover) when
+ * that one is dated later: a patch mail carries its commit's date, the
+ * cover the day it was sent.
+ */
+static const struct archive_msg *sent_as(const struct archive *a,
+					 const char *id)
+{
+	const struct archive_msg *m = archive_find(a, id), *top;
+
+	if (!m || !m->thread)
+		return m;
+	top = archive_find(a, m->thread);
+	return top && top->time > m->time ? top : m;
+}
+
 int review_collect(struct archive *a, git_repository *repo,
 		   const char *branch, struct review_found **out, size_t *nr)
 {
@@ -438,7 +486,8 @@ int review_collect(struct archive *a, git_repository *repo,
 		struct review_said said;
 		enum review_id_kind kind;
 		git_oid commit;
-		char *body;
+		char *body, *sender = NULL;
+		size_t before = *nr, j;
 
 		if (m->removed || !m->in_reply_to ||
 		    parse_id(m->message_id, want, &commit) != REVIEW_ID_NONE)
@@ -446,28 +495,105 @@ int review_collect(struct archive *a, git_repository *repo,
 		kind = answered(a, m, want, &commit, &root);
 		if (kind == REVIEW_ID_NONE)
 			continue;
-		if (read_body(a, m, &body) < 0) {
-			ret = -1;
-			break;
+		if (read_body(a, m, &body, &sender) < 0) {
+			add_skipped(out, nr, &alloc,
+				    kind == REVIEW_ID_PATCH ? &commit : NULL, m,
+				    xstrdup("it cannot be read again from its "
+					    "archive"));
+			continue;
 		}
 		if (kind == REVIEW_ID_CHECKLIST) {
 			ret = collect_checklist(a, repo, m, root, body, out, nr,
 						&alloc);
-			free(body);
-			continue;
+		} else {
+			review_read_reply(body, &said);
+			if (kind == REVIEW_ID_PATCH)
+				add_found(out, nr, &alloc, &commit, &said, m, 0);
+			else
+				collect_cover(a, m, root, want, &said, out, nr,
+					      &alloc);
+			review_said_release(&said);
 		}
-		review_read_reply(body, &said);
-		if (kind == REVIEW_ID_PATCH)
-			add_found(out, nr, &alloc, &commit, &said, m, 0);
-		else
-			collect_cover(a, m, root, want, &said, out, nr, &alloc);
-		review_said_release(&said);
+		for (j = before; j < *nr; j++) {
+			(*out)[j].sender = sender ? xstrdup(sender) : NULL;
+			(*out)[j].asked = sent_as(a, root);
+		}
+		free(sender);
 		free(body);
 	}
 	free(want);
 	if (*nr)
 		qsort(*out, *nr, sizeof(**out), cmp_found);
 	return ret;
+}
+
+/* t as the ledger writes a time, or "after 9999". */
+static void format_mail_date(char buf[21], git_time_t t)
+{
+	if (t > 253402300799LL)
+		snprintf(buf, 21, "after 9999");
+	else
+		ledger_format_when(buf, t);
+}
+
+char *review_distrust(const struct review_found *f, git_time_t now,
+		      git_time_t *date)
+{
+	const struct archive_msg *m = f->msg;
+	char when[21], asked[21];
+
+	if (f->skip)
+		return xstrdup(f->skip);
+	if (m->time <= 0)
+		return xstrdup("its Date: is missing, before 1970 or cannot "
+			       "be read");
+	format_mail_date(when, m->time);
+	if (m->time > now + REVIEW_DATE_SLACK)
+		return xstrfmt("its Date: is in the future (%s)", when);
+	if (f->asked && f->asked->time > 0 && m->time < f->asked->time) {
+		format_mail_date(asked, f->asked->time);
+		return xstrfmt("its Date: (%s) is before the review mail <%s> "
+			       "it answers was sent (%s)", when,
+			       f->asked->message_id, asked);
+	}
+	*date = m->time < now ? m->time : now;
+	return NULL;
+}
+
+const char *review_outranked(const struct ledger_entry *old,
+			     const struct review_found *f, git_time_t date,
+			     char **mark)
+{
+	const struct ledger_origin *o;
+	char day[11];
+	const char *lt;
+
+	if (!old)
+		return NULL;
+	o = &old->origin;
+	/* An answer to the whole series: a NAK of one commit stands. */
+	if (f->to_cover)
+		return "recorded before";
+	if (ledger_origin_known(o)) {
+		/* Another answer: the later one, by the mails' dates. */
+		if ((o->message_id && !strcmp(o->message_id, f->msg->message_id)) ||
+		    (o->date ? o->date : old->when) >= date)
+			return "recorded before";
+		return NULL;
+	}
+	/*
+	 * A decision by mark (or by an older stablepick): the answer does
+	 * not outrank it, even written later; it is listed, and mark
+	 * decides again if it should count.
+	 */
+	if (old->when >= date)
+		return "recorded before";
+	lt = strstr(old->who, " <");
+	ledger_format_date(day, old->when);
+	*mark = xstrfmt("kept the mark of %s by %.*s", day,
+			lt ? (int)(lt - old->who) : (int)strlen(old->who),
+			old->who);
+	return *mark;
 }
 
 void review_found_release(struct review_found *v, size_t nr)
@@ -477,6 +603,8 @@ void review_found_release(struct review_found *v, size_t nr)
 	for (i = 0; i < nr; i++) {
 		free(v[i].line);
 		free(v[i].until_tag);
+		free(v[i].sender);
+		free(v[i].skip);
 	}
 	free(v);
 }

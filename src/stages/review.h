@@ -6,6 +6,7 @@
 #include "formats/archive.h"
 #include "formats/mail.h"
 #include "formats/rules.h"
+#include "store/ledger.h"
 
 /*
  * The review round of an opt-in subsystem (xfs): its needs-ack commits
@@ -108,6 +109,23 @@ struct review_found {
 	git_time_t until;		/* a deferral's, as in review_said */
 	char *until_tag;
 	int to_cover;			/* answers the cover: every patch */
+	/*
+	 * The one address of its From: as read again from the archive,
+	 * lower case; NULL when From: holds none or several ("Mallory
+	 * <m@evil>, Rhea <rhea@example.org>" is no one's answer).
+	 */
+	char *sender;
+	/*
+	 * The review mail (patch, cover, checklist) it answers, if held;
+	 * for a patch, its cover when dated later (a patch mail carries
+	 * its commit's date).
+	 */
+	const struct archive_msg *asked;
+	/*
+	 * Why the mail could not be read (then answer is REVIEW_NONE and
+	 * commit maybe zero), else NULL.
+	 */
+	char *skip;
 	size_t seq;			/* internal: the order found */
 };
 
@@ -118,11 +136,41 @@ struct review_found {
  * decides nothing: once, on the first patch); the lines of one to a
  * checklist about the commits they number, read from the checklist
  * mail in a, the ids resolved in repo (a reply that answers no number
- * is read as one to a cover, for every item).  Returns 0 or -1 after
- * an error message.
+ * is read as one to a cover, for every item).  A reply that cannot be
+ * read again (nor the checklist it answers) is an answer with its
+ * skip set, not an error.  Returns 0.
  */
 int review_collect(struct archive *a, git_repository *repo,
 		   const char *branch, struct review_found **out, size_t *nr);
 void review_found_release(struct review_found *v, size_t nr);
+
+/*
+ * How far a mail's Date: may be ahead of now and still be read: a
+ * sender's clock or time zone set wrong.  Its date then counts as now.
+ */
+#define REVIEW_DATE_SLACK 86400
+
+/*
+ * Why the mail of answer f is not read at all, as acks lists it (the
+ * caller frees it): its skip, its Date: missing or before 1970, more
+ * than REVIEW_DATE_SLACK after now, or before the review mail it
+ * answers was sent (asked).  Else NULL, and *date is its Date:, no
+ * later than now.
+ */
+char *review_distrust(const struct review_found *f, git_time_t now,
+		      git_time_t *date);
+
+/*
+ * Whether the ledger's decision old (or NULL) outranks answer f dated
+ * date: NULL when it does not (the answer is to be recorded), else
+ * why, "recorded before" (an answer to the whole series over any
+ * decision, another answer dated as late, or the same; a mark made
+ * after the answer was written), or for a mark made before it, in
+ * *mark, "kept the mark of DAY by NAME" (to free): an answer read
+ * from a mail never outranks what the user decided by mark.
+ */
+const char *review_outranked(const struct ledger_entry *old,
+			     const struct review_found *f, git_time_t date,
+			     char **mark);
 
 #endif

@@ -360,6 +360,9 @@ int ledger_sync(struct ledger *l, const char *ref, struct ledger_sync *out)
 	out->ref = xstrdup(ref);
 	if (!l->repo)
 		BUG("ledger_sync() without a repository");
+	l->future = 0;
+	if (ledger_now(&l->now) < 0)
+		return -1;
 	if (lockfile_take(&lk, l->path, "ledger") < 0)
 		return -1;
 	ret = ledger_read_file(&text, l->path);
@@ -378,6 +381,8 @@ int ledger_sync(struct ledger *l, const char *ref, struct ledger_sync *out)
 	else
 		lockfile_rollback(&lk);
 	out->decisions = HASH_COUNT(set.lines);
+	out->skipped = l->future;
+	l->future_said |= l->future > 0;
 	HASH_FREE_ALL(set.lines, sl, tmp, sync_line_free);
 	git_commit_free(tip);
 	strbuf_release(&text);

@@ -17,6 +17,8 @@
 #include <unistd.h>
 
 #define LEDGER_FIELDS 7
+/* ... and an eighth, the origin, optional. */
+#define LEDGER_MAX_FIELDS 8
 
 /* A spelling of a branch and its key (ledger_branch_key()). */
 struct ledger_key {
@@ -172,12 +174,57 @@ void ledger_init(struct ledger *l, const char *path)
 	l->path = xstrdup(path);
 }
 
+static void origin_release(struct ledger_origin *o)
+{
+	free(o->archive);
+	free(o->message_id);
+	free(o->from);
+	memset(o, 0, sizeof(*o));
+}
+
+static void origin_copy(struct ledger_origin *dst,
+			const struct ledger_origin *src)
+{
+	dst->archive = src->archive ? xstrdup(src->archive) : NULL;
+	dst->message_id = src->message_id ? xstrdup(src->message_id) : NULL;
+	dst->from = src->from ? xstrdup(src->from) : NULL;
+	dst->date = src->date;
+}
+
+int ledger_origin_known(const struct ledger_origin *o)
+{
+	return o->archive || o->message_id || o->from || o->date;
+}
+
+void ledger_origin_text(struct strbuf *sb, const struct ledger_origin *o)
+{
+	char when[21];
+	const char *sep = "";
+
+	if (o->message_id) {
+		strbuf_addf(sb, "<%s>", o->message_id);
+		sep = " ";
+	}
+	if (o->from) {
+		strbuf_addf(sb, "%sfrom %s", sep, o->from);
+		sep = ", ";
+	}
+	if (o->date) {
+		ledger_format_when(when, o->date);
+		strbuf_addf(sb, "%sdated %s", sep, when);
+		sep = ", ";
+	}
+	if (o->archive)
+		strbuf_addf(sb, "%sin %s", sep, o->archive);
+}
+
 static void entry_free(struct ledger_entry *e)
 {
 	free(e->branch);
 	free(e->who);
 	free(e->reason);
 	free(e->until_tag);
+	origin_release(&e->origin);
 	free(e->key);
 	free(e);
 }
@@ -382,6 +429,7 @@ static void entries_put(struct ledger_entry **head,
 	e->until_tag = src->until_tag ? xstrdup(src->until_tag) : NULL;
 	e->who = xstrdup(src->who);
 	e->reason = xstrdup(src->reason ? src->reason : "");
+	origin_copy(&e->origin, &src->origin);
 	e->lineno = lineno;
 	e->key = make_key(e->branch, &e->commit);
 	HASH_FIND(hh, *head, e->key, strlen(e->key), old);
@@ -462,6 +510,22 @@ size_t ledger_find_others(struct ledger *l, const char *branch,
 	return nr;
 }
 
+git_time_t ledger_time_to_outrank(struct ledger *l, const char *branch,
+				  const git_oid *commit, git_time_t now)
+{
+	const struct ledger_entry *e = ledger_find(l, branch, commit);
+	char hex[GIT_OID_HEXSZ + 1], when[21];
+
+	if (!e || e->when <= now)
+		return now;
+	git_oid_tostr(hex, 13, commit);
+	ledger_format_when(when, e->when);
+	warning("the ledger's decision about %s is dated %s, after now (by "
+		"%s): this one is dated a second later, to outrank it", hex,
+		when, e->who);
+	return e->when + 1;
+}
+
 int ledger_in_force(const struct ledger_entry *e, git_time_t now)
 {
 	if (e->decision != DECISION_DEFERRED)
@@ -530,9 +594,80 @@ static const char *find_control(const char *s)
 	return NULL;
 }
 
-static const char *const field_names[LEDGER_FIELDS] = {
-	"branch", "commit", "decision", "when", "until", "who", "reason"
+static const char *const field_names[LEDGER_MAX_FIELDS] = {
+	"branch", "commit", "decision", "when", "until", "who", "reason",
+	"origin"
 };
+
+static int hex_value(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	return -1;
+}
+
+/*
+ * Decodes %XX in place (the origin's values); a bad escape stays.
+ * Returns -1 if that makes a control character (a tab or a newline
+ * would split the line when it is written again).
+ */
+static int unescape(char *s)
+{
+	char *start = s, *out = s;
+
+	for (; *s; s++) {
+		int hi = *s == '%' ? hex_value(s[1]) : -1;
+		int lo = hi >= 0 ? hex_value(s[2]) : -1;
+
+		if (lo < 0) {
+			*out++ = *s;
+			continue;
+		}
+		*out++ = (char)(hi * 16 + lo);
+		s += 2;
+	}
+	*out = '\0';
+	return find_control(start) ? -1 : 0;
+}
+
+/* Parses the origin field (modified in place) into o, borrowing it. */
+static int parse_origin(struct ledger_origin *o, char *s, const char *path,
+			unsigned lineno)
+{
+	char *p = s;
+
+	while (p && *p) {
+		char *semi = strchr(p, ';'), *eq;
+
+		if (semi)
+			*semi = '\0';
+		eq = strchr(p, '=');
+		if (!eq)
+			return error("%s:%u: bad origin '%s' (expected "
+				     "key=value pairs)", path, lineno, p);
+		*eq++ = '\0';
+		if (unescape(eq) < 0)
+			return error("%s:%u: control character in the origin's "
+				     "%s", path, lineno, p);
+		if (!strcmp(p, "archive"))
+			o->archive = eq;
+		else if (!strcmp(p, "message-id"))
+			o->message_id = eq;
+		else if (!strcmp(p, "from"))
+			o->from = eq;
+		else if (!strcmp(p, "date") && strcmp(eq, "-") &&
+			 parse_when(eq, &o->date) < 0)
+			return error("%s:%u: bad date '%s' in the origin "
+				     "(expected YYYY-MM-DDTHH:MM:SSZ)", path,
+				     lineno, eq);
+		p = semi ? semi + 1 : NULL;
+	}
+	return 0;
+}
 
 /*
  * Parses one decision line (modified in place); reports "path:line:".
@@ -542,17 +677,18 @@ static const char *const field_names[LEDGER_FIELDS] = {
 static int parse_line(struct ledger_entry *e, char *line, const char *path,
 		      unsigned lineno, int no_reason_ok)
 {
-	char *field[LEDGER_FIELDS];
+	char *field[LEDGER_MAX_FIELDS];
 	int i, nr = 0;
 	char *p = line;
 
 	for (;;) {
 		char *tab = strchr(p, '\t');
 
-		if (nr == LEDGER_FIELDS)
-			return error("%s:%u: too many fields (expected %d "
-				     "separated by tabs)", path, lineno,
-				     LEDGER_FIELDS);
+		if (nr == LEDGER_MAX_FIELDS)
+			return error("%s:%u: too many fields (expected %d, "
+				     "or %d with an origin, separated by tabs)",
+				     path, lineno, LEDGER_FIELDS,
+				     LEDGER_MAX_FIELDS);
 		field[nr++] = p;
 		if (!tab)
 			break;
@@ -561,10 +697,10 @@ static int parse_line(struct ledger_entry *e, char *line, const char *path,
 	}
 	if (nr == LEDGER_FIELDS - 1 && no_reason_ok)
 		field[nr++] = p + strlen(p);
-	if (nr != LEDGER_FIELDS)
+	if (nr < LEDGER_FIELDS)
 		return error("%s:%u: expected %d tab-separated fields, found %d",
 			     path, lineno, LEDGER_FIELDS, nr);
-	for (i = 0; i < LEDGER_FIELDS; i++)
+	for (i = 0; i < nr; i++)
 		if (find_control(field[i]))
 			return error("%s:%u: control character in %s",
 				     path, lineno, field_names[i]);
@@ -601,6 +737,8 @@ static int parse_line(struct ledger_entry *e, char *line, const char *path,
 	if (!*e->who)
 		return error("%s:%u: empty who", path, lineno);
 	e->reason = field[6];
+	if (nr > LEDGER_FIELDS)
+		return parse_origin(&e->origin, field[7], path, lineno);
 	return 0;
 }
 
@@ -635,6 +773,15 @@ int ledger_parse(struct ledger *l, const char *text, size_t len,
 		} else if (*p && *p != '#') {
 			if (parse_line(&e, p, label, lineno, !header) < 0) {
 				ret = -1;
+			} else if (e.when >= l->now + LEDGER_SLACK) {
+				char when[21];
+
+				ledger_format_when(when, e.when);
+				if (!l->future_said)
+					warning("%s:%u: a decision dated %s, in "
+						"the future, is not counted",
+						label, lineno, when);
+				l->future++;
 			} else {
 				e.branch = (char *)ledger_branch_key(l, e.branch);
 				fn(&e, lineno, data);
@@ -699,19 +846,30 @@ int ledger_load(struct ledger *l)
 	unsigned lines = 0;
 	int ret;
 
-	ret = ledger_read_file(&text, l->path);
+	l->future = 0;
+	ret = ledger_now(&l->now);
+	if (!ret)
+		ret = ledger_read_file(&text, l->path);
 	if (!ret)
 		ret = load_text(l, &head, &lines, &text);
 	keep_entries(l, &head, lines, ret);
+	l->future_said |= l->future > 0;
 	strbuf_release(&text);
 	return ret;
 }
 
 /* --- writing ---------------------------------------------------------- */
 
-static int check_entry(const struct ledger_entry *e)
+/* Whether s holds a control character; NULL is none. */
+static int has_control(const char *s)
+{
+	return s && find_control(s);
+}
+
+static int check_entry(const struct ledger_entry *e, git_time_t now)
 {
 	const char *reason = e->reason ? e->reason : "";
+	const struct ledger_origin *o = &e->origin;
 
 	if (!e->branch || !*e->branch || find_control(e->branch))
 		return error("bad branch name for the ledger");
@@ -723,6 +881,14 @@ static int check_entry(const struct ledger_entry *e)
 			     "control characters");
 	if (e->when < 0 || e->when > 253402300799LL)
 		return error("decision time out of range");
+	if (e->when > now + LEDGER_SLACK)
+		return error("a decision dated in the future");
+	if (has_control(o->archive) || has_control(o->message_id) ||
+	    has_control(o->from))
+		return error("the origin must be one line without tabs or "
+			     "control characters");
+	if (o->date < 0 || o->date > e->when)
+		return error("the origin's date is after the decision's");
 	if (e->decision == DECISION_DEFERRED && e->until_tag) {
 		if (e->until || !ledger_tag_name_ok(e->until_tag))
 			return error("bad tag '%s' for a deferral", e->until_tag);
@@ -737,6 +903,36 @@ static int check_entry(const struct ledger_entry *e)
 	return 0;
 }
 
+/* One value of the origin: '%' and ';' escaped. */
+static void add_value(struct strbuf *sb, const char *key, const char *v,
+		      const char **sep)
+{
+	if (!v)
+		return;
+	strbuf_addf(sb, "%s%s=", *sep, key);
+	for (; *v; v++)
+		if (*v == '%' || *v == ';')
+			strbuf_addf(sb, "%%%02X", (unsigned char)*v);
+		else
+			strbuf_addch(sb, *v);
+	*sep = ";";
+}
+
+/* "\tarchive=...;message-id=...;from=...;date=...". */
+static void format_origin(struct strbuf *sb, const struct ledger_origin *o)
+{
+	const char *sep = "";
+	char when[32];
+
+	strbuf_addch(sb, '\t');
+	add_value(sb, "archive", o->archive, &sep);
+	add_value(sb, "message-id", o->message_id, &sep);
+	add_value(sb, "from", o->from, &sep);
+	if (o->date)
+		format_time(when, sizeof(when), 1, o->date);
+	add_value(sb, "date", o->date ? when : "-", &sep);
+}
+
 void ledger_format_entry(struct strbuf *sb, const struct ledger_entry *e)
 {
 	char hex[GIT_OID_HEXSZ + 1], when[32], day[11];
@@ -746,9 +942,12 @@ void ledger_format_entry(struct strbuf *sb, const struct ledger_entry *e)
 	format_time(when, sizeof(when), 1, e->when);
 	if (e->decision == DECISION_DEFERRED)
 		until = ledger_until_text(e, day);
-	strbuf_addf(sb, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", e->branch, hex,
+	strbuf_addf(sb, "%s\t%s\t%s\t%s\t%s\t%s\t%s", e->branch, hex,
 		    decision_name(e->decision), when, until, e->who,
 		    e->reason ? e->reason : "");
+	if (ledger_origin_known(&e->origin))
+		format_origin(sb, &e->origin);
+	strbuf_addch(sb, '\n');
 }
 
 int ledger_append(struct ledger *l, const struct ledger_entry *entries,
@@ -761,8 +960,11 @@ int ledger_append(struct ledger *l, const struct ledger_entry *entries,
 	size_t i;
 	int ret = 0;
 
+	l->future = 0;
+	if (ledger_now(&l->now) < 0)
+		return -1;
 	for (i = 0; i < nr; i++)
-		if (check_entry(&entries[i]) < 0)
+		if (check_entry(&entries[i], l->now) < 0)
 			return -1;
 	if (lockfile_take(&lk, l->path, "ledger") < 0)
 		return -1;
@@ -791,6 +993,7 @@ int ledger_append(struct ledger *l, const struct ledger_entry *entries,
 	ret = lockfile_commit(&lk, text.buf, text.len);
 out:
 	keep_entries(l, &head, lines, ret);
+	l->future_said |= l->future > 0;
 	strbuf_release(&text);
 	return ret;
 }

@@ -5,6 +5,8 @@
 #include <stddef.h>
 #include <uthash.h>
 
+#include "base/strbuf.h"
+
 /*
  * The ledger: what maintainers decided about mainline commits for a
  * branch, so that propose never proposes again what was accepted or
@@ -19,14 +21,18 @@
  *     # stablepick ledger 1
  *
  * and every further line is one decision, seven fields separated by
- * single tabs, the reason last:
+ * single tabs, the reason last, and for a decision read from elsewhere
+ * (acks) an eighth, where it came from:
  *
  *     BRANCH TAB COMMIT TAB DECISION TAB WHEN TAB UNTIL TAB WHO TAB REASON
+ *     ... TAB REASON TAB ORIGIN
  *
  *     BRANCH    the branch's key (ledger_branch_key()), e.g. linux-6.6.y
  *     COMMIT    the full 40-hex commit id (lower case)
  *     DECISION  accepted, rejected or deferred
- *     WHEN      when it was decided, UTC: 2023-11-14T22:13:20Z
+ *     WHEN      when this repository learnt it (mark: when it was
+ *               run; acks: when it read the mail), UTC:
+ *               2023-11-14T22:13:20Z
  *     UNTIL     for deferred, the date (UTC) it comes back: 2023-11-21,
  *               or the release tag it waits for: v6.6.9 (it comes back
  *               once the branch contains the tag; a value shaped as a
@@ -34,6 +40,12 @@
  *               rejected
  *     WHO       "Name <email>" of whoever decided
  *     REASON    free text, possibly empty
+ *     ORIGIN    "key=value" pairs separated by ';', '%' and ';' in a
+ *               value written %25 and %3B: archive= (the path read),
+ *               message-id= (without <>), from= (the From: as
+ *               written), date= (the mail's Date:, as WHEN, or "-");
+ *               unknown keys are skipped.  Absent from the lines of
+ *               mark and of older stablepicks, which read as before.
  *
  * No field may hold a tab, a newline or another control character (git
  * forbids them in branch names; ledger_append() rejects them in who and
@@ -41,7 +53,11 @@
  * names and reasons with spaces or UTF-8 round-trip unchanged.  Blank
  * lines and lines starting with '#' after the first are comments.  The
  * latest decision for a (branch, commit) pair wins: the one with the
- * latest WHEN, and of two with the same WHEN the later line.
+ * latest WHEN, and of two with the same WHEN the later line.  A line
+ * whose WHEN is LEDGER_SLACK or more after now (ledger_now()) is not
+ * counted, with a warning naming it: no decision from the future (a
+ * wrong clock, a forged line) outranks the ones made since for longer
+ * than clocks of a team may differ.
  * Re-deciding appends; lines merged from someone else's ledger may come
  * in any order.
  *
@@ -65,6 +81,9 @@
  *     ledger_release(&l);
  */
 
+/* How far after now a decision may be dated and count: a day. */
+#define LEDGER_SLACK 86400
+
 enum decision {
 	DECISION_ACCEPTED,
 	DECISION_REJECTED,
@@ -76,6 +95,23 @@ const char *decision_name(enum decision d);
 /* Returns 0, or -1 (printing nothing) for an unknown name. */
 int decision_parse(const char *s, enum decision *out);
 
+/*
+ * Where a decision read from elsewhere came from: a claim by whoever
+ * wrote the mail, kept so that a forged one can be seen and undone.
+ */
+struct ledger_origin {
+	char *archive;		/* the archive it was read from, or NULL */
+	char *message_id;	/* the mail, without <>, or NULL */
+	char *from;		/* its From:, as written, or NULL */
+	git_time_t date;	/* its Date:, at most the WHEN; 0: none */
+};
+
+/* Whether o says anything: the entry was read from a mail. */
+int ledger_origin_known(const struct ledger_origin *o);
+
+/* "<ID> from FROM, dated DATE, in ARCHIVE" (the parts known). */
+void ledger_origin_text(struct strbuf *sb, const struct ledger_origin *o);
+
 struct ledger_entry {
 	char *branch;		/* the key, see ledger_branch_key() */
 	git_oid commit;
@@ -86,6 +122,7 @@ struct ledger_entry {
 	int tag_reached;	/* the branch has until_tag: ledger_check_tags() */
 	char *who;
 	char *reason;		/* never NULL; "" when none was given */
+	struct ledger_origin origin;	/* all NULL for mark's */
 	unsigned lineno;	/* in the file; 0 for an entry not yet saved */
 	char *key;		/* internal: "BRANCH\tHEX", the hash key */
 	UT_hash_handle hh;
@@ -101,6 +138,14 @@ struct ledger {
 	struct ledger_commit *by_commit; /* uthash: the entries by commit */
 	struct ledger_key *keys;	/* uthash: spelling -> key, a cache */
 	unsigned lines;			/* lines read from the file */
+	/*
+	 * What is read is read at now (ledger_now(), by ledger_load(),
+	 * ledger_append() and ledger_sync()); future is how many lines
+	 * dated after it the last read left out.
+	 */
+	git_time_t now;
+	unsigned future;
+	int future_said;		/* internal: warned once, not again */
 };
 
 void ledger_init(struct ledger *l, const char *path);
@@ -127,7 +172,9 @@ const char *ledger_branch_key(struct ledger *l, const char *branch);
 /*
  * Reads the file; a missing file is an empty ledger.  Reports every
  * malformed line as "error: PATH:LINE: cause" and then returns -1: the
- * ledger is data people saved and is never silently skipped.
+ * ledger is data people saved and is never silently skipped.  A line
+ * dated LEDGER_SLACK or more after now is left out with a warning
+ * "PATH:LINE: ..." (and counted in l->future).
  */
 int ledger_load(struct ledger *l);
 
@@ -144,6 +191,17 @@ const struct ledger_entry *ledger_find(struct ledger *l, const char *branch,
 size_t ledger_find_others(struct ledger *l, const char *branch,
 			  const git_oid *commit,
 			  const struct ledger_entry ***out);
+
+/*
+ * The time to date a decision made now about (branch as spelled,
+ * commit) with, so that it outranks what the ledger counts: now,
+ * unless the ledger holds a decision dated later (another clone's
+ * clock runs ahead, within LEDGER_SLACK); then a second after that
+ * one, with a warning.  What mark records: the user's decision is
+ * never silently outranked by one read from elsewhere.
+ */
+git_time_t ledger_time_to_outrank(struct ledger *l, const char *branch,
+				  const git_oid *commit, git_time_t now);
 
 /*
  * 1 if the decision still applies at now: accepted and rejected always,
@@ -182,8 +240,8 @@ int ledger_tag_name_ok(const char *s);
  * appended), writes the old content and the new lines to the lock file,
  * fsyncs it and renames it over the ledger: the file is never seen half
  * written, and on any failure the old one is intact and the lock gone.
- * On success l holds the new entries too.  Returns 0 or -1 after an
- * error message.
+ * On success l holds the new entries too.  An entry dated more than
+ * LEDGER_SLACK after now is an error.  Returns 0 or -1 after an error message.
  */
 int ledger_append(struct ledger *l, const struct ledger_entry *entries,
 		  size_t nr);
@@ -207,7 +265,9 @@ int ledger_append(struct ledger *l, const struct ledger_entry *entries,
  * of the file goes to the notes, superseded ones too: which decision
  * wins is decided by reading, as for the file.  A second sync with
  * nothing new changes nothing.  The ref moving during the sync (another
- * sync) is an error: nothing is lost, run it again.
+ * sync) is an error: nothing is lost, run it again.  A line dated
+ * LEDGER_SLACK or more after now, on either side, goes nowhere: a
+ * warning names it, and skipped counts it.
  */
 struct ledger_sync {
 	char *ref;		/* the full notes ref */
@@ -215,6 +275,7 @@ struct ledger_sync {
 	size_t to_notes;	/* decisions written to the notes ... */
 	size_t notes;		/* ... in that many notes (commits) */
 	size_t decisions;	/* decision lines in both, after the sync */
+	size_t skipped;		/* lines dated after now, left where they are */
 	git_oid commit;		/* the new notes commit, if to_notes */
 };
 

@@ -113,7 +113,7 @@ ok "the email shows the decision for another branch"
 "$STABLEPICK" propose --branch linux-6.1.y --format json >"$tmp/json"
 jq -c --arg c "$uaf" 'select(.commit == $c) | .other_decisions' "$tmp/json" \
 	>"$tmp/actual"
-echo '[{"branch":"linux-6.6.y","decision":"rejected","when":"2023-11-14T22:13:20Z","until":null,"who":"Ann Maintainer <ann@example.org>","reason":"needs folios"}]' \
+echo '[{"branch":"linux-6.6.y","decision":"rejected","when":"2023-11-14T22:13:20Z","until":null,"who":"Ann Maintainer <ann@example.org>","reason":"needs folios","origin":null}]' \
 	>"$tmp/expect"
 test_cmp "$tmp/expect" "$tmp/actual"
 [ "$(jq -c 'select(.other_decisions == null)' "$tmp/json")" = "" ] ||

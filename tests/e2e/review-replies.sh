@@ -103,6 +103,9 @@ reply "$tmp/r5" 'Rhea Castellano <rhea@example.org>' 'Mon, 4 Dec 2023 14:00:00 +
 deliver "$tmp/thread.mbox" "$tmp"/split/000[1-5] "$tmp/r1" "$tmp/r2" \
 	"$tmp/r3" "$tmp/r4" "$tmp/r5"
 
+# acks runs after the answers were written (a mail dated more than a
+# day after now is skipped).
+export STABLEPICK_NOW=1701907200	# Thu, 7 Dec 2023
 "$STABLEPICK" acks --branch linux-6.6.y --archive "$tmp/thread.mbox" >"$tmp/acks"
 cat >"$tmp/expect" <<EOF
 deferred until 2023-12-11 $(short "$x1") xfs: fix a crash in the alloc code
@@ -190,7 +193,9 @@ ok "ledger sync: a deferral until a tag round-trips through the notes"
 
 # --- the checklist ----------------------------------------------------
 rm "$ledger"
-"$STABLEPICK" propose --branch linux-6.6.y --format checklist >"$tmp/checklist.mbox"
+# Sent on the 3rd, as the thread was: the answers come after it.
+STABLEPICK_NOW=1701600000 "$STABLEPICK" propose --branch linux-6.6.y \
+	--format checklist >"$tmp/checklist.mbox"
 grep -c '^From ' "$tmp/checklist.mbox" >"$tmp/actual"
 echo 1 >"$tmp/expect"
 test_cmp "$tmp/expect" "$tmp/actual"

@@ -99,6 +99,9 @@ test_cmp "$tmp/expect" "$tmp/actual"
 ok "propose --format review: a thread to the list, Cc the maintainers"
 
 # --- the answers, in the list's archive --------------------------------
+# acks runs after the answers were written (a mail dated more than a
+# day after now is skipped).
+export STABLEPICK_NOW=1701820800	# Wed, 6 Dec 2023
 id_of() { sed -n "s/^Message-ID: <\(.*\)>$/\1/p" "$1"; }
 cover=$(id_of "$tmp/split/0001")
 p1=$(id_of "$tmp/split/0002")
@@ -180,7 +183,9 @@ test_cmp "$tmp/expect" "$tmp/actual"
 "$STABLEPICK" mark --branch linux-6.6.y --list >"$tmp/actual"
 cat >"$tmp/expect" <<EOF
 accepted $(short "$x1") for linux-6.6.y: xfs: fix a crash in the allocator (Acked-by: Rhea Castellano <rhea@example.org> in <ack1@example.org>)
+    read from <ack1@example.org> from Rhea Castellano <rhea@example.org>, dated 2023-12-04T10:00:00Z, in $archive (a claim by the mail's sender)
 rejected $(short "$x3") for linux-6.6.y: xfs: fix a crash in the log (NAK, the log changed too much since 6.6. in <nak3@example.com>)
+    read from <nak3@example.com> from Kenji Watanabe <kenji@example.com>, dated 2023-12-04T12:00:00Z, in $archive (a claim by the mail's sender)
 EOF
 test_cmp "$tmp/expect" "$tmp/actual"
 ok "acks: a maintainer's ack and NAK recorded, anyone else's not, a remark listed"

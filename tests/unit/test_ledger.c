@@ -244,6 +244,113 @@ static void test_round_trip(void **state)
 	ledger_release(&l);
 }
 
+/*
+ * A decision read from a mail keeps where it came from in an eighth
+ * field, '%' and ';' escaped, and reads back whole; a line without
+ * one (mark's, an older stablepick's) has none.
+ */
+static void test_origin(void **state)
+{
+	struct fixture *f = *state;
+	struct ledger_entry in[] = {
+		entry("linux-6.6.y", OID_A, DECISION_ACCEPTED,
+		      "Rhea <rhea@example.org>", "Acked-by: Rhea"),
+		entry("linux-6.6.y", OID_B, DECISION_REJECTED, "Me <me@x>", ""),
+	};
+	const struct ledger_entry *e;
+	struct ledger l;
+	char *text;
+
+	in[0].origin.archive = (char *)"/lists/xfs 100%;new.mbox";
+	in[0].origin.message_id = (char *)"a;b@example.org";
+	in[0].origin.from = (char *)"Mallory <m@evil>, Rhea <rhea@example.org>";
+	in[0].origin.date = T0 - 3600;
+	ledger_init(&l, f->path);
+	assert_int_equal(ledger_append(&l, in, ARRAY_SIZE(in)), 0);
+	ledger_release(&l);
+	text = read_text(f->path);
+	assert_string_equal(text, HEADER
+		"linux-6.6.y\t" OID_A "\taccepted\t2023-11-14T22:13:20Z\t-\t"
+		"Rhea <rhea@example.org>\tAcked-by: Rhea\t"
+		"archive=/lists/xfs 100%25%3Bnew.mbox;message-id=a%3Bb@example.org;"
+		"from=Mallory <m@evil>, Rhea <rhea@example.org>;"
+		"date=2023-11-14T21:13:20Z\n"
+		"linux-6.6.y\t" OID_B "\trejected\t2023-11-14T22:13:20Z\t-\t"
+		"Me <me@x>\t\n");
+	free(text);
+
+	ledger_init(&l, f->path);
+	assert_int_equal(ledger_load(&l), 0);
+	e = find(&l, "linux-6.6.y", OID_A);
+	assert_non_null(e);
+	assert_true(ledger_origin_known(&e->origin));
+	assert_string_equal(e->origin.archive, in[0].origin.archive);
+	assert_string_equal(e->origin.message_id, in[0].origin.message_id);
+	assert_string_equal(e->origin.from, in[0].origin.from);
+	assert_int_equal(e->origin.date, T0 - 3600);
+	assert_string_equal(e->reason, "Acked-by: Rhea");
+	e = find(&l, "linux-6.6.y", OID_B);
+	assert_non_null(e);
+	assert_false(ledger_origin_known(&e->origin));
+	ledger_release(&l);
+}
+
+/*
+ * A line dated a day or more after now is not counted, with a warning
+ * naming it: a later decision wins although its date is earlier; one
+ * within the day (another clone's clock) counts.  Appending one later
+ * than that is an error.
+ */
+static void test_future(void **state)
+{
+	struct fixture *f = *state;
+	struct ledger_entry far = entry("b", OID_A, DECISION_REJECTED,
+					"Me <me@x>", "mine");
+	const struct ledger_entry *e;
+	struct strbuf expect = STRBUF_INIT;
+	struct ledger l;
+	char *err, now[32];
+
+	make_sub(f);
+	write_text(f->path, HEADER
+		"b\t" OID_A "\taccepted\t2099-01-01T00:00:00Z\t-\tM <m@x>\tforged\n"
+		"b\t" OID_B "\taccepted\t2023-11-15T12:00:00Z\t-\tC <c@x>\tskew\n");
+	snprintf(now, sizeof(now), "%lld", (long long)T0);
+	setenv("STABLEPICK_NOW", now, 1);
+	ledger_init(&l, f->path);
+	stderr_begin(f);
+	assert_int_equal(ledger_load(&l), 0);
+	err = stderr_end(f);
+	strbuf_addf(&expect, "warning: %s:2: a decision dated "
+		    "2099-01-01T00:00:00Z, in the future, is not counted\n",
+		    f->path);
+	assert_string_equal(err, expect.buf);
+	free(err);
+	assert_int_equal(l.future, 1);
+	assert_null(find(&l, "b", OID_A));
+	assert_non_null(find(&l, "b", OID_B));
+
+	/* A mark now wins over the line of 2099, and is not warned twice. */
+	stderr_begin(f);
+	assert_int_equal(ledger_append(&l, &far, 1), 0);
+	err = stderr_end(f);
+	assert_string_equal(err, "");
+	free(err);
+	e = find(&l, "b", OID_A);
+	assert_non_null(e);
+	assert_string_equal(e->reason, "mine");
+
+	far.when = T0 + 86400 + 1;
+	stderr_begin(f);
+	assert_int_equal(ledger_append(&l, &far, 1), -1);
+	err = stderr_end(f);
+	assert_string_equal(err, "error: a decision dated in the future\n");
+	free(err);
+	ledger_release(&l);
+	unsetenv("STABLEPICK_NOW");
+	strbuf_release(&expect);
+}
+
 static void test_latest_wins(void **state)
 {
 	struct fixture *f = *state;
@@ -447,7 +554,7 @@ static void test_malformed(void **state)
 		"b\t" OID_A "\taccepted\t2023-11-14T22:13:20Z\t-\tA <a@x>\tok\n"
 		/* 3: spaces instead of tabs */
 		"b " OID_A " accepted 2023-11-14T22:13:20Z - A <a@x> ok\n"
-		/* 4: a tab in the reason makes an eighth field */
+		/* 4: a tab in the reason makes an eighth field, no origin */
 		"b\t" OID_A "\taccepted\t2023-11-14T22:13:20Z\t-\tA <a@x>\to\tk\n"
 		/* 5: short id */
 		"b\t0123456789ab\taccepted\t2023-11-14T22:13:20Z\t-\tA <a@x>\t\n"
@@ -477,12 +584,21 @@ static void test_malformed(void **state)
 		"A <a@x>\t\n"
 		/* 16: no tag's name */
 		"b\t" OID_A "\tdeferred\t2023-11-14T22:13:20Z\tv6..9\t"
-		"A <a@x>\t\n");
+		"A <a@x>\t\n"
+		/* 17: a ninth field */
+		"b\t" OID_A "\taccepted\t2023-11-14T22:13:20Z\t-\tA <a@x>\tok\t"
+		"from=x\ty\n"
+		/* 18: a bad date in the origin */
+		"b\t" OID_A "\taccepted\t2023-11-14T22:13:20Z\t-\tA <a@x>\tok\t"
+		"from=x;date=yesterday\n"
+		/* 19: a newline, escaped, in the origin */
+		"b\t" OID_A "\taccepted\t2023-11-14T22:13:20Z\t-\tA <a@x>\tok\t"
+		"from=x%0Ab\n");
 	strbuf_addf(&expect,
 		"error: %1$s:1: not a stablepick ledger (the first line must be "
 		"'# stablepick ledger 1')\n"
 		"error: %1$s:3: expected 7 tab-separated fields, found 1\n"
-		"error: %1$s:4: too many fields (expected 7 separated by tabs)\n"
+		"error: %1$s:4: bad origin 'k' (expected key=value pairs)\n"
 		"error: %1$s:5: bad commit id '0123456789ab' (expected 40 "
 		"lower-case hex digits)\n"
 		"error: %1$s:6: bad commit id "
@@ -501,7 +617,13 @@ static void test_malformed(void **state)
 		"error: %1$s:14: bad date '2023-11-31' for deferred (expected "
 		"YYYY-MM-DD or a tag)\n"
 		"error: %1$s:16: bad date 'v6..9' for deferred (expected "
-		"YYYY-MM-DD or a tag)\n", f->path);
+		"YYYY-MM-DD or a tag)\n"
+		"error: %1$s:17: too many fields (expected 7, or 8 with an "
+		"origin, separated by tabs)\n"
+		"error: %1$s:18: bad date 'yesterday' in the origin (expected "
+		"YYYY-MM-DDTHH:MM:SSZ)\n"
+		"error: %1$s:19: control character in the origin's from\n",
+		f->path);
 
 	ledger_init(&l, f->path);
 	stderr_begin(f);
@@ -734,6 +856,8 @@ int main(void)
 		cmocka_unit_test(test_in_force),
 		cmocka_unit_test_setup_teardown(test_missing_file, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_round_trip, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_origin, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_future, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_latest_wins, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_keys_and_others, setup,
 						teardown),
