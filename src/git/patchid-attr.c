@@ -58,19 +58,25 @@ static int exists(const char *path)
 	return !lstat(path, &st);
 }
 
-/* A file named name in any directory of a libgit2 search path. */
-static int in_search_path(int level, const char *name)
+/*
+ * Calls fn with each path a file named name would have in the
+ * directories of a libgit2 search path, until fn returns non-zero:
+ * that, 0, or -1 when the search path cannot be read.
+ */
+static int each_in_search_path(int level, const char *name,
+			       int (*fn)(const char *path, void *data),
+			       void *data)
 {
 	git_buf dirs = { NULL, 0, 0 };
 	struct strbuf path = STRBUF_INIT;
 	const char *p, *end;
-	int found = 0;
+	int ret = 0;
 
 	if (git_libgit2_opts(GIT_OPT_GET_SEARCH_PATH, level, &dirs) < 0) {
 		git_error_clear();
-		return 1;	/* cannot tell: ask libgit2 */
+		return -1;
 	}
-	for (p = dirs.ptr ? dirs.ptr : ""; *p && !found; p = *end ? end + 1 : end) {
+	for (p = dirs.ptr ? dirs.ptr : ""; *p && !ret; p = *end ? end + 1 : end) {
 		end = strchr(p, ':');
 		if (!end)
 			end = p + strlen(p);
@@ -79,11 +85,24 @@ static int in_search_path(int level, const char *name)
 		strbuf_reset(&path);
 		strbuf_add(&path, p, (size_t)(end - p));
 		strbuf_addf(&path, "/%s", name);
-		found = exists(path.buf);
+		ret = fn(path.buf, data);
 	}
 	strbuf_release(&path);
 	git_buf_dispose(&dirs);
-	return found;
+	return ret;
+}
+
+static int exists_fn(const char *path, void *data)
+{
+	(void)data;
+	return exists(path);
+}
+
+/* A file named name in any directory of a libgit2 search path. */
+static int in_search_path(int level, const char *name)
+{
+	/* (Cannot tell: ask libgit2.) */
+	return each_in_search_path(level, name, exists_fn, NULL) != 0;
 }
 
 /* Whether a file outside the tree could hold attributes. */
@@ -242,30 +261,16 @@ static void key_file(struct sha1 *ctx, const char *what, const char *path)
 }
 
 /* name in every directory of a libgit2 search path. */
+static int key_file_fn(const char *path, void *data)
+{
+	key_file(data, "search path", path);
+	return 0;
+}
+
 static void key_search_path(struct sha1 *ctx, int level, const char *name)
 {
-	git_buf dirs = { NULL, 0, 0 };
-	struct strbuf path = STRBUF_INIT;
-	const char *p, *end;
-
-	if (git_libgit2_opts(GIT_OPT_GET_SEARCH_PATH, level, &dirs) < 0) {
-		git_error_clear();
+	if (each_in_search_path(level, name, key_file_fn, ctx) < 0)
 		key_feed(ctx, "search path", "unreadable");
-		return;
-	}
-	for (p = dirs.ptr ? dirs.ptr : ""; *p; p = *end ? end + 1 : end) {
-		end = strchr(p, ':');
-		if (!end)
-			end = p + strlen(p);
-		if (end == p)
-			continue;
-		strbuf_reset(&path);
-		strbuf_add(&path, p, (size_t)(end - p));
-		strbuf_addf(&path, "/%s", name);
-		key_file(ctx, "search path", path.buf);
-	}
-	strbuf_release(&path);
-	git_buf_dispose(&dirs);
 }
 
 /* info/attributes, core.attributesFile (else the XDG file), the system's. */

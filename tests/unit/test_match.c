@@ -81,11 +81,38 @@ static git_oid rev(struct fixture *f, const char *name)
  *   undone    the branch's commit of its subject    backport-reverted
  *             is reverted there
  */
-static int setup(void **state)
+/*
+ * Opens the repository made in f->dir, linux-6.6.y branched at v6.6,
+ * and scans v6.6..master with one ext4 subsystem and the backport
+ * lines of default.rules.
+ */
+static void open_and_scan(struct fixture *f)
 {
 	static const char rules[] = "subsystem ext4\n\tpaths fs/ext4/\nend\n";
-	struct fixture *f = calloc(1, sizeof(*f));
 	git_oid base, tip;
+
+	assert_int_equal(git_libgit2_init() > 0, 1);
+	assert_int_equal(git_repository_open(&f->repo, f->dir), 0);
+	ruleset_init(&f->rules);
+	assert_int_equal(ruleset_load_buffer(&f->rules, "t.rules", rules,
+					     strlen(rules)), 0);
+	testrepo_load_backports(&f->rules);
+	base = rev(f, "v6.6");
+	tip = rev(f, "master");
+	branch_index_init(&f->branch);
+	assert_int_equal(branch_index_build(&f->branch, f->repo, "linux-6.6.y",
+					    &tip, &f->rules), 0);
+	assert_true(git_oid_equal(&f->branch.base, &base));
+	scan_init(&f->scan, f->repo, &f->rules);
+	scan_set_range_oids(&f->scan, &base, &tip, "v6.6..master");
+	assert_int_equal(scan_run(&f->scan), 0);
+	patchid_cache_init(&f->patchids, "");
+	match_init(&f->m, f->repo, &f->branch, &f->scan, &f->patchids);
+}
+
+static int setup(void **state)
+{
+	struct fixture *f = calloc(1, sizeof(*f));
 
 	assert_non_null(f);
 	strcpy(f->dir, "/tmp/test_match.XXXXXX");
@@ -152,23 +179,7 @@ static int setup(void **state)
 	git(f, "tag branch-only");
 	git(f, "checkout -q master");
 
-	assert_int_equal(git_libgit2_init() > 0, 1);
-	assert_int_equal(git_repository_open(&f->repo, f->dir), 0);
-	ruleset_init(&f->rules);
-	assert_int_equal(ruleset_load_buffer(&f->rules, "t.rules", rules,
-					     strlen(rules)), 0);
-	testrepo_load_backports(&f->rules);
-	base = rev(f, "v6.6");
-	tip = rev(f, "master");
-	branch_index_init(&f->branch);
-	assert_int_equal(branch_index_build(&f->branch, f->repo, "linux-6.6.y",
-					    &tip, &f->rules), 0);
-	assert_true(git_oid_equal(&f->branch.base, &base));
-	scan_init(&f->scan, f->repo, &f->rules);
-	scan_set_range_oids(&f->scan, &base, &tip, "v6.6..master");
-	assert_int_equal(scan_run(&f->scan), 0);
-	patchid_cache_init(&f->patchids, "");
-	match_init(&f->m, f->repo, &f->branch, &f->scan, &f->patchids);
+	open_and_scan(f);
 	*state = f;
 	return 0;
 }
@@ -429,9 +440,7 @@ static void test_range_subjects(void **state)
  */
 static int setup_topics(void **state)
 {
-	static const char rules[] = "subsystem ext4\n\tpaths fs/ext4/\nend\n";
 	struct fixture *f = calloc(1, sizeof(*f));
-	git_oid base, tip;
 
 	assert_non_null(f);
 	strcpy(f->dir, "/tmp/test_match.XXXXXX");
@@ -462,21 +471,7 @@ static int setup_topics(void **state)
 	change(f, "fs/ext4/c.c", "m3", "ext4: fix c");
 	git(f, "tag m3");
 
-	assert_int_equal(git_libgit2_init() > 0, 1);
-	assert_int_equal(git_repository_open(&f->repo, f->dir), 0);
-	ruleset_init(&f->rules);
-	assert_int_equal(ruleset_load_buffer(&f->rules, "t.rules", rules,
-					     strlen(rules)), 0);
-	base = rev(f, "v6.6");
-	tip = rev(f, "master");
-	branch_index_init(&f->branch);
-	assert_int_equal(branch_index_build(&f->branch, f->repo, "linux-6.6.y",
-					    &tip, &f->rules), 0);
-	scan_init(&f->scan, f->repo, &f->rules);
-	scan_set_range_oids(&f->scan, &base, &tip, "v6.6..master");
-	assert_int_equal(scan_run(&f->scan), 0);
-	patchid_cache_init(&f->patchids, "");
-	match_init(&f->m, f->repo, &f->branch, &f->scan, &f->patchids);
+	open_and_scan(f);
 	*state = f;
 	return 0;
 }
