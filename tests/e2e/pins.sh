@@ -101,8 +101,11 @@ test_tick
 git tag -a -m 'Linux 6.6' v6.6
 git branch linux-6.6.y
 # The lines of the message that start with "From ": after a blank line,
-# one our reader takes for a From_ line (a day, a month, a time), one
-# git mailsplit takes for one (hh:mm:ss and a year), one neither does.
+# one our reader takes for a From_ line (a day, a month, a time); lines
+# git mailsplit takes for one (its is_from_line(): 20 bytes with the
+# newline, the last ':' before the last two bytes between digits, a
+# year after 90 next), the shortest with a two-digit year; lines
+# neither does (19 bytes; a ':' too near the end; no time).
 test_fix fs/ext4/a.c 'int a = 1;' 'ext4: fix a' 'Cc: stable@vger.kernel.org'
 test_commit fs/ext4/b.c 'int b = 1;' 'ext4: fix b
 
@@ -111,6 +114,10 @@ The log said:
 From x Mon Sep 17 10:30
 
 From y 12:34:56 2023
+From zz 01:02:03 99
+From z 01:02:03 99
+From x 12:34:56 1999:5
+From x 12:34:56 1999:
 
 From the start, b was wrong.
 
@@ -124,10 +131,14 @@ export STABLEPICK_NOW=1701600000
 grep -c '^From [0-9a-f]\{40\} ' "$tmp/mbox" >"$tmp/actual"
 echo 3 >"$tmp/expect"
 test_cmp "$tmp/expect" "$tmp/actual"
-grep '^>*From [xyt]' "$tmp/mbox" >"$tmp/actual"
+grep '^>*From [xyzt]' "$tmp/mbox" >"$tmp/actual"
 cat >"$tmp/expect" <<'EXPECT'
 >From x Mon Sep 17 10:30
 >From y 12:34:56 2023
+>From zz 01:02:03 99
+From z 01:02:03 99
+From x 12:34:56 1999:5
+>From x 12:34:56 1999:
 From the start, b was wrong.
 EXPECT
 test_cmp "$tmp/expect" "$tmp/actual"
@@ -147,6 +158,10 @@ git -C "$tmp/am" log -1 --format=%B HEAD~1 | grep 'From ' >"$tmp/actual"
 cat >"$tmp/expect" <<'EXPECT'
 >From x Mon Sep 17 10:30
 >From y 12:34:56 2023
+>From zz 01:02:03 99
+From z 01:02:03 99
+From x 12:34:56 1999:5
+>From x 12:34:56 1999:
 From the start, b was wrong.
 EXPECT
 test_cmp "$tmp/expect" "$tmp/actual"
