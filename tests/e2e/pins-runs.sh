@@ -5,9 +5,12 @@
 #  - propose --since last: a deferral that ended at the very second of
 #    the run before (which listed the fix) does not list it again, nor
 #    does a fix that still does not apply;
-#  - the kept answer (memo) is keyed on info/grafts;
+#  - the kept answer (memo) is keyed on info/grafts and TZ;
 #  - results: an annotation for another filesystem names no fix for
-#    this run, one for its own does;
+#    this run, one for its own does; a new failure's suspects are those
+#    of its own config's kernels;
+#  - cves: of two commits that brought a bug in, the second in the
+#    branch makes it unfixed;
 #  - audit flags no prerequisite-missing for a prerequisite the branch
 #    has.
 . "$TEST_SRCDIR/tests/lib.sh"
@@ -86,6 +89,14 @@ cold
 test_cmp "$tmp/expect" "$tmp/actual"
 rm .git/info/grafts
 ok "the memo: info/grafts is an input"
+# Another time zone is another answer (a date may be shown in it).
+run
+grep -q '^trace: memo: .* holds the answer of these inputs$' "$tmp/err" ||
+	fail "no kept answer: $(cat "$tmp/err")"
+TZ=JST-9 run
+grep -q '^trace: memo: no answer for these inputs yet$' "$tmp/err" ||
+	fail "TZ changed, the kept answer printed"
+ok "the memo: TZ is an input"
 unset STABLEPICK_NOW
 
 # --- results: the filesystem of an annotation ---------------------------
@@ -139,6 +150,74 @@ generic/002|unexplained|
 EXPECT
 test_cmp "$tmp/expect" "$tmp/actual"
 ok "results: an annotation counts for its own filesystem only"
+
+# Two configs, each its baseline kernel: the suspects of a new failure
+# are the commits between its own config's kernels.
+git checkout -q linux-6.1.y
+test_commit fs/xfs/xfs_a.c 'int a;' 'xfs: rework a'
+A=$(git rev-parse HEAD)
+test_tick
+git tag -a -m 'Linux 6.1.2' v6.1.2
+test_commit fs/xfs/xfs_b.c 'int b;' 'xfs: rework b'
+B=$(git rev-parse HEAD)
+test_tick
+git tag -a -m 'Linux 6.1.3' v6.1.3
+git checkout -q master
+: >"$fst/tests/generic/003"
+# xunit CONFIG KERNEL STATUS: generic/003 on CONFIG.
+xunit() {
+	printf '<?xml version="1.0" encoding="UTF-8"?>\n'
+	printf '<testsuite name="xfstests" failures="0" skipped="0" tests="1" time="1" hostname="h">\n'
+	printf '<properties>\n<property name="FSTYP" value="xfs"/>\n'
+	printf '<property name="KERNEL" value="%s"/>\n' "$2"
+	printf '<property name="SECTION" value="%s"/>\n</properties>\n' "$1"
+	printf '<testcase classname="xfstests.%s" name="generic/003" time="1">\n' "$1"
+	[ "$3" = pass ] ||
+		printf '<failure message="- output mismatch" type="TestFail"/>\n'
+	printf '</testcase>\n</testsuite>\n'
+}
+mkdir -p "$tmp/base/xfs_a" "$tmp/base/xfs_b" "$tmp/run/xfs_a" "$tmp/run/xfs_b"
+xunit xfs_a 6.1.1 pass >"$tmp/base/xfs_a/result.xml"
+xunit xfs_b 6.1.2 pass >"$tmp/base/xfs_b/result.xml"
+xunit xfs_a 6.1.3 fail >"$tmp/run/xfs_a/result.xml"
+xunit xfs_b 6.1.3 fail >"$tmp/run/xfs_b/result.xml"
+"$STABLEPICK" results --branch linux-6.1.y --fstests "$fst" --format json \
+	--baseline "$tmp/base" "$tmp/run" >"$tmp/json"
+jq -r 'select(.test == "generic/003") |
+	[.config, .class, ([.commits[].id] | join(" "))] | join("|")' \
+	"$tmp/json" | sort >"$tmp/actual"
+cat >"$tmp/expect" <<EXPECT
+xfs_a|new|$B $A
+xfs_b|new|$B
+EXPECT
+test_cmp "$tmp/expect" "$tmp/actual"
+ok "results: the suspects of each config, between its own kernels"
+
+# --- cves: two commits brought the bug in --------------------------------
+
+test_repo "$tmp/cve"
+cd "$tmp/cve"
+test_commit fs/ext4/a.c 'int a;' 'ext4: add a'
+v1=$(git rev-parse HEAD)
+test_tick
+git tag -a -m 'Linux 6.6' v6.6
+git branch linux-6.6.y
+test_commit fs/ext4/b.c 'int b;' 'ext4: add b'
+v2=$(git rev-parse HEAD)
+test_fix fs/ext4/a.c 'int a_fixed;' 'ext4: fix a use-after-free in a' \
+	'Cc: stable@vger.kernel.org'
+f=$(git rev-parse HEAD)
+dir=$tmp/vulns/cve/published/2024
+mkdir -p "$dir"
+printf '%s\n' "$f" >"$dir/CVE-2024-1.sha1"
+printf '# dyad version: 1.2.0\n6.7:%s:6.7:%s\n6.5:%s:6.7:%s\n' \
+	"$v2" "$f" "$v1" "$f" >"$dir/CVE-2024-1.dyad"
+"$STABLEPICK" cves --branch linux-6.6.y --cve "$tmp/vulns" --format json |
+	jq -r '[.cve, .status, .detail] | join("|")' >"$tmp/actual"
+echo "CVE-2024-1|unfixed|vulnerable: $(git rev-parse --short=12 "$v1") (6.5) is in linux-6.6.y" \
+	>"$tmp/expect"
+test_cmp "$tmp/expect" "$tmp/actual"
+ok "cves: the second commit that brought the bug in is asked too"
 
 # --- audit: a prerequisite the branch has --------------------------------
 
