@@ -17,7 +17,7 @@
 /*
  * A line git mailsplit takes for the start of a message (its
  * is_from_line(): "From ", then a time "hh:mm:ss" followed by a year
- * after 1990, as "From 1a2b... Mon Sep 17 00:00:00 2001" has), or
+ * after 90, as "From 1a2b... Mon Sep 17 00:00:00 2001" has), or
  * one our own mbox reader would (mbox_next_message()).  Only such lines
  * are quoted: git am applies what it reads, so "From the start, it
  * did." in a commit message must reach the backport as it is, as
@@ -32,10 +32,13 @@ static int splits_mbox(const char *line)
 		return 0;
 	if (mbox_next_message(line, len, 0) == 0)
 		return 1;
-	if (len < 20)
+	/*
+	 * git counts the newline, which line lacks: 20 bytes with it, and
+	 * the last ':' before the last byte and the newline.
+	 */
+	if (len + 1 < 20)
 		return 0;
-	/* The last ':' before the last two bytes, as git looks for it. */
-	for (colon = line + len - 2;;) {
+	for (colon = line + len - 1;;) {
 		if (colon <= line + 5)
 			return 0;
 		if (*--colon == ':')

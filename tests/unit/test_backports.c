@@ -90,6 +90,30 @@ static void test_kernel_forms(void **state)
 	ruleset_release(&rs);
 }
 
+/*
+ * The bracket form with a colon, "[ Upstream commit: <id> ]", as some
+ * backports write it, and without spaces inside the brackets: each
+ * names its commit.
+ */
+static void test_bracket_colon(void **state)
+{
+	struct ruleset rs;
+	struct message m;
+
+	(void)state;
+	ruleset_init(&rs);
+	testrepo_load_backports(&rs);
+	read_msg(&m, "ext4: a\n\n[ Upstream commit: " ID40 " ]\n", &rs);
+	assert_int_equal(m.nr_upstream, 1);
+	assert_string_equal(m.upstream[0], ID40);
+	message_release(&m);
+	read_msg(&m, "ext4: a\n\n[Upstream commit:" ID40B "]\n", &rs);
+	assert_int_equal(m.nr_upstream, 1);
+	assert_string_equal(m.upstream[0], ID40B);
+	message_release(&m);
+	ruleset_release(&rs);
+}
+
 /* Xen folds a fix and its follow-up into one backport: both count. */
 static void test_every_match(void **state)
 {
@@ -353,6 +377,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_kernel_forms),
+		cmocka_unit_test(test_bracket_colon),
 		cmocka_unit_test(test_every_match),
 		cmocka_unit_test(test_short_ids_ignored),
 		cmocka_unit_test(test_named_group),
