@@ -159,7 +159,8 @@ static int deferral_ended(const struct candidate *c, git_time_t then_run,
 /*
  * Why c, which was "was" when the runs at the tip before (the last at
  * then_run) saw it, is eligible now (proposed, or accepted in the
- * ledger) where it was not then, or not since; NEWLY_NONE if it is
+ * ledger, or to be asked about again: a needs-ack whose deferral
+ * ended) where it was not then, or not since; NEWLY_NONE if it is
  * not.  *was_out gets what it was.
  */
 static enum newly_why newly_eligible(const struct candidate *c,
@@ -170,7 +171,8 @@ static enum newly_why newly_eligible(const struct candidate *c,
 	int applies = !c->apply_checked || c->apply.applies;
 
 	*was_out = was;
-	if (was == STATE_NONE && c->verdict == VERDICT_PROPOSED &&
+	if (was == STATE_NONE && (c->verdict == VERDICT_PROPOSED ||
+				  c->verdict == VERDICT_NEEDS_ACK) &&
 	    deferral_ended(c, then_run, now)) {
 		*was_out = STATE_DEFERRED;
 		return NEWLY_DEFERRAL_EXPIRED;
@@ -179,6 +181,15 @@ static enum newly_why newly_eligible(const struct candidate *c,
 		return NEWLY_NONE;
 	if (c->verdict == VERDICT_ACCEPTED)
 		return was == STATE_ACCEPTED ? NEWLY_NONE : NEWLY_LEDGER_CHANGED;
+	/*
+	 * A maintainer's "not yet" of a commit that needs the ack: once
+	 * it ends, the commit is asked about again (the review lists it).
+	 */
+	if (c->verdict == VERDICT_NEEDS_ACK)
+		return was == STATE_DEFERRED && e &&
+		       e->decision == DECISION_DEFERRED &&
+		       !ledger_in_force(e, now) ? NEWLY_DEFERRAL_EXPIRED :
+		       NEWLY_NONE;
 	if (c->verdict != VERDICT_PROPOSED)
 		return NEWLY_NONE;
 	switch (was) {
