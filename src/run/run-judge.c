@@ -303,6 +303,8 @@ int run_applies_with(struct run *run, git_repository *repo,
 		  applywith_search(run_match(run, repo), &run->branch, l,
 				   cache, lim, only);
 
+	/* Its own line: else the judging below would be charged for it. */
+	trace_stage("prerequisite series: search");
 	/* The members outside the watched paths, judged by the rules too. */
 	if (!ret)
 		ret = applywith_members(&run->scan, l, &run->outside);

@@ -846,7 +846,7 @@ int match_candidates(struct match *m, struct candidate_list *l,
 	struct oid_entry *below = NULL, *e, *tmp;
 	struct progress progress;
 	unsigned char *decided = xcalloc(l->nr ? l->nr : 1, 1);
-	size_t i;
+	size_t computed = m->patchids ? m->patchids->computed : 0, i;
 	int ret = 0, pass;
 
 	if (range_from)
@@ -886,6 +886,10 @@ int match_candidates(struct match *m, struct candidate_list *l,
 					       "no commit of %s after %s names it",
 					       m->branch->name, base_name(m));
 	progress_stop(&progress);
+	if (m->patchids)
+		trace_printf("presence: %zu patch-ids computed for %zu commits "
+			     "asked about", m->patchids->computed - computed,
+			     l->nr);
 	HASH_FREE_ALL(below, e, tmp, free);
 	free(decided);
 	return ret;

@@ -131,6 +131,11 @@ grep -q 'prerequisite series: trial picks: [1-9][0-9]* from the cache, 0 compute
 grep -q 'prerequisite series: blames: [1-9][0-9]* from the cache, 0 computed' \
 	"$tmp/trace" || { cat "$tmp/trace" >&2; fail "a second run blames again"; }
 ok "a second run gives the same answers from the trial cache, blaming nothing"
+# The search has its own stage line: the judging after it is not
+# charged for it (the presence line of the members outside the watch).
+grep -q '^trace: prerequisite series: search  *[0-9.]* ms' "$tmp/trace" ||
+	{ cat "$tmp/trace" >&2; fail "no stage line for the series search"; }
+ok "the series search has its own stage line"
 
 # The mbox carries each series before its fix, every prerequisite
 # marked as the stable queue marks one; git am takes it all.
