@@ -456,15 +456,11 @@ static int cmp_pos(const void *a, const void *b)
 
 /*
  * What the tree picked onto has at a path, as the key hashes it (see
- * apply.h), kept per path: a series' picks share their files, and
- * git_tree_entry_bypath() reads every tree on the way down each time.
+ * apply.h).  The trial cache keeps it for the run, by tree and path: the
+ * picks of a series, and the series a search tries, share their files,
+ * and git_tree_entry_bypath() reads every tree on the way down each
+ * time.
  */
-struct tip_entry {
-	char *path;
-	struct strbuf bytes;
-	UT_hash_handle hh;
-};
-
 static void describe_entry(struct strbuf *out, const git_tree *tree,
 			   const char *path)
 {
@@ -510,20 +506,25 @@ static void describe_entry(struct strbuf *out, const git_tree *tree,
  * there, nor in the way of it.
  */
 static int hash_entry(struct sha1 *ctx, const git_tree *tree,
-		      const char *path, struct tip_entry **memo)
+		      const char *path, struct trialcache *cache)
 {
-	struct tip_entry *t;
+	struct strbuf sb = STRBUF_INIT;
+	size_t len;
+	const char *bytes = trialcache_find_entry(cache, git_tree_id(tree),
+						  path, &len);
+	int absent;
 
-	HASH_FIND_STR(*memo, path, t);
-	if (!t) {
-		t = xcalloc(1, sizeof(*t));
-		t->path = xstrdup(path);
-		strbuf_init(&t->bytes, 0);
-		describe_entry(&t->bytes, tree, path);
-		HASH_ADD_KEYPTR(hh, *memo, t->path, strlen(t->path), t);
+	if (!bytes) {
+		describe_entry(&sb, tree, path);
+		trialcache_put_entry(cache, git_tree_id(tree), path, sb.buf,
+				     sb.len);
+		bytes = sb.buf;
+		len = sb.len;
 	}
-	sha1_update(ctx, t->bytes.buf, t->bytes.len);
-	return t->bytes.buf[0] == 'a';
+	sha1_update(ctx, bytes, len);
+	absent = bytes[0] == 'a';
+	strbuf_release(&sb);
+	return absent;
 }
 
 /*
@@ -561,13 +562,6 @@ static int parent_has_one(const git_commit *pick, char *const *paths,
 	return has;
 }
 
-static void free_tip_entry(struct tip_entry *t)
-{
-	free(t->path);
-	strbuf_release(&t->bytes);
-	free(t);
-}
-
 /*
  * The key of pick i (see apply.h) into keys + i * SHA1_RAWSZ, and its
  * dependencies into s->picks[i].deps; then registers its paths in
@@ -575,7 +569,7 @@ static void free_tip_entry(struct tip_entry *t)
  * renames on the branch.
  */
 static void key_pick(struct apply_series *s, size_t i, unsigned char *keys,
-		     const git_tree *tip, struct tip_entry **memo,
+		     const git_tree *tip, struct trialcache *cache,
 		     const git_commit *pick, char *const *paths, size_t nr,
 		     struct path_slot **files, struct path_slot **dirs,
 		     struct path_slot **moves)
@@ -596,7 +590,7 @@ static void key_pick(struct apply_series *s, size_t i, unsigned char *keys,
 	add_deps(p, &alloc, find_slot(moves, "", 0, 0));
 	for (j = 0; j < nr; j++) {
 		sha1_update(&ctx, paths[j], strlen(paths[j]) + 1);
-		absent[j] = (unsigned char)hash_entry(&ctx, tip, paths[j], memo);
+		absent[j] = (unsigned char)hash_entry(&ctx, tip, paths[j], cache);
 		nr_absent += absent[j];
 		add_deps(p, &alloc, find_slot(files, paths[j],
 					      strlen(paths[j]), 0));
@@ -669,7 +663,6 @@ int apply_series_check_cached(struct apply_result *out, git_repository *repo,
 			      struct trialcache *cache)
 {
 	struct path_slot *files = NULL, *dirs = NULL, *moves = NULL, *e, *tmp;
-	struct tip_entry *memo = NULL, *t, *ttmp;
 	struct apply_series *s;
 	unsigned char *keys;
 	git_tree *tip = NULL;
@@ -711,7 +704,7 @@ int apply_series_check_cached(struct apply_result *out, git_repository *repo,
 			ret = -1;
 			break;
 		}
-		key_pick(s, i, keys, tip, &memo, picks[i], paths, nr_paths,
+		key_pick(s, i, keys, tip, cache, picks[i], paths, nr_paths,
 			 &files, &dirs, &moves);
 		rec = trialcache_find(cache, keys + i * SHA1_RAWSZ);
 		if (!rec) {
@@ -750,7 +743,6 @@ int apply_series_check_cached(struct apply_result *out, git_repository *repo,
 	HASH_FREE_ALL(files, e, tmp, free_slot);
 	HASH_FREE_ALL(dirs, e, tmp, free_slot);
 	HASH_FREE_ALL(moves, e, tmp, free_slot);
-	HASH_FREE_ALL(memo, t, ttmp, free_tip_entry);
 	git_tree_free(tip);
 	git_odb_free(odb);
 	free(want);

@@ -106,6 +106,7 @@ static int judge(struct run *run, git_repository *repo,
 	    git_oid_equal(&run->scan.from, &run->branch.base) &&
 	    git_oid_equal(&run->scan.to, &run->upstream))
 		deps_set_range(&d, &run->scan);
+	deps_set_cache(&d, &run->scans);
 	ret = deps_link(&d);
 	trace_stage("deps link");
 	/* A --range that ends before the tip: reverts may come later. */

@@ -7,6 +7,7 @@
 #include "candidate/candidate.h"
 #include "stages/match.h"
 #include "stages/scan.h"
+#include "store/scancache.h"
 
 /*
  * Links between candidates and applicability to the branch: Fixes:
@@ -47,8 +48,8 @@ struct deps {
 	const struct branch_index *branch;
 	struct candidate_list *cands;
 	const git_oid *upstream;	/* for the subject index */
-	struct subject_entry *subjects;	/* mainline subjects, built lazily */
-	int subjects_built;
+	struct subject_entry *subjects;	/* mainline subjects looked up */
+	struct scancache *cache;	/* keeps them, or NULL */
 	/*
 	 * The scan of base..upstream, when the run scanned exactly that:
 	 * it knows every commit above the base, so "below the base?" needs
@@ -73,6 +74,13 @@ void deps_release(struct deps *d);
  * walk down from the base settles all the questions.
  */
 void deps_set_range(struct deps *d, const struct scan *range);
+
+/*
+ * Keeps in cache (and reads from it) the commits that Fixes: tags are
+ * resolved to through their quoted subjects, by the upstream tip: the
+ * walk of mainline they cost is done once a tip.
+ */
+void deps_set_cache(struct deps *d, struct scancache *cache);
 
 /*
  * Resolves every Fixes: target (a wrong or ambiguous id through its

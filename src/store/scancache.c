@@ -25,6 +25,9 @@ void scancache_release(struct scancache *c)
 	for (i = 0; i < c->nr_bases; i++)
 		free(c->bases[i].branch);
 	free(c->bases);
+	for (i = 0; i < c->nr_subjects; i++)
+		free(c->subjects[i].subject);
+	free(c->subjects);
 	free(c->path);
 	memset(c, 0, sizeof(*c));
 }
@@ -55,6 +58,82 @@ void scancache_put_base(struct scancache *c, const char *branch,
 	}
 	git_oid_cpy(&b->base, base);
 	b->nr_commits = nr_commits;
+	c->dirty = 1;
+}
+
+const struct scancache_subject *scancache_find_subject(const struct scancache *c,
+						       const git_oid *tip,
+						       const char *subject)
+{
+	size_t i;
+
+	for (i = 0; i < c->nr_subjects; i++)
+		if (git_oid_equal(&c->subjects[i].tip, tip) &&
+		    !strcmp(c->subjects[i].subject, subject))
+			return &c->subjects[i];
+	return NULL;
+}
+
+static int has_tip(const struct scancache *c, size_t nr, const git_oid *tip)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++)
+		if (git_oid_equal(&c->subjects[i].tip, tip))
+			return 1;
+	return 0;
+}
+
+/* Drops every subject of tip. */
+static void drop_tip(struct scancache *c, const git_oid *tip)
+{
+	size_t i, kept = 0;
+
+	for (i = 0; i < c->nr_subjects; i++) {
+		if (git_oid_equal(&c->subjects[i].tip, tip))
+			free(c->subjects[i].subject);
+		else
+			c->subjects[kept++] = c->subjects[i];
+	}
+	c->nr_subjects = kept;
+}
+
+/* Makes room for a new tip: at most SCANCACHE_MAX_TIPS are kept. */
+static void make_room_for_tip(struct scancache *c)
+{
+	for (;;) {
+		size_t i, tips = 0;
+		git_oid oldest;
+
+		for (i = 0; i < c->nr_subjects; i++)
+			tips += !has_tip(c, i, &c->subjects[i].tip);
+		if (tips < SCANCACHE_MAX_TIPS)
+			return;
+		git_oid_cpy(&oldest, &c->subjects[0].tip);
+		drop_tip(c, &oldest);
+	}
+}
+
+void scancache_put_subject(struct scancache *c, const git_oid *tip,
+			   const char *subject, const git_oid *id)
+{
+	struct scancache_subject *s = (struct scancache_subject *)
+		scancache_find_subject(c, tip, subject);
+
+	if (!s) {
+		if (!has_tip(c, c->nr_subjects, tip))
+			make_room_for_tip(c);
+		ALLOC_GROW(c->subjects, c->nr_subjects, c->alloc_subjects);
+		s = &c->subjects[c->nr_subjects++];
+		git_oid_cpy(&s->tip, tip);
+		s->subject = xstrdup(subject);
+	} else if (s->found == !!id && (!id || git_oid_equal(&s->id, id))) {
+		return;
+	}
+	s->found = !!id;
+	memset(&s->id, 0, sizeof(s->id));
+	if (id)
+		git_oid_cpy(&s->id, id);
 	c->dirty = 1;
 }
 
@@ -222,6 +301,15 @@ int scancache_save(struct scancache *c)
 		strbuf_add(&sb, c->bases[i].base.id, GIT_OID_RAWSZ);
 		cachefile_put_u32(&sb, (uint32_t)c->bases[i].nr_commits);
 	}
+	cachefile_put_u32(&sb, (uint32_t)c->nr_subjects);
+	for (i = 0; i < c->nr_subjects; i++) {
+		const struct scancache_subject *s = &c->subjects[i];
+
+		strbuf_add(&sb, s->tip.id, GIT_OID_RAWSZ);
+		cachefile_put_str(&sb, s->subject);
+		strbuf_addch(&sb, s->found);
+		strbuf_add(&sb, s->id.id, GIT_OID_RAWSZ);
+	}
 	cachefile_seal(&sb, CACHEFILE_SHA1_RAW, digest);
 	if (c->has_loaded && !memcmp(digest, c->loaded, SHA1_RAWSZ)) {
 		c->dirty = 0;
@@ -363,6 +451,22 @@ void scancache_load(struct scancache *c)
 		git_oid_cpy(&b->base, &base);
 		b->nr_commits = nr;
 	}
+	n = cachefile_get_count(&r, 2 * GIT_OID_RAWSZ + 4 + 1);
+	for (i = 0; i < n && !r.bad; i++) {
+		struct scancache_subject s;
+
+		get_oid(&r, &s.tip);
+		s.subject = cachefile_get_str(&r);
+		s.found = get_u8(&r);
+		get_oid(&r, &s.id);
+		if (r.bad || s.found > 1) {
+			free(s.subject);
+			r.bad = 1;
+			break;
+		}
+		ALLOC_GROW(c->subjects, c->nr_subjects, c->alloc_subjects);
+		c->subjects[c->nr_subjects++] = s;
+	}
 	if (r.bad || r.p != r.end)
 		why = "malformed records";
 	else {
@@ -377,6 +481,9 @@ out:
 		for (i = 0; i < c->nr_bases; i++)
 			free(c->bases[i].branch);
 		c->nr_bases = 0;
+		for (i = 0; i < c->nr_subjects; i++)
+			free(c->subjects[i].subject);
+		c->nr_subjects = 0;
 		c->dirty = 1;	/* the next save replaces it */
 		cachefile_ignore("scan cache", c->path, why);
 	}

@@ -42,6 +42,8 @@
  *       u32 commits, then each 20-byte id (the whole range, sorted)
  *     u32 number of bases, then each: u32 length, branch name, 20-byte
  *       base, u32 commits after the base
+ *     u32 number of subjects, then each: 20-byte upstream tip, u32
+ *       length, subject, u8 found, 20-byte commit id (zeros: none)
  *     20-byte SHA-1 of everything before it
  *
  * A file with another magic or version, a wrong checksum or a record
@@ -49,7 +51,7 @@
  * goes on as if there were no cache (the next save replaces it).
  */
 
-#define SCANCACHE_VERSION 2
+#define SCANCACHE_VERSION 3
 
 struct scan_memo_hit {
 	git_oid id;
@@ -91,6 +93,8 @@ struct scancache {
 	size_t nr, alloc;
 	struct scancache_base *bases;
 	size_t nr_bases, alloc_bases;
+	struct scancache_subject *subjects;	/* the oldest tip's first */
+	size_t nr_subjects, alloc_subjects;
 	int dirty;
 	/* The checksum of the file as loaded: an unchanged cache is not
 	   written again (a warm run would rewrite megabytes). */
@@ -136,6 +140,28 @@ const struct scancache_base *scancache_find_base(const struct scancache *c,
 						 const char *branch);
 void scancache_put_base(struct scancache *c, const char *branch,
 			const git_oid *base, size_t nr_commits);
+
+/*
+ * A subject looked for in mainline (a Fixes: tag whose id does not
+ * resolve, or names a commit of another subject: deps.c): the first
+ * commit of that subject that a walk down from the upstream tip meets,
+ * or none.  The answer holds for that tip alone, so it is kept by tip
+ * and subject; the subjects of the SCANCACHE_MAX_TIPS tips put last
+ * are kept.
+ */
+struct scancache_subject {
+	git_oid tip;
+	char *subject;
+	int found;
+	git_oid id;			/* when found */
+};
+#define SCANCACHE_MAX_TIPS 8
+const struct scancache_subject *scancache_find_subject(const struct scancache *c,
+						       const git_oid *tip,
+						       const char *subject);
+/* id NULL: the walk from tip met no commit of that subject. */
+void scancache_put_subject(struct scancache *c, const git_oid *tip,
+			   const char *subject, const git_oid *id);
 
 struct scan_memo *scan_memo_new(void);
 void scan_memo_free(struct scan_memo *m);

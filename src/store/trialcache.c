@@ -81,15 +81,71 @@ void trialcache_init(struct trialcache *c, const char *path)
 	c->path = xstrdup(path);
 }
 
+/* A tree's entry at a path: the key is the tree id, then the path. */
+struct trialcache_entry {
+	char *key;
+	size_t key_len;
+	char *bytes;
+	size_t len;
+	UT_hash_handle hh;
+};
+
+static void free_entry(struct trialcache_entry *e)
+{
+	free(e->key);
+	free(e->bytes);
+	free(e);
+}
+
+static char *entry_key(const git_oid *tree, const char *path, size_t *len)
+{
+	size_t n = strlen(path);
+	char *key = xmalloc(GIT_OID_RAWSZ + n);
+
+	memcpy(key, tree->id, GIT_OID_RAWSZ);
+	memcpy(key + GIT_OID_RAWSZ, path, n);
+	*len = GIT_OID_RAWSZ + n;
+	return key;
+}
+
+const char *trialcache_find_entry(struct trialcache *c, const git_oid *tree,
+				  const char *path, size_t *len)
+{
+	struct trialcache_entry *e;
+	size_t key_len;
+	char *key = entry_key(tree, path, &key_len);
+
+	HASH_FIND(hh, c->entries, key, key_len, e);
+	free(key);
+	if (!e)
+		return NULL;
+	*len = e->len;
+	return e->bytes;
+}
+
+void trialcache_put_entry(struct trialcache *c, const git_oid *tree,
+			  const char *path, const char *bytes, size_t len)
+{
+	struct trialcache_entry *e = xcalloc(1, sizeof(*e));
+
+	e->key = entry_key(tree, path, &e->key_len);
+	e->bytes = xmalloc(len ? len : 1);
+	memcpy(e->bytes, bytes, len);
+	e->len = len;
+	HASH_ADD_KEYPTR(hh, c->entries, e->key, e->key_len, e);
+}
+
 void trialcache_release(struct trialcache *c)
 {
 	struct trialcache_result *r, *rtmp;
 	struct trialcache_paths *p, *ptmp;
 	struct trialcache_blame *b, *btmp;
+	struct trialcache_entry *e, *etmp;
 
 	HASH_FREE_ALL(c->results, r, rtmp, free_result);
 	HASH_FREE_ALL(c->paths, p, ptmp, free_paths);
 	HASH_FREE_ALL(c->blames, b, btmp, free_blame);
+	HASH_FREE_ALL(c->entries, e, etmp, free_entry);
 	free(c->path);
 	memset(c, 0, sizeof(*c));
 }

@@ -77,6 +77,7 @@ struct trialcache {
 	struct trialcache_result *results;	/* uthash by key */
 	struct trialcache_paths *paths;		/* uthash by commit id */
 	struct trialcache_blame *blames;	/* uthash by key */
+	struct trialcache_entry *entries;	/* uthash, this run's only */
 	uint32_t generation;		/* as loaded */
 	int added;			/* something new to write */
 	/* For the trace: picks taken from here, and picks made. */
@@ -107,6 +108,18 @@ char *const *trialcache_find_paths(struct trialcache *c, const git_oid *id,
 /* Keeps a copy of the nr paths of id. */
 void trialcache_put_paths(struct trialcache *c, const git_oid *id,
 			  char *const *paths, size_t nr);
+
+/*
+ * What a tree has at a path, as a trial pick's key hashes it
+ * (apply-series.c), and its length in *len; NULL when not known.  Kept
+ * for the run, not written: the searches of a run key many series onto
+ * the same branch tip, and their picks share files.
+ */
+const char *trialcache_find_entry(struct trialcache *c, const git_oid *tree,
+				  const char *path, size_t *len);
+/* Keeps a copy of the len bytes that tree has at path. */
+void trialcache_put_entry(struct trialcache *c, const git_oid *tree,
+			  const char *path, const char *bytes, size_t len);
 
 /*
  * The commits a blame of key (SHA1_RAWSZ bytes) found, marked used

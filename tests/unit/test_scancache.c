@@ -242,6 +242,55 @@ static void test_newest_kept(void **state)
 	scancache_release(&c);
 }
 
+/*
+ * The subjects looked up in mainline: kept by tip and subject, found or
+ * not, across a save; those of the oldest tips dropped.
+ */
+static void test_subjects(void **state)
+{
+	const struct scancache_subject *s;
+	struct scancache c;
+	char *path = cache_path("subjects");
+	git_oid tip, id;
+	unsigned char t;
+
+	(void)state;
+	scancache_init(&c, path);
+	oid(&tip, 40);
+	oid(&id, 41);
+	scancache_put_subject(&c, &tip, "xfs: add the log", &id);
+	scancache_put_subject(&c, &tip, "xfs: never was", NULL);
+	assert_int_equal(scancache_save(&c), 0);
+	scancache_release(&c);
+
+	scancache_init(&c, path);
+	scancache_load(&c);
+	s = scancache_find_subject(&c, &tip, "xfs: add the log");
+	assert_non_null(s);
+	assert_true(s->found);
+	assert_true(git_oid_equal(&s->id, &id));
+	s = scancache_find_subject(&c, &tip, "xfs: never was");
+	assert_non_null(s);
+	assert_false(s->found);
+	assert_null(scancache_find_subject(&c, &tip, "xfs: add the"));
+	oid(&id, 42);
+	assert_null(scancache_find_subject(&c, &id, "xfs: add the log"));
+
+	/* A tip more than SCANCACHE_MAX_TIPS: the oldest one's go. */
+	for (t = 0; t < SCANCACHE_MAX_TIPS; t++) {
+		oid(&id, 50 + t);
+		scancache_put_subject(&c, &id, "xfs: add the log", NULL);
+	}
+	assert_null(scancache_find_subject(&c, &tip, "xfs: add the log"));
+	assert_null(scancache_find_subject(&c, &tip, "xfs: never was"));
+	oid(&id, 50);
+	assert_non_null(scancache_find_subject(&c, &id, "xfs: add the log"));
+	assert_int_equal(c.nr_subjects, SCANCACHE_MAX_TIPS);
+	scancache_release(&c);
+	unlink(path);
+	free(path);
+}
+
 static int setup(void **state)
 {
 	const char *tmp = getenv("TMPDIR");
@@ -264,6 +313,7 @@ int main(void)
 		cmocka_unit_test(test_round_trip),
 		cmocka_unit_test(test_bad_files),
 		cmocka_unit_test(test_newest_kept),
+		cmocka_unit_test(test_subjects),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
