@@ -38,7 +38,8 @@ static int parse_args(struct patch_id_args *a, int argc, char **argv)
 {
 	const struct cli_option opts[] = {
 		OPT_INT("jobs", &a->jobs, "N", PATCHID_MAX_JOBS,
-			"how many threads compute diffs (default: one a CPU)"),
+			"threads for the diffs (default: one a CPU, one per "
+			"1024 commits at most)"),
 		OPT_END()
 	};
 	int n;
@@ -74,7 +75,7 @@ static int patch_id(struct run_context *ctx, int argc, char **argv)
 	trace_stage("walk");
 	if (!ret)
 		ret = patchid_compute_all(ctx->repo, l.items, l.nr,
-					  a.jobs ? a.jobs : patchid_default_jobs());
+					  a.jobs);
 	trace_stage("patch-ids");
 	if (!ret) {
 		order = revlist_log_order(&l);

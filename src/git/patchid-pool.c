@@ -453,6 +453,14 @@ int patchid_default_jobs(void)
 	return n > PATCHID_MAX_JOBS ? PATCHID_MAX_JOBS : (int)n;
 }
 
+int patchid_jobs_for(size_t nr)
+{
+	size_t pay = nr / PATCHID_PER_THREAD + 1;
+	int jobs = patchid_default_jobs();
+
+	return pay < (size_t)jobs ? (int)pay : jobs;
+}
+
 int patchid_compute_all(git_repository *repo, struct patchid_job *items,
 			size_t nr, int jobs)
 {
@@ -461,6 +469,8 @@ int patchid_compute_all(git_repository *repo, struct patchid_job *items,
 	size_t j;
 	int i, started, ret = 0;
 
+	if (jobs <= 0)
+		jobs = patchid_jobs_for(nr);
 	if ((size_t)jobs > nr)
 		jobs = nr ? (int)nr : 1;
 	/* A libgit2 built without threads must stay in one. */
@@ -473,8 +483,8 @@ int patchid_compute_all(git_repository *repo, struct patchid_job *items,
 	w.gitdir = git_repository_path(repo);
 	w.objdir = objects_dir(repo);
 	w.private_packs = want_private_packs(w.objdir, jobs);
-	trace_printf("patch-id: %zu commits, %d threads, %s packs", nr, jobs,
-		     w.private_packs ? "private" : "shared");
+	trace_printf("patch-id: %zu commits, %d thread%s, %s packs", nr, jobs,
+		     jobs == 1 ? "" : "s", w.private_packs ? "private" : "shared");
 	pthread_mutex_init(&w.lock, NULL);
 	workers = xcalloc((size_t)jobs, sizeof(*workers));
 	for (i = 0; i < jobs; i++) {

@@ -834,8 +834,7 @@ static int prefetch_patch_ids(struct match *m, const struct candidate_list *l,
 		for (j = 0; j < k->nr; j++)
 			git_oid_cpy(&ids[at + 1 + j], &k->commits[j]);
 	}
-	ret = patchid_cache_fill(m->patchids, m->repo, ids, nr,
-				 patchid_default_jobs());
+	ret = patchid_cache_fill(m->patchids, m->repo, ids, nr, 0);
 	free(ids);
 	return ret;
 }

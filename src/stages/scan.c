@@ -9,6 +9,7 @@
 #include "base/error.h"
 #include "git/history.h"
 #include "git/malformed.h"
+#include "git/objcache.h"
 #include "base/trace.h"
 #include "git/treediff.h"
 #include "base/strbuf.h"
@@ -645,7 +646,7 @@ static int walk(struct scan *s, const git_oid *stop, struct scan_memo *memo,
 	struct soak_paint paint;
 	struct soak_mark mark;
 	size_t nr_shallow = 0, nr_hide = 0, nr_keys = 0, skipped = 0, k;
-	int ret;
+	int ret, paused = 0;
 
 	if ((ret = scan_read_shallow(s->repo, &shallow, &nr_shallow)) < 0)
 		return ret;
@@ -662,6 +663,13 @@ static int walk(struct scan *s, const git_oid *stop, struct scan_memo *memo,
 	}
 	nr_keys = bloom_keys(s, g);
 	progress_set_total(&s->progress, range.nr);
+	/*
+	 * Each tree is read about once: none is cached (the trial picks
+	 * after read theirs again, into the cache).  A commit is read for
+	 * its child's parent tree, then for itself: commits are kept.
+	 */
+	objcache_pause_trees();
+	paused = 1;
 	for (k = 0; k < range.nr; k++) {
 		const struct history_commit *hc = &range.items[k];
 		const git_oid *id = &hc->id;
@@ -753,6 +761,8 @@ static int walk(struct scan *s, const git_oid *stop, struct scan_memo *memo,
 	if (stop)
 		*exact = soak_paint_lowest_at(&paint, stop, at_stop);
 out:
+	if (paused)
+		objcache_resume_trees();
 	history_range_release(&range);
 	soak_paint_release(&paint);
 	free(shallow);
@@ -792,9 +802,10 @@ int scan_run(struct scan *s)
 		old = NULL;
 	}
 	progress_start(&s->progress, "Scanning", 0);
-	if (!old || !git_oid_equal(&old->to, &s->to))
+	if (!old || !git_oid_equal(&old->to, &s->to)) {
 		ret = walk(s, old ? &old->to : NULL, memo, &beyond, &exact,
 			   &at_end);
+	}
 	if (!ret && old) {
 		s->walked += old->walked;
 		s->merges += old->merges;

@@ -203,7 +203,8 @@ $usage" --nope master
 cat >"$tmp/expect" <<EOF
 $usage
 
-    --jobs N              how many threads compute diffs (default: one a CPU)
+    --jobs N              threads for the diffs (default: one a CPU, one per
+                          1024 commits at most)
     -h, --help            show this help
 EOF
 test_cmp "$tmp/expect" "$tmp/actual"

@@ -5,7 +5,8 @@
  * template's subsystem is the directory as it was then), a file moved
  * out of fs/, a commit touching two subsystems (the opt-in one is
  * primary), a merge and its side commit, a path of a subsystem of
- * policy ignore, --subsystem, and the Fixes: targets it resolves.
+ * policy ignore, --subsystem, and the Fixes: targets it resolves; the
+ * trees it read are not left in libgit2's object cache.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -227,6 +228,49 @@ static void test_walk(void **state)
 	assert_null(cand(f, "base"));
 }
 
+/* What libgit2's object cache holds now (its raw sizes), in bytes. */
+static ssize_t cached_bytes(void)
+{
+	ssize_t current = 0, allowed = 0;
+
+	assert_int_equal(git_libgit2_opts(GIT_OPT_GET_CACHED_MEMORY, &current,
+					  &allowed), 0);
+	return current;
+}
+
+/* Whether reading tree id again grew the cache: it was not in it. */
+static int tree_was_cached(git_repository *repo, const git_oid *id)
+{
+	ssize_t before = cached_bytes();
+	git_tree *tree = NULL;
+
+	assert_int_equal(git_tree_lookup(&tree, repo, id), 0);
+	git_tree_free(tree);
+	return cached_bytes() == before;
+}
+
+/*
+ * The walk reads each tree about once: it leaves none in libgit2's
+ * object cache (src/objcache.h), and trees read after it are cached.
+ */
+static void test_trees_not_cached(void **state)
+{
+	struct fixture *f = *state;
+	git_commit *commit = NULL, *parent = NULL;
+	git_oid id = rev(f, "both");
+
+	run_base_master(f);
+	assert_int_equal(git_commit_lookup(&commit, f->repo, &id), 0);
+	assert_int_equal(git_commit_parent(&parent, commit, 0), 0);
+	/* Walked, not kept: read now, then kept. */
+	assert_false(tree_was_cached(f->repo, git_commit_tree_id(commit)));
+	assert_true(tree_was_cached(f->repo, git_commit_tree_id(commit)));
+	assert_false(tree_was_cached(f->repo, git_commit_tree_id(parent)));
+	assert_true(tree_was_cached(f->repo, git_commit_tree_id(parent)));
+	git_commit_free(parent);
+	git_commit_free(commit);
+}
+
 static void test_subsystems(void **state)
 {
 	struct fixture *f = *state;
@@ -382,6 +426,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_walk, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_trees_not_cached, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(test_subsystems, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fixes, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_in_range, setup, teardown),
