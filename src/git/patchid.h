@@ -176,8 +176,8 @@ int patchid_cache_has(const struct patchid_cache *cache, const git_oid *commit);
  * Computes the patch-ids of the commits of ids (nr, repeats allowed)
  * that the cache does not know yet on threads threads (0: as many as
  * pay, patchid-pool.h), and remembers them, so that patchid_cache_get()
- * finds them; merges
- * are left out, as patchid_cache_get() is never asked for one.
+ * finds them; merges are left out, as patchid_cache_get() is never
+ * asked for one.
  * Returns 0, or -1 after an error message.
  */
 int patchid_cache_fill(struct patchid_cache *cache, git_repository *repo,

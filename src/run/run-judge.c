@@ -300,9 +300,13 @@ int run_applies_with(struct run *run, git_repository *repo,
 	size_t computed = cache ? cache->computed : 0;
 	size_t blame_hits = cache ? cache->blame_hits : 0;
 	size_t blamed = cache ? cache->blame_computed : 0;
-	int ret = interrupted() ? -1 :
-		  applywith_search(run_match(run, repo), &run->branch, l,
-				   cache, lim, only);
+	size_t by_history, by_libgit2, files_history, files_libgit2;
+	int ret;
+
+	blame_counts(&by_history, &by_libgit2);
+	ret = interrupted() ? -1 :
+	      applywith_search(run_match(run, repo), &run->branch, l, cache,
+			       lim, only);
 
 	/* Its own line: else the judging below would be charged for it. */
 	trace_stage("prerequisite series: search");
@@ -327,6 +331,10 @@ int run_applies_with(struct run *run, git_repository *repo,
 			     "cache, %zu computed",
 			     cache->blame_hits - blame_hits,
 			     cache->blame_computed - blamed);
+	blame_counts(&files_history, &files_libgit2);
+	trace_printf("prerequisite series: files blamed: %zu from their "
+		     "history in the range, %zu by libgit2's walk",
+		     files_history - by_history, files_libgit2 - by_libgit2);
 	trace_stage("prerequisite series");
 	return ret;
 }

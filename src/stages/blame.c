@@ -1,4 +1,5 @@
 #include "stages/blame.h"
+#include "stages/scan.h"
 #include "base/error.h"
 #include "git/history.h"
 #include "git/malformed.h"
@@ -126,34 +127,324 @@ static void found_add(struct found *f, const git_oid *id)
 	git_oid_cpy(&f->v[f->nr++], id);
 }
 
+/* --- the blame from the file's own history ------------------------------ */
+
 /*
- * Blames the ranges of path at the parent, back to the base.  0; 1
- * when libgit2's blame fails on a malformed commit (src/malformed.h),
- * which it cannot go through: a warning of c says so, and the other
- * paths are blamed still; -1 after an error message.
+ * libgit2's blame walks every commit from the pick's parent down to the
+ * base and reads the trees along the path at each: on a 100,000-commit
+ * history about 300 ms a file, three quarters of a cold run.  The scan
+ * knows every commit of the range that changes a watched file (its
+ * candidates' paths).  When those that changed the file and lie below
+ * the pick's parent form one line of descent, each one's parent holding
+ * the version of the next and the oldest one's parent the base's,
+ * nothing else between changed the file, and the blame is that of
+ * their own diffs, newest first: a line a commit's diff adds is that
+ * commit's, the others move by the hunks above them (git's
+ * pass_blame_to_parent(), with its tail trimmed as blame trims it).
+ * Otherwise (a merge that changed the file, a file added or renamed in
+ * the range, which libgit2 follows, a path outside the watch, a
+ * malformed commit) libgit2's blame decides.
+ *
+ * STABLEPICK_TEST_BLAME=libgit2 always asks libgit2; =check asks both
+ * and fails on a difference (the tests).
  */
-static int blame_path(struct found *f, git_repository *repo,
-		      const git_oid *parent, const git_oid *base,
-		      const char *path, const struct hunks *hs,
-		      const char *hex, struct candidate *warn)
+
+/* At most this many commits in a file's history take this way. */
+#define CHAIN_MAX 512
+
+/* The files blamed each way, for the trace. */
+static size_t blamed_chain, blamed_libgit2;
+
+void blame_counts(size_t *history, size_t *libgit2)
+{
+	*history = blamed_chain;
+	*libgit2 = blamed_libgit2;
+}
+
+struct chain_hunk {
+	size_t new_start, new_lines, old_lines;
+};
+
+struct chain_hunks {
+	struct chain_hunk *v;
+	size_t nr, alloc;
+};
+
+static int chain_hunk_cb(const git_diff_delta *delta, const git_diff_hunk *h,
+			 void *payload)
+{
+	struct chain_hunks *hs = payload;
+
+	(void)delta;
+	ALLOC_GROW(hs->v, hs->nr, hs->alloc);
+	hs->v[hs->nr].new_start = h->new_start > 0 ? (size_t)h->new_start : 0;
+	hs->v[hs->nr].new_lines = h->new_lines > 0 ? (size_t)h->new_lines : 0;
+	hs->v[hs->nr].old_lines = h->old_lines > 0 ? (size_t)h->old_lines : 0;
+	hs->nr++;
+	return 0;
+}
+
+/*
+ * The common tail blame leaves out of its diffs, in blocks of 1024
+ * bytes, then up to the end of the line the cut falls in (xdiff-
+ * interface.c's trim_common_tail(), which libgit2's blame copies): the
+ * hunks must fall where blame's fall.
+ */
+static void trim_tail(const char *a, size_t *alen, const char *b, size_t *blen)
+{
+	const size_t blk = 1024;
+	size_t trimmed = 0, recovered = 0;
+	size_t smaller = *alen < *blen ? *alen : *blen;
+	const char *ap = a + *alen, *bp = b + *blen;
+
+	while (blk + trimmed <= smaller && !memcmp(ap - blk, bp - blk, blk)) {
+		trimmed += blk;
+		ap -= blk;
+		bp -= blk;
+	}
+	while (recovered < trimmed)
+		if (ap[recovered++] == '\n')
+			break;
+	*alen -= trimmed - recovered;
+	*blen -= trimmed - recovered;
+}
+
+/* The hunks (no context) from blob old to blob new, as blame has them. */
+static int chain_diff(struct chain_hunks *out, git_repository *repo,
+		      const git_oid *old, const git_oid *new)
+{
+	git_blob *a = NULL, *b = NULL;
+	git_diff_options opts;
+	size_t alen, blen;
+	int ret = -1;
+
+	out->nr = 0;
+	if (git_blob_lookup(&a, repo, old) < 0 ||
+	    git_blob_lookup(&b, repo, new) < 0)
+		goto out;
+	alen = (size_t)git_blob_rawsize(a);
+	blen = (size_t)git_blob_rawsize(b);
+	trim_tail(git_blob_rawcontent(a), &alen, git_blob_rawcontent(b), &blen);
+	git_diff_options_init(&opts, GIT_DIFF_OPTIONS_VERSION);
+	opts.context_lines = 0;
+	opts.interhunk_lines = 0;
+	opts.flags = GIT_DIFF_FORCE_TEXT;
+	ret = git_diff_buffers(git_blob_rawcontent(a), alen, NULL,
+			       git_blob_rawcontent(b), blen, NULL, &opts, NULL,
+			       NULL, chain_hunk_cb, NULL, out);
+out:
+	git_blob_free(b);
+	git_blob_free(a);
+	return ret;
+}
+
+/* The blob at path in commit id's tree: 1, 0 (none there), -1. */
+static int chain_blob(git_oid *out, git_repository *repo, const git_oid *id,
+		      const char *path)
+{
+	git_tree *tree = NULL;
+	git_tree_entry *e = NULL;
+	git_oid tid;
+	int ret = -1;
+
+	if (malformed_tree_id(&tid, repo, id) < 0 ||
+	    git_tree_lookup(&tree, repo, &tid) < 0)
+		goto out;
+	if (git_tree_entry_bypath(&e, tree, path) < 0) {
+		ret = 0;
+		goto out;
+	}
+	if (git_tree_entry_type(e) == GIT_OBJECT_BLOB) {
+		git_oid_cpy(out, git_tree_entry_id(e));
+		ret = 1;
+	} else {
+		ret = 0;
+	}
+out:
+	git_tree_entry_free(e);
+	git_tree_free(tree);
+	git_error_clear();
+	return ret;
+}
+
+static int cmp_newest_order(const void *a, const void *b)
+{
+	const struct candidate *x = *(struct candidate *const *)a;
+	const struct candidate *y = *(struct candidate *const *)b;
+
+	return x->order < y->order ? 1 : x->order > y->order ? -1 : 0;
+}
+
+/*
+ * The candidates that changed path at or below parent, newest first:
+ * the number, or -1 when the scan cannot tell (a candidate without its
+ * paths, too many of them).
+ */
+static long chain_history(struct candidate ***out, struct match *m,
+			  const git_oid *parent, const char *path)
+{
+	const struct candidate_list *l = &m->scan->candidates;
+	struct candidate **v = NULL;
+	size_t nr = 0, alloc = 0, i, j;
+	int r;
+
+	*out = NULL;
+	for (i = 0; i < l->nr; i++) {
+		struct candidate *c = l->items[i];
+
+		if (!c->paths_known) {
+			free(v);
+			return -1;
+		}
+		for (j = 0; j < c->nr_paths; j++)
+			if (!strcmp(c->paths[j], path))
+				break;
+		if (j == c->nr_paths)
+			continue;
+		r = git_oid_equal(&c->id, parent) ? 1 :
+			match_descends(m, parent, &c->id);
+		if (r < 0) {
+			git_error_clear();
+			free(v);
+			return -1;
+		}
+		if (!r)
+			continue;
+		if (nr == CHAIN_MAX) {
+			free(v);
+			return -1;
+		}
+		ALLOC_GROW(v, nr, alloc);
+		v[nr++] = c;
+	}
+	QSORT(v, nr, cmp_newest_order);
+	*out = v;
+	return (long)nr;
+}
+
+/*
+ * The blame of lines first..last of path at parent, from the file's
+ * history: into f, as blame_path() would.  1 when done, 0 when the
+ * history is not one line of descent (libgit2 then blames), -1 after
+ * an error message.
+ */
+static int chain_blame(struct found *f, struct match *m,
+		       const git_oid *parent, const git_oid *base,
+		       const char *path, const struct hunks *hs,
+		       size_t first, size_t last)
+{
+	git_repository *repo = m->repo;
+	struct candidate **h = NULL;
+	struct chain_hunks d = { NULL, 0, 0 };
+	size_t n = last - first + 1, live = n, i, j, k;
+	size_t *at = xcalloc(n, sizeof(*at));
+	long *owner = xcalloc(n, sizeof(*owner));
+	git_oid have, want, pblob;
+	long nr;
+	int ret = 0, r;
+
+	for (j = 0; j < n; j++) {
+		at[j] = first + j;
+		owner[j] = -1;
+	}
+	nr = chain_history(&h, m, parent, path);
+	if (nr < 0 || chain_blob(&have, repo, parent, path) != 1)
+		goto out;
+	for (i = 0; live && i < (size_t)nr; i++) {
+		const git_oid *pid;
+		git_commit *commit = NULL;
+
+		/* One line of descent, each the parent's version of the next. */
+		if (i && match_descends(m, &h[i - 1]->id, &h[i]->id) != 1)
+			goto out;
+		if (chain_blob(&want, repo, &h[i]->id, path) != 1 ||
+		    !git_oid_equal(&want, &have))
+			goto out;
+		if (git_commit_lookup(&commit, repo, &h[i]->id) < 0 ||
+		    git_commit_parentcount(commit) != 1) {
+			git_commit_free(commit);
+			goto out;
+		}
+		pid = git_commit_parent_id(commit, 0);
+		r = chain_blob(&pblob, repo, pid, path);
+		git_commit_free(commit);
+		/* Added here: libgit2 looks for where it came from. */
+		if (r != 1)
+			goto out;
+		if (chain_diff(&d, repo, &pblob, &want) < 0)
+			goto out;
+		/* The lines, in order, against the hunks, in order. */
+		for (j = 0, k = 0; j < n; j++) {
+			size_t shift_add = 0, shift_del = 0, line;
+
+			if (owner[j] >= 0)
+				continue;
+			line = at[j];
+			for (k = 0; k < d.nr; k++) {
+				const struct chain_hunk *x = &d.v[k];
+				size_t end = x->new_start +
+					(x->new_lines ? x->new_lines : 1);
+
+				if (x->new_lines && line >= x->new_start &&
+				    line < x->new_start + x->new_lines)
+					break;
+				if (line < end)
+					break;
+				shift_add += x->new_lines;
+				shift_del += x->old_lines;
+			}
+			if (k < d.nr && d.v[k].new_lines &&
+			    line >= d.v[k].new_start &&
+			    line < d.v[k].new_start + d.v[k].new_lines) {
+				owner[j] = (long)i;
+				live--;
+				continue;
+			}
+			at[j] = line - shift_add + shift_del;
+		}
+		git_oid_cpy(&have, &pblob);
+	}
+	/* Lines left are the base's, if nothing else changed the file. */
+	if (live) {
+		r = chain_blob(&want, repo, base, path);
+		if (r != 1 || !git_oid_equal(&want, &have))
+			goto out;
+	}
+	/* In the order blame_path() meets them. */
+	for (i = 0; i < hs->nr; i++)
+		for (j = hs->v[i].first; j <= hs->v[i].last; j++)
+			if (owner[j - first] >= 0)
+				found_add(f, &h[owner[j - first]]->id);
+	ret = 1;
+out:
+	free(d.v);
+	free(h);
+	free(at);
+	free(owner);
+	return ret;
+}
+
+/*
+ * libgit2's blame of lines first..last of path at the parent, back to
+ * the base, into f.  0; 1 when it fails on a malformed commit
+ * (src/malformed.h), which it cannot go through: a warning of warn
+ * says so; -1 after an error message.
+ */
+static int libgit2_blame(struct found *f, git_repository *repo,
+			 const git_oid *parent, const git_oid *base,
+			 const char *path, const struct hunks *hs,
+			 size_t first, size_t last, const char *hex,
+			 struct candidate *warn)
 {
 	git_blame_options opts;
 	git_blame *blame = NULL;
 	size_t i, line;
 
-	if (!hs->nr)
-		return 0;
 	git_blame_options_init(&opts, GIT_BLAME_OPTIONS_VERSION);
 	git_oid_cpy(&opts.newest_commit, parent);
 	git_oid_cpy(&opts.oldest_commit, base);
-	opts.min_line = hs->v[0].first;
-	opts.max_line = hs->v[0].last;
-	for (i = 1; i < hs->nr; i++) {
-		if (hs->v[i].first < opts.min_line)
-			opts.min_line = hs->v[i].first;
-		if (hs->v[i].last > opts.max_line)
-			opts.max_line = hs->v[i].last;
-	}
+	opts.min_line = first;
+	opts.max_line = last;
 	if (git_blame_file(&blame, repo, path, &opts) < 0) {
 		const git_error *e = git_error_last();
 
@@ -185,6 +476,102 @@ static int blame_path(struct found *f, git_repository *repo,
 	}
 	git_blame_free(blame);
 	return 0;
+}
+
+static const char *blame_mode(void)
+{
+	const char *env = getenv("STABLEPICK_TEST_BLAME");
+
+	return env ? env : "";
+}
+
+/*
+ * For =check: what libgit2 found after the base (those at or below it
+ * are never prerequisites, and the file's history does not name them)
+ * must be what the history found, in the same order.
+ */
+static int check_same(struct match *m, const git_oid *base,
+		      const struct found *mine, const struct found *theirs,
+		      const char *path, const char *hex)
+{
+	size_t i, j = 0;
+	int r;
+
+	for (i = 0; i < theirs->nr; i++) {
+		/* At or below the base, as missing() tells. */
+		r = git_oid_equal(&theirs->v[i], base) ? 1 :
+			match_descends(m, base, &theirs->v[i]);
+		if (r < 0)
+			return error_git("cannot walk to the base");
+		if (r)
+			continue;
+		if (j >= mine->nr || !git_oid_equal(&mine->v[j], &theirs->v[i]))
+			break;
+		j++;
+	}
+	if (i == theirs->nr && j == mine->nr)
+		return 0;
+	return error("blame of '%s' for %.12s: the file's history and "
+		     "libgit2 differ", path, hex);
+}
+
+/*
+ * Blames the ranges of path at the parent, back to the base: from the
+ * file's own history where it can tell (chain_blame()), else by
+ * libgit2.  0; 1 when libgit2's blame fails on a malformed commit; -1
+ * after an error message.
+ */
+static int blame_path(struct found *f, struct match *m,
+		      const git_oid *parent, const git_oid *base,
+		      const char *path, const struct hunks *hs,
+		      const char *hex, struct candidate *warn)
+{
+	const char *mode = blame_mode();
+	struct found mine = { NULL, 0, 0 }, theirs = { NULL, 0, 0 };
+	size_t first, last, i;
+	int r, ret;
+
+	if (!hs->nr)
+		return 0;
+	first = hs->v[0].first;
+	last = hs->v[0].last;
+	for (i = 1; i < hs->nr; i++) {
+		if (hs->v[i].first < first)
+			first = hs->v[i].first;
+		if (hs->v[i].last > last)
+			last = hs->v[i].last;
+	}
+	if (strcmp(mode, "libgit2")) {
+		r = chain_blame(&mine, m, parent, base, path, hs, first, last);
+		if (r < 0)
+			return -1;
+		if (r && strcmp(mode, "check")) {
+			for (i = 0; i < mine.nr; i++)
+				found_add(f, &mine.v[i]);
+			free(mine.v);
+			blamed_chain++;
+			return 0;
+		}
+		if (!r) {
+			free(mine.v);
+			mine.v = NULL;
+			mine.nr = mine.alloc = 0;
+			r = -2;
+		}
+	} else {
+		r = -2;
+	}
+	blamed_libgit2++;
+	ret = libgit2_blame(&theirs, m->repo, parent, base, path, hs, first,
+			    last, hex, warn);
+	if (!ret && r == 1 &&
+	    check_same(m, base, &mine, &theirs, path, hex) < 0)
+		ret = -1;
+	for (i = 0; ret >= 0 && i < theirs.nr; i++)
+		found_add(f, &theirs.v[i]);
+	free(theirs.v);
+	free(mine.v);
+	return ret;
 }
 
 /*
@@ -263,11 +650,12 @@ static void blame_key(unsigned char *key, const git_oid *id,
  * base (boundary commits not counted), into f: from the cache when it
  * has them.  0, or -1 after an error message.
  */
-static int blame_found(struct found *f, git_repository *repo,
+static int blame_found(struct found *f, struct match *m,
 		       const git_oid *base, const git_oid *id,
 		       char *const *paths, size_t nr, struct trialcache *cache,
 		       struct candidate *warn)
 {
+	git_repository *repo = m->repo;
 	unsigned char key[SHA1_RAWSZ];
 	git_commit *pick = NULL;
 	git_tree *before = NULL, *after = NULL;
@@ -307,7 +695,7 @@ static int blame_found(struct found *f, git_repository *repo,
 
 		r = pick_hunks(&hs, repo, before, after, paths[i], hex);
 		if (!r)
-			r = blame_path(f, repo, git_commit_parent_id(pick, 0),
+			r = blame_path(f, m, git_commit_parent_id(pick, 0),
 				       base, paths[i], &hs, hex, warn);
 		free(hs.v);
 		if (r < 0)
@@ -336,7 +724,7 @@ int blame_missing(struct match *m, const git_oid *base, const git_oid *id,
 	size_t i, j;
 	int ret = -1, r;
 
-	if (blame_found(&f, m->repo, base, id, paths, nr, cache, warn) < 0)
+	if (blame_found(&f, m, base, id, paths, nr, cache, warn) < 0)
 		goto out;
 	for (i = 0; i < f.nr; i++) {
 		r = missing(m, base, &f.v[i]);

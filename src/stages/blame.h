@@ -57,4 +57,10 @@ int blame_missing(struct match *m, const git_oid *base, const git_oid *id,
 		  size_t *alloc_ids, struct trialcache *cache,
 		  struct candidate *warn);
 
+/*
+ * How many files this process blamed from their own history (the
+ * scan's commits that changed them) and by libgit2's walk.
+ */
+void blame_counts(size_t *history, size_t *libgit2);
+
 #endif
