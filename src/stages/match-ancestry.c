@@ -14,6 +14,7 @@
  */
 #include "stages/match-internal.h"
 #include "base/error.h"
+#include "base/trace.h"
 #include "base/util.h"
 #include "git/history.h"
 #include "stages/scan.h"
@@ -85,6 +86,10 @@ static int build(struct match *m)
 	a->first_parent[r->nr] = (uint32_t)n;
 	a->stamp = xcalloc(r->nr ? r->nr : 1, sizeof(*a->stamp));
 	a->queue = xcalloc(r->nr ? r->nr : 1, sizeof(*a->queue));
+	trace_printf("ancestry: the %zu commits of the range read with their "
+		     "parents (no commit-graph)", r->nr);
+	/* What the walks need is in slots and parents. */
+	history_range_release(r);
 	return 0;
 }
 
@@ -123,6 +128,13 @@ int match_descends(struct match *m, const git_oid *commit,
 	if (history_graph(m->repo) || !m->scan || !m->scan->has_from ||
 	    git_oid_equal(commit, ancestor))
 		return history_descendant_of(m->repo, commit, ancestor);
+	/*
+	 * Nothing of the range is below its start: the question blame asks
+	 * of every commit it found, answered without reading the range.
+	 */
+	if (git_oid_equal(commit, &m->scan->from) &&
+	    scan_in_range(m->scan, ancestor) == 1)
+		return 0;
 	if (!m->ancestry && build(m) < 0)
 		return -1;
 	a = m->ancestry;

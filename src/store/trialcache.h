@@ -16,7 +16,9 @@
  * and which never change for a commit id.  And what blame found: the
  * commits that made the lines a pick changes in the files it conflicts
  * on (blame.h), decided by the pick's id, the base and the paths, as a
- * blame walks only the history those ids name.
+ * blame walks only the history those ids name.  The series search
+ * keeps its answers of ancestry as blames too (applywith.c: "does
+ * commit descend from ancestor?", which never changes for two ids).
  *
  *     struct trialcache cache;
  *     trialcache_init(&cache, ".git/stablepick/trial-cache");

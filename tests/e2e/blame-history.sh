@@ -83,6 +83,19 @@ STABLEPICK_TEST_BLAME=check STABLEPICK_TRACE=1 "$STABLEPICK" propose \
 	{ cat "$tmp/trace" >&2; fail "the blames differ from libgit2's"; }
 ok "every blame from the file's history is libgit2's"
 
+# Without a commit-graph the first question of ancestry reads the
+# range; judged again from the caches, the answers are kept there.
+grep -q '^trace: ancestry: the [0-9]* commits of the range read' "$tmp/trace" ||
+	{ cat "$tmp/trace" >&2; fail "the range is not read for ancestry"; }
+rm -rf .git/stablepick/memo
+STABLEPICK_TRACE=1 "$STABLEPICK" propose --branch linux-6.6.y --format json \
+	>"$tmp/json-again" 2>"$tmp/trace" || fail "propose failed"
+cmp -s "$tmp/json" "$tmp/json-again" || fail "judged again, another answer"
+grep -q '^trace: prerequisite series: blames: [1-9][0-9]* from the cache, 0 computed' \
+	"$tmp/trace" && ! grep -q '^trace: ancestry:' "$tmp/trace" ||
+	{ cat "$tmp/trace" >&2; fail "judged again, the range is read again"; }
+ok "judged again from the caches, the range is not read for ancestry"
+
 STABLEPICK_TRACE=1 "$STABLEPICK" --no-cache propose --branch linux-6.6.y \
 	--format json >"$tmp/json-history" 2>"$tmp/trace" ||
 	fail "propose failed"
@@ -171,11 +184,24 @@ for i, f in enumerate(files):
     edit(f, 2)
     git('commit', '-q', '-m', 'ext4: fix a crash %d\n\nCc: stable@vger.kernel.org' % i)
 PY
-STABLEPICK_TEST_BLAME=check STABLEPICK_TRACE=1 "$STABLEPICK" --no-cache \
-	propose --branch linux-6.6.y --format json >"$tmp/json" 2>"$tmp/trace" ||
-	{ cat "$tmp/trace" >&2; fail "a blame differs from libgit2's"; }
-STABLEPICK_TRACE=1 "$STABLEPICK" --no-cache propose --branch linux-6.6.y \
-	--format json >/dev/null 2>"$tmp/trace"
+STABLEPICK_TEST_BLAME=check "$STABLEPICK" --no-cache propose \
+	--branch linux-6.6.y --format json >"$tmp/json" 2>"$tmp/err" ||
+	{ cat "$tmp/err" >&2; fail "a blame differs from libgit2's"; }
+STABLEPICK_TRACE=1 "$STABLEPICK" propose --branch linux-6.6.y \
+	--format json >"$tmp/json-again" 2>"$tmp/trace"
 grep -q '^trace: prerequisite series: files blamed: [1-9][0-9]* from their history' \
 	"$tmp/trace" || { cat "$tmp/trace" >&2; fail "no file blamed from its history"; }
+cmp -s "$tmp/json" "$tmp/json-again" || fail "the JSON differs from libgit2's"
 ok "random edits: every blame from a file's history is libgit2's"
+
+# The searches ordered sets of several commits: judged again, the
+# answers of ancestry come from the trial cache.
+grep -q '^trace: ancestry: the [0-9]* commits of the range read' "$tmp/trace" ||
+	{ cat "$tmp/trace" >&2; fail "the range is not read for ancestry"; }
+rm -rf .git/stablepick/memo
+STABLEPICK_TRACE=1 "$STABLEPICK" propose --branch linux-6.6.y --format json \
+	>"$tmp/json-again" 2>"$tmp/trace" || fail "propose failed"
+cmp -s "$tmp/json" "$tmp/json-again" || fail "judged again, another answer"
+! grep -q '^trace: ancestry:' "$tmp/trace" ||
+	{ cat "$tmp/trace" >&2; fail "judged again, the range is read again"; }
+ok "random edits, judged again: the range is not read for ancestry"
