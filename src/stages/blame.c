@@ -141,9 +141,10 @@ static void found_add(struct found *f, const git_oid *id)
  * their own diffs, newest first: a line a commit's diff adds is that
  * commit's, the others move by the hunks above them (git's
  * pass_blame_to_parent(), with its tail trimmed as blame trims it).
- * Otherwise (a merge that changed the file, a file added or renamed in
- * the range, which libgit2 follows, a path outside the watch, a
- * malformed commit) libgit2's blame decides.
+ * A commit that added the file has the lines left, as libgit2 finds
+ * when no rename brought it.  Otherwise (a merge that changed the file,
+ * a file renamed in the range, which libgit2 follows, a path outside
+ * the watch, a malformed commit) libgit2's blame decides.
  *
  * STABLEPICK_TEST_BLAME=libgit2 always asks libgit2; =check asks both
  * and fails on a difference (the tests).
@@ -267,6 +268,56 @@ out:
 	return ret;
 }
 
+/*
+ * Whether commit id added path from nothing, as libgit2's blame tells
+ * (blame_git.c, find_origin()): the whole diff from its parent, with
+ * renames found as it finds them, has path added, not renamed or
+ * copied.  1, 0 (its lines came from elsewhere: libgit2 follows),
+ * -1 when it cannot be read.
+ */
+static int chain_added(git_repository *repo, const git_oid *id,
+		       const char *path)
+{
+	git_commit *commit = NULL, *parent = NULL;
+	git_tree *tree = NULL, *ptree = NULL;
+	git_diff *diff = NULL;
+	git_diff_options opts;
+	git_diff_find_options find;
+	size_t i, n;
+	int ret = -1;
+
+	git_diff_options_init(&opts, GIT_DIFF_OPTIONS_VERSION);
+	opts.context_lines = 0;
+	opts.flags = GIT_DIFF_SKIP_BINARY_CHECK;
+	git_diff_find_options_init(&find, GIT_DIFF_FIND_OPTIONS_VERSION);
+	find.flags = GIT_DIFF_FIND_RENAMES;
+	if (git_commit_lookup(&commit, repo, id) < 0 ||
+	    git_commit_parent(&parent, commit, 0) < 0 ||
+	    git_commit_tree(&tree, commit) < 0 ||
+	    git_commit_tree(&ptree, parent) < 0 ||
+	    git_diff_tree_to_tree(&diff, repo, ptree, tree, &opts) < 0 ||
+	    git_diff_find_similar(diff, &find) < 0)
+		goto out;
+	n = git_diff_num_deltas(diff);
+	ret = 0;
+	for (i = 0; i < n; i++) {
+		const git_diff_delta *d = git_diff_get_delta(diff, i);
+
+		if (d->new_file.path && !strcmp(d->new_file.path, path)) {
+			ret = d->status == GIT_DELTA_ADDED;
+			break;
+		}
+	}
+out:
+	git_diff_free(diff);
+	git_tree_free(ptree);
+	git_tree_free(tree);
+	git_commit_free(parent);
+	git_commit_free(commit);
+	git_error_clear();
+	return ret;
+}
+
 static int cmp_newest_order(const void *a, const void *b)
 {
 	const struct candidate *x = *(struct candidate *const *)a;
@@ -368,7 +419,17 @@ static int chain_blame(struct found *f, struct match *m,
 		pid = git_commit_parent_id(commit, 0);
 		r = chain_blob(&pblob, repo, pid, path);
 		git_commit_free(commit);
-		/* Added here: libgit2 looks for where it came from. */
+		/*
+		 * Added here: every line left is this commit's, unless
+		 * libgit2 finds the file renamed, and follows it.
+		 */
+		if (r == 0 && chain_added(repo, &h[i]->id, path) == 1) {
+			for (j = 0; j < n; j++)
+				if (owner[j] < 0)
+					owner[j] = (long)i;
+			live = 0;
+			break;
+		}
 		if (r != 1)
 			goto out;
 		if (chain_diff(&d, repo, &pblob, &want) < 0)

@@ -1,8 +1,9 @@
 #!/bin/sh
 # The series search blames a conflicting file from its own history in
 # the range (the scanned commits that changed it) when those form one
-# line of descent, and by libgit2's walk otherwise: a file both sides
-# of a merge changed, a file renamed in the range.  Either way the
+# line of descent (back to the commit that added it, if one did), and
+# by libgit2's walk otherwise: a file both sides of a merge changed, a
+# file renamed in the range.  Either way the
 # answers are libgit2's (STABLEPICK_TEST_BLAME=check compares every
 # blame; =libgit2 asks it alone).
 . "$TEST_SRCDIR/tests/lib.sh"
@@ -69,6 +70,18 @@ fprep=$(commit 'f2fs: rework the node code')
 git mv fs/f2fs/old.c fs/f2fs/node.c
 commit 'f2fs: rename old.c to node.c' >/dev/null
 
+# ext4: a file added in the range, which the branch took too.
+cp "$tmp/lines" fs/ext4/extents.c
+git add fs/ext4/extents.c
+eadd=$(commit 'ext4: add the extent status code')
+git checkout -q linux-6.6.y
+git cherry-pick -x $eadd >/dev/null 2>&1 || fail "cannot backport $eadd"
+git checkout -q master
+change fs/ext4/extents.c 'line 5' 'line 5 reworked'
+erework=$(commit 'ext4: rework the extent status code')
+
+change fs/ext4/extents.c 'line 5 reworked' 'line 5 fixed'
+efix2=$(commit 'ext4: fix a leak in the extent status code' "$stable")
 change fs/ext4/inode.c 'line 5 reworked' 'line 5 fixed'
 efix=$(commit 'ext4: fix a crash in the inode lookup' "$stable")
 change fs/btrfs/ctree.c 'line 8 reworked' 'line 8 fixed'
@@ -99,9 +112,9 @@ ok "judged again from the caches, the range is not read for ancestry"
 STABLEPICK_TRACE=1 "$STABLEPICK" --no-cache propose --branch linux-6.6.y \
 	--format json >"$tmp/json-history" 2>"$tmp/trace" ||
 	fail "propose failed"
-grep -q '^trace: prerequisite series: files blamed: 2 from their history in the range, 2 by libgit2.s walk$' \
+grep -q '^trace: prerequisite series: files blamed: 3 from their history in the range, 2 by libgit2.s walk$' \
 	"$tmp/trace" || { cat "$tmp/trace" >&2; fail "not blamed the ways expected"; }
-ok "ext4 and btrfs from their history; gfs2 (merged changes) and f2fs (renamed) by libgit2"
+ok "ext4 (one file added in the range) and btrfs from their history; gfs2 (merged changes) and f2fs (renamed) by libgit2"
 
 STABLEPICK_TEST_BLAME=libgit2 "$STABLEPICK" --no-cache propose \
 	--branch linux-6.6.y --format json >"$tmp/json-libgit2" ||
@@ -122,7 +135,8 @@ for line in open(sys.argv[1]):
 grep -q "^$efix \[\"$rework\"\]$" "$tmp/actual" &&
 	grep -q "^$bfix \[\"$btopic\"\]$" "$tmp/actual" &&
 	grep -q "^$xfix \[\"$xside\"\]$" "$tmp/actual" &&
-	grep -q "\"$fprep\"" "$tmp/actual" ||
+	grep -q "\"$fprep\"" "$tmp/actual" &&
+	grep -q "^$efix2 \[\"$erework\"\]$" "$tmp/actual" ||
 	{ cat "$tmp/actual" >&2; fail "a series is not the one the blame names"; }
 ok "each fix applies after the commit that made its lines"
 
