@@ -27,6 +27,7 @@ struct series_pick {
 	size_t nr_changes;
 	size_t *deps;			/* the earlier picks on its paths */
 	size_t nr_deps;
+	int after_all;			/* or all the earlier picks */
 };
 
 /*
@@ -281,7 +282,7 @@ static int series_build(struct apply_series *s, git_repository *repo,
 	git_tree *tree = NULL, *tip = NULL;
 	git_odb *odb = NULL;
 	struct progress progress;
-	size_t i, j, nr_picks = 0;
+	size_t i, j, nr_picks = 0, all_below = SIZE_MAX;
 	int ret = 0;
 
 	if (git_repository_odb(&odb, repo) < 0) {
@@ -291,15 +292,24 @@ static int series_build(struct apply_series *s, git_repository *repo,
 	/* Latest first: a pick's needs are settled before its own. */
 	for (i = s->nr; i-- > 0;) {
 		const struct series_pick *p = &s->picks[i];
+		size_t nr_needs;
 
 		if (want[i])
 			act[i] = trees_only && p->known && p->applies &&
 				 replayable(odb, p) ? ACT_REPLAY : ACT_PICK;
 		if (act[i] != ACT_PICK && !want[i])
 			continue;
-		for (j = 0; j < s->picks[i].nr_deps; j++) {
-			const struct series_pick *d = &s->picks[s->picks[i].deps[j]];
-			enum series_act *a = &act[s->picks[i].deps[j]];
+		/*
+		 * A pick after all the earlier ones needs each of them:
+		 * once for the latest such (the others are below it).
+		 */
+		nr_needs = p->after_all ? (i < all_below ? i : 0) : p->nr_deps;
+		if (p->after_all && i < all_below)
+			all_below = i;
+		for (j = 0; j < nr_needs; j++) {
+			size_t at = p->after_all ? j : p->deps[j];
+			const struct series_pick *d = &s->picks[at];
+			enum series_act *a = &act[at];
 
 			if (*a != ACT_NONE || (d->known && !d->applies))
 				continue;
@@ -569,10 +579,10 @@ static int parent_has_one(const git_commit *pick, char *const *paths,
  * renames on the branch.
  */
 static void key_pick(struct apply_series *s, size_t i, unsigned char *keys,
-		     const git_tree *tip, struct trialcache *cache,
-		     const git_commit *pick, char *const *paths, size_t nr,
-		     struct path_slot **files, struct path_slot **dirs,
-		     struct path_slot **moves)
+		     const unsigned char *before, const git_tree *tip,
+		     struct trialcache *cache, const git_commit *pick,
+		     char *const *paths, size_t nr, struct path_slot **files,
+		     struct path_slot **dirs, struct path_slot **moves)
 {
 	static const char salt[] = "stablepick trial pick\n";
 	static const char renames[] = "renames on the branch\n";
@@ -605,17 +615,18 @@ static void key_pick(struct apply_series *s, size_t i, unsigned char *keys,
 	/*
 	 * Following renames reads the whole of the tree picked onto and
 	 * of the series so far: its id and every earlier pick are in the
-	 * key.
+	 * key, the picks as the digest of their keys in order (before),
+	 * not each one's: a series of 15,000 with hundreds such hashed
+	 * and sorted millions of keys.
 	 */
 	moving = nr_absent && parent_has_one(pick, paths, absent, nr);
 	free(absent);
 	if (moving) {
 		sha1_update(&ctx, renames, sizeof(renames));
 		sha1_update(&ctx, git_tree_id(tip)->id, GIT_OID_RAWSZ);
-		for (k = 0; k < i; k++) {
-			ALLOC_GROW(p->deps, p->nr_deps, alloc);
-			p->deps[p->nr_deps++] = k;
-		}
+		sha1_update(&ctx, before, SHA1_RAWSZ);
+		p->after_all = 1;
+		p->nr_deps = 0;
 	}
 	QSORT(p->deps, p->nr_deps, cmp_pos);
 	for (k = 0, n = 0; k < p->nr_deps; k++)
@@ -664,7 +675,8 @@ int apply_series_check_cached(struct apply_result *out, git_repository *repo,
 {
 	struct path_slot *files = NULL, *dirs = NULL, *moves = NULL, *e, *tmp;
 	struct apply_series *s;
-	unsigned char *keys;
+	unsigned char *keys, before[SHA1_RAWSZ];
+	struct sha1 chain;
 	git_tree *tip = NULL;
 	git_odb *odb = NULL;
 	char *want;
@@ -693,6 +705,7 @@ int apply_series_check_cached(struct apply_result *out, git_repository *repo,
 	s->nr = nr;
 	keys = xcalloc(nr ? nr : 1, SHA1_RAWSZ);
 	want = xcalloc(nr ? nr : 1, 1);
+	memset(before, 0, sizeof(before));
 	for (i = 0; !ret && i < nr; i++) {
 		char *const *paths;
 		const struct trial_record *rec;
@@ -704,8 +717,13 @@ int apply_series_check_cached(struct apply_result *out, git_repository *repo,
 			ret = -1;
 			break;
 		}
-		key_pick(s, i, keys, tip, cache, picks[i], paths, nr_paths,
-			 &files, &dirs, &moves);
+		key_pick(s, i, keys, before, tip, cache, picks[i], paths,
+			 nr_paths, &files, &dirs, &moves);
+		/* The digest of the keys so far, for a pick after them all. */
+		sha1_init(&chain);
+		sha1_update(&chain, before, SHA1_RAWSZ);
+		sha1_update(&chain, keys + i * SHA1_RAWSZ, SHA1_RAWSZ);
+		sha1_final(before, &chain);
 		rec = trialcache_find(cache, keys + i * SHA1_RAWSZ);
 		if (!rec) {
 			want[i] = 1;
