@@ -40,6 +40,25 @@ ${2:+$2
 }
 stable='Cc: stable@vger.kernel.org'
 
+# judged_again MSG: the run traced in $tmp/trace read the range for
+# ancestry (no commit-graph); judged again from the caches (the memo
+# of whole answers removed), the same JSON as $tmp/json, every blame
+# from the trial cache and the range not read.
+judged_again() {
+	grep -q '^trace: ancestry: the [0-9]* commits of the range read' \
+		"$tmp/trace" ||
+		{ cat "$tmp/trace" >&2; fail "the range is not read for ancestry"; }
+	rm -rf .git/stablepick/memo
+	STABLEPICK_TRACE=1 "$STABLEPICK" propose --branch linux-6.6.y \
+		--format json >"$tmp/json-again" 2>"$tmp/trace" ||
+		fail "propose failed"
+	cmp -s "$tmp/json" "$tmp/json-again" || fail "judged again, another answer"
+	! grep -q '^trace: prerequisite series: blames: .*, [1-9][0-9]* computed' \
+		"$tmp/trace" && ! grep -q '^trace: ancestry:' "$tmp/trace" ||
+		{ cat "$tmp/trace" >&2; fail "judged again, the range is read again"; }
+	ok "$1"
+}
+
 # ext4: one line of descent, with a change far from the fix between.
 change fs/ext4/inode.c 'line 5' 'line 5 reworked'
 rework=$(commit 'ext4: rework the inode lookup')
@@ -98,16 +117,7 @@ ok "every blame from the file's history is libgit2's"
 
 # Without a commit-graph the first question of ancestry reads the
 # range; judged again from the caches, the answers are kept there.
-grep -q '^trace: ancestry: the [0-9]* commits of the range read' "$tmp/trace" ||
-	{ cat "$tmp/trace" >&2; fail "the range is not read for ancestry"; }
-rm -rf .git/stablepick/memo
-STABLEPICK_TRACE=1 "$STABLEPICK" propose --branch linux-6.6.y --format json \
-	>"$tmp/json-again" 2>"$tmp/trace" || fail "propose failed"
-cmp -s "$tmp/json" "$tmp/json-again" || fail "judged again, another answer"
-grep -q '^trace: prerequisite series: blames: [1-9][0-9]* from the cache, 0 computed' \
-	"$tmp/trace" && ! grep -q '^trace: ancestry:' "$tmp/trace" ||
-	{ cat "$tmp/trace" >&2; fail "judged again, the range is read again"; }
-ok "judged again from the caches, the range is not read for ancestry"
+judged_again "judged again from the caches, the range is not read for ancestry"
 
 STABLEPICK_TRACE=1 "$STABLEPICK" --no-cache propose --branch linux-6.6.y \
 	--format json >"$tmp/json-history" 2>"$tmp/trace" ||
@@ -210,12 +220,4 @@ ok "random edits: every blame from a file's history is libgit2's"
 
 # The searches ordered sets of several commits: judged again, the
 # answers of ancestry come from the trial cache.
-grep -q '^trace: ancestry: the [0-9]* commits of the range read' "$tmp/trace" ||
-	{ cat "$tmp/trace" >&2; fail "the range is not read for ancestry"; }
-rm -rf .git/stablepick/memo
-STABLEPICK_TRACE=1 "$STABLEPICK" propose --branch linux-6.6.y --format json \
-	>"$tmp/json-again" 2>"$tmp/trace" || fail "propose failed"
-cmp -s "$tmp/json" "$tmp/json-again" || fail "judged again, another answer"
-! grep -q '^trace: ancestry:' "$tmp/trace" ||
-	{ cat "$tmp/trace" >&2; fail "judged again, the range is read again"; }
-ok "random edits, judged again: the range is not read for ancestry"
+judged_again "random edits, judged again: the range is not read for ancestry"
