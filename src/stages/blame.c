@@ -434,29 +434,26 @@ static int chain_blame(struct found *f, struct match *m,
 			goto out;
 		if (chain_diff(&d, repo, &pblob, &want) < 0)
 			goto out;
-		/* The lines, in order, against the hunks, in order. */
-		for (j = 0, k = 0; j < n; j++) {
-			size_t shift_add = 0, shift_del = 0, line;
+		/*
+		 * Each line against the hunks, in order: the first that does
+		 * not end above it either added it (the line is this
+		 * commit's) or lies below it; those above move it.
+		 */
+		for (j = 0; j < n; j++) {
+			size_t shift_add = 0, shift_del = 0, line = at[j];
+			const struct chain_hunk *x = NULL;
 
 			if (owner[j] >= 0)
 				continue;
-			line = at[j];
 			for (k = 0; k < d.nr; k++) {
-				const struct chain_hunk *x = &d.v[k];
-				size_t end = x->new_start +
-					(x->new_lines ? x->new_lines : 1);
-
-				if (x->new_lines && line >= x->new_start &&
-				    line < x->new_start + x->new_lines)
-					break;
-				if (line < end)
+				x = &d.v[k];
+				if (line < x->new_start +
+					   (x->new_lines ? x->new_lines : 1))
 					break;
 				shift_add += x->new_lines;
 				shift_del += x->old_lines;
 			}
-			if (k < d.nr && d.v[k].new_lines &&
-			    line >= d.v[k].new_start &&
-			    line < d.v[k].new_start + d.v[k].new_lines) {
+			if (k < d.nr && x->new_lines && line >= x->new_start) {
 				owner[j] = (long)i;
 				live--;
 				continue;
@@ -547,6 +544,15 @@ static const char *blame_mode(void)
 }
 
 /*
+ * Whether id is the base or below it, never a prerequisite: 1, 0, or
+ * -1 with libgit2's error.
+ */
+static int at_or_below(struct match *m, const git_oid *base, const git_oid *id)
+{
+	return git_oid_equal(id, base) ? 1 : match_descends(m, base, id);
+}
+
+/*
  * For =check: what libgit2 found after the base (those at or below it
  * are never prerequisites, and the file's history does not name them)
  * must be what the history found, in the same order.
@@ -559,9 +565,7 @@ static int check_same(struct match *m, const git_oid *base,
 	int r;
 
 	for (i = 0; i < theirs->nr; i++) {
-		/* At or below the base, as missing() tells. */
-		r = git_oid_equal(&theirs->v[i], base) ? 1 :
-			match_descends(m, base, &theirs->v[i]);
+		r = at_or_below(m, base, &theirs->v[i]);
 		if (r < 0)
 			return error_git("cannot walk to the base");
 		if (r)
@@ -641,11 +645,8 @@ static int blame_path(struct found *f, struct match *m,
  */
 static int missing(struct match *m, const git_oid *base, const git_oid *id)
 {
-	int r;
+	int r = at_or_below(m, base, id);
 
-	if (git_oid_equal(id, base))
-		return 0;
-	r = match_descends(m, base, id);
 	if (r < 0)
 		return error_git("cannot tell whether %s is below the base",
 				 git_oid_tostr_s(id));
