@@ -53,6 +53,18 @@ int apply_blob_input(git_merge_file_input *in, git_blob **blob,
 		     const char *path);
 
 /*
+ * The file merges kept in memory (apply-odb.c), by the blobs merged:
+ * apply_merge_known() says 1 (clean, *result set: the merged blob,
+ * which repo has), 0 (a conflict) or -1 (not made yet, or its result
+ * is not in repo); apply_merge_keep() keeps a merge just made.
+ */
+int apply_merge_known(git_repository *repo, const git_oid *base,
+		      const git_oid *ours, const git_oid *theirs,
+		      git_oid *result);
+void apply_merge_keep(const git_oid *base, const git_oid *ours,
+		      const git_oid *theirs, int clean, const git_oid *result);
+
+/*
  * Why a tree could not be recorded, when it is that a file the pick
  * brings is missing from the repository (libgit2 names only the file):
  * -1 after naming the blob, else 0.

@@ -3,9 +3,12 @@
 #include "git/history.h"
 #include "git/malformed.h"
 #include "base/strbuf.h"
+#include "base/util.h"
 
 #include <git2/sys/mempack.h>
 #include <git2/sys/odb_backend.h>
+#include <string.h>
+#include <uthash.h>
 
 /*
  * The object store behind the trial picks (apply-internal.h): the
@@ -168,4 +171,93 @@ int apply_onto_lookup(git_commit **out, git_repository *repo,
 	git_odb_free(odb);
 	strbuf_release(&sb);
 	return ret;
+}
+
+/*
+ * The file merges made in this process, by the three blobs merged: a
+ * series search picks the same pick onto the same version of a file
+ * again and again (in other sets, after picks that change other
+ * files), and each merge reads three blobs and diffs them twice.  A
+ * merge of three blobs is the same whatever the repository; what a
+ * repository may lack is the result, which apply_merge_known() checks.
+ */
+struct merge_memo {
+	git_oid key[3];		/* base, ours, theirs */
+	git_oid result;
+	int clean;
+	UT_hash_handle hh;
+};
+
+static struct merge_memo *merges;
+static size_t merges_made, merges_again;
+
+static void merge_key(git_oid key[3], const git_oid *base,
+		      const git_oid *ours, const git_oid *theirs)
+{
+	memset(key, 0, 3 * sizeof(*key));
+	git_oid_cpy(&key[0], base);
+	git_oid_cpy(&key[1], ours);
+	git_oid_cpy(&key[2], theirs);
+}
+
+int apply_merge_known(git_repository *repo, const git_oid *base,
+		      const git_oid *ours, const git_oid *theirs,
+		      git_oid *result)
+{
+	struct merge_memo *m;
+	git_oid key[3];
+	git_odb *odb = NULL;
+	int found;
+
+	merge_key(key, base, ours, theirs);
+	HASH_FIND(hh, merges, key, sizeof(key), m);
+	if (!m)
+		return -1;
+	if (m->clean) {
+		/* Made for another repository, or its store is gone. */
+		if (git_repository_odb(&odb, repo) < 0) {
+			git_error_clear();
+			return -1;
+		}
+		found = git_odb_exists(odb, &m->result);
+		git_odb_free(odb);
+		if (!found)
+			return -1;
+		git_oid_cpy(result, &m->result);
+	}
+	merges_again++;
+	return m->clean;
+}
+
+void apply_merge_keep(const git_oid *base, const git_oid *ours,
+		      const git_oid *theirs, int clean, const git_oid *result)
+{
+	struct merge_memo *m;
+	git_oid key[3];
+
+	merges_made++;
+	merge_key(key, base, ours, theirs);
+	HASH_FIND(hh, merges, key, sizeof(key), m);
+	if (!m) {
+		m = xcalloc(1, sizeof(*m));
+		memcpy(m->key, key, sizeof(key));
+		HASH_ADD(hh, merges, key, sizeof(m->key), m);
+	}
+	m->clean = clean;
+	if (clean)
+		git_oid_cpy(&m->result, result);
+}
+
+void apply_merge_counts(size_t *made, size_t *again)
+{
+	*made = merges_made;
+	*again = merges_again;
+}
+
+void apply_forget(void)
+{
+	struct merge_memo *m, *tmp;
+
+	HASH_FREE_ALL(merges, m, tmp, free);
+	in_memory = NULL;
 }

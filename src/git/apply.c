@@ -198,6 +198,16 @@ static int merge_path(git_repository *repo, const char *path,
 	    git_tree_entry_type(ours) != GIT_OBJECT_BLOB ||
 	    git_tree_entry_type(theirs) != GIT_OBJECT_BLOB)
 		return 1;
+	switch (apply_merge_known(repo, git_tree_entry_id(base),
+				  git_tree_entry_id(ours),
+				  git_tree_entry_id(theirs), &up->id)) {
+	case 1:
+		up->action = GIT_TREE_UPDATE_UPSERT;
+		up->filemode = git_tree_entry_filemode(theirs);
+		return 0;
+	case 0:
+		return 1;
+	}
 	if (apply_blob_input(&in_base, &b, repo, base, path) < 0 ||
 	    apply_blob_input(&in_ours, &o, repo, ours, path) < 0 ||
 	    apply_blob_input(&in_theirs, &t, repo, theirs, path) < 0) {
@@ -215,6 +225,10 @@ static int merge_path(git_repository *repo, const char *path,
 		up->filemode = git_tree_entry_filemode(theirs);
 		ret = 0;
 	}
+	if (!ret || !res.automergeable)
+		apply_merge_keep(git_tree_entry_id(base),
+				 git_tree_entry_id(ours),
+				 git_tree_entry_id(theirs), !ret, &up->id);
 	git_merge_file_result_free(&res);
 out:
 	git_blob_free(t);

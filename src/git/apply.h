@@ -70,6 +70,19 @@ void apply_result_init(struct apply_result *r);
 int apply_in_memory(git_repository *repo);
 
 /*
+ * The file merges trial picks made (three-way, of three blobs) and
+ * those they took from earlier merges of the same blobs, since the
+ * process started; for the trace.
+ */
+void apply_merge_counts(size_t *made, size_t *again);
+
+/*
+ * Drops the merges kept in memory and forgets the repository of
+ * apply_in_memory(), before that repository is freed.
+ */
+void apply_forget(void);
+
+/*
  * The commit to pick onto (a branch tip): git_commit_lookup(), or for
  * a malformed commit (malformed.h), once apply_in_memory() was called
  * for repo, a well-formed copy of it in memory (its tree, parents and

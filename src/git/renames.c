@@ -6,6 +6,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <uthash.h>
 
 void renames_release(struct renames *r)
 {
@@ -90,17 +91,42 @@ static int is_file_mode(uint32_t mode)
 	return mode && mode != GIT_FILEMODE_COMMIT && mode != GIT_FILEMODE_TREE;
 }
 
-int renames_onto(struct renames *out, git_repository *repo,
-		 const git_tree *base, const git_tree *tree,
-		 char *const *sources, size_t nr)
+/*
+ * The answers of renames_onto() in this process, by its inputs (the two
+ * trees' ids and the sources, in order): a series search picks the
+ * same pick onto the same tree in many sets, and each answer diffs two
+ * whole trees and reads the blobs of every file one of them added.
+ */
+struct onto_memo {
+	char *key;
+	size_t len;
+	struct renames found;
+	UT_hash_handle hh;
+};
+
+static struct onto_memo *ontos;
+
+static void renames_append(struct renames *out, const struct renames *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->nr; i++) {
+		ALLOC_GROW(out->items, out->nr, out->alloc);
+		out->items[out->nr].from = xstrdup(r->items[i].from);
+		out->items[out->nr].to = xstrdup(r->items[i].to);
+		out->nr++;
+	}
+}
+
+static int onto_read(struct renames *out, git_repository *repo,
+		     const git_tree *base, const git_tree *tree,
+		     char *const *sources, size_t nr)
 {
 	struct treediff d = TREEDIFF_INIT;
 	char **paths;
 	size_t i, n = nr;
 	int ret = 0;
 
-	if (!nr)
-		return 0;
 	if (treediff_trees(&d, repo, base, tree) < 0)
 		return -1;
 	paths = xcalloc(nr + d.nr, sizeof(*paths));
@@ -113,6 +139,61 @@ int renames_onto(struct renames *out, git_repository *repo,
 	free(paths);
 	treediff_release(&d);
 	return ret;
+}
+
+int renames_onto(struct renames *out, git_repository *repo,
+		 const git_tree *base, const git_tree *tree,
+		 char *const *sources, size_t nr)
+{
+	struct onto_memo *e;
+	char *key, *p;
+	size_t i, len = 2 * GIT_OID_RAWSZ;
+
+	if (!nr)
+		return 0;
+	for (i = 0; i < nr; i++)
+		len += strlen(sources[i]) + 1;
+	p = key = xmalloc(len);
+	memcpy(p, git_tree_id(base)->id, GIT_OID_RAWSZ);
+	memcpy(p + GIT_OID_RAWSZ, git_tree_id(tree)->id, GIT_OID_RAWSZ);
+	p += 2 * GIT_OID_RAWSZ;
+	for (i = 0; i < nr; i++) {
+		size_t n = strlen(sources[i]) + 1;
+
+		memcpy(p, sources[i], n);
+		p += n;
+	}
+	HASH_FIND(hh, ontos, key, len, e);
+	if (!e) {
+		e = xcalloc(1, sizeof(*e));
+		if (onto_read(&e->found, repo, base, tree, sources, nr) < 0) {
+			renames_release(&e->found);
+			free(e);
+			free(key);
+			return -1;
+		}
+		e->key = key;
+		e->len = len;
+		HASH_ADD_KEYPTR(hh, ontos, e->key, e->len, e);
+	} else {
+		free(key);
+	}
+	renames_append(out, &e->found);
+	return 0;
+}
+
+static void free_onto(struct onto_memo *e)
+{
+	renames_release(&e->found);
+	free(e->key);
+	free(e);
+}
+
+void renames_forget(void)
+{
+	struct onto_memo *e, *tmp;
+
+	HASH_FREE_ALL(ontos, e, tmp, free_onto);
 }
 
 int renames_commit(struct renames *out, git_repository *repo,

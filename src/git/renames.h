@@ -55,12 +55,19 @@ int renames_trees(struct renames *out, git_repository *repo,
  * other names, as git cherry-pick finds them when it picks a commit
  * whose parent is base onto tree: the renames from base to tree, the
  * targets every file tree has and base lacks.  The cost follows the
- * size of the difference of the two trees.  Appends to out; returns 0,
- * or -1 after an error message.
+ * size of the difference of the two trees; an answer is kept, and the
+ * same question asked again is answered from it (renames_forget()).
+ * Appends to out; returns 0, or -1 after an error message.
  */
 int renames_onto(struct renames *out, git_repository *repo,
 		 const git_tree *base, const git_tree *tree,
 		 char *const *sources, size_t nr);
+
+/*
+ * Drops the answers renames_onto() keeps (by the ids of its trees and
+ * its sources, for the life of the process).
+ */
+void renames_forget(void);
 
 /* The rename whose target is path, or NULL. */
 const struct rename *renames_to(const struct renames *r, const char *path);

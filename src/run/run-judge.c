@@ -301,9 +301,11 @@ int run_applies_with(struct run *run, git_repository *repo,
 	size_t blame_hits = cache ? cache->blame_hits : 0;
 	size_t blamed = cache ? cache->blame_computed : 0;
 	size_t by_history, by_libgit2, files_history, files_libgit2;
+	size_t made, again, made_after, again_after;
 	int ret;
 
 	blame_counts(&by_history, &by_libgit2);
+	apply_merge_counts(&made, &again);
 	ret = interrupted() ? -1 :
 	      applywith_search(run_match(run, repo), &run->branch, l, cache,
 			       lim, only);
@@ -335,6 +337,10 @@ int run_applies_with(struct run *run, git_repository *repo,
 	trace_printf("prerequisite series: files blamed: %zu from their "
 		     "history in the range, %zu by libgit2's walk",
 		     files_history - by_history, files_libgit2 - by_libgit2);
+	apply_merge_counts(&made_after, &again_after);
+	trace_printf("prerequisite series: file merges: %zu made, %zu "
+		     "known from the same three blobs before",
+		     made_after - made, again_after - again);
 	trace_stage("prerequisite series");
 	return ret;
 }

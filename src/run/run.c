@@ -7,10 +7,12 @@
  * candidates, run-since.c is propose --since.
  */
 #include "run/run.h"
+#include "stages/blame.h"
 #include "stages/review.h"
 #include "git/apply.h"
 #include "base/error.h"
 #include "git/malformed.h"
+#include "git/renames.h"
 #include "git/history.h"
 #include "base/paths.h"
 #include "base/strbuf.h"
@@ -109,6 +111,9 @@ void run_context_release(struct run_context *ctx)
 	ctx->rules_dirs = NULL;
 	ctx->nr_rules_dirs = ctx->alloc_rules_dirs = 0;
 	history_forget(ctx->repo);
+	apply_forget();
+	blame_forget();
+	renames_forget();
 	git_repository_free(ctx->repo);
 	ctx->repo = NULL;
 	config_release(&ctx->config);

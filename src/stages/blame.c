@@ -9,6 +9,7 @@
 #include "base/util.h"
 
 #include <string.h>
+#include <uthash.h>
 
 /* Lines first..last (from 1) of the preimage, both included. */
 struct line_range {
@@ -211,8 +212,8 @@ static void trim_tail(const char *a, size_t *alen, const char *b, size_t *blen)
 }
 
 /* The hunks (no context) from blob old to blob new, as blame has them. */
-static int chain_diff(struct chain_hunks *out, git_repository *repo,
-		      const git_oid *old, const git_oid *new)
+static int chain_diff_read(struct chain_hunks *out, git_repository *repo,
+			   const git_oid *old, const git_oid *new)
 {
 	git_blob *a = NULL, *b = NULL;
 	git_diff_options opts;
@@ -240,8 +241,8 @@ out:
 }
 
 /* The blob at path in commit id's tree: 1, 0 (none there), -1. */
-static int chain_blob(git_oid *out, git_repository *repo, const git_oid *id,
-		      const char *path)
+static int chain_blob_read(git_oid *out, git_repository *repo,
+			   const git_oid *id, const char *path)
 {
 	git_tree *tree = NULL;
 	git_tree_entry *e = NULL;
@@ -266,6 +267,114 @@ out:
 	git_tree_free(tree);
 	git_error_clear();
 	return ret;
+}
+
+/*
+ * What the file histories of this process read, kept: a series search
+ * blames the same file at many picks, and those histories share all
+ * but their newest commits.  Kept by object ids (a commit and a path,
+ * two blobs), so they hold whatever the repository.
+ */
+struct chain_step_blob {
+	char *key;		/* the commit's raw id, then the path */
+	size_t len;
+	int found;
+	git_oid blob;
+	UT_hash_handle hh;
+};
+
+struct chain_step_diff {
+	git_oid key[2];		/* old, new */
+	struct chain_hunks hunks;
+	UT_hash_handle hh;
+};
+
+static struct chain_step_blob *chain_blobs;
+static struct chain_step_diff *chain_diffs;
+
+/* The blob at path in commit id's tree: 1, 0 (none there), -1. */
+static int chain_blob(git_oid *out, git_repository *repo, const git_oid *id,
+		      const char *path)
+{
+	size_t plen = strlen(path), len = GIT_OID_RAWSZ + plen;
+	char *key = xmalloc(len);
+	struct chain_step_blob *e;
+	int r;
+
+	memcpy(key, id->id, GIT_OID_RAWSZ);
+	memcpy(key + GIT_OID_RAWSZ, path, plen);
+	HASH_FIND(hh, chain_blobs, key, len, e);
+	if (e) {
+		free(key);
+		if (e->found)
+			git_oid_cpy(out, &e->blob);
+		return e->found;
+	}
+	r = chain_blob_read(out, repo, id, path);
+	if (r < 0) {
+		free(key);
+		return r;
+	}
+	e = xcalloc(1, sizeof(*e));
+	e->key = key;
+	e->len = len;
+	e->found = r;
+	if (r)
+		git_oid_cpy(&e->blob, out);
+	HASH_ADD_KEYPTR(hh, chain_blobs, e->key, e->len, e);
+	return r;
+}
+
+/* The hunks (no context) from blob old to blob new, as blame has them. */
+static int chain_diff(struct chain_hunks *out, git_repository *repo,
+		      const git_oid *old, const git_oid *new)
+{
+	struct chain_step_diff *e;
+	git_oid key[2];
+
+	memset(key, 0, sizeof(key));
+	git_oid_cpy(&key[0], old);
+	git_oid_cpy(&key[1], new);
+	HASH_FIND(hh, chain_diffs, key, sizeof(key), e);
+	if (!e) {
+		e = xcalloc(1, sizeof(*e));
+		if (chain_diff_read(&e->hunks, repo, old, new) < 0) {
+			free(e->hunks.v);
+			free(e);
+			return -1;
+		}
+		memcpy(e->key, key, sizeof(key));
+		HASH_ADD(hh, chain_diffs, key, sizeof(e->key), e);
+	}
+	if (e->hunks.nr > out->alloc) {
+		out->alloc = e->hunks.nr;
+		out->v = xrealloc(out->v, out->alloc * sizeof(*out->v));
+	}
+	if (e->hunks.nr)
+		memcpy(out->v, e->hunks.v, e->hunks.nr * sizeof(*out->v));
+	out->nr = e->hunks.nr;
+	return 0;
+}
+
+static void free_step_blob(struct chain_step_blob *e)
+{
+	free(e->key);
+	free(e);
+}
+
+static void free_step_diff(struct chain_step_diff *e)
+{
+	free(e->hunks.v);
+	free(e);
+}
+
+void blame_forget(void)
+{
+	struct chain_step_blob *b, *btmp;
+	struct chain_step_diff *d, *dtmp;
+
+	HASH_FREE_ALL(chain_blobs, b, btmp, free_step_blob);
+	HASH_FREE_ALL(chain_diffs, d, dtmp, free_step_diff);
 }
 
 /*

@@ -63,4 +63,11 @@ int blame_missing(struct match *m, const git_oid *base, const git_oid *id,
  */
 void blame_counts(size_t *history, size_t *libgit2);
 
+/*
+ * Drops what the blames of this process kept of the files' histories
+ * (the versions of a file at a commit, the hunks between two
+ * versions), before the repository is freed.
+ */
+void blame_forget(void);
+
 #endif

@@ -460,6 +460,75 @@ static void test_series_follows_rename(void **state)
 	results_release(res, 2);
 }
 
+/* The tree of the commit spec names. */
+static git_tree *tree_of(struct fixture *f, const char *spec)
+{
+	git_commit *c = lookup(f, spec);
+	git_tree *t;
+
+	assert_int_equal(git_commit_tree(&t, c), 0);
+	git_commit_free(c);
+	return t;
+}
+
+static void test_renames_onto_kept(void **state)
+{
+	struct fixture *f = *state;
+	git_tree *before = tree_of(f, "r-move~1"), *after = tree_of(f, "r-move");
+	char *moved[] = { "fs/f.c" }, *kept[] = { "fs/a.c" };
+	struct renames r = RENAMES_INIT;
+	int i;
+
+	/* Asked twice, the second answer is the kept one: the same. */
+	for (i = 0; i < 2; i++) {
+		assert_int_equal(renames_onto(&r, f->repo, before, after,
+					      moved, 1), 0);
+		assert_int_equal(r.nr, 1);
+		assert_string_equal(r.items[0].from, "fs/f.c");
+		assert_string_equal(r.items[0].to, "fs/g/f.c");
+		renames_release(&r);
+	}
+	/* Other sources, or the trees the other way round: not that one. */
+	assert_int_equal(renames_onto(&r, f->repo, before, after, kept, 1), 0);
+	assert_int_equal(r.nr, 0);
+	assert_int_equal(renames_onto(&r, f->repo, after, before, moved, 1), 0);
+	assert_int_equal(r.nr, 0);
+	renames_release(&r);
+	renames_forget();
+	git_tree_free(after);
+	git_tree_free(before);
+}
+
+static void test_file_merges_kept(void **state)
+{
+	const char *specs[] = { "p-clean", "p-conflict" };
+	size_t made, again, made2, again2, i;
+	struct apply_result first, second;
+
+	/* What the tests before merged is forgotten. */
+	apply_forget();
+	for (i = 0; i < ARRAY_SIZE(specs); i++) {
+		apply_result_init(&first);
+		apply_result_init(&second);
+		apply_merge_counts(&made, &again);
+		assert_int_equal(series(*state, &first, &specs[i], 1), 0);
+		apply_merge_counts(&made2, &again2);
+		/* Its file, changed on both sides, merged. */
+		assert_true(made2 > made);
+		assert_int_equal(series(*state, &second, &specs[i], 1), 0);
+		apply_merge_counts(&made, &again);
+		/* The same three blobs again: the merge kept, nothing made. */
+		assert_int_equal(made, made2);
+		assert_true(again > again2);
+		assert_int_equal(second.applies, first.applies);
+		assert_int_equal(second.nr_conflicts, first.nr_conflicts);
+		assert_true(git_oid_equal(&second.after, &first.after));
+		apply_result_release(&first);
+		apply_result_release(&second);
+	}
+	apply_forget();
+}
+
 static void test_repository_untouched(void **state)
 {
 	struct fixture *f = *state;
@@ -495,6 +564,8 @@ int main(void)
 		cmocka_unit_test(test_series_merge_refused),
 		cmocka_unit_test(test_renames_commit),
 		cmocka_unit_test(test_series_follows_rename),
+		cmocka_unit_test(test_renames_onto_kept),
+		cmocka_unit_test(test_file_merges_kept),
 		cmocka_unit_test(test_repository_untouched),
 	};
 
