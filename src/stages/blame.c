@@ -653,12 +653,28 @@ static const char *blame_mode(void)
 }
 
 /*
- * Whether id is the base or below it, never a prerequisite: 1, 0, or
- * -1 with libgit2's error.
+ * Whether id, a commit named by a blame from tip (a pick or its parent:
+ * id is tip's ancestor), is the base or below it, never a
+ * prerequisite: 1, 0, or -1 with libgit2's error.  When the base is
+ * where the scan's range starts and tip is of the range, every
+ * ancestor of tip is of the range or below its start, so the range
+ * answers, without a walk.
  */
-static int at_or_below(struct match *m, const git_oid *base, const git_oid *id)
+static int at_or_below(struct match *m, const git_oid *base,
+		       const git_oid *tip, const git_oid *id)
 {
-	return git_oid_equal(id, base) ? 1 : match_descends(m, base, id);
+	int r;
+
+	if (git_oid_equal(id, base))
+		return 1;
+	if (m->scan && m->scan->has_from &&
+	    git_oid_equal(base, &m->scan->from) &&
+	    scan_in_range(m->scan, tip) == 1) {
+		r = scan_in_range(m->scan, id);
+		if (r >= 0)
+			return !r;
+	}
+	return match_descends(m, base, id);
 }
 
 /*
@@ -667,14 +683,14 @@ static int at_or_below(struct match *m, const git_oid *base, const git_oid *id)
  * must be what the history found, in the same order.
  */
 static int check_same(struct match *m, const git_oid *base,
-		      const struct found *mine, const struct found *theirs,
+		      const git_oid *parent, const struct found *mine, const struct found *theirs,
 		      const char *path, const char *hex)
 {
 	size_t i, j = 0;
 	int r;
 
 	for (i = 0; i < theirs->nr; i++) {
-		r = at_or_below(m, base, &theirs->v[i]);
+		r = at_or_below(m, base, parent, &theirs->v[i]);
 		if (r < 0)
 			return error_git("cannot walk to the base");
 		if (r)
@@ -739,7 +755,7 @@ static int blame_path(struct found *f, struct match *m,
 	ret = libgit2_blame(&theirs, m->repo, parent, base, path, hs, first,
 			    last, hex, warn);
 	if (!ret && r == 1 &&
-	    check_same(m, base, &mine, &theirs, path, hex) < 0)
+	    check_same(m, base, parent, &mine, &theirs, path, hex) < 0)
 		ret = -1;
 	for (i = 0; ret >= 0 && i < theirs.nr; i++)
 		found_add(f, &theirs.v[i]);
@@ -749,12 +765,14 @@ static int blame_path(struct found *f, struct match *m,
 }
 
 /*
- * Whether id is a missing prerequisite: after the base (not it, not
- * below it) and not in the branch.  1, 0, or -1 after an error message.
+ * Whether id, named by the blame of pick, is a missing prerequisite:
+ * after the base (not it, not below it) and not in the branch.  1, 0,
+ * or -1 after an error message.
  */
-static int missing(struct match *m, const git_oid *base, const git_oid *id)
+static int missing(struct match *m, const git_oid *base,
+		   const git_oid *pick, const git_oid *id)
 {
-	int r = at_or_below(m, base, id);
+	int r = at_or_below(m, base, pick, id);
 
 	if (r < 0)
 		return error_git("cannot tell whether %s is below the base",
@@ -898,7 +916,7 @@ int blame_missing(struct match *m, const git_oid *base, const git_oid *id,
 	if (blame_found(&f, m, base, id, paths, nr, cache, warn) < 0)
 		goto out;
 	for (i = 0; i < f.nr; i++) {
-		r = missing(m, base, &f.v[i]);
+		r = missing(m, base, id, &f.v[i]);
 		if (r < 0)
 			goto out;
 		if (!r)
