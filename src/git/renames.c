@@ -85,12 +85,6 @@ out:
 	return ret;
 }
 
-/* Whether an entry of this mode is a file (a gitlink is not). */
-static int is_file_mode(uint32_t mode)
-{
-	return mode && mode != GIT_FILEMODE_COMMIT && mode != GIT_FILEMODE_TREE;
-}
-
 /*
  * The answers of renames_onto() in this process, by its inputs (the two
  * trees' ids and the sources, in order): a series search picks the
@@ -122,22 +116,17 @@ static int onto_read(struct renames *out, git_repository *repo,
 		     const git_tree *base, const git_tree *tree,
 		     char *const *sources, size_t nr)
 {
-	struct treediff d = TREEDIFF_INIT;
-	char **paths;
-	size_t i, n = nr;
-	int ret = 0;
+	char **paths = xcalloc(nr, sizeof(*paths));
+	size_t i, n = nr, alloc = nr;
+	int ret;
 
-	if (treediff_trees(&d, repo, base, tree) < 0)
-		return -1;
-	paths = xcalloc(nr + d.nr, sizeof(*paths));
 	memcpy(paths, sources, nr * sizeof(*paths));
-	for (i = 0; i < d.nr; i++)
-		if (!d.items[i].old_mode && is_file_mode(d.items[i].new_mode))
-			paths[n++] = d.items[i].path;
-	if (n > nr)
+	ret = treediff_added(&paths, &n, &alloc, repo, base, tree);
+	if (!ret && n > nr)
 		ret = renames_trees(out, repo, base, tree, paths, n);
+	for (i = nr; i < n; i++)
+		free(paths[i]);
 	free(paths);
-	treediff_release(&d);
 	return ret;
 }
 
@@ -194,6 +183,7 @@ void renames_forget(void)
 	struct onto_memo *e, *tmp;
 
 	HASH_FREE_ALL(ontos, e, tmp, free_onto);
+	treediff_forget();
 }
 
 int renames_commit(struct renames *out, git_repository *repo,

@@ -6,6 +6,7 @@
 
 #include <ctype.h>
 #include <string.h>
+#include <uthash.h>
 
 void treediff_release(struct treediff *d)
 {
@@ -154,6 +155,172 @@ int treediff_trees(struct treediff *out, git_repository *repo,
 	ret = diff_trees(out, repo, a, b, &prefix);
 	strbuf_release(&prefix);
 	return ret;
+}
+
+/*
+ * What treediff_added() found for a pair of subtrees: the entries of b
+ * a lacks, in tree order, each a file or the pair of subtrees beneath
+ * (kept too, and shared by every pair of trees that holds it).
+ */
+struct added_item {
+	char *name;
+	struct added_pair *sub;		/* NULL: a file */
+};
+
+struct added_pair {
+	git_oid key[2];			/* a's id (zero: none), b's */
+	struct added_item *items;
+	size_t nr, alloc;
+	int any;			/* holds a file, at any depth */
+	UT_hash_handle hh;
+};
+
+static struct added_pair *added_pairs;
+
+static void free_added(struct added_pair *p);
+
+static int added_of(struct added_pair **out, git_repository *repo,
+		    const git_oid *a, const git_oid *b, const char *path);
+
+static int added_item(struct added_pair *p, git_repository *repo,
+		      const git_tree_entry *ea, const git_tree_entry *eb,
+		      const char *path)
+{
+	struct added_pair *sub = NULL;
+	uint32_t mode = (uint32_t)git_tree_entry_filemode(eb);
+	char *sub_path;
+	int ret;
+
+	if (is_tree(eb)) {
+		sub_path = xstrfmt("%s%s/", path, git_tree_entry_name(eb));
+		ret = added_of(&sub, repo, ea ? git_tree_entry_id(ea) : NULL,
+			       git_tree_entry_id(eb), sub_path);
+		free(sub_path);
+		if (ret < 0)
+			return -1;
+		if (!sub->any)
+			return 0;
+	} else if (ea || mode == GIT_FILEMODE_COMMIT) {
+		return 0;	/* changed, or a gitlink */
+	}
+	ALLOC_GROW(p->items, p->nr, p->alloc);
+	p->items[p->nr].name = xstrdup(git_tree_entry_name(eb));
+	p->items[p->nr].sub = sub;
+	p->nr++;
+	p->any = 1;
+	return 0;
+}
+
+/* The pair of a (NULL: none) and b, found now or kept. */
+static int added_of(struct added_pair **out, git_repository *repo,
+		    const git_oid *a, const git_oid *b, const char *path)
+{
+	struct added_pair *p;
+	git_tree *ta = NULL, *tb = NULL;
+	git_oid key[2];
+	size_t na, nb, i = 0, j = 0;
+	int ret = 0;
+
+	memset(key, 0, sizeof(key));
+	if (a)
+		git_oid_cpy(&key[0], a);
+	git_oid_cpy(&key[1], b);
+	HASH_FIND(hh, added_pairs, key, sizeof(key), p);
+	if (p) {
+		*out = p;
+		return 0;
+	}
+	if ((a && git_tree_lookup(&ta, repo, a) < 0) ||
+	    git_tree_lookup(&tb, repo, b) < 0) {
+		ret = error_git("cannot read tree %s ('%s')",
+				git_oid_tostr_s(a && !ta ? a : b), path);
+		goto out;
+	}
+	p = xcalloc(1, sizeof(*p));
+	memcpy(p->key, key, sizeof(key));
+	na = ta ? git_tree_entrycount(ta) : 0;
+	nb = git_tree_entrycount(tb);
+	while (!ret && j < nb) {
+		const git_tree_entry *ea = i < na ? git_tree_entry_byindex(ta, i) : NULL;
+		const git_tree_entry *eb = git_tree_entry_byindex(tb, j);
+		int cmp = !ea ? 1 : entry_cmp(ea, eb);
+
+		if (cmp < 0) {
+			i++;	/* a's alone: nothing added */
+		} else if (cmp > 0) {
+			ret = added_item(p, repo, NULL, eb, path);
+			j++;
+		} else {
+			i++;
+			j++;
+			if (git_oid_equal(git_tree_entry_id(ea), git_tree_entry_id(eb)) &&
+			    git_tree_entry_filemode(ea) ==
+			    git_tree_entry_filemode(eb))
+				continue;
+			ret = added_item(p, repo, ea, eb, path);
+		}
+	}
+	if (ret < 0) {
+		free_added(p);
+		goto out;
+	}
+	HASH_ADD(hh, added_pairs, key, sizeof(p->key), p);
+	*out = p;
+out:
+	git_tree_free(ta);
+	git_tree_free(tb);
+	return ret;
+}
+
+static void added_emit(const struct added_pair *p, struct strbuf *prefix,
+		       char ***paths, size_t *nr, size_t *alloc)
+{
+	size_t i, len = prefix->len;
+
+	for (i = 0; i < p->nr; i++) {
+		strbuf_addstr(prefix, p->items[i].name);
+		if (p->items[i].sub) {
+			strbuf_addch(prefix, '/');
+			added_emit(p->items[i].sub, prefix, paths, nr, alloc);
+		} else {
+			ALLOC_GROW(*paths, *nr, *alloc);
+			(*paths)[(*nr)++] = xstrdup(prefix->buf);
+		}
+		strbuf_setlen(prefix, len);
+	}
+}
+
+int treediff_added(char ***paths, size_t *nr, size_t *alloc,
+		   git_repository *repo, const git_tree *a, const git_tree *b)
+{
+	struct strbuf prefix = STRBUF_INIT;
+	struct added_pair *p;
+
+	if (!b)
+		return 0;
+	if (added_of(&p, repo, a ? git_tree_id(a) : NULL, git_tree_id(b),
+		     "") < 0)
+		return -1;
+	added_emit(p, &prefix, paths, nr, alloc);
+	strbuf_release(&prefix);
+	return 0;
+}
+
+static void free_added(struct added_pair *p)
+{
+	size_t i;
+
+	for (i = 0; i < p->nr; i++)
+		free(p->items[i].name);
+	free(p->items);
+	free(p);
+}
+
+void treediff_forget(void)
+{
+	struct added_pair *p, *tmp;
+
+	HASH_FREE_ALL(added_pairs, p, tmp, free_added);
 }
 
 int treediff_commit(struct treediff *out, git_repository *repo,

@@ -50,6 +50,21 @@ struct treediff {
 int treediff_trees(struct treediff *out, git_repository *repo,
 		   const git_tree *a, const git_tree *b);
 
+/*
+ * The files b has and a (NULL: an empty tree) lacks: the entries
+ * treediff_trees() gives with old_mode 0, gitlinks left out, in its
+ * order.  Appended to *paths (ALLOC_GROW'n, with *nr and *alloc; the
+ * caller frees each).  What is found for a pair of subtrees is kept
+ * for the life of the process (treediff_forget()): many questions
+ * against one tree (the branch tip, against each pick's parent) read
+ * each pair of subtrees once.  0, or -1 after an error message.
+ */
+int treediff_added(char ***paths, size_t *nr, size_t *alloc,
+		   git_repository *repo, const git_tree *a, const git_tree *b);
+
+/* Drops what treediff_added() keeps. */
+void treediff_forget(void);
+
 /* The change of commit against its first parent (a root: all added). */
 int treediff_commit(struct treediff *out, git_repository *repo,
 		    const git_commit *commit);

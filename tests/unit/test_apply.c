@@ -19,6 +19,7 @@
 
 #include "git/apply.h"
 #include "git/renames.h"
+#include "git/treediff.h"
 #include "base/strbuf.h"
 #include "testrepo.h"
 #include "base/util.h"
@@ -499,6 +500,53 @@ static void test_renames_onto_kept(void **state)
 	git_tree_free(before);
 }
 
+/* treediff_added() of a to b against the additions treediff_trees() has. */
+static void assert_added(struct fixture *f, git_tree *a, git_tree *b)
+{
+	struct treediff d = TREEDIFF_INIT;
+	char **paths = NULL;
+	size_t i, n = 0, nr = 0, alloc = 0;
+
+	assert_int_equal(treediff_trees(&d, f->repo, a, b), 0);
+	assert_int_equal(treediff_added(&paths, &nr, &alloc, f->repo, a, b), 0);
+	for (i = 0; i < d.nr; i++) {
+		if (d.items[i].old_mode ||
+		    d.items[i].new_mode == GIT_FILEMODE_COMMIT)
+			continue;
+		assert_true(n < nr);
+		assert_string_equal(paths[n], d.items[i].path);
+		n++;
+	}
+	assert_int_equal(n, nr);
+	for (i = 0; i < nr; i++)
+		free(paths[i]);
+	free(paths);
+	treediff_release(&d);
+}
+
+static void test_treediff_added(void **state)
+{
+	struct fixture *f = *state;
+	const char *specs[] = { "stable", "p-newdir", "r-move", "p-movedel",
+				"master" };
+	git_tree *t[ARRAY_SIZE(specs)];
+	size_t i, j, round;
+
+	for (i = 0; i < ARRAY_SIZE(specs); i++)
+		t[i] = tree_of(f, specs[i]);
+	/* Every pair both ways, twice: found, then kept. */
+	for (round = 0; round < 2; round++) {
+		for (i = 0; i < ARRAY_SIZE(specs); i++) {
+			assert_added(f, NULL, t[i]);
+			for (j = 0; j < ARRAY_SIZE(specs); j++)
+				assert_added(f, t[i], t[j]);
+		}
+	}
+	treediff_forget();
+	for (i = 0; i < ARRAY_SIZE(specs); i++)
+		git_tree_free(t[i]);
+}
+
 static void test_file_merges_kept(void **state)
 {
 	const char *specs[] = { "p-clean", "p-conflict" };
@@ -566,6 +614,7 @@ int main(void)
 		cmocka_unit_test(test_series_follows_rename),
 		cmocka_unit_test(test_renames_onto_kept),
 		cmocka_unit_test(test_file_merges_kept),
+		cmocka_unit_test(test_treediff_added),
 		cmocka_unit_test(test_repository_untouched),
 	};
 
