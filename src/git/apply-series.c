@@ -572,6 +572,61 @@ static int parent_has_one(const git_commit *pick, char *const *paths,
 	return has;
 }
 
+/* Adds the last pick of slot e to v (ALLOC_GROW'n), or all of them. */
+static void add_key_dep(size_t **v, size_t *nr, size_t *alloc,
+			const struct path_slot *e, int all)
+{
+	size_t k;
+
+	if (!e || !e->nr)
+		return;
+	for (k = all ? 0 : e->nr - 1; k < e->nr; k++) {
+		ALLOC_GROW(*v, *nr, *alloc);
+		(*v)[(*nr)++] = e->pos[k];
+	}
+}
+
+/*
+ * Hashes, in order, the keys of the earlier picks a pick's result
+ * depends on (p->deps when it follows renames: all of them): of those
+ * that changed one of its paths (or a file above one), the last only,
+ * since what a path holds after it is decided by its key; every one
+ * that changed a path below one, and every one that followed renames.
+ */
+static void key_deps(struct sha1 *ctx, const unsigned char *keys,
+		     const struct series_pick *p, char *const *paths,
+		     size_t nr, struct path_slot *files, struct path_slot *dirs,
+		     struct path_slot *moves)
+{
+	size_t *v = NULL, n = 0, alloc = 0, j, k, m;
+	const char *slash;
+
+	if (p->after_all) {
+		for (k = 0; k < p->nr_deps; k++)
+			sha1_update(ctx, keys + p->deps[k] * SHA1_RAWSZ,
+				    SHA1_RAWSZ);
+		return;
+	}
+	add_key_dep(&v, &n, &alloc, find_slot(&moves, "", 0, 0), 1);
+	for (j = 0; j < nr; j++) {
+		add_key_dep(&v, &n, &alloc, find_slot(&files, paths[j],
+				strlen(paths[j]), 0), 0);
+		add_key_dep(&v, &n, &alloc, find_slot(&dirs, paths[j],
+				strlen(paths[j]), 0), 1);
+		for (slash = strchr(paths[j], '/'); slash;
+		     slash = strchr(slash + 1, '/'))
+			add_key_dep(&v, &n, &alloc, find_slot(&files, paths[j],
+					(size_t)(slash - paths[j]), 0), 0);
+	}
+	QSORT(v, n, cmp_pos);
+	for (k = 0, m = 0; k < n; k++)
+		if (!m || v[m - 1] != v[k])
+			v[m++] = v[k];
+	for (k = 0; k < m; k++)
+		sha1_update(ctx, keys + v[k] * SHA1_RAWSZ, SHA1_RAWSZ);
+	free(v);
+}
+
 /*
  * The key of pick i (see apply.h) into keys + i * SHA1_RAWSZ, and its
  * dependencies into s->picks[i].deps; then registers its paths in
@@ -633,8 +688,7 @@ static void key_pick(struct apply_series *s, size_t i, unsigned char *keys,
 		if (!n || p->deps[n - 1] != p->deps[k])
 			p->deps[n++] = p->deps[k];
 	p->nr_deps = n;
-	for (k = 0; k < n; k++)
-		sha1_update(&ctx, keys + p->deps[k] * SHA1_RAWSZ, SHA1_RAWSZ);
+	key_deps(&ctx, keys, p, paths, nr, *files, *dirs, *moves);
 	sha1_final(keys + i * SHA1_RAWSZ, &ctx);
 	if (moving)
 		add_slot(moves, "", 0, i);

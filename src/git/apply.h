@@ -181,9 +181,10 @@ int apply_series_check(struct apply_result *out, git_repository *repo,
  *   directory of the path should be) or its absence: a pick reads the
  *   tree picked onto at those paths only (merge_path() in apply.c);
  * - in order, the keys of the earlier picks of the series that change
- *   one of those paths, or a path above or below one (a file that
- *   becomes a directory): only they change the tree at those paths
- *   before the pick, and their own keys say how.
+ *   the tree at those paths: of those that change one of them (or a
+ *   file above one, which becomes a directory), the last one, since
+ *   what a path holds after a pick is decided by that pick's key (which
+ *   has the one before it); every one that changes a path below one.
  *
  * - when the pick changes a file its parent has and the tree picked
  *   onto lacks (one it follows through a rename on the branch, as git
