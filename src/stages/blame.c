@@ -6,6 +6,7 @@
 #include "base/sha1.h"
 #include "base/progress.h"
 #include "base/strbuf.h"
+#include "base/trace.h"
 #include "base/util.h"
 
 #include <string.h>
@@ -368,13 +369,175 @@ static void free_step_diff(struct chain_step_diff *e)
 	free(e);
 }
 
-void blame_forget(void)
+static int cmp_newest_order(const void *a, const void *b)
 {
-	struct chain_step_blob *b, *btmp;
-	struct chain_step_diff *d, *dtmp;
+	const struct candidate *x = *(struct candidate *const *)a;
+	const struct candidate *y = *(struct candidate *const *)b;
 
-	HASH_FREE_ALL(chain_blobs, b, btmp, free_step_blob);
-	HASH_FREE_ALL(chain_diffs, d, dtmp, free_step_diff);
+	return x->order < y->order ? 1 : x->order > y->order ? -1 : 0;
+}
+
+/*
+ * The candidates that changed path at or below parent, newest first:
+ * the number, or -1 when the scan cannot tell (a candidate without its
+ * paths, too many of them).
+ */
+static long chain_history(git_oid **out, struct match *m,
+			  const git_oid *parent, const char *path)
+{
+	const struct candidate_list *l = &m->scan->candidates;
+	struct candidate **v = NULL;
+	size_t nr = 0, alloc = 0, i, j;
+	int r;
+
+	*out = NULL;
+	for (i = 0; i < l->nr; i++) {
+		struct candidate *c = l->items[i];
+
+		if (!c->paths_known) {
+			free(v);
+			return -1;
+		}
+		for (j = 0; j < c->nr_paths; j++)
+			if (!strcmp(c->paths[j], path))
+				break;
+		if (j == c->nr_paths)
+			continue;
+		r = git_oid_equal(&c->id, parent) ? 1 :
+			match_descends(m, parent, &c->id);
+		if (r < 0) {
+			git_error_clear();
+			free(v);
+			return -1;
+		}
+		if (!r)
+			continue;
+		if (nr == CHAIN_MAX) {
+			free(v);
+			return -1;
+		}
+		ALLOC_GROW(v, nr, alloc);
+		v[nr++] = c;
+	}
+	QSORT(v, nr, cmp_newest_order);
+	*out = xcalloc(nr ? nr : 1, sizeof(**out));
+	for (i = 0; i < nr; i++)
+		git_oid_cpy(&(*out)[i], &v[i]->id);
+	free(v);
+	return (long)nr;
+}
+
+/*
+ * The commits of the range, newest first (parents after children), each
+ * with its number of parents and first parent, read once for the files
+ * outside the watched paths (range_history()); NULL when the range has
+ * more than RANGE_HISTORY_MAX commits (libgit2's blame then walks) or
+ * cannot be read.
+ */
+#define RANGE_HISTORY_MAX 20000
+
+struct range_commit {
+	git_oid id, parent;
+	unsigned int nr_parents;
+};
+
+static struct range_commit *range_commits;
+static size_t nr_range_commits;
+static int range_commits_read;	/* 1 read, -1 not to be had */
+
+static int read_range_commits(struct match *m)
+{
+	git_revwalk *walk = NULL;
+	git_commit *c = NULL;
+	size_t alloc = 0;
+	git_oid id;
+	int r;
+
+	if (range_commits_read)
+		return range_commits_read;
+	range_commits_read = -1;
+	if (!m->scan || !m->scan->has_from ||
+	    git_revwalk_new(&walk, m->repo) < 0 ||
+	    git_revwalk_sorting(walk, GIT_SORT_TOPOLOGICAL) < 0 ||
+	    git_revwalk_push(walk, &m->scan->to) < 0 ||
+	    git_revwalk_hide(walk, &m->scan->from) < 0)
+		goto out;
+	while (!(r = git_revwalk_next(&id, walk))) {
+		struct range_commit *rc;
+
+		if (nr_range_commits == RANGE_HISTORY_MAX ||
+		    git_commit_lookup(&c, m->repo, &id) < 0)
+			goto out;
+		ALLOC_GROW(range_commits, nr_range_commits, alloc);
+		rc = &range_commits[nr_range_commits++];
+		memset(rc, 0, sizeof(*rc));
+		git_oid_cpy(&rc->id, &id);
+		rc->nr_parents = git_commit_parentcount(c);
+		if (rc->nr_parents)
+			git_oid_cpy(&rc->parent, git_commit_parent_id(c, 0));
+		git_commit_free(c);
+	}
+	if (r == GIT_ITEROVER) {
+		range_commits_read = 1;
+		trace_printf("blame: the %zu commits of the range read for "
+			     "the files outside the watched paths",
+			     nr_range_commits);
+	}
+out:
+	git_revwalk_free(walk);
+	git_error_clear();
+	if (range_commits_read < 0) {
+		free(range_commits);
+		range_commits = NULL;
+		nr_range_commits = 0;
+	}
+	return range_commits_read;
+}
+
+/*
+ * For a file no candidate changed (outside the watched paths): the
+ * commits of the range at or below parent, not merges, that changed it
+ * against their parent, newest first.  The number, or -1 when the range
+ * is not to be had.
+ */
+static long range_history(git_oid **out, struct match *m,
+			  const git_oid *parent, const char *path)
+{
+	git_oid *v = NULL, a, b;
+	size_t nr = 0, alloc = 0, i;
+	int ra, rb, r;
+
+	*out = NULL;
+	if (read_range_commits(m) < 0)
+		return -1;
+	for (i = 0; i < nr_range_commits; i++) {
+		const struct range_commit *rc = &range_commits[i];
+
+		if (rc->nr_parents != 1)
+			continue;
+		ra = chain_blob(&a, m->repo, &rc->id, path);
+		rb = chain_blob(&b, m->repo, &rc->parent, path);
+		if (ra < 0 || rb < 0)
+			goto fail;
+		if (ra == rb && (!ra || git_oid_equal(&a, &b)))
+			continue;
+		r = git_oid_equal(&rc->id, parent) ? 1 :
+			match_descends(m, parent, &rc->id);
+		if (r < 0)
+			goto fail;
+		if (!r)
+			continue;
+		if (nr == CHAIN_MAX)
+			goto fail;
+		ALLOC_GROW(v, nr, alloc);
+		git_oid_cpy(&v[nr++], &rc->id);
+	}
+	*out = v;
+	return (long)nr;
+fail:
+	git_error_clear();
+	free(v);
+	return -1;
 }
 
 /*
@@ -427,60 +590,6 @@ out:
 	return ret;
 }
 
-static int cmp_newest_order(const void *a, const void *b)
-{
-	const struct candidate *x = *(struct candidate *const *)a;
-	const struct candidate *y = *(struct candidate *const *)b;
-
-	return x->order < y->order ? 1 : x->order > y->order ? -1 : 0;
-}
-
-/*
- * The candidates that changed path at or below parent, newest first:
- * the number, or -1 when the scan cannot tell (a candidate without its
- * paths, too many of them).
- */
-static long chain_history(struct candidate ***out, struct match *m,
-			  const git_oid *parent, const char *path)
-{
-	const struct candidate_list *l = &m->scan->candidates;
-	struct candidate **v = NULL;
-	size_t nr = 0, alloc = 0, i, j;
-	int r;
-
-	*out = NULL;
-	for (i = 0; i < l->nr; i++) {
-		struct candidate *c = l->items[i];
-
-		if (!c->paths_known) {
-			free(v);
-			return -1;
-		}
-		for (j = 0; j < c->nr_paths; j++)
-			if (!strcmp(c->paths[j], path))
-				break;
-		if (j == c->nr_paths)
-			continue;
-		r = git_oid_equal(&c->id, parent) ? 1 :
-			match_descends(m, parent, &c->id);
-		if (r < 0) {
-			git_error_clear();
-			free(v);
-			return -1;
-		}
-		if (!r)
-			continue;
-		if (nr == CHAIN_MAX) {
-			free(v);
-			return -1;
-		}
-		ALLOC_GROW(v, nr, alloc);
-		v[nr++] = c;
-	}
-	QSORT(v, nr, cmp_newest_order);
-	*out = v;
-	return (long)nr;
-}
 
 /*
  * The blame of lines first..last of path at parent, from the file's
@@ -494,7 +603,7 @@ static int chain_blame(struct found *f, struct match *m,
 		       size_t first, size_t last)
 {
 	git_repository *repo = m->repo;
-	struct candidate **h = NULL;
+	git_oid *h = NULL;
 	struct chain_hunks d = { NULL, 0, 0 };
 	size_t n = last - first + 1, live = n, i, j, k;
 	size_t *at = xcalloc(n, sizeof(*at));
@@ -510,17 +619,25 @@ static int chain_blame(struct found *f, struct match *m,
 	nr = chain_history(&h, m, parent, path);
 	if (nr < 0 || chain_blob(&have, repo, parent, path) != 1)
 		goto out;
+	/* No candidate changed it, yet it changed: outside the watch. */
+	if (!nr && (chain_blob(&want, repo, base, path) != 1 ||
+		    !git_oid_equal(&want, &have))) {
+		free(h);
+		nr = range_history(&h, m, parent, path);
+		if (nr < 0)
+			goto out;
+	}
 	for (i = 0; live && i < (size_t)nr; i++) {
 		const git_oid *pid;
 		git_commit *commit = NULL;
 
 		/* One line of descent, each the parent's version of the next. */
-		if (i && match_descends(m, &h[i - 1]->id, &h[i]->id) != 1)
+		if (i && match_descends(m, &h[i - 1], &h[i]) != 1)
 			goto out;
-		if (chain_blob(&want, repo, &h[i]->id, path) != 1 ||
+		if (chain_blob(&want, repo, &h[i], path) != 1 ||
 		    !git_oid_equal(&want, &have))
 			goto out;
-		if (git_commit_lookup(&commit, repo, &h[i]->id) < 0 ||
+		if (git_commit_lookup(&commit, repo, &h[i]) < 0 ||
 		    git_commit_parentcount(commit) != 1) {
 			git_commit_free(commit);
 			goto out;
@@ -532,7 +649,7 @@ static int chain_blame(struct found *f, struct match *m,
 		 * Added here: every line left is this commit's, unless
 		 * libgit2 finds the file renamed, and follows it.
 		 */
-		if (r == 0 && chain_added(repo, &h[i]->id, path) == 1) {
+		if (r == 0 && chain_added(repo, &h[i], path) == 1) {
 			for (j = 0; j < n; j++)
 				if (owner[j] < 0)
 					owner[j] = (long)i;
@@ -581,7 +698,7 @@ static int chain_blame(struct found *f, struct match *m,
 	for (i = 0; i < hs->nr; i++)
 		for (j = hs->v[i].first; j <= hs->v[i].last; j++)
 			if (owner[j - first] >= 0)
-				found_add(f, &h[owner[j - first]]->id);
+				found_add(f, &h[owner[j - first]]);
 	ret = 1;
 out:
 	free(d.v);
@@ -1004,4 +1121,17 @@ int blame_likely_prereqs(struct match *m, const git_oid *base,
 	}
 	progress_stop(&progress);
 	return ret;
+}
+
+void blame_forget(void)
+{
+	struct chain_step_blob *b, *btmp;
+	struct chain_step_diff *d, *dtmp;
+
+	HASH_FREE_ALL(chain_blobs, b, btmp, free_step_blob);
+	HASH_FREE_ALL(chain_diffs, d, dtmp, free_step_diff);
+	free(range_commits);
+	range_commits = NULL;
+	nr_range_commits = 0;
+	range_commits_read = 0;
 }
