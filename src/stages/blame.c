@@ -241,35 +241,6 @@ out:
 	return ret;
 }
 
-/* The blob at path in commit id's tree: 1, 0 (none there), -1. */
-static int chain_blob_read(git_oid *out, git_repository *repo,
-			   const git_oid *id, const char *path)
-{
-	git_tree *tree = NULL;
-	git_tree_entry *e = NULL;
-	git_oid tid;
-	int ret = -1;
-
-	if (malformed_tree_id(&tid, repo, id) < 0 ||
-	    git_tree_lookup(&tree, repo, &tid) < 0)
-		goto out;
-	if (git_tree_entry_bypath(&e, tree, path) < 0) {
-		ret = 0;
-		goto out;
-	}
-	if (git_tree_entry_type(e) == GIT_OBJECT_BLOB) {
-		git_oid_cpy(out, git_tree_entry_id(e));
-		ret = 1;
-	} else {
-		ret = 0;
-	}
-out:
-	git_tree_entry_free(e);
-	git_tree_free(tree);
-	git_error_clear();
-	return ret;
-}
-
 /*
  * What the file histories of this process read, kept: a series search
  * blames the same file at many picks, and those histories share all
@@ -277,7 +248,7 @@ out:
  * two blobs), so they hold whatever the repository.
  */
 struct chain_step_blob {
-	char *key;		/* the commit's raw id, then the path */
+	char *key;		/* a commit's or tree's raw id, then the path */
 	size_t len;
 	int found;
 	git_oid blob;
@@ -292,6 +263,54 @@ struct chain_step_diff {
 
 static struct chain_step_blob *chain_blobs;
 static struct chain_step_diff *chain_diffs;
+
+static int subtree_blob(git_oid *out, git_repository *repo,
+			const git_oid *tid, const char *path);
+
+/*
+ * The blob at path in tree: 1, 0 (none there), -1.  The subtrees on the
+ * way are looked up by their ids (subtree_blob()): the versions of a
+ * file at many commits share them.
+ */
+static int tree_blob(git_oid *out, git_repository *repo,
+		     const git_tree *tree, const char *path)
+{
+	const char *slash = strchr(path, '/');
+	const git_tree_entry *e;
+	char *name;
+
+	if (!slash) {
+		e = git_tree_entry_byname(tree, path);
+		if (!e || git_tree_entry_type(e) != GIT_OBJECT_BLOB)
+			return 0;
+		git_oid_cpy(out, git_tree_entry_id(e));
+		return 1;
+	}
+	name = xstrndup(path, (size_t)(slash - path));
+	e = git_tree_entry_byname(tree, name);
+	free(name);
+	if (!e || git_tree_entry_type(e) != GIT_OBJECT_TREE)
+		return 0;
+	return subtree_blob(out, repo, git_tree_entry_id(e), slash + 1);
+}
+
+/* The blob at path in commit id's tree: 1, 0 (none there), -1. */
+static int chain_blob_read(git_oid *out, git_repository *repo,
+			   const git_oid *id, const char *path)
+{
+	git_tree *tree = NULL;
+	git_oid tid;
+	int ret = -1;
+
+	if (malformed_tree_id(&tid, repo, id) < 0 ||
+	    git_tree_lookup(&tree, repo, &tid) < 0)
+		goto out;
+	ret = tree_blob(out, repo, tree, path);
+out:
+	git_tree_free(tree);
+	git_error_clear();
+	return ret;
+}
 
 /* The blob at path in commit id's tree: 1, 0 (none there), -1. */
 static int chain_blob(git_oid *out, git_repository *repo, const git_oid *id,
@@ -312,6 +331,45 @@ static int chain_blob(git_oid *out, git_repository *repo, const git_oid *id,
 		return e->found;
 	}
 	r = chain_blob_read(out, repo, id, path);
+	if (r < 0) {
+		free(key);
+		return r;
+	}
+	e = xcalloc(1, sizeof(*e));
+	e->key = key;
+	e->len = len;
+	e->found = r;
+	if (r)
+		git_oid_cpy(&e->blob, out);
+	HASH_ADD_KEYPTR(hh, chain_blobs, e->key, e->len, e);
+	return r;
+}
+
+/* tree_blob() of the tree tid, kept by the tree's id and path. */
+static int subtree_blob(git_oid *out, git_repository *repo,
+			const git_oid *tid, const char *path)
+{
+	size_t plen = strlen(path), len = GIT_OID_RAWSZ + plen;
+	char *key = xmalloc(len);
+	struct chain_step_blob *e;
+	git_tree *tree = NULL;
+	int r;
+
+	memcpy(key, tid->id, GIT_OID_RAWSZ);
+	memcpy(key + GIT_OID_RAWSZ, path, plen);
+	HASH_FIND(hh, chain_blobs, key, len, e);
+	if (e) {
+		free(key);
+		if (e->found)
+			git_oid_cpy(out, &e->blob);
+		return e->found;
+	}
+	if (git_tree_lookup(&tree, repo, tid) < 0) {
+		free(key);
+		return -1;
+	}
+	r = tree_blob(out, repo, tree, path);
+	git_tree_free(tree);
 	if (r < 0) {
 		free(key);
 		return r;
@@ -429,27 +487,42 @@ static long chain_history(git_oid **out, struct match *m,
 
 /*
  * The commits of the range, newest first (parents after children), each
- * with its number of parents and first parent, read once for the files
- * outside the watched paths (range_history()); NULL when the range has
- * more than RANGE_HISTORY_MAX commits (libgit2's blame then walks) or
- * cannot be read.
+ * with its parents, read once for the files outside the watched paths
+ * (range_history()) and the histories with merges (dag_blame()); none
+ * when the range has more than RANGE_HISTORY_MAX commits (libgit2's
+ * blame then walks) or cannot be read.
  */
 #define RANGE_HISTORY_MAX 20000
 
 struct range_commit {
-	git_oid id, parent;
+	git_oid id, parent;		/* parent: the first one */
 	unsigned int nr_parents;
+	size_t parents;			/* the parents: range_parents[this..] */
+	UT_hash_handle hh;		/* range_by_id, by id */
 };
 
-static struct range_commit *range_commits;
+static struct range_commit *range_commits, *range_by_id;
 static size_t nr_range_commits;
+static git_oid *range_parents;
+static size_t nr_range_parents;
 static int range_commits_read;	/* 1 read, -1 not to be had */
+
+static void range_commits_free(void)
+{
+	HASH_CLEAR(hh, range_by_id);
+	free(range_commits);
+	free(range_parents);
+	range_commits = NULL;
+	range_parents = NULL;
+	nr_range_commits = nr_range_parents = 0;
+}
 
 static int read_range_commits(struct match *m)
 {
 	git_revwalk *walk = NULL;
 	git_commit *c = NULL;
-	size_t alloc = 0;
+	size_t alloc = 0, palloc = 0, i;
+	unsigned int k;
 	git_oid id;
 	int r;
 
@@ -475,22 +548,28 @@ static int read_range_commits(struct match *m)
 		rc->nr_parents = git_commit_parentcount(c);
 		if (rc->nr_parents)
 			git_oid_cpy(&rc->parent, git_commit_parent_id(c, 0));
+		rc->parents = nr_range_parents;
+		for (k = 0; k < rc->nr_parents; k++) {
+			ALLOC_GROW(range_parents, nr_range_parents, palloc);
+			git_oid_cpy(&range_parents[nr_range_parents++],
+				    git_commit_parent_id(c, k));
+		}
 		git_commit_free(c);
 	}
 	if (r == GIT_ITEROVER) {
 		range_commits_read = 1;
-		trace_printf("blame: the %zu commits of the range read for "
-			     "the files outside the watched paths",
-			     nr_range_commits);
+		for (i = 0; i < nr_range_commits; i++)
+			HASH_ADD(hh, range_by_id, id, sizeof(git_oid),
+				 &range_commits[i]);
+		trace_printf("blame: the %zu commits of the range read with "
+			     "their parents (merges, files outside the "
+			     "watched paths)", nr_range_commits);
 	}
 out:
 	git_revwalk_free(walk);
 	git_error_clear();
-	if (range_commits_read < 0) {
-		free(range_commits);
-		range_commits = NULL;
-		nr_range_commits = 0;
-	}
+	if (range_commits_read < 0)
+		range_commits_free();
 	return range_commits_read;
 }
 
@@ -709,6 +788,167 @@ out:
 }
 
 /*
+ * The blame of lines first..last of path at parent through the range's
+ * commits, merges included, as libgit2's blame_git.c passes blame: a
+ * commit whose parent (the first such) has the same version passes it
+ * all there; else each parent in turn (one whose version an earlier
+ * parent has is skipped) takes the lines its diff leaves unchanged,
+ * and what no parent takes is the commit's.  Each line goes its own
+ * way, so the commits are taken newest first, each once, with the
+ * lines that reached it.  A line that reaches a commit below the range
+ * is the base's or below.  Into f, as chain_blame(): 1 when done, 0
+ * when libgit2 must blame (a parent of a merge lacks the file, a file
+ * added where libgit2 may find a rename, more than RANGE_HISTORY_MAX
+ * commits), -1 after an error message.
+ */
+static int dag_blame(struct found *f, struct match *m,
+		     const git_oid *parent, const git_oid *base,
+		     const char *path, const struct hunks *hs,
+		     size_t first, size_t last)
+{
+	git_repository *repo = m->repo;
+	struct chain_hunks d = { NULL, 0, 0 };
+	size_t n = last - first + 1, live = n, i, j, k, x;
+	size_t *at = xcalloc(n, sizeof(*at));
+	size_t *where = xcalloc(n, sizeof(*where));	/* range index */
+	long *owner = xcalloc(n, sizeof(*owner));
+	unsigned char *taken = xcalloc(n, 1);
+	git_oid have, pblob[16];
+	int pfound[16], ret = 0;
+	struct range_commit *rc;
+
+	if (!m->scan || !m->scan->has_from ||
+	    !git_oid_equal(base, &m->scan->from) ||
+	    read_range_commits(m) < 0)
+		goto out;
+	HASH_FIND(hh, range_by_id, parent, sizeof(*parent), rc);
+	if (!rc)
+		goto out;
+	for (j = 0; j < n; j++) {
+		at[j] = first + j;
+		owner[j] = -1;
+		where[j] = (size_t)(rc - range_commits);
+	}
+	for (i = (size_t)(rc - range_commits); live && i < nr_range_commits;
+	     i++) {
+		const struct range_commit *c = &range_commits[i];
+		unsigned int np = c->nr_parents, p;
+		size_t here = 0;
+
+		for (j = 0; j < n; j++)
+			here += owner[j] < 0 && where[j] == i;
+		if (!here)
+			continue;
+		if (np > ARRAY_SIZE(pblob) ||
+		    chain_blob(&have, repo, &c->id, path) != 1)
+			goto out;
+		for (p = 0; p < np; p++) {
+			pfound[p] = chain_blob(&pblob[p], repo,
+					       &range_parents[c->parents + p],
+					       path);
+			if (pfound[p] < 0)
+				goto out;
+		}
+		/*
+		 * A merge's parent without the file, a root: libgit2 looks
+		 * for a rename, or stops the walk there.
+		 */
+		for (p = 0; p < np; p++)
+			if (!pfound[p] && np > 1)
+				goto out;
+		if (!np)
+			goto out;
+		/* A parent with the same version takes it all. */
+		for (p = 0; p < np; p++)
+			if (pfound[p] && git_oid_equal(&pblob[p], &have))
+				break;
+		if (p < np) {
+			struct range_commit *to;
+
+			HASH_FIND(hh, range_by_id, &range_parents[c->parents + p],
+				  sizeof(git_oid), to);
+			for (j = 0; j < n; j++) {
+				if (owner[j] >= 0 || where[j] != i)
+					continue;
+				if (to) {
+					where[j] = (size_t)(to - range_commits);
+				} else {
+					owner[j] = -2;	/* the base's, or below */
+					live--;
+				}
+			}
+			continue;
+		}
+		/* Added here: unless libgit2 finds it renamed, every line. */
+		if (!pfound[0] && chain_added(repo, &c->id, path) != 1)
+			goto out;
+		memset(taken, 0, n);
+		for (p = 0; p < np; p++) {
+			struct range_commit *to;
+			unsigned int q;
+
+			if (!pfound[p])
+				continue;
+			for (q = 0; q < p; q++)
+				if (pfound[q] && git_oid_equal(&pblob[q], &pblob[p]))
+					break;
+			if (q < p)
+				continue;
+			if (chain_diff(&d, repo, &pblob[p], &have) < 0)
+				goto out;
+			HASH_FIND(hh, range_by_id, &range_parents[c->parents + p],
+				  sizeof(git_oid), to);
+			for (j = 0; j < n; j++) {
+				size_t shift_add = 0, shift_del = 0, line = at[j];
+				const struct chain_hunk *h = NULL;
+
+				if (owner[j] >= 0 || owner[j] == -2 ||
+				    where[j] != i || taken[j])
+					continue;
+				for (x = 0; x < d.nr; x++) {
+					h = &d.v[x];
+					if (line < h->new_start +
+						   (h->new_lines ? h->new_lines : 1))
+						break;
+					shift_add += h->new_lines;
+					shift_del += h->old_lines;
+				}
+				if (x < d.nr && h->new_lines && line >= h->new_start)
+					continue;	/* changed: not this parent's */
+				taken[j] = 1;
+				at[j] = line - shift_add + shift_del;
+				if (to) {
+					where[j] = (size_t)(to - range_commits);
+				} else {
+					owner[j] = -2;
+					live--;
+				}
+			}
+		}
+		/* What no parent took is this commit's. */
+		for (j = 0; j < n; j++)
+			if (owner[j] == -1 && where[j] == i && !taken[j]) {
+				owner[j] = (long)i;
+				live--;
+			}
+	}
+	if (live)
+		goto out;
+	for (k = 0; k < hs->nr; k++)
+		for (j = hs->v[k].first; j <= hs->v[k].last; j++)
+			if (owner[j - first] >= 0)
+				found_add(f, &range_commits[owner[j - first]].id);
+	ret = 1;
+out:
+	free(d.v);
+	free(taken);
+	free(owner);
+	free(where);
+	free(at);
+	return ret;
+}
+
+/*
  * libgit2's blame of lines first..last of path at the parent, back to
  * the base, into f.  0; 1 when it fails on a malformed commit
  * (src/malformed.h), which it cannot go through: a warning of warn
@@ -850,6 +1090,12 @@ static int blame_path(struct found *f, struct match *m,
 	}
 	if (strcmp(mode, "libgit2")) {
 		r = chain_blame(&mine, m, parent, base, path, hs, first, last);
+		if (!r) {
+			free(mine.v);
+			memset(&mine, 0, sizeof(mine));
+			r = dag_blame(&mine, m, parent, base, path, hs, first,
+				      last);
+		}
 		if (r < 0)
 			return -1;
 		if (r && strcmp(mode, "check")) {
@@ -1130,8 +1376,6 @@ void blame_forget(void)
 
 	HASH_FREE_ALL(chain_blobs, b, btmp, free_step_blob);
 	HASH_FREE_ALL(chain_diffs, d, dtmp, free_step_diff);
-	free(range_commits);
-	range_commits = NULL;
-	nr_range_commits = 0;
+	range_commits_free();
 	range_commits_read = 0;
 }
