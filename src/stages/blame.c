@@ -620,14 +620,14 @@ fail:
 }
 
 /*
- * Whether commit id added path from nothing, as libgit2's blame tells
- * (blame_git.c, find_origin()): the whole diff from its parent, with
- * renames found as it finds them, has path added, not renamed or
- * copied.  1, 0 (its lines came from elsewhere: libgit2 follows),
+ * Whether commit id added path from nothing, against its parent nth, as
+ * libgit2's blame tells (blame_git.c, find_origin()): the whole diff
+ * from that parent, with renames found as it finds them, has path
+ * added, not renamed or copied.  1, 0 (its lines came from elsewhere: libgit2 follows),
  * -1 when it cannot be read.
  */
-static int chain_added(git_repository *repo, const git_oid *id,
-		       const char *path)
+static int chain_added_from(git_repository *repo, const git_oid *id,
+			    unsigned int nth, const char *path)
 {
 	git_commit *commit = NULL, *parent = NULL;
 	git_tree *tree = NULL, *ptree = NULL;
@@ -643,7 +643,7 @@ static int chain_added(git_repository *repo, const git_oid *id,
 	git_diff_find_options_init(&find, GIT_DIFF_FIND_OPTIONS_VERSION);
 	find.flags = GIT_DIFF_FIND_RENAMES;
 	if (git_commit_lookup(&commit, repo, id) < 0 ||
-	    git_commit_parent(&parent, commit, 0) < 0 ||
+	    git_commit_parent(&parent, commit, nth) < 0 ||
 	    git_commit_tree(&tree, commit) < 0 ||
 	    git_commit_tree(&ptree, parent) < 0 ||
 	    git_diff_tree_to_tree(&diff, repo, ptree, tree, &opts) < 0 ||
@@ -667,6 +667,12 @@ out:
 	git_commit_free(commit);
 	git_error_clear();
 	return ret;
+}
+
+static int chain_added(git_repository *repo, const git_oid *id,
+		       const char *path)
+{
+	return chain_added_from(repo, id, 0, path);
 }
 
 
@@ -796,15 +802,16 @@ out:
  * and what no parent takes is the commit's.  Each line goes its own
  * way, so the commits are taken newest first, each once, with the
  * lines that reached it.  A line that reaches a commit below the range
- * is the base's or below.  Into f, as chain_blame(): 1 when done, 0
- * when libgit2 must blame (a parent of a merge lacks the file, a file
- * added where libgit2 may find a rename, more than RANGE_HISTORY_MAX
- * commits), -1 after an error message.
+ * is the base's or below (all of them, when pick is of the range and
+ * parent is not).  Into f, as chain_blame(): 1 when done, 0 when
+ * libgit2 must blame (a file added, or missing from a merge's parent,
+ * where libgit2 finds a rename; a root commit in the range; more than
+ * RANGE_HISTORY_MAX commits), -1 after an error message.
  */
 static int dag_blame(struct found *f, struct match *m,
-		     const git_oid *parent, const git_oid *base,
-		     const char *path, const struct hunks *hs,
-		     size_t first, size_t last)
+		     const git_oid *pick, const git_oid *parent,
+		     const git_oid *base, const char *path,
+		     const struct hunks *hs, size_t first, size_t last)
 {
 	git_repository *repo = m->repo;
 	struct chain_hunks d = { NULL, 0, 0 };
@@ -822,6 +829,14 @@ static int dag_blame(struct found *f, struct match *m,
 	    read_range_commits(m) < 0)
 		goto out;
 	HASH_FIND(hh, range_by_id, parent, sizeof(*parent), rc);
+	/*
+	 * The parent of a pick of the range outside it (a topic forked
+	 * below the base): every line is the base's or below.
+	 */
+	if (!rc && scan_in_range(m->scan, pick) == 1) {
+		ret = 1;
+		goto out;
+	}
 	if (!rc)
 		goto out;
 	for (j = 0; j < n; j++) {
@@ -850,11 +865,12 @@ static int dag_blame(struct found *f, struct match *m,
 				goto out;
 		}
 		/*
-		 * A merge's parent without the file, a root: libgit2 looks
-		 * for a rename, or stops the walk there.
+		 * A merge's parent without the file takes none of it, unless
+		 * libgit2 finds it renamed there; a root moves libgit2's stop.
 		 */
 		for (p = 0; p < np; p++)
-			if (!pfound[p] && np > 1)
+			if (!pfound[p] && np > 1 &&
+			    chain_added_from(repo, &c->id, p, path) != 1)
 				goto out;
 		if (!np)
 			goto out;
@@ -1069,9 +1085,10 @@ static int check_same(struct match *m, const git_oid *base,
  * after an error message.
  */
 static int blame_path(struct found *f, struct match *m,
-		      const git_oid *parent, const git_oid *base,
-		      const char *path, const struct hunks *hs,
-		      const char *hex, struct candidate *warn)
+		      const git_oid *pick, const git_oid *parent,
+		      const git_oid *base, const char *path,
+		      const struct hunks *hs, const char *hex,
+		      struct candidate *warn)
 {
 	const char *mode = blame_mode();
 	struct found mine = { NULL, 0, 0 }, theirs = { NULL, 0, 0 };
@@ -1093,8 +1110,8 @@ static int blame_path(struct found *f, struct match *m,
 		if (!r) {
 			free(mine.v);
 			memset(&mine, 0, sizeof(mine));
-			r = dag_blame(&mine, m, parent, base, path, hs, first,
-				      last);
+			r = dag_blame(&mine, m, pick, parent, base, path, hs,
+				      first, last);
 		}
 		if (r < 0)
 			return -1;
@@ -1247,7 +1264,7 @@ static int blame_found(struct found *f, struct match *m,
 
 		r = pick_hunks(&hs, repo, before, after, paths[i], hex);
 		if (!r)
-			r = blame_path(f, m, git_commit_parent_id(pick, 0),
+			r = blame_path(f, m, id, git_commit_parent_id(pick, 0),
 				       base, paths[i], &hs, hex, warn);
 		free(hs.v);
 		if (r < 0)

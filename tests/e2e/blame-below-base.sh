@@ -85,3 +85,38 @@ cmp -s "$tmp/json" "$tmp/json-again" || fail "judged again, another answer"
 ! grep -q '^trace: ancestry:' "$tmp/trace" ||
 	{ cat "$tmp/trace" >&2; fail "judged again, history read for ancestry"; }
 ok "judged again from the caches, no history read to place what blame named"
+
+# A fix made on a topic forked below the base (before the file last
+# changed there), merged: its parent is
+# below the base, so every line it changes is the base's or below.  Its
+# blame needs no walk (libgit2's goes down to the first commit).  The
+# branch changed the line next to it: it conflicts.
+git checkout -q linux-6.6.y
+change fs/f2fs/old.c 'line 15' 'line 15 stable'
+commit 'f2fs: a stable-only change' >/dev/null
+git checkout -q -b oldfix "$below~1"
+change fs/f2fs/old.c 'line 16' 'line 16 fixed'
+commit 'f2fs: fix a leak in the node code' 'Cc: stable@vger.kernel.org' >/dev/null
+git checkout -q master
+test_tick
+git merge -q --no-ff -m "Merge branch 'oldfix'" oldfix
+STABLEPICK_TEST_BLAME=check "$STABLEPICK" --no-cache propose \
+	--branch linux-6.6.y --format json >"$tmp/json-check" 2>"$tmp/err" ||
+	{ cat "$tmp/err" >&2; fail "the blames differ from libgit2's"; }
+STABLEPICK_TRACE=1 "$STABLEPICK" --no-cache propose --branch linux-6.6.y \
+	--format json >"$tmp/json" 2>"$tmp/trace" || fail "propose failed"
+cmp -s "$tmp/json" "$tmp/json-check" || fail "another answer than the checked run"
+grep -q '^trace: prerequisite series: files blamed: [1-9][0-9]* from their history in the range, 0 by libgit2.s walk$' \
+	"$tmp/trace" || { cat "$tmp/trace" >&2; fail "a file blamed by libgit2"; }
+python3 - "$tmp/json" <<'PY' || fail "the topic's fix is not blamed, or names a commit"
+import json, sys
+for line in open(sys.argv[1]):
+    o = json.loads(line)
+    if o["subject"] == "f2fs: fix a leak in the node code":
+        assert o["verdict"] == "proposed", o["verdict"]
+        assert not o["applies_with"], o["applies_with"]
+        break
+else:
+    raise SystemExit("no such commit")
+PY
+ok "a fix on a topic forked below the base: nothing after the base made its lines"
