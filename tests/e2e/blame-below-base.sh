@@ -87,10 +87,10 @@ cmp -s "$tmp/json" "$tmp/json-again" || fail "judged again, another answer"
 ok "judged again from the caches, no history read to place what blame named"
 
 # A fix made on a topic forked below the base (before the file last
-# changed there), merged: its parent is
-# below the base, so every line it changes is the base's or below.  Its
-# blame needs no walk (libgit2's goes down to the first commit).  The
-# branch changed the line next to it: it conflicts.
+# changed there), merged: its parent is below the base, so every line
+# it changes is the base's or below.  Its blame needs no walk
+# (libgit2's goes down to the first commit).  The branch changed the
+# line next to it: it conflicts.
 git checkout -q linux-6.6.y
 change fs/f2fs/old.c 'line 15' 'line 15 stable'
 commit 'f2fs: a stable-only change' >/dev/null
