@@ -3,6 +3,7 @@
 #include "base/error.h"
 #include "git/history.h"
 #include "git/malformed.h"
+#include "git/treediff.h"
 #include "base/sha1.h"
 #include "base/progress.h"
 #include "base/strbuf.h"
@@ -626,43 +627,117 @@ fail:
  * added, not renamed or copied.  1, 0 (its lines came from elsewhere: libgit2 follows),
  * -1 when it cannot be read.
  */
-static int chain_added_from(git_repository *repo, const git_oid *id,
-			    unsigned int nth, const char *path)
+/*
+ * The files a commit added against one of its parents, as libgit2's
+ * blame sees them (not renamed from a file the parent has), found once
+ * for each commit and parent and kept: a series search meets the same
+ * merges in many blames.
+ */
+struct added_set {
+	git_oid key[2];		/* the commit, then its nth parent's id */
+	char **paths;		/* sorted */
+	size_t nr, alloc;
+	UT_hash_handle hh;
+};
+
+static struct added_set *added_sets;
+
+static void free_added_set(struct added_set *e)
 {
-	git_commit *commit = NULL, *parent = NULL;
+	size_t i;
+
+	for (i = 0; i < e->nr; i++)
+		free(e->paths[i]);
+	free(e->paths);
+	free(e);
+}
+
+static int cmp_path(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int read_added(struct added_set *out, git_repository *repo,
+		      git_commit *commit, git_commit *parent)
+{
 	git_tree *tree = NULL, *ptree = NULL;
+	struct treediff td = TREEDIFF_INIT;
 	git_diff *diff = NULL;
 	git_diff_options opts;
 	git_diff_find_options find;
-	size_t i, n;
+	size_t i, n, deleted = 0;
 	int ret = -1;
 
+	if (git_commit_tree(&tree, commit) < 0 ||
+	    git_commit_tree(&ptree, parent) < 0 ||
+	    treediff_trees(&td, repo, ptree, tree) < 0)
+		goto out;
+	for (i = 0; i < td.nr; i++)
+		deleted += td.items[i].old_mode && !td.items[i].new_mode;
+	if (!deleted) {
+		/* Nothing went away: nothing can be a rename's source. */
+		for (i = 0; i < td.nr; i++) {
+			if (td.items[i].old_mode)
+				continue;
+			ALLOC_GROW(out->paths, out->nr, out->alloc);
+			out->paths[out->nr++] = xstrdup(td.items[i].path);
+		}
+		ret = 0;
+		goto out;
+	}
 	git_diff_options_init(&opts, GIT_DIFF_OPTIONS_VERSION);
 	opts.context_lines = 0;
 	opts.flags = GIT_DIFF_SKIP_BINARY_CHECK;
 	git_diff_find_options_init(&find, GIT_DIFF_FIND_OPTIONS_VERSION);
 	find.flags = GIT_DIFF_FIND_RENAMES;
-	if (git_commit_lookup(&commit, repo, id) < 0 ||
-	    git_commit_parent(&parent, commit, nth) < 0 ||
-	    git_commit_tree(&tree, commit) < 0 ||
-	    git_commit_tree(&ptree, parent) < 0 ||
-	    git_diff_tree_to_tree(&diff, repo, ptree, tree, &opts) < 0 ||
+	if (git_diff_tree_to_tree(&diff, repo, ptree, tree, &opts) < 0 ||
 	    git_diff_find_similar(diff, &find) < 0)
 		goto out;
 	n = git_diff_num_deltas(diff);
-	ret = 0;
 	for (i = 0; i < n; i++) {
 		const git_diff_delta *d = git_diff_get_delta(diff, i);
 
-		if (d->new_file.path && !strcmp(d->new_file.path, path)) {
-			ret = d->status == GIT_DELTA_ADDED;
-			break;
-		}
+		if (d->status != GIT_DELTA_ADDED || !d->new_file.path)
+			continue;
+		ALLOC_GROW(out->paths, out->nr, out->alloc);
+		out->paths[out->nr++] = xstrdup(d->new_file.path);
 	}
+	ret = 0;
 out:
+	QSORT(out->paths, out->nr, cmp_path);
 	git_diff_free(diff);
+	treediff_release(&td);
 	git_tree_free(ptree);
 	git_tree_free(tree);
+	return ret;
+}
+
+static int chain_added_from(git_repository *repo, const git_oid *id,
+			    unsigned int nth, const char *path)
+{
+	git_commit *commit = NULL, *parent = NULL;
+	struct added_set *e;
+	git_oid key[2];
+	int ret = -1;
+
+	if (git_commit_lookup(&commit, repo, id) < 0 ||
+	    git_commit_parent(&parent, commit, nth) < 0)
+		goto out;
+	memset(key, 0, sizeof(key));
+	git_oid_cpy(&key[0], id);
+	git_oid_cpy(&key[1], git_commit_id(parent));
+	HASH_FIND(hh, added_sets, key, sizeof(key), e);
+	if (!e) {
+		e = xcalloc(1, sizeof(*e));
+		if (read_added(e, repo, commit, parent) < 0) {
+			free_added_set(e);
+			goto out;
+		}
+		memcpy(e->key, key, sizeof(key));
+		HASH_ADD(hh, added_sets, key, sizeof(e->key), e);
+	}
+	ret = !!bsearch(&path, e->paths, e->nr, sizeof(*e->paths), cmp_path);
+out:
 	git_commit_free(parent);
 	git_commit_free(commit);
 	git_error_clear();
@@ -1390,9 +1465,11 @@ void blame_forget(void)
 {
 	struct chain_step_blob *b, *btmp;
 	struct chain_step_diff *d, *dtmp;
+	struct added_set *a, *atmp;
 
 	HASH_FREE_ALL(chain_blobs, b, btmp, free_step_blob);
 	HASH_FREE_ALL(chain_diffs, d, dtmp, free_step_diff);
 	range_commits_free();
 	range_commits_read = 0;
+	HASH_FREE_ALL(added_sets, a, atmp, free_added_set);
 }
