@@ -95,6 +95,26 @@ test_fix() {
 ${trailers}Signed-off-by: A U Thor <author@example.com>"
 }
 
+# test_change FILE FROM TO: replace the line FROM of FILE (a whole line,
+# a sed pattern) with TO, and stage FILE.
+test_change() {
+	sed "s/^$2\$/$3/" "$1" >"$tmp/changed" && cat "$tmp/changed" >"$1"
+	git add "$1"
+}
+
+# test_commit_staged SUBJECT [BODY]: commit what is staged with SUBJECT,
+# BODY (a paragraph, if given) and a Signed-off-by of the test author;
+# prints the new commit's id.  Ticks the clock first.
+test_commit_staged() {
+	test_tick
+	git commit -q -m "$1
+
+${2:+$2
+
+}Signed-off-by: A U Thor <author@example.com>"
+	git rev-parse HEAD
+}
+
 # test_cmp EXPECT ACTUAL: fail, showing the difference, unless the files
 # are the same.
 test_cmp() {

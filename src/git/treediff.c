@@ -43,6 +43,13 @@ static int entry_cmp(const git_tree_entry *a, const git_tree_entry *b)
 	return ca < cb ? -1 : ca > cb ? 1 : 0;
 }
 
+/* Two entries of the same name that hold the same object, same mode. */
+static int same_entry(const git_tree_entry *a, const git_tree_entry *b)
+{
+	return git_oid_equal(git_tree_entry_id(a), git_tree_entry_id(b)) &&
+	       git_tree_entry_filemode(a) == git_tree_entry_filemode(b);
+}
+
 static void add(struct treediff *out, const struct strbuf *prefix,
 		const git_tree_entry *a, const git_tree_entry *b)
 {
@@ -133,9 +140,7 @@ static int diff_trees(struct treediff *out, git_repository *repo,
 		} else {
 			i++;
 			j++;
-			if (git_oid_equal(git_tree_entry_id(ea), git_tree_entry_id(eb)) &&
-			    git_tree_entry_filemode(ea) ==
-			    git_tree_entry_filemode(eb))
+			if (same_entry(ea, eb))
 				continue;
 			if (is_tree(ea))	/* so is eb: they compared equal */
 				ret = descend(out, repo, ea, eb, prefix);
@@ -253,9 +258,7 @@ static int added_of(struct added_pair **out, git_repository *repo,
 		} else {
 			i++;
 			j++;
-			if (git_oid_equal(git_tree_entry_id(ea), git_tree_entry_id(eb)) &&
-			    git_tree_entry_filemode(ea) ==
-			    git_tree_entry_filemode(eb))
+			if (same_entry(ea, eb))
 				continue;
 			ret = added_item(p, repo, ea, eb, path);
 		}

@@ -189,6 +189,32 @@ static int chain_hunk_cb(const git_diff_delta *delta, const git_diff_hunk *h,
 }
 
 /*
+ * Where line of the newer version was in the older one, by the hunks d
+ * between them: 1 and *old set when no hunk changed it, 0 when one did
+ * (the newer version made it).  Each line against the hunks, in order:
+ * the first that does not end above it either added it or lies below
+ * it; those above move it.
+ */
+static int chain_line_before(const struct chain_hunks *d, size_t line,
+			     size_t *old)
+{
+	size_t shift_add = 0, shift_del = 0, k;
+	const struct chain_hunk *x = NULL;
+
+	for (k = 0; k < d->nr; k++) {
+		x = &d->v[k];
+		if (line < x->new_start + (x->new_lines ? x->new_lines : 1))
+			break;
+		shift_add += x->new_lines;
+		shift_del += x->old_lines;
+	}
+	if (k < d->nr && x->new_lines && line >= x->new_start)
+		return 0;
+	*old = line - shift_add + shift_del;
+	return 1;
+}
+
+/*
  * The common tail blame leaves out of its diffs, in blocks of 1024
  * bytes, then up to the end of the line the cut falls in (xdiff-
  * interface.c's trim_common_tail(), which libgit2's blame copies): the
@@ -313,9 +339,26 @@ out:
 	return ret;
 }
 
-/* The blob at path in commit id's tree: 1, 0 (none there), -1. */
-static int chain_blob(git_oid *out, git_repository *repo, const git_oid *id,
-		      const char *path)
+/* The blob at path in the tree tid: 1, 0 (none there), -1. */
+static int subtree_blob_read(git_oid *out, git_repository *repo,
+			     const git_oid *tid, const char *path)
+{
+	git_tree *tree = NULL;
+	int r;
+
+	if (git_tree_lookup(&tree, repo, tid) < 0)
+		return -1;
+	r = tree_blob(out, repo, tree, path);
+	git_tree_free(tree);
+	return r;
+}
+
+/*
+ * The blob at path in the tree of id, a commit (or a tree, is_tree):
+ * 1, 0 (none there), -1; kept by id and path.
+ */
+static int kept_blob(git_oid *out, git_repository *repo, const git_oid *id,
+		     const char *path, int is_tree)
 {
 	size_t plen = strlen(path), len = GIT_OID_RAWSZ + plen;
 	char *key = xmalloc(len);
@@ -331,7 +374,8 @@ static int chain_blob(git_oid *out, git_repository *repo, const git_oid *id,
 			git_oid_cpy(out, &e->blob);
 		return e->found;
 	}
-	r = chain_blob_read(out, repo, id, path);
+	r = is_tree ? subtree_blob_read(out, repo, id, path) :
+		      chain_blob_read(out, repo, id, path);
 	if (r < 0) {
 		free(key);
 		return r;
@@ -346,43 +390,18 @@ static int chain_blob(git_oid *out, git_repository *repo, const git_oid *id,
 	return r;
 }
 
+/* The blob at path in commit id's tree: 1, 0 (none there), -1. */
+static int chain_blob(git_oid *out, git_repository *repo, const git_oid *id,
+		      const char *path)
+{
+	return kept_blob(out, repo, id, path, 0);
+}
+
 /* tree_blob() of the tree tid, kept by the tree's id and path. */
 static int subtree_blob(git_oid *out, git_repository *repo,
 			const git_oid *tid, const char *path)
 {
-	size_t plen = strlen(path), len = GIT_OID_RAWSZ + plen;
-	char *key = xmalloc(len);
-	struct chain_step_blob *e;
-	git_tree *tree = NULL;
-	int r;
-
-	memcpy(key, tid->id, GIT_OID_RAWSZ);
-	memcpy(key + GIT_OID_RAWSZ, path, plen);
-	HASH_FIND(hh, chain_blobs, key, len, e);
-	if (e) {
-		free(key);
-		if (e->found)
-			git_oid_cpy(out, &e->blob);
-		return e->found;
-	}
-	if (git_tree_lookup(&tree, repo, tid) < 0) {
-		free(key);
-		return -1;
-	}
-	r = tree_blob(out, repo, tree, path);
-	git_tree_free(tree);
-	if (r < 0) {
-		free(key);
-		return r;
-	}
-	e = xcalloc(1, sizeof(*e));
-	e->key = key;
-	e->len = len;
-	e->found = r;
-	if (r)
-		git_oid_cpy(&e->blob, out);
-	HASH_ADD_KEYPTR(hh, chain_blobs, e->key, e->len, e);
-	return r;
+	return kept_blob(out, repo, tid, path, 1);
 }
 
 /* The hunks (no context) from blob old to blob new, as blame has them. */
@@ -765,7 +784,7 @@ static int chain_blame(struct found *f, struct match *m,
 	git_repository *repo = m->repo;
 	git_oid *h = NULL;
 	struct chain_hunks d = { NULL, 0, 0 };
-	size_t n = last - first + 1, live = n, i, j, k;
+	size_t n = last - first + 1, live = n, i, j;
 	size_t *at = xcalloc(n, sizeof(*at));
 	long *owner = xcalloc(n, sizeof(*owner));
 	git_oid have, want, pblob;
@@ -820,31 +839,14 @@ static int chain_blame(struct found *f, struct match *m,
 			goto out;
 		if (chain_diff(&d, repo, &pblob, &want) < 0)
 			goto out;
-		/*
-		 * Each line against the hunks, in order: the first that does
-		 * not end above it either added it (the line is this
-		 * commit's) or lies below it; those above move it.
-		 */
+		/* A line this commit's hunks made is its; the others move. */
 		for (j = 0; j < n; j++) {
-			size_t shift_add = 0, shift_del = 0, line = at[j];
-			const struct chain_hunk *x = NULL;
-
 			if (owner[j] >= 0)
 				continue;
-			for (k = 0; k < d.nr; k++) {
-				x = &d.v[k];
-				if (line < x->new_start +
-					   (x->new_lines ? x->new_lines : 1))
-					break;
-				shift_add += x->new_lines;
-				shift_del += x->old_lines;
-			}
-			if (k < d.nr && x->new_lines && line >= x->new_start) {
+			if (!chain_line_before(&d, at[j], &at[j])) {
 				owner[j] = (long)i;
 				live--;
-				continue;
 			}
-			at[j] = line - shift_add + shift_del;
 		}
 		git_oid_cpy(&have, &pblob);
 	}
@@ -890,7 +892,7 @@ static int dag_blame(struct found *f, struct match *m,
 {
 	git_repository *repo = m->repo;
 	struct chain_hunks d = { NULL, 0, 0 };
-	size_t n = last - first + 1, live = n, i, j, k, x;
+	size_t n = last - first + 1, live = n, i, j, k;
 	size_t *at = xcalloc(n, sizeof(*at));
 	size_t *where = xcalloc(n, sizeof(*where));	/* range index */
 	long *owner = xcalloc(n, sizeof(*owner));
@@ -990,24 +992,13 @@ static int dag_blame(struct found *f, struct match *m,
 			HASH_FIND(hh, range_by_id, &range_parents[c->parents + p],
 				  sizeof(git_oid), to);
 			for (j = 0; j < n; j++) {
-				size_t shift_add = 0, shift_del = 0, line = at[j];
-				const struct chain_hunk *h = NULL;
-
 				if (owner[j] >= 0 || owner[j] == -2 ||
 				    where[j] != i || taken[j])
 					continue;
-				for (x = 0; x < d.nr; x++) {
-					h = &d.v[x];
-					if (line < h->new_start +
-						   (h->new_lines ? h->new_lines : 1))
-						break;
-					shift_add += h->new_lines;
-					shift_del += h->old_lines;
-				}
-				if (x < d.nr && h->new_lines && line >= h->new_start)
-					continue;	/* changed: not this parent's */
+				/* Changed: not this parent's. */
+				if (!chain_line_before(&d, at[j], &at[j]))
+					continue;
 				taken[j] = 1;
-				at[j] = line - shift_add + shift_del;
 				if (to) {
 					where[j] = (size_t)(to - range_commits);
 				} else {

@@ -19,41 +19,27 @@ test_tick
 git tag -a -m 'Linux 6.6' v6.6
 git branch linux-6.6.y
 
-# change FILE FROM TO: replace the line FROM of FILE with TO.
-change() {
-	sed "s/^$2\$/$3/" "$1" >"$tmp/changed" && cat "$tmp/changed" >"$1"
-	git add "$1"
-}
 # commit SUBJECT [BODY]: commits what is staged, prints its id.
-commit() {
-	test_tick
-	git commit -q -m "$1
-
-${2:+$2
-
-}Signed-off-by: A U Thor <author@example.com>"
-	git rev-parse HEAD
-}
 
 # The crash fix applies after the rework of line 10.
-change fs/ext4/inode.c 'line 10' 'line 10 reworked'
-rework=$(commit 'ext4: rework the inode lookup')
-change fs/ext4/inode.c 'line 10 reworked' 'line 10 reworked and fixed'
-crash=$(commit 'ext4: fix a crash in the inode lookup' 'Cc: stable@vger.kernel.org')
+test_change fs/ext4/inode.c 'line 10' 'line 10 reworked'
+rework=$(test_commit_staged 'ext4: rework the inode lookup')
+test_change fs/ext4/inode.c 'line 10 reworked' 'line 10 reworked and fixed'
+crash=$(test_commit_staged 'ext4: fix a crash in the inode lookup' 'Cc: stable@vger.kernel.org')
 # Mainline then takes line 10 back to what the branch has ...
-change fs/ext4/inode.c 'line 10 reworked and fixed' 'line 10'
-change fs/ext4/inode.c 'line 30' 'line 30 moved'
-back=$(commit 'ext4: move the inode lookup out of line')
+test_change fs/ext4/inode.c 'line 10 reworked and fixed' 'line 10'
+test_change fs/ext4/inode.c 'line 30' 'line 30 moved'
+back=$(test_commit_staged 'ext4: move the inode lookup out of line')
 # ... so the leak fix, which changes it too, applies after the split
 # of line 20 on the branch tip, but not after the crash fix's series.
-change fs/ext4/inode.c 'line 20' 'line 20 split'
-split=$(commit 'ext4: split the extent helper')
-change fs/ext4/inode.c 'line 20 split' 'line 20 split and fixed'
-change fs/ext4/inode.c 'line 10' 'line 10 guarded'
-leak=$(commit 'ext4: fix a leak in the extent helper' 'Cc: stable@vger.kernel.org')
+test_change fs/ext4/inode.c 'line 20' 'line 20 split'
+split=$(test_commit_staged 'ext4: split the extent helper')
+test_change fs/ext4/inode.c 'line 20 split' 'line 20 split and fixed'
+test_change fs/ext4/inode.c 'line 10' 'line 10 guarded'
+leak=$(test_commit_staged 'ext4: fix a leak in the extent helper' 'Cc: stable@vger.kernel.org')
 # One that applies alone, after all of them.
-change fs/ext4/inode.c 'line 36' 'line 36 fixed'
-race=$(commit 'ext4: fix a race in the inode code' 'Cc: stable@vger.kernel.org')
+test_change fs/ext4/inode.c 'line 36' 'line 36 fixed'
+race=$(test_commit_staged 'ext4: fix a race in the inode code' 'Cc: stable@vger.kernel.org')
 
 short() { echo "$1" | cut -c1-12; }
 

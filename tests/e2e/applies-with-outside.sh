@@ -18,29 +18,15 @@ test_tick
 git tag -a -m 'Linux 6.6' v6.6
 git branch linux-6.6.y
 
-# change FILE FROM TO: replace the line FROM of FILE with TO.
-change() {
-	sed "s/^$2\$/$3/" "$1" >"$tmp/changed" && cat "$tmp/changed" >"$1"
-	git add "$1"
-}
 # commit SUBJECT [BODY]: commits what is staged, prints its id.
-commit() {
-	test_tick
-	git commit -q -m "$1
-
-${2:+$2
-
-}Signed-off-by: A U Thor <author@example.com>"
-	git rev-parse HEAD
-}
 
 # lib/ is no subsystem's: the cleanup is not scanned, yet the ext4 fix
 # changes a line of lib/helper.c as it left it.
-change lib/helper.c 'line 5' 'line 5 cleaned'
-clean=$(commit 'lib: clean up the helper')
-change lib/helper.c 'line 5 cleaned' 'line 5 cleaned and fixed'
-change fs/ext4/inode.c 'line 10' 'line 10 fixed'
-fix=$(commit 'ext4: fix a crash in the inode lookup' 'Cc: stable@vger.kernel.org')
+test_change lib/helper.c 'line 5' 'line 5 cleaned'
+clean=$(test_commit_staged 'lib: clean up the helper')
+test_change lib/helper.c 'line 5 cleaned' 'line 5 cleaned and fixed'
+test_change fs/ext4/inode.c 'line 10' 'line 10 fixed'
+fix=$(test_commit_staged 'ext4: fix a crash in the inode lookup' 'Cc: stable@vger.kernel.org')
 
 short() { echo "$1" | cut -c1-12; }
 judged="not watched, below-threshold, score -6: subject-cleanup"

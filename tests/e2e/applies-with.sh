@@ -20,50 +20,36 @@ test_tick
 git tag -a -m 'Linux 6.6' v6.6
 git branch linux-6.6.y
 
-# change FILE FROM TO: replace the line FROM of FILE with TO.
-change() {
-	sed "s/^$2\$/$3/" "$1" >"$tmp/changed" && cat "$tmp/changed" >"$1"
-	git add "$1"
-}
 # commit SUBJECT [BODY]: commits what is staged, prints its id.  In
 # $(...), test_tick does not carry: the commits share one date, as a
 # series applied at once does, and the order of a set is ancestry's.
-commit() {
-	test_tick
-	git commit -q -m "$1
-
-${2:+$2
-
-}Signed-off-by: A U Thor <author@example.com>"
-	git rev-parse HEAD
-}
 
 # One prerequisite: the fix changes line 5 as the rework left it.
-change fs/ext4/inode.c 'line 5' 'line 5 reworked'
-rework=$(commit 'ext4: rework the inode lookup')
+test_change fs/ext4/inode.c 'line 5' 'line 5 reworked'
+rework=$(test_commit_staged 'ext4: rework the inode lookup')
 # Far from everything: in no set.
-change fs/ext4/inode.c 'line 35' 'line 35 tidied'
-tidy=$(commit 'ext4: tidy up the inode code')
+test_change fs/ext4/inode.c 'line 35' 'line 35 tidied'
+tidy=$(test_commit_staged 'ext4: tidy up the inode code')
 # Two, in a chain: the fix changes line 15 as the split left it, which
 # changed it as the cleanup left it.
-change fs/ext4/inode.c 'line 15' 'line 15 cleaned'
-clean=$(commit 'ext4: clean up the extent code')
-change fs/ext4/inode.c 'line 15 cleaned' 'line 15 cleaned and split'
-split=$(commit 'ext4: split the extent helper')
-change fs/ext4/inode.c 'line 5 reworked' 'line 5 reworked and fixed'
-fix=$(commit 'ext4: fix a crash in the inode lookup' 'Cc: stable@vger.kernel.org')
-change fs/ext4/inode.c 'line 15 cleaned and split' 'line 15 fixed'
-chain=$(commit 'ext4: fix a leak in the extent helper' 'Cc: stable@vger.kernel.org')
+test_change fs/ext4/inode.c 'line 15' 'line 15 cleaned'
+clean=$(test_commit_staged 'ext4: clean up the extent code')
+test_change fs/ext4/inode.c 'line 15 cleaned' 'line 15 cleaned and split'
+split=$(test_commit_staged 'ext4: split the extent helper')
+test_change fs/ext4/inode.c 'line 5 reworked' 'line 5 reworked and fixed'
+fix=$(test_commit_staged 'ext4: fix a crash in the inode lookup' 'Cc: stable@vger.kernel.org')
+test_change fs/ext4/inode.c 'line 15 cleaned and split' 'line 15 fixed'
+chain=$(test_commit_staged 'ext4: fix a leak in the extent helper' 'Cc: stable@vger.kernel.org')
 # None: only the branch changed btrfs's line 3.
-change fs/btrfs/inode.c 'line 3' 'line 3 fixed'
-manual=$(commit 'btrfs: fix a deadlock in the inode code' 'Cc: stable@vger.kernel.org')
+test_change fs/btrfs/inode.c 'line 3' 'line 3 fixed'
+manual=$(test_commit_staged 'btrfs: fix a deadlock in the inode code' 'Cc: stable@vger.kernel.org')
 # One that applies alone.
-change fs/btrfs/inode.c 'line 20' 'line 20 fixed'
-alone=$(commit 'btrfs: fix a crash in the inode code' 'Cc: stable@vger.kernel.org')
+test_change fs/btrfs/inode.c 'line 20' 'line 20 fixed'
+alone=$(test_commit_staged 'btrfs: fix a crash in the inode code' 'Cc: stable@vger.kernel.org')
 
 git checkout -q linux-6.6.y
-change fs/btrfs/inode.c 'line 3' 'line 3 as 6.6.y has it'
-commit 'btrfs: adjust the inode code for 6.6.y' >/dev/null
+test_change fs/btrfs/inode.c 'line 3' 'line 3 as 6.6.y has it'
+test_commit_staged 'btrfs: adjust the inode code for 6.6.y' >/dev/null
 git checkout -q master
 
 short() { echo "$1" | cut -c1-12; }

@@ -17,29 +17,15 @@ git add fs
 test_tick
 git commit -q -m 'fs: add the code'
 
-# change FILE FROM TO: replace the line FROM of FILE with TO.
-change() {
-	sed "s/^$2\$/$3/" "$1" >"$tmp/changed" && cat "$tmp/changed" >"$1"
-	git add "$1"
-}
-commit() {
-	test_tick
-	git commit -q -m "$1
-
-${2:+$2
-
-}Signed-off-by: A U Thor <author@example.com>"
-	git rev-parse HEAD
-}
 
 # Below the base: a line the fix changes is made here; a topic branch
 # forks here too.
-change fs/f2fs/old.c 'line 14' 'line 14 old'
-below=$(commit 'f2fs: rework the node code')
+test_change fs/f2fs/old.c 'line 14' 'line 14 old'
+below=$(test_commit_staged 'f2fs: rework the node code')
 git branch topic
 echo 'release notes' >NOTES
 git add NOTES
-commit 'Release notes' >/dev/null
+test_commit_staged 'Release notes' >/dev/null
 test_tick
 git tag -a -m 'Linux 6.6' v6.6
 git branch linux-6.6.y
@@ -47,18 +33,18 @@ git branch linux-6.6.y
 # The range: a line reworked on master; the topic, which merges master
 # (its own line first) and is then master.  Blame from the merge goes
 # down the topic's side, below the base without meeting it.
-change fs/f2fs/old.c 'line 12' 'line 12 reworked'
-prep=$(commit 'f2fs: rework the node lookup')
+test_change fs/f2fs/old.c 'line 12' 'line 12 reworked'
+prep=$(test_commit_staged 'f2fs: rework the node lookup')
 git checkout -q topic
-change fs/f2fs/old.c 'line 30' 'line 30 topic'
-commit 'f2fs: tidy up the node code' >/dev/null
+test_change fs/f2fs/old.c 'line 30' 'line 30 topic'
+test_commit_staged 'f2fs: tidy up the node code' >/dev/null
 test_tick
 git merge -q --no-ff -m "Merge branch 'master' into topic" master
 git checkout -q master
 git merge -q --ff-only topic
-change fs/f2fs/old.c 'line 12 reworked' 'line 12 fixed'
-change fs/f2fs/old.c 'line 14 old' 'line 14 fixed'
-commit 'f2fs: fix a crash in the node code' 'Cc: stable@vger.kernel.org' >/dev/null
+test_change fs/f2fs/old.c 'line 12 reworked' 'line 12 fixed'
+test_change fs/f2fs/old.c 'line 14 old' 'line 14 fixed'
+test_commit_staged 'f2fs: fix a crash in the node code' 'Cc: stable@vger.kernel.org' >/dev/null
 
 STABLEPICK_TEST_BLAME=libgit2 STABLEPICK_TRACE=1 "$STABLEPICK" propose \
 	--branch linux-6.6.y --format json >"$tmp/json" 2>"$tmp/trace" ||
@@ -92,11 +78,11 @@ ok "judged again from the caches, no history read to place what blame named"
 # (libgit2's goes down to the first commit).  The branch changed the
 # line next to it: it conflicts.
 git checkout -q linux-6.6.y
-change fs/f2fs/old.c 'line 15' 'line 15 stable'
-commit 'f2fs: a stable-only change' >/dev/null
+test_change fs/f2fs/old.c 'line 15' 'line 15 stable'
+test_commit_staged 'f2fs: a stable-only change' >/dev/null
 git checkout -q -b oldfix "$below~1"
-change fs/f2fs/old.c 'line 16' 'line 16 fixed'
-commit 'f2fs: fix a leak in the node code' 'Cc: stable@vger.kernel.org' >/dev/null
+test_change fs/f2fs/old.c 'line 16' 'line 16 fixed'
+test_commit_staged 'f2fs: fix a leak in the node code' 'Cc: stable@vger.kernel.org' >/dev/null
 git checkout -q master
 test_tick
 git merge -q --no-ff -m "Merge branch 'oldfix'" oldfix

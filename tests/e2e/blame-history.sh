@@ -25,20 +25,6 @@ test_tick
 git tag -a -m 'Linux 6.6' v6.6
 git branch linux-6.6.y
 
-# change FILE FROM TO: replace the line FROM of FILE with TO.
-change() {
-	sed "s/^$2\$/$3/" "$1" >"$tmp/changed" && cat "$tmp/changed" >"$1"
-	git add "$1"
-}
-commit() {
-	test_tick
-	git commit -q -m "$1
-
-${2:+$2
-
-}Signed-off-by: A U Thor <author@example.com>"
-	git rev-parse HEAD
-}
 stable='Cc: stable@vger.kernel.org'
 
 # judged_again MSG: the run traced in $tmp/trace read the range for
@@ -61,55 +47,55 @@ judged_again() {
 }
 
 # ext4: one line of descent, with a change far from the fix between.
-change fs/ext4/inode.c 'line 5' 'line 5 reworked'
-rework=$(commit 'ext4: rework the inode lookup')
-change fs/ext4/inode.c 'line 35' 'line 35 tidied'
-commit 'ext4: tidy up the inode code' >/dev/null
+test_change fs/ext4/inode.c 'line 5' 'line 5 reworked'
+rework=$(test_commit_staged 'ext4: rework the inode lookup')
+test_change fs/ext4/inode.c 'line 35' 'line 35 tidied'
+test_commit_staged 'ext4: tidy up the inode code' >/dev/null
 
 # btrfs: a topic branch only it changed the file on, merged.
 git checkout -q -b topic
-change fs/btrfs/ctree.c 'line 8' 'line 8 reworked'
-btopic=$(commit 'btrfs: rework the tree search')
+test_change fs/btrfs/ctree.c 'line 8' 'line 8 reworked'
+btopic=$(test_commit_staged 'btrfs: rework the tree search')
 git checkout -q master
 test_tick
 git merge -q --no-ff -m "Merge branch 'topic'" topic
 
 # gfs2: both sides of a merge changed the file.
 git checkout -q -b side
-change fs/gfs2/file.c 'line 10' 'line 10 reworked'
-xside=$(commit 'gfs2: rework the file locking')
+test_change fs/gfs2/file.c 'line 10' 'line 10 reworked'
+xside=$(test_commit_staged 'gfs2: rework the file locking')
 git checkout -q master
-change fs/gfs2/file.c 'line 30' 'line 30 tidied'
-commit 'gfs2: tidy up the file code' >/dev/null
+test_change fs/gfs2/file.c 'line 30' 'line 30 tidied'
+test_commit_staged 'gfs2: tidy up the file code' >/dev/null
 test_tick
 git merge -q --no-ff -m "Merge branch 'side'" side
 
 # f2fs: the line changed, then the file renamed (libgit2 follows it).
-change fs/f2fs/old.c 'line 12' 'line 12 reworked'
-fprep=$(commit 'f2fs: rework the node code')
+test_change fs/f2fs/old.c 'line 12' 'line 12 reworked'
+fprep=$(test_commit_staged 'f2fs: rework the node code')
 git mv fs/f2fs/old.c fs/f2fs/node.c
-commit 'f2fs: rename old.c to node.c' >/dev/null
+test_commit_staged 'f2fs: rename old.c to node.c' >/dev/null
 
 # ext4: a file added in the range, which the branch took too.
 cp "$tmp/lines" fs/ext4/extents.c
 git add fs/ext4/extents.c
-eadd=$(commit 'ext4: add the extent status code')
+eadd=$(test_commit_staged 'ext4: add the extent status code')
 git checkout -q linux-6.6.y
 git cherry-pick -x $eadd >/dev/null 2>&1 || fail "cannot backport $eadd"
 git checkout -q master
-change fs/ext4/extents.c 'line 5' 'line 5 reworked'
-erework=$(commit 'ext4: rework the extent status code')
+test_change fs/ext4/extents.c 'line 5' 'line 5 reworked'
+erework=$(test_commit_staged 'ext4: rework the extent status code')
 
-change fs/ext4/extents.c 'line 5 reworked' 'line 5 fixed'
-efix2=$(commit 'ext4: fix a leak in the extent status code' "$stable")
-change fs/ext4/inode.c 'line 5 reworked' 'line 5 fixed'
-efix=$(commit 'ext4: fix a crash in the inode lookup' "$stable")
-change fs/btrfs/ctree.c 'line 8 reworked' 'line 8 fixed'
-bfix=$(commit 'btrfs: fix a crash in the tree search' "$stable")
-change fs/gfs2/file.c 'line 10 reworked' 'line 10 fixed'
-xfix=$(commit 'gfs2: fix a deadlock in the file locking' "$stable")
-change fs/f2fs/node.c 'line 12 reworked' 'line 12 fixed'
-commit 'f2fs: fix a crash in the node code' "$stable" >/dev/null
+test_change fs/ext4/extents.c 'line 5 reworked' 'line 5 fixed'
+efix2=$(test_commit_staged 'ext4: fix a leak in the extent status code' "$stable")
+test_change fs/ext4/inode.c 'line 5 reworked' 'line 5 fixed'
+efix=$(test_commit_staged 'ext4: fix a crash in the inode lookup' "$stable")
+test_change fs/btrfs/ctree.c 'line 8 reworked' 'line 8 fixed'
+bfix=$(test_commit_staged 'btrfs: fix a crash in the tree search' "$stable")
+test_change fs/gfs2/file.c 'line 10 reworked' 'line 10 fixed'
+xfix=$(test_commit_staged 'gfs2: fix a deadlock in the file locking' "$stable")
+test_change fs/f2fs/node.c 'line 12 reworked' 'line 12 fixed'
+test_commit_staged 'f2fs: fix a crash in the node code' "$stable" >/dev/null
 
 STABLEPICK_TEST_BLAME=check STABLEPICK_TRACE=1 "$STABLEPICK" propose \
 	--branch linux-6.6.y --format json >"$tmp/json" 2>"$tmp/trace" ||

@@ -21,42 +21,28 @@ test_tick
 git tag -a -m 'Linux 6.6' v6.6
 git branch linux-6.6.y
 
-# change FILE FROM TO: replace the line FROM of FILE with TO.
-change() {
-	sed "s/^$2\$/$3/" "$1" >"$tmp/changed" && cat "$tmp/changed" >"$1"
-	git add "$1"
-}
-commit() {
-	test_tick
-	git commit -q -m "$1
-
-${2:+$2
-
-}Signed-off-by: A U Thor <author@example.com>"
-	git rev-parse HEAD
-}
 stable='Cc: stable@vger.kernel.org'
 
 # Outside fs/: reworked, then an unrelated change, then the fix of both
 # files; and another file outside fs/ that a merge brought.
-change Documentation/filesystems/f2fs.rst 'doc 5' 'doc 5 reworked'
-drework=$(commit 'docs: f2fs: rework the mount options')
-change Documentation/filesystems/f2fs.rst 'doc 30' 'doc 30 tidied'
-commit 'docs: f2fs: tidy up' >/dev/null
+test_change Documentation/filesystems/f2fs.rst 'doc 5' 'doc 5 reworked'
+drework=$(test_commit_staged 'docs: f2fs: rework the mount options')
+test_change Documentation/filesystems/f2fs.rst 'doc 30' 'doc 30 tidied'
+test_commit_staged 'docs: f2fs: tidy up' >/dev/null
 git checkout -q -b topic
-change tools/f2fs.sh 'tool 8' 'tool 8 reworked'
-trework=$(commit 'tools: f2fs: rework the checker')
+test_change tools/f2fs.sh 'tool 8' 'tool 8 reworked'
+trework=$(test_commit_staged 'tools: f2fs: rework the checker')
 git checkout -q master
-change fs/f2fs/node.c 'line 30' 'line 30 tidied'
-commit 'f2fs: tidy up the node code' >/dev/null
+test_change fs/f2fs/node.c 'line 30' 'line 30 tidied'
+test_commit_staged 'f2fs: tidy up the node code' >/dev/null
 test_tick
 git merge -q --no-ff -m "Merge branch 'topic'" topic
-change fs/f2fs/node.c 'line 10' 'line 10 fixed'
-change Documentation/filesystems/f2fs.rst 'doc 5 reworked' 'doc 5 fixed'
-dfix=$(commit 'f2fs: fix the mount options' "$stable")
-change fs/f2fs/node.c 'line 20' 'line 20 fixed'
-change tools/f2fs.sh 'tool 8 reworked' 'tool 8 fixed'
-tfix=$(commit 'f2fs: fix the checker' "$stable")
+test_change fs/f2fs/node.c 'line 10' 'line 10 fixed'
+test_change Documentation/filesystems/f2fs.rst 'doc 5 reworked' 'doc 5 fixed'
+dfix=$(test_commit_staged 'f2fs: fix the mount options' "$stable")
+test_change fs/f2fs/node.c 'line 20' 'line 20 fixed'
+test_change tools/f2fs.sh 'tool 8 reworked' 'tool 8 fixed'
+tfix=$(test_commit_staged 'f2fs: fix the checker' "$stable")
 
 STABLEPICK_TEST_BLAME=check STABLEPICK_TRACE=1 "$STABLEPICK" propose \
 	--branch linux-6.6.y --format json >"$tmp/json-check" 2>"$tmp/trace" ||
