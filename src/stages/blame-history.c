@@ -630,7 +630,8 @@ static int chain_added_from(git_repository *repo, const git_oid *id,
 		memcpy(e->key, key, sizeof(key));
 		HASH_ADD(hh, added_sets, key, sizeof(e->key), e);
 	}
-	ret = !!bsearch(&path, e->paths, e->nr, sizeof(*e->paths), cmp_path);
+	ret = e->nr && bsearch(&path, e->paths, e->nr, sizeof(*e->paths),
+					 cmp_path);
 out:
 	git_commit_free(parent);
 	git_commit_free(commit);
