@@ -377,12 +377,8 @@ out:
 	return ret;
 }
 
-/*
- * The paths pick changes against its first parent, sorted, as the
- * cache keeps them (borrowed from it).  NULL after an error message.
- */
-static char *const *pick_paths(struct trialcache *cache, git_repository *repo,
-			       const git_commit *pick, size_t *nr)
+char *const *apply_pick_paths(struct trialcache *cache, git_repository *repo,
+			      const git_commit *pick, size_t *nr)
 {
 	struct treediff d = TREEDIFF_INIT;
 	char *const *known;
@@ -572,6 +568,27 @@ static int parent_has_one(const git_commit *pick, char *const *paths,
 	return has;
 }
 
+/*
+ * Registers pick i's paths in files and dirs for the picks after it,
+ * and, when it follows renames on the branch, itself in moves.
+ */
+static void register_pick(size_t i, char *const *paths, size_t nr, int moving,
+			  struct path_slot **files, struct path_slot **dirs,
+			  struct path_slot **moves)
+{
+	const char *slash;
+	size_t j;
+
+	if (moving)
+		add_slot(moves, "", 0, i);
+	for (j = 0; j < nr; j++) {
+		add_slot(files, paths[j], strlen(paths[j]), i);
+		for (slash = strchr(paths[j], '/'); slash;
+		     slash = strchr(slash + 1, '/'))
+			add_slot(dirs, paths[j], (size_t)(slash - paths[j]), i);
+	}
+}
+
 /* Adds the last pick of slot e to v (ALLOC_GROW'n), or all of them. */
 static void add_key_dep(size_t **v, size_t *nr, size_t *alloc,
 			const struct path_slot *e, int all)
@@ -591,12 +608,15 @@ static void add_key_dep(size_t **v, size_t *nr, size_t *alloc,
  * depends on (p->deps when it follows renames: all of them): of those
  * that changed one of its paths (or a file above one), the last only,
  * since what a path holds after it is decided by its key; every one
- * that changed a path below one, and every one that followed renames.
+ * that changed a path below one; and moved, the digest of the keys of
+ * every one that followed renames, in order.  That digest, not each
+ * key: a series of 45,000 picks with 500 such ones hashed 20 million
+ * keys.
  */
 static void key_deps(struct sha1 *ctx, const unsigned char *keys,
 		     const struct series_pick *p, char *const *paths,
 		     size_t nr, struct path_slot *files, struct path_slot *dirs,
-		     struct path_slot *moves)
+		     const unsigned char *moved)
 {
 	size_t *v = NULL, n = 0, alloc = 0, j, k, m;
 	const char *slash;
@@ -607,7 +627,7 @@ static void key_deps(struct sha1 *ctx, const unsigned char *keys,
 				    SHA1_RAWSZ);
 		return;
 	}
-	add_key_dep(&v, &n, &alloc, find_slot(&moves, "", 0, 0), 1);
+	sha1_update(ctx, moved, SHA1_RAWSZ);
 	for (j = 0; j < nr; j++) {
 		add_key_dep(&v, &n, &alloc, find_slot(&files, paths[j],
 				strlen(paths[j]), 0), 0);
@@ -630,14 +650,16 @@ static void key_deps(struct sha1 *ctx, const unsigned char *keys,
 /*
  * The key of pick i (see apply.h) into keys + i * SHA1_RAWSZ, and its
  * dependencies into s->picks[i].deps; then registers its paths in
- * files and dirs for the picks after it, and in moves when it follows
- * renames on the branch.
+ * files and dirs for the picks after it, and, when it follows renames
+ * on the branch, itself in moves and its key in moved (the digest of
+ * the keys of such picks so far).
  */
 static void key_pick(struct apply_series *s, size_t i, unsigned char *keys,
 		     const unsigned char *before, const git_tree *tip,
 		     struct trialcache *cache, const git_commit *pick,
 		     char *const *paths, size_t nr, struct path_slot **files,
-		     struct path_slot **dirs, struct path_slot **moves)
+		     struct path_slot **dirs, struct path_slot **moves,
+		     unsigned char *moved)
 {
 	static const char salt[] = "stablepick trial pick\n";
 	static const char renames[] = "renames on the branch\n";
@@ -688,16 +710,117 @@ static void key_pick(struct apply_series *s, size_t i, unsigned char *keys,
 		if (!n || p->deps[n - 1] != p->deps[k])
 			p->deps[n++] = p->deps[k];
 	p->nr_deps = n;
-	key_deps(&ctx, keys, p, paths, nr, *files, *dirs, *moves);
+	key_deps(&ctx, keys, p, paths, nr, *files, *dirs, moved);
 	sha1_final(keys + i * SHA1_RAWSZ, &ctx);
-	if (moving)
-		add_slot(moves, "", 0, i);
-	for (j = 0; j < nr; j++) {
-		add_slot(files, paths[j], strlen(paths[j]), i);
-		for (slash = strchr(paths[j], '/'); slash;
-		     slash = strchr(slash + 1, '/'))
-			add_slot(dirs, paths[j], (size_t)(slash - paths[j]), i);
+	if (moving) {
+		sha1_init(&ctx);
+		sha1_update(&ctx, moved, SHA1_RAWSZ);
+		sha1_update(&ctx, keys + i * SHA1_RAWSZ, SHA1_RAWSZ);
+		sha1_final(moved, &ctx);
 	}
+	register_pick(i, paths, nr, moving, files, dirs, moves);
+}
+
+/*
+ * The keys of a series as keyed last (struct trialcache's keyed): the
+ * commit picked onto, and for each pick its id, key, dependencies,
+ * and the digests of the keys so far and of those that followed
+ * renames, after it.  They are what key_pick() finds again for the
+ * same picks in the same order onto the same commit: nothing else
+ * goes into a key (apply.h).
+ */
+struct keyed_pick {
+	git_oid id;
+	unsigned char key[SHA1_RAWSZ];
+	unsigned char before[SHA1_RAWSZ], moved[SHA1_RAWSZ];
+	size_t *deps, nr_deps;
+	int after_all;
+};
+
+struct trialcache_keyed {
+	git_oid onto;
+	struct keyed_pick *picks;
+	size_t nr, alloc;
+};
+
+static void keyed_truncate(struct trialcache_keyed *k, size_t nr)
+{
+	while (k->nr > nr)
+		free(k->picks[--k->nr].deps);
+}
+
+static void free_keyed(struct trialcache_keyed *k)
+{
+	keyed_truncate(k, 0);
+	free(k->picks);
+	free(k);
+}
+
+/*
+ * How many of the first picks of a series onto the commit onto the
+ * series keyed last starts with.
+ */
+static size_t keyed_prefix(const struct trialcache *cache, const git_oid *onto,
+			   const git_commit *const *picks, size_t nr)
+{
+	const struct trialcache_keyed *k = cache->keyed;
+	size_t i;
+
+	if (!k || !git_oid_equal(&k->onto, onto))
+		return 0;
+	for (i = 0; i < nr && i < k->nr; i++)
+		if (!git_oid_equal(&k->picks[i].id, git_commit_id(picks[i])))
+			break;
+	return i;
+}
+
+/* Pick i as keyed last, and its paths registered as key_pick() does. */
+static void key_again(struct apply_series *s, size_t i, unsigned char *keys,
+		      unsigned char *before, unsigned char *moved,
+		      const struct trialcache_keyed *k, char *const *paths,
+		      size_t nr, struct path_slot **files,
+		      struct path_slot **dirs, struct path_slot **moves)
+{
+	const struct keyed_pick *kp = &k->picks[i];
+	struct series_pick *p = &s->picks[i];
+
+	memcpy(keys + i * SHA1_RAWSZ, kp->key, SHA1_RAWSZ);
+	memcpy(before, kp->before, SHA1_RAWSZ);
+	memcpy(moved, kp->moved, SHA1_RAWSZ);
+	p->deps = xcalloc(kp->nr_deps ? kp->nr_deps : 1, sizeof(*p->deps));
+	memcpy(p->deps, kp->deps, kp->nr_deps * sizeof(*p->deps));
+	p->nr_deps = kp->nr_deps;
+	p->after_all = kp->after_all;
+	register_pick(i, paths, nr, kp->after_all, files, dirs, moves);
+}
+
+/* Keeps pick i of s, keyed, after the first i in cache->keyed. */
+static void keyed_put(struct trialcache *cache, const git_oid *onto,
+		      const struct apply_series *s, size_t i,
+		      const unsigned char *keys, const unsigned char *before,
+		      const unsigned char *moved)
+{
+	struct trialcache_keyed *k = cache->keyed;
+	const struct series_pick *p = &s->picks[i];
+	struct keyed_pick *kp;
+
+	if (!k) {
+		k = cache->keyed = xcalloc(1, sizeof(*k));
+		cache->free_keyed = free_keyed;
+	}
+	if (!i)
+		git_oid_cpy(&k->onto, onto);
+	keyed_truncate(k, i);
+	ALLOC_GROW(k->picks, k->nr + 1, k->alloc);
+	kp = &k->picks[k->nr++];
+	git_oid_cpy(&kp->id, &p->id);
+	memcpy(kp->key, keys + i * SHA1_RAWSZ, SHA1_RAWSZ);
+	memcpy(kp->before, before, SHA1_RAWSZ);
+	memcpy(kp->moved, moved, SHA1_RAWSZ);
+	kp->deps = xcalloc(p->nr_deps ? p->nr_deps : 1, sizeof(*kp->deps));
+	memcpy(kp->deps, p->deps, p->nr_deps * sizeof(*kp->deps));
+	kp->nr_deps = p->nr_deps;
+	kp->after_all = p->after_all;
 }
 
 static void from_record(struct apply_result *r, const struct trial_record *rec)
@@ -729,12 +852,12 @@ int apply_series_check_cached(struct apply_result *out, git_repository *repo,
 {
 	struct path_slot *files = NULL, *dirs = NULL, *moves = NULL, *e, *tmp;
 	struct apply_series *s;
-	unsigned char *keys, before[SHA1_RAWSZ];
+	unsigned char *keys, before[SHA1_RAWSZ], moved[SHA1_RAWSZ];
 	struct sha1 chain;
 	git_tree *tip = NULL;
 	git_odb *odb = NULL;
 	char *want;
-	size_t i, made = 0;
+	size_t i, made = 0, reuse;
 	int ret = 0;
 
 	if (!cache)
@@ -760,24 +883,37 @@ int apply_series_check_cached(struct apply_result *out, git_repository *repo,
 	keys = xcalloc(nr ? nr : 1, SHA1_RAWSZ);
 	want = xcalloc(nr ? nr : 1, 1);
 	memset(before, 0, sizeof(before));
+	memset(moved, 0, sizeof(moved));
+	/*
+	 * A search tries sets after the same proposals again and again:
+	 * their keys are those of the series keyed before.
+	 */
+	reuse = keyed_prefix(cache, &s->onto, picks, nr);
 	for (i = 0; !ret && i < nr; i++) {
 		char *const *paths;
 		const struct trial_record *rec;
 		size_t nr_paths;
 
 		git_oid_cpy(&s->picks[i].id, git_commit_id(picks[i]));
-		paths = pick_paths(cache, repo, picks[i], &nr_paths);
+		paths = apply_pick_paths(cache, repo, picks[i], &nr_paths);
 		if (!paths) {
 			ret = -1;
 			break;
 		}
-		key_pick(s, i, keys, before, tip, cache, picks[i], paths,
-			 nr_paths, &files, &dirs, &moves);
-		/* The digest of the keys so far, for a pick after them all. */
-		sha1_init(&chain);
-		sha1_update(&chain, before, SHA1_RAWSZ);
-		sha1_update(&chain, keys + i * SHA1_RAWSZ, SHA1_RAWSZ);
-		sha1_final(before, &chain);
+		if (i < reuse) {
+			key_again(s, i, keys, before, moved, cache->keyed,
+				  paths, nr_paths, &files, &dirs, &moves);
+			cache->keys_reused++;
+		} else {
+			key_pick(s, i, keys, before, tip, cache, picks[i],
+				 paths, nr_paths, &files, &dirs, &moves, moved);
+			/* The digest of the keys so far, for a pick after all. */
+			sha1_init(&chain);
+			sha1_update(&chain, before, SHA1_RAWSZ);
+			sha1_update(&chain, keys + i * SHA1_RAWSZ, SHA1_RAWSZ);
+			sha1_final(before, &chain);
+			keyed_put(cache, &s->onto, s, i, keys, before, moved);
+		}
 		rec = trialcache_find(cache, keys + i * SHA1_RAWSZ);
 		if (!rec) {
 			want[i] = 1;

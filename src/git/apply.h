@@ -190,7 +190,8 @@ int apply_series_check(struct apply_result *out, git_repository *repo,
  *   onto lacks (one it follows through a rename on the branch, as git
  *   cherry-pick does: rename detection reads the whole tree), the id
  *   of the tree picked onto and the keys of all the earlier picks; and
- *   the key of every pick after such a one has its key.
+ *   the key of every pick after such ones has the digest of their
+ *   keys, in order.
  *
  * Nothing else is read: no configuration (git_merge_file() and the
  * rename detection with their default options, which no setting
@@ -211,5 +212,14 @@ int apply_series_check_cached(struct apply_result *out, git_repository *repo,
 			      const git_commit *onto,
 			      const git_commit *const *picks, size_t nr,
 			      struct trialcache *cache);
+
+/*
+ * The paths pick changes against its first parent, sorted and unique,
+ * as a trial pick's key has them: those cache keeps (borrowed from it,
+ * until it is released), else found and kept there.  NULL after an
+ * error message.
+ */
+char *const *apply_pick_paths(struct trialcache *cache, git_repository *repo,
+			      const git_commit *pick, size_t *nr);
 
 #endif

@@ -298,6 +298,7 @@ int run_applies_with(struct run *run, git_repository *repo,
 	struct trialcache *cache = run->trial_cache;
 	size_t hits = cache ? cache->hits : 0;
 	size_t computed = cache ? cache->computed : 0;
+	size_t reused = cache ? cache->keys_reused : 0;
 	size_t blame_hits = cache ? cache->blame_hits : 0;
 	size_t blamed = cache ? cache->blame_computed : 0;
 	size_t by_history, by_libgit2, files_history, files_libgit2;
@@ -326,8 +327,10 @@ int run_applies_with(struct run *run, git_repository *repo,
 
 	if (cache)
 		trace_printf("prerequisite series: trial picks: %zu from the "
-			     "cache, %zu computed", cache->hits - hits,
-			     cache->computed - computed);
+			     "cache, %zu computed; %zu keys as the series "
+			     "before's", cache->hits - hits,
+			     cache->computed - computed,
+			     cache->keys_reused - reused);
 	if (cache)
 		trace_printf("prerequisite series: blames: %zu from the "
 			     "cache, %zu computed",

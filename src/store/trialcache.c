@@ -146,6 +146,8 @@ void trialcache_release(struct trialcache *c)
 	HASH_FREE_ALL(c->paths, p, ptmp, free_paths);
 	HASH_FREE_ALL(c->blames, b, btmp, free_blame);
 	HASH_FREE_ALL(c->entries, e, etmp, free_entry);
+	if (c->keyed)
+		c->free_keyed(c->keyed);
 	free(c->path);
 	memset(c, 0, sizeof(*c));
 }

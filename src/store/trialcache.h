@@ -73,17 +73,28 @@ struct trial_record {
 struct trialcache_result;
 struct trialcache_paths;
 struct trialcache_blame;
+struct trialcache_keyed;
 
 struct trialcache {
 	char *path;
+	/*
+	 * The keys of the last series keyed (apply-series.c), for the next
+	 * one that starts with the same picks onto the same commit: kept
+	 * for the run, not written; freed with free_keyed.
+	 */
+	struct trialcache_keyed *keyed;
+	void (*free_keyed)(struct trialcache_keyed *);
 	struct trialcache_result *results;	/* uthash by key */
 	struct trialcache_paths *paths;		/* uthash by commit id */
 	struct trialcache_blame *blames;	/* uthash by key */
 	struct trialcache_entry *entries;	/* uthash, this run's only */
 	uint32_t generation;		/* as loaded */
 	int added;			/* something new to write */
-	/* For the trace: picks taken from here, and picks made. */
-	size_t hits, computed;
+	/*
+	 * For the trace: picks taken from here, and picks made; keys
+	 * taken from the series keyed before.
+	 */
+	size_t hits, computed, keys_reused;
 	size_t blame_hits, blame_computed;	/* the same, of blames */
 };
 

@@ -20,6 +20,7 @@
 #include "git/apply.h"
 #include "git/renames.h"
 #include "git/treediff.h"
+#include "store/trialcache.h"
 #include "base/strbuf.h"
 #include "testrepo.h"
 #include "base/util.h"
@@ -461,6 +462,82 @@ static void test_series_follows_rename(void **state)
 	results_release(res, 2);
 }
 
+/*
+ * apply_series_check_cached of the specs onto the commit onto names,
+ * with cache; each result's applies into applies[].
+ */
+static void series_cached(struct fixture *f, struct trialcache *cache,
+			  const char *onto_spec, const char **specs, size_t nr,
+			  int *applies)
+{
+	git_commit *onto = lookup(f, onto_spec);
+	git_commit *picks[8];
+	struct apply_result res[8];
+	size_t i;
+
+	assert_true(nr <= ARRAY_SIZE(picks));
+	for (i = 0; i < nr; i++) {
+		picks[i] = lookup(f, specs[i]);
+		apply_result_init(&res[i]);
+	}
+	assert_int_equal(apply_series_check_cached(res, f->repo, onto,
+				(const git_commit *const *)picks, nr, cache), 0);
+	for (i = 0; i < nr; i++) {
+		applies[i] = res[i].applies;
+		apply_result_release(&res[i]);
+		git_commit_free(picks[i]);
+	}
+	git_commit_free(onto);
+}
+
+/*
+ * A series that starts as the one keyed before (onto the same commit)
+ * takes those keys, as a search trying sets after the same proposals
+ * does: they must be the keys a run without that series finds, or a
+ * second run would miss every pick after them (or take wrong ones).
+ * p-moved follows the branch's rename, so the key of q2 after it has
+ * the digest of such picks; q2 also depends on q1 (fs/c.c); and
+ * p-movedel follows it too, so its key has the digest of all the keys
+ * before it.
+ */
+static void test_series_keys_kept(void **state)
+{
+	struct fixture *f = *state;
+	const char *a[] = { "p-clean", "p-moved", "q1", "p-newdir" };
+	const char *b[] = { "p-clean", "p-moved", "q1", "q2", "p-movedel" };
+	struct trialcache first, again;
+	char *path = xstrfmt("%s/.git/trial-cache", f->dir);
+	int applies[5], want[5];
+	size_t i;
+
+	trialcache_init(&first, path);
+	series_cached(f, &first, "stable", a, 4, applies);
+	assert_int_equal(first.keys_reused, 0);
+	series_cached(f, &first, "stable", b, 5, applies);
+	assert_int_equal(first.keys_reused, 3);
+	assert_int_equal(first.computed, 6);
+	/* Onto another commit, nothing is taken from the series before. */
+	series_cached(f, &first, "stable~1", b, 5, want);
+	assert_int_equal(first.keys_reused, 3);
+	assert_int_equal(trialcache_save(&first), 0);
+	trialcache_release(&first);
+
+	/* A run that keys b afresh finds every pick of it in the cache. */
+	trialcache_init(&again, path);
+	trialcache_load(&again);
+	series_cached(f, &again, "stable", b, 5, want);
+	assert_int_equal(again.keys_reused, 0);
+	assert_int_equal(again.computed, 0);
+	assert_int_equal(again.hits, 5);
+	for (i = 0; i < 5; i++)
+		assert_int_equal(applies[i], want[i]);
+	assert_int_equal(applies[1], 1);
+	assert_int_equal(applies[3], 1);
+	assert_int_equal(applies[4], 0);
+	trialcache_release(&again);
+	free(path);
+}
+
 /* The tree of the commit spec names. */
 static git_tree *tree_of(struct fixture *f, const char *spec)
 {
@@ -612,6 +689,7 @@ int main(void)
 		cmocka_unit_test(test_series_merge_refused),
 		cmocka_unit_test(test_renames_commit),
 		cmocka_unit_test(test_series_follows_rename),
+		cmocka_unit_test(test_series_keys_kept),
 		cmocka_unit_test(test_renames_onto_kept),
 		cmocka_unit_test(test_file_merges_kept),
 		cmocka_unit_test(test_treediff_added),
