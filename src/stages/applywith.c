@@ -12,6 +12,7 @@
 
 #include <stdint.h>
 #include <string.h>
+#include <uthash.h>
 
 /* A commit the search may put in a set. */
 struct node {
@@ -93,14 +94,29 @@ static void add_paths(struct strbuf *sb, char *const *v, size_t nr)
 		strbuf_addf(sb, "%s%s", i ? ", " : "", v[i]);
 }
 
-static int commit_paths(char ***out, size_t *nr, git_repository *repo,
-			const git_commit *commit)
+/*
+ * The paths commit changes: those the trial cache keeps when there is
+ * one (the keys of its picks want them too, and a second run reads no
+ * trees for them), else from a diff.
+ */
+static int commit_paths(char ***out, size_t *nr, struct trialcache *cache,
+			git_repository *repo, const git_commit *commit)
 {
 	struct treediff d = TREEDIFF_INIT;
 	size_t i;
 
 	*out = NULL;
 	*nr = 0;
+	if (cache) {
+		char *const *known = apply_pick_paths(cache, repo, commit, nr);
+
+		if (!known)
+			return -1;
+		*out = xcalloc(*nr ? *nr : 1, sizeof(**out));
+		for (i = 0; i < *nr; i++)
+			(*out)[i] = xstrdup(known[i]);
+		return 0;
+	}
 	if (treediff_commit(&d, repo, commit) < 0)
 		return -1;
 	*out = xcalloc(d.nr ? d.nr : 1, sizeof(**out));
@@ -174,8 +190,8 @@ static int add_nodes(struct search *s, const git_oid *ids, size_t nr,
 			n->depth = depth;
 			n->alone = -1;
 			n->commit = commit;
-			if (commit_paths(&n->paths, &n->nr_paths, repo,
-					 n->commit) < 0)
+			if (commit_paths(&n->paths, &n->nr_paths, s->cache,
+					 repo, n->commit) < 0)
 				return -1;
 			at = s->nr++;
 			s->base_stale = 1;
@@ -193,22 +209,30 @@ static int add_nodes(struct search *s, const git_oid *ids, size_t nr,
 	return 0;
 }
 
-static int has_path(char *const *v, size_t nr, const char *path)
-{
-	size_t i;
+/* A set of paths (build_base()'s: a prefix of hundreds has thousands). */
+struct path_set {
+	const char *path;		/* borrowed */
+	UT_hash_handle hh;
+};
 
-	for (i = 0; i < nr; i++)
-		if (!strcmp(v[i], path))
-			return 1;
-	return 0;
+static void want_path(struct path_set **set, const char *path)
+{
+	struct path_set *e;
+
+	HASH_FIND_STR(*set, path, e);
+	if (e)
+		return;
+	e = xcalloc(1, sizeof(*e));
+	e->path = path;
+	HASH_ADD_KEYPTR(hh, *set, e->path, strlen(e->path), e);
 }
 
-static void add_path(char ***v, size_t *nr, size_t *alloc, const char *path)
+static int wants_path(struct path_set *set, const char *path)
 {
-	if (has_path(*v, *nr, path))
-		return;
-	ALLOC_GROW(*v, *nr, *alloc);
-	(*v)[(*nr)++] = xstrdup(path);
+	struct path_set *e;
+
+	HASH_FIND_STR(set, path, e);
+	return !!e;
 }
 
 /*
@@ -219,8 +243,8 @@ static void add_path(char ***v, size_t *nr, size_t *alloc, const char *path)
  */
 static int build_base(struct search *s)
 {
-	char **want = NULL;
-	size_t nr_want = 0, alloc_want = 0, i, j, k, n = 0;
+	struct path_set *want = NULL, *e, *tmp;
+	size_t i, j, k, n = 0;
 	unsigned char *take;
 	int ret = 0;
 
@@ -230,25 +254,23 @@ static int build_base(struct search *s)
 	s->nr_base = 0;
 	s->base_stale = 0;
 	for (i = 0; i < s->nr_pick_paths; i++)
-		add_path(&want, &nr_want, &alloc_want, s->pick_paths[i]);
+		want_path(&want, s->pick_paths[i]);
 	for (i = 0; i < s->nr; i++)
 		for (j = 0; j < s->nodes[i].nr_paths; j++)
-			add_path(&want, &nr_want, &alloc_want,
-				 s->nodes[i].paths[j]);
+			want_path(&want, s->nodes[i].paths[j]);
 	take = xcalloc(s->nr_prefix ? s->nr_prefix : 1, 1);
 	for (i = s->nr_prefix; i-- > 0;) {
 		const struct apply_result *r = s->prefix[i].res;
 
 		for (j = 0; j < r->nr_changes && !take[i]; j++)
-			take[i] = has_path(want, nr_want, r->changes[j].path);
+			take[i] = wants_path(want, r->changes[j].path);
 		if (!take[i])
 			continue;
 		n++;
 		for (k = 0; k < r->nr_changes; k++)
-			add_path(&want, &nr_want, &alloc_want,
-				 r->changes[k].path);
+			want_path(&want, r->changes[k].path);
 	}
-	free_string_array(want, nr_want);
+	HASH_FREE_ALL(want, e, tmp, free);
 	s->base = xcalloc(n ? n : 1, sizeof(*s->base));
 	for (i = 0; i < s->nr_prefix && !ret; i++) {
 		git_commit *commit;
@@ -688,8 +710,8 @@ static int search_one(struct search *s)
 				 git_oid_tostr_s(s->id));
 	if (git_commit_parentcount(s->pick) != 1)
 		return 0;
-	if (commit_paths(&s->pick_paths, &s->nr_pick_paths, s->m->repo,
-			 s->pick) < 0)
+	if (commit_paths(&s->pick_paths, &s->nr_pick_paths, s->cache,
+			 s->m->repo, s->pick) < 0)
 		return -1;
 	s->base_stale = 1;
 	ret = grow(s);
