@@ -54,6 +54,29 @@ static double peak_mib(void)
 }
 
 /*
+ * The resident set now, as /proc/self/status splits it: anonymous
+ * memory (the heap) and pages of mapped files (packs, the
+ * commit-graph), in MiB; 0 when unknown.
+ */
+static void rss_now(double *anon, double *file)
+{
+	FILE *fp = fopen("/proc/self/status", "r");
+	char line[256];
+	unsigned long kb;
+
+	*anon = *file = 0;
+	if (!fp)
+		return;
+	while (fgets(line, sizeof(line), fp)) {
+		if (sscanf(line, "RssAnon: %lu kB", &kb) == 1)
+			*anon = kb / 1024.0;
+		else if (sscanf(line, "RssFile: %lu kB", &kb) == 1)
+			*file = kb / 1024.0;
+	}
+	fclose(fp);
+}
+
+/*
  * For the tests: STABLEPICK_TEST_INTERRUPT=NAME sends the process a
  * SIGINT as stage NAME ends, as if Ctrl-C had been pressed then.
  */
@@ -67,13 +90,15 @@ static void test_interrupt(const char *name)
 
 void trace_stage(const char *name)
 {
-	double t;
+	double t, anon, file;
 
 	test_interrupt(name);
 	if (!trace_enabled())
 		return;
 	t = now_ms();
-	fprintf(stderr, "trace: %-20s %9.1f ms  (total %.1f ms, peak %.1f MiB)\n",
-		name, t - last, t - start, peak_mib());
+	rss_now(&anon, &file);
+	fprintf(stderr, "trace: %-20s %9.1f ms  (total %.1f ms, peak %.1f MiB; "
+		"now %.0f heap, %.0f files)\n", name, t - last, t - start,
+		peak_mib(), anon, file);
 	last = t;
 }
