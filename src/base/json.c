@@ -14,6 +14,15 @@ void json_add_string(struct strbuf *sb, const char *str, size_t len)
 		unsigned char ch = s[i];
 		size_t n;
 
+		/* A run of printable ASCII goes as it is, in one piece. */
+		for (n = i; n < len && s[n] >= 0x20 && s[n] < 0x7f &&
+			    s[n] != '"' && s[n] != '\\'; n++)
+			;
+		if (n > i) {
+			strbuf_add(sb, s + i, n - i);
+			i = n;
+			continue;
+		}
 		switch (ch) {
 		case '"': strbuf_addstr(sb, "\\\""); i++; continue;
 		case '\\': strbuf_addstr(sb, "\\\\"); i++; continue;

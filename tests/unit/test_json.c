@@ -8,6 +8,7 @@
 
 #include "base/json.h"
 #include "base/strbuf.h"
+#include "base/util.h"
 
 static int parse(struct json_object *o, const char *text, const char **why,
 		 size_t *at)
@@ -108,6 +109,77 @@ static void expect_error(const char *text, const char *want, size_t want_at)
 	json_object_release(&o);
 }
 
+/*
+ * The escaping, one character at a time, as JSON defines it: what
+ * json_add_string() must write, however it goes about it.
+ */
+static void escape_slowly(struct strbuf *sb, const unsigned char *s,
+			  size_t len)
+{
+	size_t i = 0, n;
+
+	strbuf_addch(sb, '"');
+	while (i < len) {
+		unsigned char ch = s[i];
+
+		if (ch == '"' || ch == '\\') {
+			strbuf_addch(sb, '\\');
+			strbuf_addch(sb, (char)ch);
+			i++;
+		} else if (ch == '\n' || ch == '\r' || ch == '\t') {
+			strbuf_addch(sb, '\\');
+			strbuf_addch(sb, ch == '\n' ? 'n' : ch == '\r' ? 'r' : 't');
+			i++;
+		} else if (ch < 0x20 || ch == 0x7f) {
+			strbuf_addf(sb, "\\u%04x", ch);
+			i++;
+		} else if (!(n = utf8_seq_len(s + i, len - i))) {
+			strbuf_addstr(sb, "\\ufffd");
+			i++;
+		} else {
+			strbuf_add(sb, s + i, n);
+			i += n;
+		}
+	}
+	strbuf_addch(sb, '"');
+}
+
+/*
+ * Strings of printable runs, escapes, control bytes, valid and broken
+ * UTF-8 (a fixed sequence of pseudo-random picks): the same bytes as
+ * the character-at-a-time escaping.
+ */
+static void test_escapes_random(void **state)
+{
+	static const char *const pieces[] = {
+		"plain ascii text ", "\"", "\\", "\n", "\r", "\t", "\x01",
+		"\x7f", "\xc3\xa9", "\xe2\x82\xac", "\xf0\x9f\x98\x80",
+		"\xc3", "\xe2\x82", "\xff", "\x80", "~", " ", "{}[]:,",
+	};
+	struct strbuf in = STRBUF_INIT, fast = STRBUF_INIT, slow = STRBUF_INIT;
+	uint32_t seed = 12345;
+	size_t round, k;
+
+	(void)state;
+	for (round = 0; round < 2000; round++) {
+		strbuf_reset(&in);
+		strbuf_reset(&fast);
+		strbuf_reset(&slow);
+		for (k = 0; k < round % 23; k++) {
+			seed = seed * 1103515245u + 12345u;
+			strbuf_addstr(&in, pieces[(seed >> 16) %
+						  (sizeof(pieces) / sizeof(*pieces))]);
+		}
+		json_add_string(&fast, in.buf, in.len);
+		escape_slowly(&slow, (const unsigned char *)in.buf, in.len);
+		assert_int_equal(fast.len, slow.len);
+		assert_memory_equal(fast.buf, slow.buf, fast.len);
+	}
+	strbuf_release(&in);
+	strbuf_release(&fast);
+	strbuf_release(&slow);
+}
+
 static void test_errors(void **state)
 {
 	struct strbuf deep = STRBUF_INIT;
@@ -202,6 +274,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_members),
 		cmocka_unit_test(test_escapes),
+		cmocka_unit_test(test_escapes_random),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_writer),
 	};
