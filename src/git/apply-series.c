@@ -788,7 +788,8 @@ static void key_again(struct apply_series *s, size_t i, unsigned char *keys,
 	memcpy(before, kp->before, SHA1_RAWSZ);
 	memcpy(moved, kp->moved, SHA1_RAWSZ);
 	p->deps = xcalloc(kp->nr_deps ? kp->nr_deps : 1, sizeof(*p->deps));
-	memcpy(p->deps, kp->deps, kp->nr_deps * sizeof(*p->deps));
+	if (kp->nr_deps)
+		memcpy(p->deps, kp->deps, kp->nr_deps * sizeof(*p->deps));
 	p->nr_deps = kp->nr_deps;
 	p->after_all = kp->after_all;
 	register_pick(i, paths, nr, kp->after_all, files, dirs, moves);
@@ -818,7 +819,8 @@ static void keyed_put(struct trialcache *cache, const git_oid *onto,
 	memcpy(kp->before, before, SHA1_RAWSZ);
 	memcpy(kp->moved, moved, SHA1_RAWSZ);
 	kp->deps = xcalloc(p->nr_deps ? p->nr_deps : 1, sizeof(*kp->deps));
-	memcpy(kp->deps, p->deps, p->nr_deps * sizeof(*kp->deps));
+	if (p->nr_deps)
+		memcpy(kp->deps, p->deps, p->nr_deps * sizeof(*kp->deps));
 	kp->nr_deps = p->nr_deps;
 	kp->after_all = p->after_all;
 }
