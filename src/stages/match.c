@@ -225,7 +225,12 @@ struct candidate *match_taken_by(const struct match *m, const git_oid *id)
 
 /* --- ancestry ------------------------------------------------------------ */
 
-/* The commits of range_from..base: in the range and below the base. */
+/*
+ * The commits of base ^range_from: in the range and below the base.
+ * None when the range starts above the base (--range A..B, A after it):
+ * the commit-graph says so from generation numbers, where the walk
+ * would read all of history between the two to hide A's.
+ */
 static int below_base(struct match *m, const git_oid *range_from,
 		      struct oid_entry **set)
 {
@@ -233,6 +238,15 @@ static int below_base(struct match *m, const git_oid *range_from,
 	git_oid id;
 	int ret;
 
+	if (history_graph(m->repo) &&
+	    (ret = history_descendant_of(m->repo, range_from,
+					 &m->branch->base)) != 0) {
+		if (ret < 0)
+			return error_git("cannot walk to the branch base");
+		trace_printf("presence: the range starts above the base: "
+			     "none of it below");
+		return 0;
+	}
 	history_walk_init(&walk, m->repo, GIT_SORT_NONE);
 	if (history_walk_push(&walk, &m->branch->base) < 0 ||
 	    history_walk_hide(&walk, range_from) < 0) {

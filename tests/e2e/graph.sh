@@ -45,6 +45,32 @@ test_cmp "$tmp/objects.json" "$tmp/graph.json"
 test_cmp "$tmp/objects.explain" "$tmp/graph.explain"
 ok "on the commit-graph and its filters, the answers of the objects"
 
+# A range that starts above the base has nothing below it, which the
+# graph says from generation numbers (no walk to hide the range's
+# start); one that starts below the base has the commits between.
+ranges() {
+	for r in master~9..master v6.6~1..master; do
+		sp propose --branch linux-6.6.y --range "$r" --format json \
+			>"$tmp/$1-$r.json" || fail "--range $r ($1): $(cat "$tmp/err")"
+		grep '^trace: presence: the range starts above' "$tmp/err" \
+			>"$tmp/$1-$r.trace" || :
+	done
+}
+ranges graph
+mv .git/objects/info/commit-graph "$tmp/commit-graph"
+ranges objects
+mv "$tmp/commit-graph" .git/objects/info/commit-graph
+for r in master~9..master v6.6~1..master; do
+	test_cmp "$tmp/objects-$r.json" "$tmp/graph-$r.json"
+	[ ! -s "$tmp/objects-$r.trace" ] || fail "no graph, yet: $r"
+done
+[ -s "$tmp/graph-master~9..master.trace" ] || fail "walked below the base"
+[ ! -s "$tmp/graph-v6.6~1..master.trace" ] ||
+	fail "a range from below the base called above it"
+grep -q '"verdict"' "$tmp/graph-v6.6~1..master.json" ||
+	fail "nothing judged from below the base: the test is void"
+ok "a range that starts above the base: none of it below, without a walk"
+
 # Commits the graph does not hold: read from their objects, the rest
 # from the graph, and still the same answers as without a graph.
 fix_commit() {
