@@ -737,10 +737,21 @@ struct keyed_pick {
 	int after_all;
 };
 
+/* A pick whose trees were found in the repository. */
+struct pick_at_hand {
+	git_oid id;
+	UT_hash_handle hh;
+};
+
 struct trialcache_keyed {
 	git_oid onto;
 	struct keyed_pick *picks;
 	size_t nr, alloc;
+	/*
+	 * The picks taken from the cache whose trees were found, once a
+	 * run: a search takes the same proposals before every set.
+	 */
+	struct pick_at_hand *at_hand;
 };
 
 static void keyed_truncate(struct trialcache_keyed *k, size_t nr)
@@ -751,9 +762,44 @@ static void keyed_truncate(struct trialcache_keyed *k, size_t nr)
 
 static void free_keyed(struct trialcache_keyed *k)
 {
+	struct pick_at_hand *e, *tmp;
+
 	keyed_truncate(k, 0);
 	free(k->picks);
+	HASH_FREE_ALL(k->at_hand, e, tmp, free);
 	free(k);
+}
+
+static struct trialcache_keyed *keyed_of(struct trialcache *cache)
+{
+	if (!cache->keyed) {
+		cache->keyed = xcalloc(1, sizeof(*cache->keyed));
+		cache->free_keyed = free_keyed;
+	}
+	return cache->keyed;
+}
+
+/*
+ * apply_trees_at_hand() for a pick taken from the cache, once a run
+ * for each pick (a repack that deletes packs during the run fails it
+ * later, with "object not found", as apply-odb.c says).
+ */
+static int trees_at_hand(struct trialcache *cache, git_repository *repo,
+			 git_odb *odb, const git_commit *pick)
+{
+	struct trialcache_keyed *k = keyed_of(cache);
+	struct pick_at_hand *e;
+
+	HASH_FIND(hh, k->at_hand, git_commit_id(pick), sizeof(git_oid), e);
+	if (e)
+		return 0;
+	cache->trees_checked++;
+	if (apply_trees_at_hand(repo, odb, pick) < 0)
+		return -1;
+	e = xcalloc(1, sizeof(*e));
+	git_oid_cpy(&e->id, git_commit_id(pick));
+	HASH_ADD(hh, k->at_hand, id, sizeof(git_oid), e);
+	return 0;
 }
 
 /*
@@ -801,14 +847,10 @@ static void keyed_put(struct trialcache *cache, const git_oid *onto,
 		      const unsigned char *keys, const unsigned char *before,
 		      const unsigned char *moved)
 {
-	struct trialcache_keyed *k = cache->keyed;
+	struct trialcache_keyed *k = keyed_of(cache);
 	const struct series_pick *p = &s->picks[i];
 	struct keyed_pick *kp;
 
-	if (!k) {
-		k = cache->keyed = xcalloc(1, sizeof(*k));
-		cache->free_keyed = free_keyed;
-	}
 	if (!i)
 		git_oid_cpy(&k->onto, onto);
 	keyed_truncate(k, i);
@@ -921,7 +963,7 @@ int apply_series_check_cached(struct apply_result *out, git_repository *repo,
 			want[i] = 1;
 			continue;
 		}
-		if (apply_trees_at_hand(repo, odb, picks[i]) < 0) {
+		if (trees_at_hand(cache, repo, odb, picks[i]) < 0) {
 			ret = -1;
 			break;
 		}

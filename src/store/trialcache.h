@@ -79,8 +79,9 @@ struct trialcache {
 	char *path;
 	/*
 	 * The keys of the last series keyed (apply-series.c), for the next
-	 * one that starts with the same picks onto the same commit: kept
-	 * for the run, not written; freed with free_keyed.
+	 * one that starts with the same picks onto the same commit, and
+	 * the picks whose trees were found: kept for the run, not
+	 * written; freed with free_keyed.
 	 */
 	struct trialcache_keyed *keyed;
 	void (*free_keyed)(struct trialcache_keyed *);
@@ -92,9 +93,10 @@ struct trialcache {
 	int added;			/* something new to write */
 	/*
 	 * For the trace: picks taken from here, and picks made; keys
-	 * taken from the series keyed before.
+	 * taken from the series keyed before; picks taken from here
+	 * whose trees were looked for in the repository.
 	 */
-	size_t hits, computed, keys_reused;
+	size_t hits, computed, keys_reused, trees_checked;
 	size_t blame_hits, blame_computed;	/* the same, of blames */
 };
 

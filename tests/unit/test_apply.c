@@ -495,6 +495,7 @@ static void series_cached(struct fixture *f, struct trialcache *cache,
  * takes those keys, as a search trying sets after the same proposals
  * does: they must be the keys a run without that series finds, or a
  * second run would miss every pick after them (or take wrong ones).
+ * The same series again takes its keys and its trees as found.
  * p-moved follows the branch's rename, so the key of q2 after it has
  * the digest of such picks; q2 also depends on q1 (fs/c.c); and
  * p-movedel follows it too, so its key has the digest of all the keys
@@ -534,6 +535,11 @@ static void test_series_keys_kept(void **state)
 	assert_int_equal(applies[1], 1);
 	assert_int_equal(applies[3], 1);
 	assert_int_equal(applies[4], 0);
+	/* The trees of a pick taken from the cache are looked for once. */
+	assert_int_equal(again.trees_checked, 5);
+	series_cached(f, &again, "stable", b, 5, want);
+	assert_int_equal(again.hits, 10);
+	assert_int_equal(again.trees_checked, 5);
 	trialcache_release(&again);
 	free(path);
 }
