@@ -5,6 +5,7 @@
 #include <stdint.h>
 
 #include "git/apply.h"
+#include "base/sha1.h"
 
 /*
  * What the files of the apply module share, and no one else: apply.c
@@ -82,8 +83,85 @@ int apply_missing_blob(git_repository *repo, const char *hex,
 int apply_trees_at_hand(git_repository *repo, git_odb *odb,
 			const git_commit *pick);
 
+/* A pick of a series, as much as making its trees again needs. */
+struct series_pick {
+	git_oid id;
+	int known;			/* applies and changes are known */
+	int applies;
+	struct trial_change *changes;
+	size_t nr_changes;
+	size_t *deps;			/* the earlier picks on its paths */
+	size_t nr_deps;
+	int after_all;			/* or all the earlier picks */
+};
+
+/*
+ * A series, shared by the results of its picks (counted references), so
+ * that apply_result_patch() can make a result's trees again long after
+ * the series was tried.
+ */
+struct apply_series {
+	int refs;
+	git_oid onto;			/* the commit picked onto */
+	struct series_pick *picks;
+	size_t nr;
+	/*
+	 * The trees of the picks that applied, as made
+	 * (apply_series_make_trees()): built[i] is 1 when they are, 2
+	 * when making them failed.  patch[i] marks a pick whose patch
+	 * will be asked for (apply_result_want_patch()).
+	 */
+	git_oid *before, *after;
+	char *built;
+	char *patch;
+};
+
 /* Drops a result's reference to its series (NULL: none). */
 void apply_series_unref(struct apply_series *s);
+
+/*
+ * The keys of a series' picks (apply.h says what a key holds), made in
+ * order by series_keys_add(), in apply-keys.c:
+ *
+ *     series_keys_init(&k, cache, tip, onto, picks, nr);
+ *     for each pick i: series_keys_add(&k, s, i, picks[i], paths, n);
+ *         ... k.keys + i * SHA1_RAWSZ is its key ...
+ *     series_keys_release(&k);
+ *
+ * The first picks that start the series keyed last onto the same
+ * commit take the keys it found (a search tries every set after the
+ * same proposals): the cache keeps them for the run.
+ */
+struct path_slot;
+struct series_keys {
+	struct trialcache *cache;
+	const git_tree *tip;		/* the tree picked onto */
+	unsigned char *keys;		/* SHA1_RAWSZ each */
+	/* The digests of the keys so far, and of those that follow renames. */
+	unsigned char before[SHA1_RAWSZ], moved[SHA1_RAWSZ];
+	/* The picks so far by the paths they change (or a path below). */
+	struct path_slot *files, *dirs, *moves;
+	size_t reuse;			/* the first picks keyed before */
+};
+
+void series_keys_init(struct series_keys *k, struct trialcache *cache,
+		      const git_tree *tip, const git_oid *onto,
+		      const git_commit *const *picks, size_t nr);
+/*
+ * The key of pick i of s, whose paths are paths[0..nr), into k->keys,
+ * and the earlier picks it depends on into s->picks[i].deps.
+ */
+void series_keys_add(struct series_keys *k, struct apply_series *s, size_t i,
+		     const git_commit *pick, char *const *paths, size_t nr);
+void series_keys_release(struct series_keys *k);
+
+/*
+ * apply_trees_at_hand() for a pick taken from cache, once a run for
+ * each pick (a repack that deletes packs during the run fails it
+ * later, with "object not found", as apply-odb.c says).
+ */
+int apply_cached_trees_at_hand(struct trialcache *cache, git_repository *repo,
+			       git_odb *odb, const git_commit *pick);
 
 /*
  * The trees of a result from the cache, by replaying the changes the
