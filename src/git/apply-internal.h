@@ -12,9 +12,10 @@
  * holds the results and the picks themselves (a cherry-pick by
  * libgit2, or a series picked file by file onto a tree), apply-odb.c
  * the object store behind them (the store in memory, the blobs and
- * trees a trial reads, the objects it cannot find), apply-series.c
- * the series kept by their inputs in the trial cache
- * (apply_series_check_cached()) and made again for a patch.
+ * trees a trial reads, the objects it cannot find), apply-keys.c the
+ * keys of the picks, apply-series.c the series kept by their inputs in
+ * the trial cache (apply_series_check_cached()) and made again for a
+ * patch.
  */
 
 /* Records that the pick sets path to (mode, id); mode 0 removes it. */

@@ -103,26 +103,23 @@ static int commit_paths(char ***out, size_t *nr, struct trialcache *cache,
 			git_repository *repo, const git_commit *commit)
 {
 	struct treediff d = TREEDIFF_INIT;
+	char *const *known = NULL;
 	size_t i;
 
 	*out = NULL;
 	*nr = 0;
 	if (cache) {
-		char *const *known = apply_pick_paths(cache, repo, commit, nr);
-
+		known = apply_pick_paths(cache, repo, commit, nr);
 		if (!known)
 			return -1;
-		*out = xcalloc(*nr ? *nr : 1, sizeof(**out));
-		for (i = 0; i < *nr; i++)
-			(*out)[i] = xstrdup(known[i]);
-		return 0;
+	} else {
+		if (treediff_commit(&d, repo, commit) < 0)
+			return -1;
+		*nr = d.nr;
 	}
-	if (treediff_commit(&d, repo, commit) < 0)
-		return -1;
-	*out = xcalloc(d.nr ? d.nr : 1, sizeof(**out));
-	for (i = 0; i < d.nr; i++)
-		(*out)[i] = xstrdup(d.items[i].path);
-	*nr = d.nr;
+	*out = xcalloc(*nr ? *nr : 1, sizeof(**out));
+	for (i = 0; i < *nr; i++)
+		(*out)[i] = xstrdup(known ? known[i] : d.items[i].path);
 	treediff_release(&d);
 	return 0;
 }

@@ -78,7 +78,7 @@ struct trialcache_keyed;
 struct trialcache {
 	char *path;
 	/*
-	 * The keys of the last series keyed (apply-series.c), for the next
+	 * The keys of the last series keyed (apply-keys.c), for the next
 	 * one that starts with the same picks onto the same commit, and
 	 * the picks whose trees were found: kept for the run, not
 	 * written; freed with free_keyed.
@@ -126,7 +126,7 @@ void trialcache_put_paths(struct trialcache *c, const git_oid *id,
 
 /*
  * What a tree has at a path, as a trial pick's key hashes it
- * (apply-series.c), and its length in *len; NULL when not known.  Kept
+ * (apply-keys.c), and its length in *len; NULL when not known.  Kept
  * for the run, not written: the searches of a run key many series onto
  * the same branch tip, and their picks share files.
  */
