@@ -2,6 +2,7 @@
 #include "base/error.h"
 #include "git/history.h"
 #include "git/malformed.h"
+#include "git/treememo.h"
 #include "base/strbuf.h"
 #include "base/util.h"
 
@@ -19,13 +20,7 @@
 
 git_tree_entry *apply_entry_at(const git_tree *tree, const char *path)
 {
-	git_tree_entry *e = NULL;
-
-	if (!tree || git_tree_entry_bypath(&e, tree, path) < 0) {
-		git_error_clear();
-		return NULL;
-	}
-	return e;
+	return treememo_entry_at(tree, path);
 }
 
 int apply_blob_input(git_merge_file_input *in, git_blob **blob,
@@ -259,5 +254,6 @@ void apply_forget(void)
 	struct merge_memo *m, *tmp;
 
 	HASH_FREE_ALL(merges, m, tmp, free);
+	treememo_forget();
 	in_memory = NULL;
 }

@@ -1,4 +1,5 @@
 #include "git/treediff.h"
+#include "git/treememo.h"
 #include "base/error.h"
 #include "git/malformed.h"
 #include "base/strbuf.h"
@@ -235,8 +236,8 @@ static int added_of(struct added_pair **out, git_repository *repo,
 		*out = p;
 		return 0;
 	}
-	if ((a && git_tree_lookup(&ta, repo, a) < 0) ||
-	    git_tree_lookup(&tb, repo, b) < 0) {
+	if ((a && !(ta = treememo_lookup(repo, a))) ||
+	    !(tb = treememo_lookup(repo, b))) {
 		ret = error_git("cannot read tree %s ('%s')",
 				git_oid_tostr_s(a && !ta ? a : b), path);
 		goto out;
@@ -324,6 +325,7 @@ void treediff_forget(void)
 	struct added_pair *p, *tmp;
 
 	HASH_FREE_ALL(added_pairs, p, tmp, free_added);
+	treememo_forget();
 }
 
 int treediff_commit(struct treediff *out, git_repository *repo,

@@ -665,7 +665,7 @@ static int walk(struct scan *s, const git_oid *stop, struct scan_memo *memo,
 	progress_set_total(&s->progress, range.nr);
 	/*
 	 * Each tree is read about once: none is cached (the trial picks
-	 * after read theirs again, into the cache).  A commit is read for
+	 * after keep those they read again in treememo.h).  A commit is read for
 	 * its child's parent tree, then for itself: commits are kept.
 	 */
 	objcache_pause_trees();
