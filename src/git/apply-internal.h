@@ -84,6 +84,21 @@ int apply_missing_blob(git_repository *repo, const char *hex,
 int apply_trees_at_hand(git_repository *repo, git_odb *odb,
 			const git_commit *pick);
 
+/*
+ * The earlier picks of a series a pick depends on (apply-keys.c), by
+ * their positions, ascending: shared, counted, by the series and the
+ * keys kept for the series after it.  A series of 15,000 picks has
+ * two million of them.  NULL: none.
+ */
+struct pick_deps {
+	unsigned int refs;
+	uint32_t nr;
+	uint32_t at[];
+};
+
+struct pick_deps *pick_deps_ref(struct pick_deps *d);
+void pick_deps_unref(struct pick_deps *d);
+
 /* A pick of a series, as much as making its trees again needs. */
 struct series_pick {
 	git_oid id;
@@ -91,8 +106,7 @@ struct series_pick {
 	int applies;
 	struct trial_change *changes;
 	size_t nr_changes;
-	size_t *deps;			/* the earlier picks on its paths */
-	size_t nr_deps;
+	struct pick_deps *deps;		/* the earlier picks on its paths */
 	int after_all;			/* or all the earlier picks */
 };
 

@@ -5,6 +5,7 @@
  * and the picks whose trees were found.
  */
 #include "git/apply-internal.h"
+#include "base/error.h"
 #include "base/sha1.h"
 #include "git/malformed.h"
 #include "base/strbuf.h"
@@ -82,13 +83,44 @@ static void free_slot(struct path_slot *e)
 	free(e);
 }
 
-static void add_deps(struct series_pick *p, size_t *alloc,
+struct pick_deps *pick_deps_ref(struct pick_deps *d)
+{
+	if (d)
+		d->refs++;
+	return d;
+}
+
+void pick_deps_unref(struct pick_deps *d)
+{
+	if (d && !--d->refs)
+		free(d);
+}
+
+/* The positions v[0..nr), sorted and unique, shared; NULL when none. */
+static struct pick_deps *deps_of(const size_t *v, size_t nr)
+{
+	struct pick_deps *d;
+	size_t i;
+
+	if (!nr)
+		return NULL;
+	if (v[nr - 1] > UINT32_MAX)
+		BUG("a series of more than %u picks", UINT32_MAX);
+	d = xmalloc(sizeof(*d) + nr * sizeof(*d->at));
+	d->refs = 1;
+	d->nr = (uint32_t)nr;
+	for (i = 0; i < nr; i++)
+		d->at[i] = (uint32_t)v[i];
+	return d;
+}
+
+static void add_deps(size_t **v, size_t *nr, size_t *alloc,
 		     const struct path_slot *e)
 {
 	if (!e)
 		return;
-	ALLOC_GROW_BY(p->deps, p->nr_deps, e->nr, *alloc);
-	memcpy(p->deps + p->nr_deps - e->nr, e->pos, e->nr * sizeof(*e->pos));
+	ALLOC_GROW_BY(*v, *nr, e->nr, *alloc);
+	memcpy(*v + *nr - e->nr, e->pos, e->nr * sizeof(*e->pos));
 }
 
 static int cmp_pos(const void *a, const void *b)
@@ -260,8 +292,8 @@ static void key_deps(struct sha1 *ctx, const unsigned char *keys,
 	const char *slash;
 
 	if (p->after_all) {
-		for (k = 0; k < p->nr_deps; k++)
-			sha1_update(ctx, keys + p->deps[k] * SHA1_RAWSZ,
+		for (k = 0; p->deps && k < p->deps->nr; k++)
+			sha1_update(ctx, keys + p->deps->at[k] * SHA1_RAWSZ,
 				    SHA1_RAWSZ);
 		return;
 	}
@@ -304,7 +336,7 @@ static void key_pick(struct apply_series *s, size_t i, unsigned char *keys,
 	struct series_pick *p = &s->picks[i];
 	unsigned char *absent = xcalloc(nr ? nr : 1, 1);
 	struct sha1 ctx;
-	size_t j, k, n, alloc = 0, nr_absent = 0;
+	size_t *deps = NULL, nr_deps = 0, j, k, n, alloc = 0, nr_absent = 0;
 	const char *slash;
 	int moving;
 
@@ -312,20 +344,20 @@ static void key_pick(struct apply_series *s, size_t i, unsigned char *keys,
 	sha1_update(&ctx, salt, sizeof(salt));
 	sha1_update(&ctx, p->id.id, GIT_OID_RAWSZ);
 	/* Every pick that followed renames may have changed its paths. */
-	add_deps(p, &alloc, find_slot(moves, "", 0, 0));
+	add_deps(&deps, &nr_deps, &alloc, find_slot(moves, "", 0, 0));
 	for (j = 0; j < nr; j++) {
 		sha1_update(&ctx, paths[j], strlen(paths[j]) + 1);
 		absent[j] = (unsigned char)hash_entry(&ctx, tip, paths[j], cache);
 		nr_absent += absent[j];
-		add_deps(p, &alloc, find_slot(files, paths[j],
-					      strlen(paths[j]), 0));
-		add_deps(p, &alloc, find_slot(dirs, paths[j],
-					      strlen(paths[j]), 0));
+		add_deps(&deps, &nr_deps, &alloc,
+			 find_slot(files, paths[j], strlen(paths[j]), 0));
+		add_deps(&deps, &nr_deps, &alloc,
+			 find_slot(dirs, paths[j], strlen(paths[j]), 0));
 		for (slash = strchr(paths[j], '/'); slash;
 		     slash = strchr(slash + 1, '/'))
-			add_deps(p, &alloc, find_slot(files, paths[j],
-						      (size_t)(slash - paths[j]),
-						      0));
+			add_deps(&deps, &nr_deps, &alloc,
+				 find_slot(files, paths[j],
+					   (size_t)(slash - paths[j]), 0));
 	}
 	/*
 	 * Following renames reads the whole of the tree picked onto and
@@ -341,13 +373,14 @@ static void key_pick(struct apply_series *s, size_t i, unsigned char *keys,
 		sha1_update(&ctx, git_tree_id(tip)->id, GIT_OID_RAWSZ);
 		sha1_update(&ctx, before, SHA1_RAWSZ);
 		p->after_all = 1;
-		p->nr_deps = 0;
+		nr_deps = 0;
 	}
-	QSORT(p->deps, p->nr_deps, cmp_pos);
-	for (k = 0, n = 0; k < p->nr_deps; k++)
-		if (!n || p->deps[n - 1] != p->deps[k])
-			p->deps[n++] = p->deps[k];
-	p->nr_deps = n;
+	QSORT(deps, nr_deps, cmp_pos);
+	for (k = 0, n = 0; k < nr_deps; k++)
+		if (!n || deps[n - 1] != deps[k])
+			deps[n++] = deps[k];
+	p->deps = deps_of(deps, n);
+	free(deps);
 	key_deps(&ctx, keys, p, paths, nr, *files, *dirs, moved);
 	sha1_final(keys + i * SHA1_RAWSZ, &ctx);
 	if (moving) {
@@ -371,7 +404,7 @@ struct keyed_pick {
 	git_oid id;
 	unsigned char key[SHA1_RAWSZ];
 	unsigned char before[SHA1_RAWSZ], moved[SHA1_RAWSZ];
-	size_t *deps, nr_deps;
+	struct pick_deps *deps;
 	int after_all;
 };
 
@@ -395,7 +428,7 @@ struct trialcache_keyed {
 static void keyed_truncate(struct trialcache_keyed *k, size_t nr)
 {
 	while (k->nr > nr)
-		free(k->picks[--k->nr].deps);
+		pick_deps_unref(k->picks[--k->nr].deps);
 }
 
 static void free_keyed(struct trialcache_keyed *k)
@@ -466,10 +499,7 @@ static void key_again(struct apply_series *s, size_t i, unsigned char *keys,
 	memcpy(keys + i * SHA1_RAWSZ, kp->key, SHA1_RAWSZ);
 	memcpy(before, kp->before, SHA1_RAWSZ);
 	memcpy(moved, kp->moved, SHA1_RAWSZ);
-	p->deps = xcalloc(kp->nr_deps ? kp->nr_deps : 1, sizeof(*p->deps));
-	if (kp->nr_deps)
-		memcpy(p->deps, kp->deps, kp->nr_deps * sizeof(*p->deps));
-	p->nr_deps = kp->nr_deps;
+	p->deps = pick_deps_ref(kp->deps);
 	p->after_all = kp->after_all;
 	register_pick(i, paths, nr, kp->after_all, files, dirs, moves);
 }
@@ -493,10 +523,7 @@ static void keyed_put(struct trialcache *cache, const git_oid *onto,
 	memcpy(kp->key, keys + i * SHA1_RAWSZ, SHA1_RAWSZ);
 	memcpy(kp->before, before, SHA1_RAWSZ);
 	memcpy(kp->moved, moved, SHA1_RAWSZ);
-	kp->deps = xcalloc(p->nr_deps ? p->nr_deps : 1, sizeof(*kp->deps));
-	if (p->nr_deps)
-		memcpy(kp->deps, p->deps, p->nr_deps * sizeof(*kp->deps));
-	kp->nr_deps = p->nr_deps;
+	kp->deps = pick_deps_ref(p->deps);
 	kp->after_all = p->after_all;
 }
 

@@ -33,7 +33,7 @@ void apply_series_unref(struct apply_series *s)
 		return;
 	for (i = 0; i < s->nr; i++) {
 		forget_changes(&s->picks[i]);
-		free(s->picks[i].deps);
+		pick_deps_unref(s->picks[i].deps);
 	}
 	free(s->picks);
 	free(s->before);
@@ -266,11 +266,12 @@ static int series_build(struct apply_series *s, git_repository *repo,
 		 * A pick after all the earlier ones needs each of them:
 		 * once for the latest such (the others are below it).
 		 */
-		nr_needs = p->after_all ? (i < all_below ? i : 0) : p->nr_deps;
+		nr_needs = p->after_all ? (i < all_below ? i : 0) :
+			   p->deps ? p->deps->nr : 0;
 		if (p->after_all && i < all_below)
 			all_below = i;
 		for (j = 0; j < nr_needs; j++) {
-			size_t at = p->after_all ? j : p->deps[j];
+			size_t at = p->after_all ? j : p->deps->at[j];
 			const struct series_pick *d = &s->picks[at];
 			enum series_act *a = &act[at];
 
