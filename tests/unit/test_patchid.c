@@ -638,7 +638,7 @@ static void test_cache_fill(void **state)
 	char want[GIT_OID_HEXSZ + 1], hex[GIT_OID_HEXSZ + 1];
 	git_oid ids[ARRAY_SIZE(revs)];
 	struct patchid_cache cache;
-	size_t i;
+	size_t i, limit = 0, after = 0;
 
 	for (i = 0; i < ARRAY_SIZE(revs); i++) {
 		git_commit *c = lookup(f, revs[i]);
@@ -647,9 +647,15 @@ static void test_cache_fill(void **state)
 		git_commit_free(c);
 	}
 	patchid_cache_init(&cache, "");
+	assert_int_equal(git_libgit2_opts(GIT_OPT_GET_MWINDOW_MAPPED_LIMIT,
+					  &limit), 0);
 	assert_int_equal(patchid_cache_fill(&cache, f->repo, ids,
 					    ARRAY_SIZE(ids), 2), 0);
 	assert_int_equal(cache.computed, 4);
+	/* The workers' maps are counted while they run, not after. */
+	assert_int_equal(git_libgit2_opts(GIT_OPT_GET_MWINDOW_MAPPED_LIMIT,
+					  &after), 0);
+	assert_int_equal(after, limit);
 	for (i = 0; i < ARRAY_SIZE(revs); i++) {
 		assert_true(patchid_cache_has(&cache, &ids[i]));
 		our_patch_id(f, revs[i], want);
