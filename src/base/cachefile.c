@@ -35,11 +35,16 @@ void cachefile_sum_init(struct cachefile_sum *s, enum cachefile_sum_kind kind)
 	sha1_init(&s->sha1);
 }
 
+static int is_hash64(enum cachefile_sum_kind kind)
+{
+	return kind == CACHEFILE_HASH64 || kind == CACHEFILE_HASH64_RAW;
+}
+
 void cachefile_sum_update(struct cachefile_sum *s, const void *buf, size_t len)
 {
 	const unsigned char *p = buf;
 
-	if (s->kind != CACHEFILE_HASH64) {
+	if (!is_hash64(s->kind)) {
 		sha1_update(&s->sha1, buf, len);
 		return;
 	}
@@ -64,31 +69,41 @@ void cachefile_sum_update(struct cachefile_sum *s, const void *buf, size_t len)
 	}
 }
 
-void cachefile_sum_raw(const struct cachefile_sum *s, unsigned char *raw)
+/* The 64-bit hash of what was fed so far, s left as it was. */
+static uint64_t hash64_of(const struct cachefile_sum *s)
 {
-	struct sha1 ctx = s->sha1;
-
-	sha1_final(raw, &ctx);
-}
-
-void cachefile_sum_hex(const struct cachefile_sum *s, char *hex)
-{
-	unsigned char raw[SHA1_RAWSZ];
 	struct cachefile_sum y = *s;
-	size_t i;
 
-	if (s->kind != CACHEFILE_HASH64) {
-		cachefile_sum_raw(s, raw);
-		for (i = 0; i < SHA1_RAWSZ; i++)
-			snprintf(hex + 2 * i, 3, "%02x", raw[i]);
-		return;
-	}
 	hash_word(&y, y.tail, y.ntail);
 	y.h ^= y.len;
 	y.h ^= y.h >> 33;
 	y.h *= 0xff51afd7ed558ccdULL;
 	y.h ^= y.h >> 33;
-	snprintf(hex, 17, "%016llx", (unsigned long long)y.h);
+	return y.h;
+}
+
+void cachefile_sum_raw(const struct cachefile_sum *s, unsigned char *raw)
+{
+	uint64_t h = hash64_of(s);
+	size_t i;
+
+	for (i = 0; i < CACHEFILE_RAWSZ; i++)
+		raw[i] = (unsigned char)(h >> (8 * i));
+}
+
+void cachefile_sum_hex(const struct cachefile_sum *s, char *hex)
+{
+	unsigned char raw[SHA1_RAWSZ];
+	struct sha1 ctx = s->sha1;
+	size_t i;
+
+	if (s->kind == CACHEFILE_HASH64) {
+		snprintf(hex, 17, "%016llx", (unsigned long long)hash64_of(s));
+		return;
+	}
+	sha1_final(raw, &ctx);
+	for (i = 0; i < SHA1_RAWSZ; i++)
+		snprintf(hex + 2 * i, 3, "%02x", raw[i]);
 }
 
 /* The digits of a checksum line of the kind. */
@@ -133,7 +148,7 @@ int cachefile_check_binary_header(const char *buf, size_t len,
 {
 	uint32_t v;
 
-	if (len < MAGIC_LEN + 8 + SHA1_RAWSZ || memcmp(buf, magic, MAGIC_LEN))
+	if (len < MAGIC_LEN + 4 || memcmp(buf, magic, MAGIC_LEN))
 		return CACHEFILE_FOREIGN;
 	memcpy(&v, buf + MAGIC_LEN, 4);
 	return ntohl(v) == version ? CACHEFILE_OK : CACHEFILE_OTHER_VERSION;
@@ -154,13 +169,13 @@ void cachefile_seal(struct strbuf *sb, enum cachefile_sum_kind kind,
 
 	cachefile_sum_init(&s, kind);
 	cachefile_sum_update(&s, sb->buf, sb->len);
-	if (kind == CACHEFILE_SHA1_RAW) {
-		unsigned char raw[SHA1_RAWSZ];
+	if (kind == CACHEFILE_HASH64_RAW) {
+		unsigned char raw[CACHEFILE_RAWSZ];
 
 		cachefile_sum_raw(&s, raw);
 		if (digest)
-			memcpy(digest, raw, SHA1_RAWSZ);
-		strbuf_add(sb, raw, SHA1_RAWSZ);
+			memcpy(digest, raw, CACHEFILE_RAWSZ);
+		strbuf_add(sb, raw, CACHEFILE_RAWSZ);
 		return;
 	}
 	cachefile_add_sum(sb, &s);
@@ -169,14 +184,14 @@ void cachefile_seal(struct strbuf *sb, enum cachefile_sum_kind kind,
 static int verify_raw(const char *buf, size_t len, size_t *body,
 		      struct cachefile_sum *s)
 {
-	unsigned char raw[SHA1_RAWSZ];
+	unsigned char raw[CACHEFILE_RAWSZ];
 
-	if (len < SHA1_RAWSZ)
+	if (len < CACHEFILE_RAWSZ)
 		return CACHEFILE_CUT;
-	*body = len - SHA1_RAWSZ;
+	*body = len - CACHEFILE_RAWSZ;
 	cachefile_sum_update(s, buf, *body);
 	cachefile_sum_raw(s, raw);
-	return memcmp(raw, buf + *body, SHA1_RAWSZ) ? CACHEFILE_MISMATCH :
+	return memcmp(raw, buf + *body, CACHEFILE_RAWSZ) ? CACHEFILE_MISMATCH :
 						      CACHEFILE_OK;
 }
 
@@ -190,7 +205,7 @@ int cachefile_verify(const char *buf, size_t len, enum cachefile_sum_kind kind,
 	int ret;
 
 	cachefile_sum_init(&s, kind);
-	if (kind == CACHEFILE_SHA1_RAW) {
+	if (kind == CACHEFILE_HASH64_RAW) {
 		ret = verify_raw(buf, len, body, &s);
 	} else {
 		/* The last line, not the first, "checksum ..." with its newline. */

@@ -285,7 +285,7 @@ int scan_memo_in_range(const struct scan_memo *m, const git_oid *id)
 int scancache_save(struct scancache *c)
 {
 	struct strbuf sb = STRBUF_INIT;
-	unsigned char digest[SHA1_RAWSZ];
+	unsigned char digest[CACHEFILE_RAWSZ];
 	size_t i;
 	int ret;
 
@@ -310,8 +310,8 @@ int scancache_save(struct scancache *c)
 		strbuf_addch(&sb, s->found);
 		strbuf_add(&sb, s->id.id, GIT_OID_RAWSZ);
 	}
-	cachefile_seal(&sb, CACHEFILE_SHA1_RAW, digest);
-	if (c->has_loaded && !memcmp(digest, c->loaded, SHA1_RAWSZ)) {
+	cachefile_seal(&sb, CACHEFILE_HASH64_RAW, digest);
+	if (c->has_loaded && !memcmp(digest, c->loaded, CACHEFILE_RAWSZ)) {
 		c->dirty = 0;
 		strbuf_release(&sb);
 		return 0;
@@ -417,7 +417,7 @@ void scancache_load(struct scancache *c)
 	status = cachefile_check_binary_header(sb.buf, sb.len, magic,
 					       SCANCACHE_VERSION);
 	if (!status)
-		status = cachefile_verify(sb.buf, sb.len, CACHEFILE_SHA1_RAW,
+		status = cachefile_verify(sb.buf, sb.len, CACHEFILE_HASH64_RAW,
 					  &body, &sum);
 	if (status) {
 		why = cachefile_why(status, "not a stablepick scan cache");

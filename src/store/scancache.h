@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/cachefile.h"
 #include "base/sha1.h"
 
 /*
@@ -44,14 +45,14 @@
  *       base, u32 commits after the base
  *     u32 number of subjects, then each: 20-byte upstream tip, u32
  *       length, subject, u8 found, 20-byte commit id (zeros: none)
- *     20-byte SHA-1 of everything before it
+ *     8-byte 64-bit hash of everything before it (cachefile.h)
  *
  * A file with another magic or version, a wrong checksum or a record
  * that runs past the end is not trusted: a warning names it and the run
  * goes on as if there were no cache (the next save replaces it).
  */
 
-#define SCANCACHE_VERSION 3
+#define SCANCACHE_VERSION 4
 
 struct scan_memo_hit {
 	git_oid id;
@@ -98,7 +99,7 @@ struct scancache {
 	int dirty;
 	/* The checksum of the file as loaded: an unchanged cache is not
 	   written again (a warm run would rewrite megabytes). */
-	unsigned char loaded[SHA1_RAWSZ];
+	unsigned char loaded[CACHEFILE_RAWSZ];
 	int has_loaded;
 };
 

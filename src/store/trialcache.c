@@ -348,7 +348,7 @@ int trialcache_save(struct trialcache *c)
 	}
 	cachefile_put_u32(&sb, n);
 	strbuf_add(&sb, body.buf, body.len);
-	cachefile_seal(&sb, CACHEFILE_SHA1_RAW, NULL);
+	cachefile_seal(&sb, CACHEFILE_HASH64_RAW, NULL);
 	ret = cachefile_write(c->path, &sb, "trial cache");
 	if (!ret) {
 		c->generation = gen;
@@ -458,7 +458,7 @@ void trialcache_load(struct trialcache *c)
 	status = cachefile_check_binary_header(sb.buf, sb.len, magic,
 					       TRIALCACHE_VERSION);
 	if (!status)
-		status = cachefile_verify(sb.buf, sb.len, CACHEFILE_SHA1_RAW,
+		status = cachefile_verify(sb.buf, sb.len, CACHEFILE_HASH64_RAW,
 					  &body, NULL);
 	if (status) {
 		why = cachefile_why(status, "not a stablepick trial cache");

@@ -42,7 +42,7 @@
  *           u32 mode (0: removed), 20-byte id
  *     u32 number of blames, then each: 20-byte key,
  *       u32 generation last used, u32 commits, then each: 20-byte id
- *     20-byte SHA-1 of everything before it
+ *     8-byte 64-bit hash of everything before it (cachefile.h)
  *
  * Its size is bounded: what no run of the last TRIALCACHE_RUNS that
  * wrote the file used is dropped.  A file with another magic or
@@ -51,7 +51,7 @@
  * cache (the next save replaces it).
  */
 
-#define TRIALCACHE_VERSION 2
+#define TRIALCACHE_VERSION 3
 #define TRIALCACHE_RUNS 8
 
 /* One entry a pick changed: the path, the new mode (0: removed) and id. */

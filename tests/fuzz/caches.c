@@ -44,7 +44,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 
 /* The checksum each reader checks; the ledger and the state have none. */
 static const int kinds[5] = {
-	CACHEFILE_SHA1_RAW, CACHEFILE_SHA1_RAW, CACHEFILE_SHA1, -1, -1,
+	CACHEFILE_HASH64_RAW, CACHEFILE_HASH64_RAW, CACHEFILE_SHA1, -1, -1,
 };
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

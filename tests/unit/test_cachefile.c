@@ -16,7 +16,7 @@
 static void sealed(struct strbuf *sb, enum cachefile_sum_kind kind)
 {
 	strbuf_reset(sb);
-	if (kind == CACHEFILE_SHA1_RAW) {
+	if (kind == CACHEFILE_HASH64_RAW) {
 		cachefile_add_binary_header(sb, "stablepick test", 3);
 		strbuf_add(sb, "\0\1\2records\xff", 11);
 	} else {
@@ -29,7 +29,7 @@ static void sealed(struct strbuf *sb, enum cachefile_sum_kind kind)
 static void test_every_byte(void **state)
 {
 	static const enum cachefile_sum_kind kinds[] = {
-		CACHEFILE_SHA1, CACHEFILE_HASH64, CACHEFILE_SHA1_RAW,
+		CACHEFILE_SHA1, CACHEFILE_HASH64, CACHEFILE_HASH64_RAW,
 	};
 	struct strbuf sb = STRBUF_INIT;
 	size_t k, i, body;
@@ -57,7 +57,7 @@ static void test_every_byte(void **state)
 			assert_int_not_equal(cachefile_verify(sb.buf, i, kinds[k],
 							      &body, NULL),
 					     CACHEFILE_OK);
-		strbuf_addch(&sb, kinds[k] == CACHEFILE_SHA1_RAW ? '\0' : '\n');
+		strbuf_addch(&sb, kinds[k] == CACHEFILE_HASH64_RAW ? '\0' : '\n');
 		assert_int_not_equal(cachefile_verify(sb.buf, sb.len, kinds[k],
 						      &body, NULL), CACHEFILE_OK);
 	}
