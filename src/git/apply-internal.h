@@ -139,7 +139,7 @@ void apply_series_unref(struct apply_series *s);
  * order by series_keys_add(), in apply-keys.c:
  *
  *     series_keys_init(&k, cache, tip, onto, picks, nr);
- *     for each pick i: series_keys_add(&k, s, i, picks[i], paths, n);
+ *     for each pick i: series_keys_add(&k, s, i, paths, in_parent, n);
  *         ... k.keys + i * SHA1_RAWSZ is its key ...
  *     series_keys_release(&k);
  *
@@ -163,11 +163,13 @@ void series_keys_init(struct series_keys *k, struct trialcache *cache,
 		      const git_tree *tip, const git_oid *onto,
 		      const git_commit *const *picks, size_t nr);
 /*
- * The key of pick i of s, whose paths are paths[0..nr), into k->keys,
- * and the earlier picks it depends on into s->picks[i].deps.
+ * The key of pick i of s, whose paths are paths[0..nr) (and in_parent
+ * their flags, as apply_pick_paths() gives them), into k->keys, and the
+ * earlier picks it depends on into s->picks[i].deps.
  */
 void series_keys_add(struct series_keys *k, struct apply_series *s, size_t i,
-		     const git_commit *pick, char *const *paths, size_t nr);
+		     char *const *paths, const unsigned char *in_parent,
+		     size_t nr);
 void series_keys_release(struct series_keys *k);
 
 /*

@@ -400,16 +400,18 @@ int apply_series_check_cached(struct apply_result *out, git_repository *repo,
 	series_keys_init(&k, cache, tip, &s->onto, picks, nr);
 	for (i = 0; !ret && i < nr; i++) {
 		char *const *paths;
+		const unsigned char *in_parent;
 		const struct trial_record *rec;
 		size_t nr_paths;
 
 		git_oid_cpy(&s->picks[i].id, git_commit_id(picks[i]));
-		paths = apply_pick_paths(cache, repo, picks[i], &nr_paths);
+		paths = apply_pick_paths(cache, repo, picks[i], &nr_paths,
+					 &in_parent);
 		if (!paths) {
 			ret = -1;
 			break;
 		}
-		series_keys_add(&k, s, i, picks[i], paths, nr_paths);
+		series_keys_add(&k, s, i, paths, in_parent, nr_paths);
 		rec = trialcache_find(cache, k.keys + i * SHA1_RAWSZ);
 		if (!rec) {
 			want[i] = 1;

@@ -216,10 +216,12 @@ int apply_series_check_cached(struct apply_result *out, git_repository *repo,
 /*
  * The paths pick changes against its first parent, sorted and unique,
  * as a trial pick's key has them: those cache keeps (borrowed from it,
- * until it is released), else found and kept there.  NULL after an
- * error message.
+ * until it is released), else found and kept there.  If in_parent is
+ * not NULL, with a flag for each path (borrowed too): 1 when the
+ * parent has a file there, not a gitlink.  NULL after an error message.
  */
 char *const *apply_pick_paths(struct trialcache *cache, git_repository *repo,
-			      const git_commit *pick, size_t *nr);
+			      const git_commit *pick, size_t *nr,
+			      const unsigned char **in_parent);
 
 #endif

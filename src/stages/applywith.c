@@ -109,7 +109,7 @@ static int commit_paths(char ***out, size_t *nr, struct trialcache *cache,
 	*out = NULL;
 	*nr = 0;
 	if (cache) {
-		known = apply_pick_paths(cache, repo, commit, nr);
+		known = apply_pick_paths(cache, repo, commit, nr, NULL);
 		if (!known)
 			return -1;
 	} else {

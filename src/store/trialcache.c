@@ -23,6 +23,7 @@ struct trialcache_paths {
 	uint32_t stamp;
 	int used;
 	char **paths;
+	unsigned char *in_parent;	/* per path: a blob in the parent */
 	size_t nr;
 	UT_hash_handle hh;
 };
@@ -46,6 +47,16 @@ static char **copy_strings(char *const *v, size_t nr)
 	return copy;
 }
 
+/* A copy of nr bytes of v; zeros when v is NULL. */
+static unsigned char *copy_flags(const unsigned char *v, size_t nr)
+{
+	unsigned char *copy = xcalloc(nr ? nr : 1, 1);
+
+	if (v && nr)
+		memcpy(copy, v, nr);
+	return copy;
+}
+
 void trial_record_release(struct trial_record *r)
 {
 	size_t i;
@@ -66,6 +77,7 @@ static void free_result(struct trialcache_result *e)
 static void free_paths(struct trialcache_paths *e)
 {
 	free_string_array(e->paths, e->nr);
+	free(e->in_parent);
 	free(e);
 }
 
@@ -193,7 +205,7 @@ void trialcache_put(struct trialcache *c, const unsigned char *key,
 }
 
 char *const *trialcache_find_paths(struct trialcache *c, const git_oid *id,
-				   size_t *nr)
+				   size_t *nr, const unsigned char **in_parent)
 {
 	struct trialcache_paths *e;
 
@@ -202,11 +214,14 @@ char *const *trialcache_find_paths(struct trialcache *c, const git_oid *id,
 		return NULL;
 	e->used = 1;
 	*nr = e->nr;
+	if (in_parent)
+		*in_parent = e->in_parent;
 	return e->paths;
 }
 
 void trialcache_put_paths(struct trialcache *c, const git_oid *id,
-			  char *const *paths, size_t nr)
+			  char *const *paths, const unsigned char *in_parent,
+			  size_t nr)
 {
 	struct trialcache_paths *e;
 
@@ -217,6 +232,7 @@ void trialcache_put_paths(struct trialcache *c, const git_oid *id,
 	git_oid_cpy(&e->id, id);
 	e->used = 1;
 	e->paths = copy_strings(paths, nr);
+	e->in_parent = copy_flags(in_parent, nr);
 	e->nr = nr;
 	HASH_ADD(hh, c->paths, id, sizeof(e->id), e);
 	c->added = 1;
@@ -311,6 +327,7 @@ int trialcache_save(struct trialcache *c)
 		strbuf_add(&body, p->id.id, GIT_OID_RAWSZ);
 		cachefile_put_u32(&body, p->stamp);
 		cachefile_put_strings(&body, p->paths, p->nr);
+		strbuf_add(&body, p->in_parent, p->nr);
 		n++;
 	}
 	cachefile_put_u32(&sb, n);
@@ -362,12 +379,18 @@ int trialcache_save(struct trialcache *c)
 static void parse_paths(struct trialcache *c, struct cachefile_reader *r)
 {
 	struct trialcache_paths *e = xcalloc(1, sizeof(*e)), *old;
-	const unsigned char *id = cachefile_take(r, GIT_OID_RAWSZ);
+	const unsigned char *id = cachefile_take(r, GIT_OID_RAWSZ), *flags;
+	size_t i;
 
 	if (id)
 		git_oid_fromraw(&e->id, id);
 	e->stamp = cachefile_get_u32(r);
 	e->paths = cachefile_get_strings(r, &e->nr);
+	flags = cachefile_take(r, e->nr);
+	for (i = 0; flags && i < e->nr; i++)
+		if (flags[i] > 1)
+			r->bad = 1;
+	e->in_parent = copy_flags(flags, e->nr);
 	HASH_FIND(hh, c->paths, &e->id, sizeof(e->id), old);
 	if (r->bad || old) {
 		r->bad = 1;

@@ -34,7 +34,9 @@
  *     u32 version (TRIALCACHE_VERSION)
  *     u32 generation (the runs that wrote the file, counted)
  *     u32 number of path lists, then each: 20-byte commit id,
- *       u32 generation last used, u32 paths, then each: u32 length, bytes
+ *       u32 generation last used, u32 paths, then each: u32 length, bytes;
+ *       then for each path a byte, 1 when the first parent has a file
+ *       (not a gitlink) there
  *     u32 number of results, then each: 20-byte key,
  *       u32 generation last used, u8 applies,
  *       u32 conflicts, then each: u32 length, bytes,
@@ -51,7 +53,7 @@
  * cache (the next save replaces it).
  */
 
-#define TRIALCACHE_VERSION 3
+#define TRIALCACHE_VERSION 4
 #define TRIALCACHE_RUNS 8
 
 /* One entry a pick changed: the path, the new mode (0: removed) and id. */
@@ -116,13 +118,16 @@ void trialcache_put(struct trialcache *c, const unsigned char *key,
 
 /*
  * The paths commit id changes (sorted), marked used; NULL when not
- * known.
+ * known.  With them, if in_parent is not NULL, a flag for each: 1 when
+ * its first parent has a file there (not a gitlink), as a trial pick's
+ * key asks (apply-keys.c).
  */
 char *const *trialcache_find_paths(struct trialcache *c, const git_oid *id,
-				   size_t *nr);
-/* Keeps a copy of the nr paths of id. */
+				   size_t *nr, const unsigned char **in_parent);
+/* Keeps a copy of the nr paths of id and of their flags. */
 void trialcache_put_paths(struct trialcache *c, const git_oid *id,
-			  char *const *paths, size_t nr);
+			  char *const *paths, const unsigned char *in_parent,
+			  size_t nr);
 
 /*
  * What a tree has at a path, as a trial pick's key hashes it

@@ -544,6 +544,66 @@ static void test_series_keys_kept(void **state)
 	free(path);
 }
 
+/*
+ * A pick's paths come with whether its parent has a file at each (the
+ * key asks it of a path the branch lacks), computed with the paths and
+ * kept with them in the file: a moved file's old path yes and new path
+ * no, a new directory's file no, a modified or deleted file yes.
+ */
+static void test_pick_paths_in_parent(void **state)
+{
+	static const struct {
+		const char *spec, *path;
+		unsigned char in_parent;
+	} want[] = {
+		{ "r-move", "fs/f.c", 1 },
+		{ "r-move", "fs/g/f.c", 0 },
+		{ "p-newdir", "fs/newfs/super.c", 0 },
+		{ "p-moved", "fs/g/f.c", 1 },
+		{ "p-movedel", "fs/g/f.c", 1 },
+	};
+	struct fixture *f = *state;
+	char *path = xstrfmt("%s/.git/trial-cache-paths", f->dir);
+	struct trialcache first, again;
+	size_t i, j, nr;
+
+	trialcache_init(&first, path);
+	for (i = 0; i < ARRAY_SIZE(want); i++) {
+		git_commit *c = lookup(f, want[i].spec);
+		const unsigned char *in_parent = NULL;
+		char *const *paths = apply_pick_paths(&first, f->repo, c, &nr,
+						      &in_parent);
+
+		assert_non_null(paths);
+		for (j = 0; j < nr && strcmp(paths[j], want[i].path); j++)
+			;
+		assert_true(j < nr);
+		assert_int_equal(in_parent[j], want[i].in_parent);
+		git_commit_free(c);
+	}
+	assert_int_equal(trialcache_save(&first), 0);
+	trialcache_release(&first);
+
+	/* Read back from the file, not found again. */
+	trialcache_init(&again, path);
+	trialcache_load(&again);
+	for (i = 0; i < ARRAY_SIZE(want); i++) {
+		git_commit *c = lookup(f, want[i].spec);
+		const unsigned char *in_parent = NULL;
+		char *const *paths = trialcache_find_paths(&again,
+						git_commit_id(c), &nr, &in_parent);
+
+		assert_non_null(paths);
+		for (j = 0; j < nr && strcmp(paths[j], want[i].path); j++)
+			;
+		assert_true(j < nr);
+		assert_int_equal(in_parent[j], want[i].in_parent);
+		git_commit_free(c);
+	}
+	trialcache_release(&again);
+	free(path);
+}
+
 /* The tree of the commit spec names. */
 static git_tree *tree_of(struct fixture *f, const char *spec)
 {
@@ -696,6 +756,7 @@ int main(void)
 		cmocka_unit_test(test_renames_commit),
 		cmocka_unit_test(test_series_follows_rename),
 		cmocka_unit_test(test_series_keys_kept),
+		cmocka_unit_test(test_pick_paths_in_parent),
 		cmocka_unit_test(test_renames_onto_kept),
 		cmocka_unit_test(test_file_merges_kept),
 		cmocka_unit_test(test_treediff_added),
