@@ -4,6 +4,7 @@
 
 #include <stdarg.h>
 #include <string.h>
+#include <uthash.h>
 
 static const char *const verdict_names[VERDICT__COUNT] = {
 	[VERDICT_PROPOSED] = "proposed",
@@ -140,10 +141,136 @@ static void candidate_free(struct candidate *c)
 	free(c);
 }
 
+/* The candidates that add a path (candidate_list_added_before()). */
+struct added_path {
+	const char *path;		/* borrowed from a candidate */
+	const struct candidate **by;	/* in l's order when made */
+	size_t nr, alloc;
+	UT_hash_handle hh;
+};
+
+struct candidate_added_index {
+	struct candidate **items;	/* l's, when it was made */
+	size_t nr;
+	struct added_path *paths;
+};
+
+static void drop_added(struct candidate_list *l)
+{
+	struct added_path *e, *tmp;
+
+	if (!l->added)
+		return;
+	HASH_ITER(hh, l->added->paths, e, tmp) {
+		HASH_DEL(l->added->paths, e);
+		free(e->by);
+		free(e);
+	}
+	free(l->added);
+	l->added = NULL;
+}
+
+/* Whether a adds path: one of its paths, not one of its old paths. */
+static int adds(const struct candidate *a, const char *path)
+{
+	size_t j, k;
+
+	for (j = 0; j < a->nr_paths; j++) {
+		if (strcmp(a->paths[j], path))
+			continue;
+		for (k = 0; k < a->nr_old_paths; k++)
+			if (!strcmp(a->old_paths[k], path))
+				break;
+		if (k == a->nr_old_paths)
+			return 1;
+	}
+	return 0;
+}
+
+static struct candidate_added_index *added_index(struct candidate_list *l)
+{
+	struct candidate_added_index *x = l->added;
+	size_t i, j;
+
+	if (x && x->items == l->items && x->nr == l->nr)
+		return x;
+	drop_added(l);
+	x = l->added = xcalloc(1, sizeof(*x));
+	x->items = l->items;
+	x->nr = l->nr;
+	for (i = 0; i < l->nr; i++) {
+		const struct candidate *a = l->items[i];
+
+		for (j = 0; j < a->nr_paths; j++) {
+			const char *path = a->paths[j];
+			struct added_path *e;
+
+			if (!adds(a, path))
+				continue;
+			HASH_FIND_STR(x->paths, path, e);
+			if (!e) {
+				e = xcalloc(1, sizeof(*e));
+				e->path = path;
+				HASH_ADD_KEYPTR(hh, x->paths, e->path,
+						strlen(e->path), e);
+			}
+			if (e->nr && e->by[e->nr - 1] == a)
+				continue;
+			ALLOC_GROW(e->by, e->nr + 1, e->alloc);
+			e->by[e->nr++] = a;
+		}
+	}
+	return x;
+}
+
+/* The answer by a scan of l before pos. */
+static const struct candidate *added_before_scan(const struct candidate_list *l,
+						 size_t pos, const char *path)
+{
+	size_t i;
+
+	for (i = pos; i-- > 0;)
+		if (adds(l->items[i], path))
+			return l->items[i];
+	return NULL;
+}
+
+const struct candidate *candidate_list_added_before(const struct candidate_list *l,
+						    const struct candidate *c,
+						    const char *path)
+{
+	const struct candidate *best = NULL;
+	struct candidate_added_index *x;
+	struct added_path *e;
+	size_t pos = c->order, k;
+
+	if (pos >= l->nr || l->items[pos] != c) {
+		const struct candidate *mine = candidate_list_find(l, &c->id);
+
+		if (!mine || mine->order >= l->nr || l->items[mine->order] != mine)
+			return NULL;
+		pos = mine->order;
+	}
+	/* A cache of l's, not a change of it: made again when l changes. */
+	x = added_index((struct candidate_list *)l);
+	HASH_FIND_STR(x->paths, path, e);
+	for (k = 0; e && k < e->nr; k++) {
+		const struct candidate *a = e->by[k];
+
+		/* Reordered: the index does not know the places. */
+		if (a->order >= l->nr || l->items[a->order] != a)
+			return added_before_scan(l, pos, path);
+		if (a->order < pos && (!best || a->order > best->order))
+			best = a;
+	}
+	return best;
+}
+
 void candidate_list_release(struct candidate_list *l)
 {
 	size_t i;
 
+	drop_added(l);
 	HASH_CLEAR(hh, l->by_id);
 	for (i = 0; i < l->nr; i++)
 		candidate_free(l->items[i]);
@@ -162,6 +289,7 @@ struct candidate *candidate_list_add(struct candidate_list *l,
 	apply_result_init(&c->apply);
 	apply_result_init(&c->queue_apply);
 	apply_result_init(&c->mail_apply);
+	drop_added(l);
 	c->order = l->nr;
 	ALLOC_GROW(l->items, l->nr, l->alloc);
 	l->items[l->nr++] = c;
@@ -264,6 +392,7 @@ void candidate_list_place_added(struct candidate_list *l, size_t added)
 	struct candidate **walked = l->items, **extra, **items;
 	size_t nr = l->nr - added, i = 0, j = 0, k = 0;
 
+	drop_added(l);
 	extra = xcalloc(added + 1, sizeof(*extra));
 	memcpy(extra, walked + nr, added * sizeof(*extra));
 	QSORT(extra, added, candidate_cmp_time);
@@ -359,6 +488,7 @@ static void prereqs_first(struct candidate_list *l)
 
 void candidate_list_sort(struct candidate_list *l)
 {
+	drop_added(l);
 	QSORT(l->items, l->nr, compare_candidates);
 	prereqs_first(l);
 }

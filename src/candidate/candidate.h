@@ -365,10 +365,13 @@ struct candidate {
 	UT_hash_handle hh;		/* keyed by id */
 };
 
+struct candidate_added_index;
 struct candidate_list {
 	struct candidate **items;
 	size_t nr, alloc;
 	struct candidate *by_id;	/* uthash head */
+	/* Who adds each path: candidate_list_added_before()'s, or NULL. */
+	struct candidate_added_index *added;
 };
 
 void candidate_list_init(struct candidate_list *l);
@@ -377,6 +380,25 @@ struct candidate *candidate_list_add(struct candidate_list *l,
 				     const git_oid *id);
 struct candidate *candidate_list_find(const struct candidate_list *l,
 				      const git_oid *id);
+
+/*
+ * The newest candidate of l before c that added path (one of its paths
+ * that is not among its old_paths: one that changed it does not count),
+ * or NULL; c is l's, or a copy of one of l's (by id), else NULL.  "Before" is by
+ * position in l, as c->order gives it; once l is reordered without
+ * updating the orders (candidate_list_sort()), a candidate is found by
+ * id and an order that does not match its place answers NULL, as a
+ * scan of the list would.
+ *
+ * The answers come from an index of the paths the candidates add, made
+ * on first use and made again when l has changed (candidate_list_add()
+ * and the others here drop it): the scan of every earlier candidate for
+ * each question was 0.2 s of a run over 32,000 candidates.  The paths
+ * of l's candidates must not change once asked about.
+ */
+const struct candidate *candidate_list_added_before(const struct candidate_list *l,
+						    const struct candidate *c,
+						    const char *path);
 
 /* The first evidence of that kind, or NULL. */
 const struct evidence *candidate_evidence(const struct candidate *c,

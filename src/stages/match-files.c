@@ -363,35 +363,6 @@ void match_renames_free(struct match_renames *r)
 	free(r);
 }
 
-const struct candidate *match_added_by(const struct candidate_list *l,
-				       const struct candidate *c,
-				       const char *path)
-{
-	size_t i, j, k, pos = c->order;
-
-	if (pos >= l->nr || l->items[pos] != c) {
-		const struct candidate *mine = candidate_list_find(l, &c->id);
-
-		if (!mine || mine->order >= l->nr || l->items[mine->order] != mine)
-			return NULL;
-		pos = mine->order;
-	}
-	for (i = pos; i-- > 0;) {
-		const struct candidate *a = l->items[i];
-
-		for (j = 0; j < a->nr_paths; j++) {
-			if (strcmp(a->paths[j], path))
-				continue;
-			for (k = 0; k < a->nr_old_paths; k++)
-				if (!strcmp(a->old_paths[k], path))
-					break;
-			if (k == a->nr_old_paths)
-				return a;
-		}
-	}
-	return NULL;
-}
-
 /* The renames of commit id, read once. */
 static const struct renames *renames_of(struct match *m, const git_oid *id)
 {
@@ -426,7 +397,7 @@ int match_renamed_from(struct match *m, const struct candidate_list *l,
 	const struct rename *rn;
 
 	*from = NULL;
-	*by = match_added_by(l, c, path);
+	*by = candidate_list_added_before(l, c, path);
 	if (!*by)
 		return 0;
 	r = renames_of(m, &(*by)->id);

@@ -174,17 +174,8 @@ int match_branch_has_moved(struct match *m, const struct candidate *c,
 #define MATCH_RENAMES_MAX 8
 
 /*
- * The newest candidate of l before c that added path (one that changed
- * it does not count), or NULL; c is l's, or a copy of one of l's (by
- * id), else NULL.
- */
-const struct candidate *match_added_by(const struct candidate_list *l,
-				       const struct candidate *c,
-				       const char *path);
-
-/*
  * The name path had before a rename of the range: *by is
- * match_added_by(l, c, path), and *from, when *by deleted a file at
+ * candidate_list_added_before(l, c, path), and *from, when *by deleted a file at
  * least 50% similar as it added path (git's rename detection:
  * git/renames.h), that file's path (borrowed from m), else NULL.  0, or
  * -1 after an error message.  Called again with *by and *from, it

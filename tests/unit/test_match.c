@@ -18,6 +18,7 @@
 #include "formats/rules.h"
 #include "stages/scan.h"
 #include "base/strbuf.h"
+#include "base/util.h"
 #include "testrepo.h"
 
 struct fixture {
@@ -500,6 +501,111 @@ static void test_descends(void **state)
 					&f->scan.candidates.items[0]->id), 0);
 }
 
+/* What candidate_list_added_before() answers, by a scan of l. */
+static const struct candidate *added_by_scan(const struct candidate_list *l,
+					     size_t pos, const char *path)
+{
+	size_t i, j, k;
+
+	for (i = pos; i-- > 0;) {
+		const struct candidate *a = l->items[i];
+
+		for (j = 0; j < a->nr_paths; j++) {
+			if (strcmp(a->paths[j], path))
+				continue;
+			for (k = 0; k < a->nr_old_paths; k++)
+				if (!strcmp(a->old_paths[k], path))
+					break;
+			if (k == a->nr_old_paths)
+				return a;
+		}
+	}
+	return NULL;
+}
+
+static void add_path(struct candidate *c, const char *path, int old)
+{
+	ALLOC_GROW(c->paths, c->nr_paths + 1, c->alloc_paths);
+	c->paths[c->nr_paths++] = xstrdup(path);
+	if (!old)
+		return;
+	ALLOC_GROW(c->old_paths, c->nr_old_paths + 1, c->alloc_old_paths);
+	c->old_paths[c->nr_old_paths++] = xstrdup(path);
+}
+
+/* Every candidate, every path: the index answers as a scan does. */
+static void check_added_all(const struct candidate_list *l,
+			    const char *const *paths, size_t nr_paths)
+{
+	size_t i, p;
+
+	for (i = 0; i < l->nr; i++) {
+		const struct candidate *c = l->items[i];
+		int placed = c->order < l->nr && l->items[c->order] == c;
+
+		for (p = 0; p < nr_paths; p++)
+			assert_ptr_equal(candidate_list_added_before(l, c, paths[p]),
+					 placed ? added_by_scan(l, c->order, paths[p])
+						: NULL);
+	}
+}
+
+/*
+ * The newest earlier candidate that added a path: one that changed it
+ * does not count, a file added, deleted and added again is the later
+ * one's; after an add, the index is made again; after a reorder that
+ * leaves the orders as they were, it answers as the scan of the list
+ * by position does.  Against a scan, over random lists.
+ */
+static void test_added_before(void **state)
+{
+	static const char *const paths[] = { "fs/a.c", "fs/b.c", "fs/x/c.c",
+					     "fs/d.h", "fs/none.c" };
+	struct candidate_list l;
+	unsigned seed = 12345;
+	size_t round, i, p;
+
+	(void)state;
+	for (round = 0; round < 20; round++) {
+		candidate_list_init(&l);
+		for (i = 0; i < 60; i++) {
+			git_oid id;
+			struct candidate *c;
+
+			memset(&id, 0, sizeof(id));
+			id.id[0] = (unsigned char)round;
+			id.id[1] = (unsigned char)i;
+			c = candidate_list_add(&l, &id);
+			for (p = 0; p < 4; p++) {
+				seed = seed * 1103515245 + 12345;
+				/* none, added, changed */
+				switch ((seed >> 16) % 4) {
+				case 1:
+					add_path(c, paths[p], 0);
+					break;
+				case 2:
+					add_path(c, paths[p], 1);
+					break;
+				}
+			}
+			if (i == 40)
+				check_added_all(&l, paths, ARRAY_SIZE(paths));
+		}
+		check_added_all(&l, paths, ARRAY_SIZE(paths));
+		/* Two swapped, orders left (as a sort does): the scan's answer. */
+		{
+			struct candidate *t = l.items[5];
+
+			l.items[5] = l.items[30];
+			l.items[30] = t;
+			check_added_all(&l, paths, ARRAY_SIZE(paths));
+		}
+		candidate_list_sort(&l);
+		check_added_all(&l, paths, ARRAY_SIZE(paths));
+		candidate_list_release(&l);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -509,6 +615,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_branch_subject, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_range_subjects, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_descends, setup_topics, teardown),
+		cmocka_unit_test(test_added_before),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
