@@ -227,9 +227,9 @@ struct candidate *match_taken_by(const struct match *m, const git_oid *id)
 
 /*
  * The commits of base ^range_from: in the range and below the base.
- * None when the range starts above the base (--range A..B, A after it):
- * the commit-graph says so from generation numbers, where the walk
- * would read all of history between the two to hide A's.
+ * None when the range starts at the base, or above it (--range A..B,
+ * A after it): the commit-graph says so from generation numbers, where
+ * the walk would read all of history between the two to hide A's.
  */
 static int below_base(struct match *m, const git_oid *range_from,
 		      struct oid_entry **set)
@@ -238,6 +238,13 @@ static int below_base(struct match *m, const git_oid *range_from,
 	git_oid id;
 	int ret;
 
+	/*
+	 * The range starts at the base (v5.10..master for 5.10.y): nothing
+	 * below.  libgit2's walk of base ^base took 0.19 s to say so on a
+	 * history of a million commits.
+	 */
+	if (git_oid_equal(range_from, &m->branch->base))
+		return 0;
 	if (history_graph(m->repo) &&
 	    (ret = history_descendant_of(m->repo, range_from,
 					 &m->branch->base)) != 0) {
