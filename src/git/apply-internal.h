@@ -42,9 +42,6 @@ int apply_pick_onto_tree(struct apply_result *out, git_repository *repo,
 			 const git_tree *tip, git_tree **tree,
 			 const git_commit *pick);
 
-/* The entry at path in tree, or NULL (caller frees). */
-git_tree_entry *apply_entry_at(const git_tree *tree, const char *path);
-
 /*
  * Reads the blob of e into *blob and sets up in as one side of the
  * three-way merge of path (in borrows the blob's content).  0, or

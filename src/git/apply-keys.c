@@ -9,6 +9,7 @@
 #include "base/sha1.h"
 #include "base/strbuf.h"
 #include "git/treediff.h"
+#include "git/treememo.h"
 #include "base/util.h"
 
 #include <stdlib.h>
@@ -229,7 +230,7 @@ static struct pick_deps *merge_deps(struct slot_list *l)
 static void describe_entry(struct strbuf *out, const git_tree *tree,
 			   const char *path)
 {
-	git_tree_entry *e = apply_entry_at(tree, path);
+	git_tree_entry *e = treememo_entry_at(tree, path);
 	const char *slash;
 	unsigned char mode[4];
 	uint32_t m;
@@ -238,7 +239,7 @@ static void describe_entry(struct strbuf *out, const git_tree *tree,
 	     slash = strchr(slash + 1, '/')) {
 		char *dir = xstrndup(path, (size_t)(slash - path));
 
-		e = apply_entry_at(tree, dir);
+		e = treememo_entry_at(tree, dir);
 		free(dir);
 		if (!e)
 			break;

@@ -18,11 +18,6 @@
  * missing.
  */
 
-git_tree_entry *apply_entry_at(const git_tree *tree, const char *path)
-{
-	return treememo_entry_at(tree, path);
-}
-
 int apply_blob_input(git_merge_file_input *in, git_blob **blob,
 		     git_repository *repo, const git_tree_entry *e,
 		     const char *path)

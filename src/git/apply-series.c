@@ -1,6 +1,7 @@
 #include "git/apply-internal.h"
 #include "base/error.h"
 #include "base/progress.h"
+#include "git/treememo.h"
 #include "base/util.h"
 
 #include <stdlib.h>
@@ -189,7 +190,7 @@ static int replay_paths(struct apply_series *s, git_repository *repo,
 				continue;
 			e = xcalloc(1, sizeof(*e));
 			e->path = p->changes[j].path;
-			te = apply_entry_at(tip, e->path);
+			te = treememo_entry_at(tip, e->path);
 			if (te && git_tree_entry_type(te) != GIT_OBJECT_TREE) {
 				e->mode = (uint32_t)git_tree_entry_filemode(te);
 				git_oid_cpy(&e->id, git_tree_entry_id(te));

@@ -6,6 +6,7 @@
 #include "base/progress.h"
 #include "base/strbuf.h"
 #include "git/treediff.h"
+#include "git/treememo.h"
 #include "base/util.h"
 
 #include <stdlib.h>
@@ -266,7 +267,7 @@ static int renamed_on_branch(git_repository *repo, const git_tree *base,
 
 		if (!mode || mode == GIT_FILEMODE_COMMIT)
 			continue;
-		e = apply_entry_at(tip, pick->items[i].path);
+		e = treememo_entry_at(tip, pick->items[i].path);
 		if (!e)
 			paths[nr++] = pick->items[i].path;
 		git_tree_entry_free(e);
@@ -322,9 +323,9 @@ int apply_pick_onto_tree(struct apply_result *out, git_repository *repo,
 		const char *path = d.items[i].path;
 		const struct rename *rn = renames_from(&moved, path);
 		const char *at = rn ? rn->to : path;
-		git_tree_entry *eb = apply_entry_at(base, path);
-		git_tree_entry *eo = apply_entry_at(*tree, at);
-		git_tree_entry *et = apply_entry_at(theirs, path);
+		git_tree_entry *eb = treememo_entry_at(base, path);
+		git_tree_entry *eo = treememo_entry_at(*tree, at);
+		git_tree_entry *et = treememo_entry_at(theirs, path);
 		int r;
 
 		/*
