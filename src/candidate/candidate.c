@@ -235,9 +235,9 @@ static const struct candidate *added_before_scan(const struct candidate_list *l,
 	return NULL;
 }
 
-const struct candidate *candidate_list_added_before(const struct candidate_list *l,
-						    const struct candidate *c,
-						    const char *path)
+const struct candidate *
+candidate_list_added_before(const struct candidate_list *l,
+			    const struct candidate *c, const char *path)
 {
 	const struct candidate *best = NULL;
 	struct candidate_added_index *x;

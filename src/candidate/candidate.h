@@ -384,11 +384,11 @@ struct candidate *candidate_list_find(const struct candidate_list *l,
 /*
  * The newest candidate of l before c that added path (one of its paths
  * that is not among its old_paths: one that changed it does not count),
- * or NULL; c is l's, or a copy of one of l's (by id), else NULL.  "Before" is by
- * position in l, as c->order gives it; once l is reordered without
- * updating the orders (candidate_list_sort()), a candidate is found by
- * id and an order that does not match its place answers NULL, as a
- * scan of the list would.
+ * or NULL; c is l's, or a copy of one of l's (by id), else NULL.
+ * "Before" is by position in l, as c->order gives it; once l is
+ * reordered without updating the orders (candidate_list_sort()), a
+ * candidate is found by id and one whose order does not match its
+ * place answers NULL, as a scan of the list would.
  *
  * The answers come from an index of the paths the candidates add, made
  * on first use and made again when l has changed (candidate_list_add()
@@ -396,9 +396,9 @@ struct candidate *candidate_list_find(const struct candidate_list *l,
  * each question was 0.2 s of a run over 32,000 candidates.  The paths
  * of l's candidates must not change once asked about.
  */
-const struct candidate *candidate_list_added_before(const struct candidate_list *l,
-						    const struct candidate *c,
-						    const char *path);
+const struct candidate *
+candidate_list_added_before(const struct candidate_list *l,
+			    const struct candidate *c, const char *path);
 
 /* The first evidence of that kind, or NULL. */
 const struct evidence *candidate_evidence(const struct candidate *c,

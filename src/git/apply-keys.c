@@ -23,7 +23,7 @@ static int cmp_entry_path(const void *a, const void *b)
 	return strcmp(x->path, y->path);
 }
 
-/* Whether a side of a treediff entry is a file a tree entry's type calls a blob. */
+/* Whether a treediff side's mode is a blob's: a file or a symlink. */
 static int is_blob_mode(uint32_t mode)
 {
 	return mode && mode != 0160000;
