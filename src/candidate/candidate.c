@@ -170,20 +170,24 @@ static void drop_added(struct candidate_list *l)
 	l->added = NULL;
 }
 
+static int is_old_path(const struct candidate *a, const char *path)
+{
+	size_t k;
+
+	for (k = 0; k < a->nr_old_paths; k++)
+		if (!strcmp(a->old_paths[k], path))
+			return 1;
+	return 0;
+}
+
 /* Whether a adds path: one of its paths, not one of its old paths. */
 static int adds(const struct candidate *a, const char *path)
 {
-	size_t j, k;
+	size_t j;
 
-	for (j = 0; j < a->nr_paths; j++) {
-		if (strcmp(a->paths[j], path))
-			continue;
-		for (k = 0; k < a->nr_old_paths; k++)
-			if (!strcmp(a->old_paths[k], path))
-				break;
-		if (k == a->nr_old_paths)
+	for (j = 0; j < a->nr_paths; j++)
+		if (!strcmp(a->paths[j], path) && !is_old_path(a, path))
 			return 1;
-	}
 	return 0;
 }
 
@@ -205,7 +209,7 @@ static struct candidate_added_index *added_index(struct candidate_list *l)
 			const char *path = a->paths[j];
 			struct added_path *e;
 
-			if (!adds(a, path))
+			if (is_old_path(a, path))
 				continue;
 			HASH_FIND_STR(x->paths, path, e);
 			if (!e) {

@@ -175,10 +175,10 @@ int match_branch_has_moved(struct match *m, const struct candidate *c,
 
 /*
  * The name path had before a rename of the range: *by is
- * candidate_list_added_before(l, c, path), and *from, when *by deleted a file at
- * least 50% similar as it added path (git's rename detection:
- * git/renames.h), that file's path (borrowed from m), else NULL.  0, or
- * -1 after an error message.  Called again with *by and *from, it
+ * candidate_list_added_before(l, c, path), and *from, when *by deleted
+ * a file at least 50% similar as it added path (git's rename
+ * detection: git/renames.h), that file's path (borrowed from m), else
+ * NULL.  0, or -1 after an error message.  Called again with *by and *from, it
  * follows a chain of renames back.
  */
 int match_renamed_from(struct match *m, const struct candidate_list *l,
