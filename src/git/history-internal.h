@@ -39,6 +39,8 @@
 /* A commit the graph does not hold, read from its object. */
 struct parsed {
 	git_oid id;
+	git_oid tree;
+	int has_tree;			/* 0: tree unknown */
 	int64_t date;
 	unsigned int nr_parents;
 	git_oid *parent_ids;

@@ -42,6 +42,81 @@ void history_range_release(struct history_range *r)
 	memset(r, 0, sizeof(*r));
 }
 
+struct sorted_item {
+	git_oid id;
+	uint32_t at;			/* in the range's order */
+};
+
+static int cmp_sorted(const void *a, const void *b)
+{
+	return git_oid_cmp(&((const struct sorted_item *)a)->id,
+			   &((const struct sorted_item *)b)->id);
+}
+
+void history_range_links(struct history_links *out, git_oid **ids,
+			 const struct history_range *r)
+{
+	struct sorted_item *v = xcalloc(r->nr ? r->nr : 1, sizeof(*v));
+	git_oid *sorted = xcalloc(r->nr ? r->nr : 1, sizeof(*sorted));
+	size_t i, n = 0;
+	unsigned int j;
+
+	for (i = 0; i < r->nr; i++) {
+		git_oid_cpy(&v[i].id, &r->items[i].id);
+		v[i].at = (uint32_t)i;
+	}
+	QSORT(v, r->nr, cmp_sorted);
+	for (i = 0; i < r->nr; i++)
+		git_oid_cpy(&sorted[i], &v[i].id);
+	out->nr = r->nr;
+	out->first = xcalloc(r->nr + 1, sizeof(*out->first));
+	out->parents = xcalloc(r->nr_parents ? r->nr_parents : 1,
+			       sizeof(*out->parents));
+	for (i = 0; i < r->nr; i++) {
+		const struct history_commit *c = &r->items[v[i].at];
+
+		out->first[i] = (uint32_t)n;
+		for (j = 0; j < c->nr_parents; j++) {
+			const git_oid *id = history_parent(r, c, j);
+			uint32_t p = history_links_place(sorted, r->nr, id);
+
+			if (p != UINT32_MAX)
+				out->parents[n++] = p;
+		}
+	}
+	out->first[r->nr] = (uint32_t)n;
+	free(v);
+	if (ids)
+		*ids = sorted;
+	else
+		free(sorted);
+}
+
+void history_links_release(struct history_links *l)
+{
+	free(l->first);
+	free(l->parents);
+	memset(l, 0, sizeof(*l));
+}
+
+uint32_t history_links_place(const git_oid *ids, size_t nr, const git_oid *id)
+{
+	size_t lo = 0, hi = nr;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int cmp = git_oid_cmp(&ids[mid], id);
+
+		if (!cmp)
+			return (uint32_t)mid;
+		if (cmp < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return UINT32_MAX;
+}
+
 /*
  * The commits outside the graph that the tips reach without passing
  * through the graph, children before parents, with UNINTERESTING passed
@@ -325,6 +400,22 @@ out:
 	return ret;
 }
 
+/* The tree of a commit read: 1, or 0 when its walk did not read it. */
+static int tree_of(const struct history *h, uint32_t handle, git_oid *out)
+{
+	const struct parsed *p;
+
+	if (handle < h->nr_graph) {
+		commit_graph_tree(h->graph, handle, out);
+		return 1;
+	}
+	p = parsed_at(h, handle);
+	if (!p || !p->has_tree)
+		return 0;
+	git_oid_cpy(out, &p->tree);
+	return 1;
+}
+
 /* The set in date order, into out. */
 static void order_range(struct history *h, struct history_range *out,
 			const uint32_t *set, size_t nr_set)
@@ -363,6 +454,13 @@ static void order_range(struct history *h, struct history_range *out,
 		n = history_parents_of(h, c, &buf, 0);
 		item->nr_parents = (unsigned int)n;
 		item->parents = out->nr_parents;
+		item->has_trees = tree_of(h, c, &item->tree) &&
+				  (!n || (buf.v[0] != NO_HANDLE &&
+					  tree_of(h, buf.v[0],
+						  &item->parent_tree)));
+		if (!n)
+			memset(&item->parent_tree, 0,
+			       sizeof(item->parent_tree));
 		for (j = 0; j < (unsigned int)n; j++) {
 			uint32_t p = buf.v[j];
 

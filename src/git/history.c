@@ -146,7 +146,7 @@ uint32_t history_known_handle(const struct history *h, const git_oid *id)
 }
 
 /*
- * The parents and committer date of a commit from its raw object, as
+ * The tree, parents and committer date of a commit from its raw object, as
  * libgit2's own walk reads them (the header only: no signature or
  * message is parsed or copied).  0, or -1 when the header is not the
  * usual one, for git_commit_lookup() to read (and judge) it: a parent
@@ -162,7 +162,7 @@ static int parse_header(struct parsed *p, const char *buf, size_t len)
 	char *stop;
 
 	if (len < 46 || memcmp(buf, "tree ", 5) || buf[45] != '\n' ||
-	    !is_hex(buf + 5, 40))
+	    !is_hex(buf + 5, 40) || git_oid_fromstrn(&p->tree, buf + 5, 40) < 0)
 		return -1;
 	while (line < end && *line != '\n') {
 		eol = memchr(line, '\n', (size_t)(end - line));
@@ -187,6 +187,7 @@ static int parse_header(struct parsed *p, const char *buf, size_t len)
 			p->nr_parents = n;
 			p->parent_ids = xcalloc(n ? n : 1, sizeof(*p->parent_ids));
 			memcpy(p->parent_ids, parents, n * sizeof(*parents));
+			p->has_tree = 1;
 			return 0;
 		}
 		prev = line;
@@ -234,6 +235,8 @@ static int read_parsed(struct history *h, struct parsed *p)
 		return 0;
 	}
 	p->date = git_commit_time(commit);
+	git_oid_cpy(&p->tree, git_commit_tree_id(commit));
+	p->has_tree = 1;
 	p->nr_parents = git_commit_parentcount(commit);
 	p->parent_ids = xcalloc(p->nr_parents ? p->nr_parents : 1,
 				sizeof(*p->parent_ids));

@@ -23,13 +23,22 @@
  * them (before git_repository_free()).
  */
 
-/* A commit of a range, its parents and its place in the graph. */
+/*
+ * A commit of a range, its parents and its place in the graph; its tree
+ * and its first parent's, as the walk read them (the graph, or the
+ * commit's header), so that a walk of the range need not read the
+ * commits again.  has_trees is 0 when one of them was not read (a
+ * parent outside the range that the walk did not read, or a commit
+ * read by libgit2 alone): read the commits then.
+ */
 #define HISTORY_NO_POS UINT32_MAX
 struct history_commit {
 	git_oid id;
 	uint32_t graph_pos;		/* HISTORY_NO_POS: not in the graph */
 	unsigned int nr_parents;
 	size_t parents;			/* index of the first in range->parents */
+	git_oid tree, parent_tree;	/* parent_tree zero: a root */
+	int has_trees;
 };
 
 struct history_range {
@@ -41,6 +50,29 @@ struct history_range {
 };
 
 void history_range_release(struct history_range *r);
+
+/*
+ * A range's parent links, by the places of its commits in the list of
+ * their ids sorted (git_oid_cmp): the parents in the range of the
+ * commit at place i are at places parents[first[i]] up to
+ * parents[first[i + 1]] (excluded).  Parents outside the range are
+ * left out.  12 bytes or so a commit, against the range's 100.
+ */
+struct history_links {
+	uint32_t *first;		/* nr + 1 */
+	uint32_t *parents;
+	size_t nr;
+};
+
+/* The links of r; ids, when not NULL, gets r's ids sorted. */
+void history_range_links(struct history_links *out, git_oid **ids,
+			 const struct history_range *r);
+
+void history_links_release(struct history_links *l);
+
+/* The place of id in ids (nr of them, sorted), or UINT32_MAX. */
+uint32_t history_links_place(const git_oid *ids, size_t nr,
+			     const git_oid *id);
 
 /*
  * The commits reachable from tip and from none of hide (as git rev-list

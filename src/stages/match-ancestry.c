@@ -5,8 +5,9 @@
  * each from generation numbers.  Without one, each new commit it is
  * asked about costs a walk of all its history (on a generated 100k
  * history the series stage took 43 s, 94% of it in such walks, where
- * it took 58 ms with a commit-graph).  So, without a graph: the scanned
- * range (to ^from) is read once with its parents, and a question about
+ * it took 58 ms with a commit-graph).  So, without a graph: the parent
+ * links of the scanned range (to ^from), as the scan's walk left them
+ * (else the range is read once with its parents), and a question about
  * two of its commits is a walk of the range in memory.  That answer is
  * exact: a path from commit down to ancestor runs through descendants
  * of ancestor, none of them below from (ancestor is not), all of them
@@ -22,18 +23,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-struct range_pos {
-	git_oid id;
-	uint32_t pos;
-	UT_hash_handle hh;
-};
-
 struct match_ancestry {
-	struct history_range range;
-	struct range_pos *by_id;	/* uthash head */
-	struct range_pos *slots;	/* one per commit of the range */
-	uint32_t *first_parent;		/* range.nr + 1 offsets into parents */
-	uint32_t *parents;		/* positions in the range */
+	/*
+	 * The range's ids, sorted, and its links by their places: the
+	 * scan's (its memo's range, the links its walk left) or, when the
+	 * scan did not walk it all (a range it had kept), our own.
+	 */
+	const git_oid *ids;
+	const struct history_links *links;
+	git_oid *own_ids;
+	struct history_links own_links;
 	uint32_t *stamp;		/* per commit: the walk that reached it */
 	uint32_t *queue;
 	uint32_t walk;			/* the last walk's number */
@@ -45,51 +44,41 @@ struct match_ancestry {
 
 static uint32_t pos_of(const struct match_ancestry *a, const git_oid *id)
 {
-	struct range_pos *p;
-
-	HASH_FIND(hh, a->by_id, id, sizeof(*id), p);
-	return p ? p->pos : NOT_IN_RANGE;
+	return history_links_place(a->ids, a->links->nr, id);
 }
 
 static int build(struct match *m)
 {
 	struct match_ancestry *a = xcalloc(1, sizeof(*a));
-	struct history_range *r = &a->range;
-	size_t i, n = 0;
-	unsigned int j;
+	const struct scan *s = m->scan;
+	struct history_range r;
+	size_t nr;
 
 	m->ancestry = a;
 	a->walked_from = NOT_IN_RANGE;
-	if (history_range(r, m->repo, &m->scan->to, &m->scan->from, 1) < 0) {
-		git_error_clear();
-		a->failed = 1;
-		return 0;
-	}
-	a->slots = xcalloc(r->nr ? r->nr : 1, sizeof(*a->slots));
-	for (i = 0; i < r->nr; i++) {
-		git_oid_cpy(&a->slots[i].id, &r->items[i].id);
-		a->slots[i].pos = (uint32_t)i;
-		HASH_ADD(hh, a->by_id, id, sizeof(git_oid), &a->slots[i]);
-	}
-	a->first_parent = xcalloc(r->nr + 1, sizeof(*a->first_parent));
-	a->parents = xcalloc(r->nr_parents ? r->nr_parents : 1,
-			     sizeof(*a->parents));
-	for (i = 0; i < r->nr; i++) {
-		a->first_parent[i] = (uint32_t)n;
-		for (j = 0; j < r->items[i].nr_parents; j++) {
-			uint32_t p = pos_of(a, history_parent(r, &r->items[i], j));
-
-			if (p != NOT_IN_RANGE)
-				a->parents[n++] = p;
+	if (s->links.nr && s->memo && s->links.nr == s->memo->nr_range) {
+		a->ids = s->memo->range;
+		a->links = &s->links;
+		trace_printf("ancestry: the %zu commits of the range, linked "
+			     "by the scan's walk (no commit-graph)",
+			     s->links.nr);
+	} else {
+		if (history_range(&r, m->repo, &s->to, &s->from, 1) < 0) {
+			git_error_clear();
+			a->failed = 1;
+			return 0;
 		}
+		history_range_links(&a->own_links, &a->own_ids, &r);
+		history_range_release(&r);
+		a->ids = a->own_ids;
+		a->links = &a->own_links;
+		trace_printf("ancestry: the %zu commits of the range read "
+			     "with their parents (no commit-graph)",
+			     a->links->nr);
 	}
-	a->first_parent[r->nr] = (uint32_t)n;
-	a->stamp = xcalloc(r->nr ? r->nr : 1, sizeof(*a->stamp));
-	a->queue = xcalloc(r->nr ? r->nr : 1, sizeof(*a->queue));
-	trace_printf("ancestry: the %zu commits of the range read with their "
-		     "parents (no commit-graph)", r->nr);
-	/* What the walks need is in slots and parents. */
-	history_range_release(r);
+	nr = a->links->nr;
+	a->stamp = xcalloc(nr ? nr : 1, sizeof(*a->stamp));
+	a->queue = xcalloc(nr ? nr : 1, sizeof(*a->queue));
 	return 0;
 }
 
@@ -108,8 +97,9 @@ static void walk_from(struct match_ancestry *a, uint32_t c)
 	while (head < tail) {
 		uint32_t x = a->queue[head++];
 
-		for (k = a->first_parent[x]; k < a->first_parent[x + 1]; k++) {
-			uint32_t p = a->parents[k];
+		for (k = a->links->first[x]; k < a->links->first[x + 1];
+		     k++) {
+			uint32_t p = a->links->parents[k];
 
 			if (a->stamp[p] != a->walk) {
 				a->stamp[p] = a->walk;
@@ -153,12 +143,9 @@ void match_ancestry_free(struct match_ancestry *a)
 {
 	if (!a)
 		return;
-	HASH_CLEAR(hh, a->by_id);
-	free(a->slots);
-	free(a->first_parent);
-	free(a->parents);
+	free(a->own_ids);
+	history_links_release(&a->own_links);
 	free(a->stamp);
 	free(a->queue);
-	history_range_release(&a->range);
 	free(a);
 }

@@ -37,6 +37,7 @@ void scan_release(struct scan *s)
 	candidate_list_release(&s->candidates);
 	soak_tags_release(&s->soak_tags);
 	scan_memo_free(s->own_memo);
+	history_links_release(&s->links);
 	free_bloom_keys(s);
 	memset(s, 0, sizeof(*s));
 }
@@ -48,6 +49,7 @@ void scan_reset(struct scan *s)
 	scan_memo_free(s->own_memo);
 	s->own_memo = NULL;
 	s->memo = NULL;
+	history_links_release(&s->links);
 	s->walked = s->merges = s->replayed = s->left_out = 0;
 }
 
@@ -286,6 +288,34 @@ static int scan_touches(struct scan *s, const git_commit *commit,
 	git_oid_tostr(probe->hex, sizeof(probe->hex), git_commit_id(commit));
 	if (commit_trees(commit, probe->hex, tree, ptree) < 0)
 		return -1;
+	return scan_watch_diff(s, *ptree, *tree, probe);
+}
+
+/*
+ * The same with the trees the walk read (hc->has_trees): the commit
+ * itself is read only when it touches a watched path.
+ */
+static int range_touches(struct scan *s, const struct history_range *range,
+			 const struct history_commit *hc,
+			 struct candidate *probe, git_tree **tree,
+			 git_tree **ptree)
+{
+	char tid[GIT_OID_HEXSZ + 1], pid[GIT_OID_HEXSZ + 1];
+
+	*tree = *ptree = NULL;
+	git_oid_tostr(probe->hex, sizeof(probe->hex), &hc->id);
+	if (git_tree_lookup(tree, s->repo, &hc->tree) < 0) {
+		git_oid_tostr(tid, sizeof(tid), &hc->tree);
+		return error_git("cannot read tree %s of commit %.12s", tid,
+				 probe->hex);
+	}
+	if (hc->nr_parents &&
+	    git_tree_lookup(ptree, s->repo, &hc->parent_tree) < 0) {
+		git_oid_tostr(tid, sizeof(tid), &hc->parent_tree);
+		git_oid_tostr(pid, sizeof(pid), history_parent(range, hc, 0));
+		return error_git("cannot read tree %s of commit %.12s, the "
+				 "parent of %.12s", tid, pid, probe->hex);
+	}
 	return scan_watch_diff(s, *ptree, *tree, probe);
 }
 
@@ -665,10 +695,12 @@ static int walk(struct scan *s, const git_oid *stop, struct scan_memo *memo,
 	progress_set_total(&s->progress, range.nr);
 	/*
 	 * Each tree is read about once: none is cached (the trial picks
-	 * after keep those they read again in treememo.h).  A commit is read for
-	 * its child's parent tree, then for itself: commits are kept.
+	 * after keep those they read again in treememo.h).  The walk above
+	 * gave each commit's tree and its parent's: a commit is read only
+	 * when it changes a watched path, once, and none is kept.
 	 */
 	objcache_pause_trees();
+	objcache_pause_commits();
 	paused = 1;
 	for (k = 0; k < range.nr; k++) {
 		const struct history_commit *hc = &range.items[k];
@@ -717,7 +749,22 @@ static int walk(struct scan *s, const git_oid *stop, struct scan_memo *memo,
 			git_commit_free(commit);
 			continue;
 		}
+		memset(&probe, 0, sizeof(probe));
+		/*
+		 * With the trees the walk read, a commit is read only when
+		 * it touches a watched path (a commit libgit2 cannot parse
+		 * is then said and passed over, as below).
+		 */
+		if (!commit && hc->has_trees) {
+			ret = range_touches(s, &range, hc, &probe, &tree,
+					    &ptree);
+			if (ret < 0 || !probe.nr_touched)
+				goto walked;
+		}
 		if (!commit && (ret = malformed_lookup(&commit, s->repo, id))) {
+			free(probe.touched);
+			git_tree_free(ptree);
+			git_tree_free(tree);
 			if (ret > 0) {
 				/* Warned; walked through, never scored. */
 				s->malformed++;
@@ -728,8 +775,9 @@ static int walk(struct scan *s, const git_oid *stop, struct scan_memo *memo,
 					git_oid_tostr_s(id), s->range);
 			goto out;
 		}
-		memset(&probe, 0, sizeof(probe));
-		ret = scan_touches(s, commit, &probe, &tree, &ptree);
+		if (!tree)
+			ret = scan_touches(s, commit, &probe, &tree, &ptree);
+walked:
 		if (!ret && !probe.nr_touched && probe.left_out) {
 			s->left_out++;
 			memo->left_out++;
@@ -760,9 +808,16 @@ static int walk(struct scan *s, const git_oid *stop, struct scan_memo *memo,
 	*painted_beyond = soak_paint_pending(&paint);
 	if (stop)
 		*exact = soak_paint_lowest_at(&paint, stop, at_stop);
+	/* The range is memo->range: its links cost 12 bytes a commit. */
+	else if (!g && s->has_from) {
+		history_links_release(&s->links);
+		history_range_links(&s->links, NULL, &range);
+	}
 out:
-	if (paused)
+	if (paused) {
+		objcache_resume_commits();
 		objcache_resume_trees();
+	}
 	history_range_release(&range);
 	soak_paint_release(&paint);
 	free(shallow);

@@ -8,6 +8,7 @@
 #include "base/progress.h"
 #include "store/scancache.h"
 #include "formats/soak.h"
+#include "git/history.h"
 
 /*
  * The scanner: walks a mainline range and keeps the non-merge commits
@@ -69,6 +70,13 @@ struct scan {
 	size_t replayed;		/* candidates taken from the cache */
 	const struct scan_memo *memo;	/* after scan_run(): the range */
 	struct scan_memo *own_memo;	/* the same, when there is no cache */
+	/*
+	 * Without a commit-graph, when the walk read the whole range:
+	 * its parent links, by the places of memo->range (src/history.h),
+	 * for the series search's ancestry questions (match-ancestry.c).
+	 * links.nr is 0 otherwise.
+	 */
+	struct history_links links;
 	struct progress progress;
 
 	/*

@@ -27,14 +27,14 @@ git branch linux-6.6.y
 
 stable='Cc: stable@vger.kernel.org'
 
-# judged_again MSG: the run traced in $tmp/trace read the range for
-# ancestry (no commit-graph); judged again from the caches (the memo
-# of whole answers removed), the same JSON as $tmp/json, every blame
-# from the trial cache and the range not read.
+# judged_again MSG: the run traced in $tmp/trace asked ancestry of the
+# range (no commit-graph: the scan's walk linked it); judged again from
+# the caches (the memo of whole answers removed), the same JSON as
+# $tmp/json, every blame from the trial cache and the range not read.
 judged_again() {
-	grep -q '^trace: ancestry: the [0-9]* commits of the range read' \
+	grep -q '^trace: ancestry: the [0-9]* commits of the range, linked by the scan' \
 		"$tmp/trace" ||
-		{ cat "$tmp/trace" >&2; fail "the range is not read for ancestry"; }
+		{ cat "$tmp/trace" >&2; fail "no ancestry of the range asked"; }
 	rm -rf .git/stablepick/memo
 	STABLEPICK_TRACE=1 "$STABLEPICK" propose --branch linux-6.6.y \
 		--format json >"$tmp/json-again" 2>"$tmp/trace" ||
@@ -102,9 +102,30 @@ STABLEPICK_TEST_BLAME=check STABLEPICK_TRACE=1 "$STABLEPICK" propose \
 	{ cat "$tmp/trace" >&2; fail "the blames differ from libgit2's"; }
 ok "every blame from the file's history is libgit2's"
 
-# Without a commit-graph the first question of ancestry reads the
-# range; judged again from the caches, the answers are kept there.
+# Without a commit-graph the first question of ancestry takes the
+# range's links from the scan; judged again from the caches, the
+# answers are kept there.
 judged_again "judged again from the caches, the range is not read for ancestry"
+
+# A week later (one new mainline commit): the scan walks the new commit
+# alone, so the first question of ancestry reads the range; the answers
+# are those of a run without caches.
+git checkout -q master
+echo 'new' >README.new && git add README.new
+test_commit_staged 'docs: a new file' >/dev/null
+rm -rf .git/stablepick/memo .git/stablepick/trial-cache*
+STABLEPICK_TRACE=1 "$STABLEPICK" propose --branch linux-6.6.y \
+	--format json >"$tmp/json-week" 2>"$tmp/trace" ||
+	fail "propose failed"
+"$STABLEPICK" --no-cache propose --branch linux-6.6.y --format json \
+	>"$tmp/json-week-nc" || fail "propose failed"
+grep -q '^trace: scan: .* 1 of them walked' "$tmp/trace" &&
+	grep -q '^trace: ancestry: the [0-9]* commits of the range read with their parents' \
+		"$tmp/trace" ||
+	{ cat "$tmp/trace" >&2; fail "the week's run did not read the range"; }
+cmp -s "$tmp/json-week" "$tmp/json-week-nc" ||
+	fail "the week's run answers otherwise than a run without caches"
+ok "a week later, the range read for ancestry: the answers of a run without caches"
 
 STABLEPICK_TRACE=1 "$STABLEPICK" --no-cache propose --branch linux-6.6.y \
 	--format json >"$tmp/json-history" 2>"$tmp/trace" ||

@@ -39,12 +39,22 @@ static void git(struct fixture *f, long step, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* Each commit changes its branch's own file: each has its own tree. */
 static void commits(struct fixture *f, const char *prefix, int n, long step)
 {
+	char path[512];
+	FILE *fp;
 	int i;
 
-	for (i = 0; i < n; i++)
-		git(f, step, "commit -q --allow-empty -m %s%d", prefix, i);
+	for (i = 0; i < n; i++) {
+		snprintf(path, sizeof(path), "%s/%s.txt", f->dir, prefix);
+		fp = fopen(path, "w");
+		assert_non_null(fp);
+		fprintf(fp, "%s%d\n", prefix, i);
+		assert_int_equal(fclose(fp), 0);
+		git(f, 0, "add %s.txt", prefix);
+		git(f, step, "commit -q -m %s%d", prefix, i);
+	}
 }
 
 /* The first part of the history: the graph is written after it. */
@@ -120,6 +130,35 @@ static const char *const names[] = {
 	"master~1", "master~2", "master^2", "stable~1", "topic1~2", "late",
 };
 
+/*
+ * The trees a range gives are the commit's and its first parent's, as
+ * libgit2 reads them; all of them are given when the range is all the
+ * history (every parent read).
+ */
+static void check_trees(struct fixture *f, const struct history_commit *c,
+			int whole)
+{
+	git_commit *commit = NULL, *parent = NULL;
+	git_oid zero;
+
+	if (whole)
+		assert_true(c->has_trees);
+	if (!c->has_trees)
+		return;
+	assert_int_equal(git_commit_lookup(&commit, f->repo, &c->id), 0);
+	assert_true(git_oid_equal(&c->tree, git_commit_tree_id(commit)));
+	if (!git_commit_parentcount(commit)) {
+		memset(&zero, 0, sizeof(zero));
+		assert_true(git_oid_equal(&c->parent_tree, &zero));
+	} else {
+		assert_int_equal(git_commit_parent(&parent, commit, 0), 0);
+		assert_true(git_oid_equal(&c->parent_tree,
+					  git_commit_tree_id(parent)));
+	}
+	git_commit_free(parent);
+	git_commit_free(commit);
+}
+
 /* A range's set is git's, and each commit comes before its parents. */
 static void check_range(struct fixture *f, const char *tip, const char *hide,
 			struct history_range *out)
@@ -151,6 +190,7 @@ static void check_range(struct fixture *f, const char *tip, const char *hide,
 			for (k = 0; k < i; k++)
 				assert_false(git_oid_equal(&out->items[k].id,
 							   history_parent(out, c, j)));
+		check_trees(f, c, !hide);
 	}
 }
 

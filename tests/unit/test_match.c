@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "stages/match.h"
+#include "stages/match-internal.h"
 #include "formats/rules.h"
 #include "stages/scan.h"
 #include "base/strbuf.h"
@@ -477,12 +478,11 @@ static int setup_topics(void **state)
 	return 0;
 }
 
-static void test_descends(void **state)
+static void check_descends(struct fixture *f)
 {
 	static const char *const names[] = {
 		"old", "v6.6", "t1a", "t1b", "m1", "M1", "m2", "t2a", "M2", "m3",
 	};
-	struct fixture *f = *state;
 	size_t i, j, nr = sizeof(names) / sizeof(*names);
 
 	for (i = 0; i < nr; i++)
@@ -499,6 +499,20 @@ static void test_descends(void **state)
 	assert_non_null(f->m.ancestry);
 	assert_int_equal(match_descends(&f->m, &f->scan.from,
 					&f->scan.candidates.items[0]->id), 0);
+}
+
+static void test_descends(void **state)
+{
+	struct fixture *f = *state;
+
+	/* The links of the scan's walk of the whole range. */
+	assert_int_equal(f->scan.links.nr, f->scan.memo->nr_range);
+	check_descends(f);
+	/* A scan that walked part of it (a cache): the range is read. */
+	match_ancestry_free(f->m.ancestry);
+	f->m.ancestry = NULL;
+	history_links_release(&f->scan.links);
+	check_descends(f);
 }
 
 /* What candidate_list_added_before() answers, by a scan of l. */
