@@ -233,6 +233,37 @@ int cachefile_write(const char *path, const struct strbuf *sb, const char *what)
 	return write_file_atomic_warn(path, sb->buf, sb->len, what);
 }
 
+int cachefile_write_parts(const char *path, const struct file_part *parts,
+			  size_t nr, enum cachefile_sum_kind kind,
+			  const char *what)
+{
+	struct file_part all[CACHEFILE_MAX_PARTS + 1];
+	struct strbuf seal = STRBUF_INIT;
+	struct cachefile_sum s;
+	unsigned char raw[CACHEFILE_RAWSZ];
+	size_t i;
+	int ret;
+
+	if (nr > CACHEFILE_MAX_PARTS)
+		BUG("%zu parts of a cache file", nr);
+	cachefile_sum_init(&s, kind);
+	for (i = 0; i < nr; i++) {
+		cachefile_sum_update(&s, parts[i].buf, parts[i].len);
+		all[i] = parts[i];
+	}
+	if (kind == CACHEFILE_HASH64_RAW) {
+		cachefile_sum_raw(&s, raw);
+		strbuf_add(&seal, raw, CACHEFILE_RAWSZ);
+	} else {
+		cachefile_add_sum(&seal, &s);
+	}
+	all[nr].buf = seal.buf;
+	all[nr].len = seal.len;
+	ret = write_parts_atomic_warn(path, all, nr + 1, what);
+	strbuf_release(&seal);
+	return ret;
+}
+
 void cachefile_ignore(const char *what, const char *path, const char *why)
 {
 	warning_aside("ignoring %s '%s': %s; it will be rebuilt", what, path, why);

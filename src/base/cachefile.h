@@ -6,6 +6,7 @@
 
 #include "base/sha1.h"
 #include "base/strbuf.h"
+#include "base/util.h"
 
 /*
  * What the cache files have in common (the patch-id cache, the archive
@@ -130,6 +131,16 @@ int cachefile_verify(const char *buf, size_t len, enum cachefile_sum_kind kind,
  * file left as it was.
  */
 int cachefile_write(const char *path, const struct strbuf *sb, const char *what);
+
+/*
+ * cachefile_seal() and cachefile_write() of a file made of parts (nr of
+ * them, at most CACHEFILE_MAX_PARTS), never joined in memory: a large
+ * one (the memo's answer) is written from where it is.
+ */
+#define CACHEFILE_MAX_PARTS 8
+int cachefile_write_parts(const char *path, const struct file_part *parts,
+			  size_t nr, enum cachefile_sum_kind kind,
+			  const char *what);
 
 /*
  * The warning for a cache file that is not trusted:

@@ -429,8 +429,18 @@ static mode_t current_umask(void)
 	return mask;
 }
 
-static int write_atomic(const char *path, const void *buf, size_t len,
-			const char *what, int warn, int no_replace)
+static int write_parts(int fd, const struct file_part *parts, size_t nr)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++)
+		if (write_in_full(fd, parts[i].buf, parts[i].len) < 0)
+			return -1;
+	return 0;
+}
+
+static int write_atomic(const char *path, const struct file_part *parts,
+			size_t nr, const char *what, int warn, int no_replace)
 {
 	/* A name of its own: two runs writing at once must not mix. */
 	char *tmp = xstrfmt("%s.tmp.XXXXXX", path);
@@ -449,7 +459,7 @@ static int write_atomic(const char *path, const void *buf, size_t len,
 	}
 	hold_file(tmp);
 	if (fchmod(fd, 0666 & ~current_umask()) < 0 ||
-	    write_in_full(fd, buf, len) < 0 || fsync(fd) < 0) {
+	    write_parts(fd, parts, nr) < 0 || fsync(fd) < 0) {
 		ret = complain(warn, "cannot write %s '%s': %s", what, tmp,
 			      strerror(errno));
 		close(fd);
@@ -479,19 +489,31 @@ static int write_atomic(const char *path, const void *buf, size_t len,
 int write_file_atomic(const char *path, const void *buf, size_t len,
 		      const char *what)
 {
-	return write_atomic(path, buf, len, what, 0, 0);
+	struct file_part part = { buf, len };
+
+	return write_atomic(path, &part, 1, what, 0, 0);
 }
 
 int write_file_new(const char *path, const void *buf, size_t len,
 		   const char *what)
 {
-	return write_atomic(path, buf, len, what, 0, 1);
+	struct file_part part = { buf, len };
+
+	return write_atomic(path, &part, 1, what, 0, 1);
 }
 
 int write_file_atomic_warn(const char *path, const void *buf, size_t len,
 			   const char *what)
 {
-	return write_atomic(path, buf, len, what, 1, 0);
+	struct file_part part = { buf, len };
+
+	return write_atomic(path, &part, 1, what, 1, 0);
+}
+
+int write_parts_atomic_warn(const char *path, const struct file_part *parts,
+			    size_t nr, const char *what)
+{
+	return write_atomic(path, parts, nr, what, 1, 0);
 }
 
 long long days_from_civil(int y, int m, int d)

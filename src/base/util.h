@@ -165,6 +165,16 @@ int write_file_new(const char *path, const void *buf, size_t len,
 int write_file_atomic_warn(const char *path, const void *buf, size_t len,
 			   const char *what);
 
+/* A piece of a file written from several buffers, in order. */
+struct file_part {
+	const void *buf;
+	size_t len;
+};
+
+/* write_file_atomic_warn() of the parts, one after the other. */
+int write_parts_atomic_warn(const char *path, const struct file_part *parts,
+			    size_t nr, const char *what);
+
 /* Days from 1970-01-01 to y-m-d in the proleptic Gregorian calendar. */
 long long days_from_civil(int y, int m, int d);
 

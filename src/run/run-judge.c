@@ -6,6 +6,7 @@
  * that show them, the likely prerequisites of what does not apply
  * (blame.h).  run.c sets the run up and saves it.
  */
+#include "git/objcache.h"
 #include "run/run.h"
 #include "stages/applywith.h"
 #include "stages/blame.h"
@@ -307,6 +308,8 @@ int run_applies_with(struct run *run, git_repository *repo,
 
 	blame_counts(&by_history, &by_libgit2);
 	apply_merge_counts(&made, &again);
+	/* Trial picks, as in the checks: trees read again are in treememo.h. */
+	objcache_pause_trees();
 	ret = interrupted() ? -1 :
 	      applywith_search(run_match(run, repo), &run->branch, l, cache,
 			       lim, only);
@@ -324,6 +327,7 @@ int run_applies_with(struct run *run, git_repository *repo,
 	if (!ret && !only)
 		ret = applywith_carry(repo, &run->branch, &run->scan, l,
 				      &run->outside, cache);
+	objcache_resume_trees();
 
 	if (cache)
 		trace_printf("prerequisite series: trial picks: %zu from the "

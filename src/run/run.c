@@ -12,6 +12,7 @@
 #include "git/apply.h"
 #include "base/error.h"
 #include "git/malformed.h"
+#include "git/packmaps.h"
 #include "git/renames.h"
 #include "git/history.h"
 #include "base/paths.h"
@@ -37,6 +38,7 @@ int run_open_repo(struct run_context *ctx)
 		return error("not a git repository: '%s'", dir);
 	if (ret < 0)
 		return error_git("cannot open repository '%s'", dir);
+	packmaps_fit(ctx->repo);
 	return config_load(&ctx->config, ctx->repo, ctx->config_file);
 }
 

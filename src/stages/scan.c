@@ -686,6 +686,13 @@ static int walk(struct scan *s, const git_oid *stop, struct scan_memo *memo,
 		git_oid_cpy(&hide[nr_hide++], &s->from);
 	if (stop)
 		git_oid_cpy(&hide[nr_hide++], stop);
+	/*
+	 * The walk reads each commit of the range once (without a graph),
+	 * and the loop below reads again only those that change a watched
+	 * path (the walk gave every tree id): no commit is kept in
+	 * libgit2's cache.
+	 */
+	objcache_pause_commits();
 	if (history_range(&range, s->repo, &s->to, hide, nr_hide) < 0) {
 		ret = nr_shallow ? scan_shallow_error(s->repo, s->range)
 				 : error_git("cannot walk %s", s->range);
@@ -695,12 +702,9 @@ static int walk(struct scan *s, const git_oid *stop, struct scan_memo *memo,
 	progress_set_total(&s->progress, range.nr);
 	/*
 	 * Each tree is read about once: none is cached (the trial picks
-	 * after keep those they read again in treememo.h).  The walk above
-	 * gave each commit's tree and its parent's: a commit is read only
-	 * when it changes a watched path, once, and none is kept.
+	 * after keep those they read again in treememo.h).
 	 */
 	objcache_pause_trees();
-	objcache_pause_commits();
 	paused = 1;
 	for (k = 0; k < range.nr; k++) {
 		const struct history_commit *hc = &range.items[k];
@@ -814,10 +818,9 @@ walked:
 		history_range_links(&s->links, NULL, &range);
 	}
 out:
-	if (paused) {
-		objcache_resume_commits();
+	if (paused)
 		objcache_resume_trees();
-	}
+	objcache_resume_commits();
 	history_range_release(&range);
 	soak_paint_release(&paint);
 	free(shallow);

@@ -1,14 +1,18 @@
 /*
  * Unit tests for the caches' checksums (cachefile.h): every kind is
  * verified right, and one byte changed anywhere, a byte cut or added,
- * is told apart from a good file.
+ * is told apart from a good file; a file written in parts is sealed
+ * as the same file written whole.
  */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "base/cachefile.h"
 #include "base/strbuf.h"
@@ -85,11 +89,60 @@ static void test_kinds_apart(void **state)
 	strbuf_release(&sb);
 }
 
+/*
+ * A file written from parts is the bytes cachefile_seal() gives of the
+ * parts joined, wherever they are cut (empty parts, cuts inside the
+ * hash's 8-byte words).
+ */
+static void test_parts(void **state)
+{
+	static const enum cachefile_sum_kind kinds[] = {
+		CACHEFILE_SHA1, CACHEFILE_HASH64, CACHEFILE_HASH64_RAW,
+	};
+	char dir[] = "/tmp/test_cachefile.XXXXXX", path[64], got[256];
+	struct strbuf sb = STRBUF_INIT;
+	struct file_part parts[4];
+	size_t k, a, b, len, body;
+	FILE *fp;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/cache", dir);
+	for (k = 0; k < 3; k++) {
+		sealed(&sb, kinds[k]);
+		assert_int_equal(cachefile_verify(sb.buf, sb.len, kinds[k],
+						  &body, NULL), CACHEFILE_OK);
+		for (a = 0; a <= body; a++)
+			for (b = a; b <= body; b++) {
+				parts[0].buf = sb.buf;
+				parts[0].len = a;
+				parts[1].buf = sb.buf + a;
+				parts[1].len = 0;
+				parts[2].buf = sb.buf + a;
+				parts[2].len = b - a;
+				parts[3].buf = sb.buf + b;
+				parts[3].len = body - b;
+				assert_int_equal(cachefile_write_parts(path,
+						 parts, 4, kinds[k], "test"), 0);
+				fp = fopen(path, "rb");
+				assert_non_null(fp);
+				len = fread(got, 1, sizeof(got), fp);
+				fclose(fp);
+				assert_int_equal(len, sb.len);
+				assert_memory_equal(got, sb.buf, sb.len);
+			}
+	}
+	assert_int_equal(unlink(path), 0);
+	assert_int_equal(rmdir(dir), 0);
+	strbuf_release(&sb);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_every_byte),
 		cmocka_unit_test(test_kinds_apart),
+		cmocka_unit_test(test_parts),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
