@@ -6,21 +6,20 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
-/* A window twice the largest pack: every window then starts at 0. */
-#define PACKMAPS_WHOLE ((size_t)1 << 30)
-
-void packmaps_fit(git_repository *repo)
+/* The bytes of the packs in objects/pack of common, or 0. */
+static size_t packs_size(const char *common)
 {
-	char *dir = xstrfmt("%sobjects/pack", git_repository_commondir(repo));
-	DIR *d = opendir(dir);
+	char *path = xstrfmt("%sobjects/pack", common);
+	DIR *d = opendir(path);
 	struct dirent *e;
 	struct stat st;
 	size_t total = 0, len;
 
-	free(dir);
+	free(path);
 	if (!d)
-		return;
+		return 0;
 	while ((e = readdir(d))) {
 		len = strlen(e->d_name);
 		if (len > 5 && !strcmp(e->d_name + len - 5, ".pack") &&
@@ -28,7 +27,21 @@ void packmaps_fit(git_repository *repo)
 			total += (size_t)st.st_size;
 	}
 	closedir(d);
-	git_libgit2_opts(GIT_OPT_SET_MWINDOW_SIZE,
-			 total && total <= PACKMAPS_LIMIT / 2 ?
-			 PACKMAPS_WHOLE : PACKMAPS_WINDOW);
+	return total;
+}
+
+void packmaps_fit(git_repository *repo)
+{
+	const char *common = git_repository_commondir(repo);
+	char *alternates = xstrfmt("%sobjects/info/alternates", common);
+	size_t window = PACKMAPS_WINDOW, total;
+
+	/* Packs of another repository (clone --reference) are untold. */
+	if (access(alternates, F_OK) < 0) {
+		total = packs_size(common);
+		if (total && total <= PACKMAPS_LIMIT / 2)
+			window = PACKMAPS_WHOLE;
+	}
+	free(alternates);
+	git_libgit2_opts(GIT_OPT_SET_MWINDOW_SIZE, window);
 }

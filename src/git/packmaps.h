@@ -14,11 +14,19 @@
  * fit in the limit together, nothing is ever unmapped anyway: each is
  * then mapped whole, in one window, as git maps it (its windows are
  * 1 GiB).  Larger repositories keep the small windows, which the limit
- * can unmap.
+ * can unmap, as do those that borrow objects from another one
+ * (objects/info/alternates: git clone --reference), whose packs are
+ * not counted.
  */
 
-/* Sizes the windows for repo's packs; before its objects are read. */
+/*
+ * Sizes the windows for repo's packs (GIT_OPT_SET_MWINDOW_SIZE, for the
+ * process); before its objects are read.
+ */
 void packmaps_fit(git_repository *repo);
+
+/* The window size for packs that fit: twice the largest that fits. */
+#define PACKMAPS_WHOLE ((size_t)1 << 30)
 
 /* The limit on mapped pack windows main() sets. */
 #define PACKMAPS_LIMIT ((size_t)512 << 20)
