@@ -196,6 +196,26 @@ static int fill_paths(struct scan *s, struct candidate *c, git_tree *a,
 }
 
 /*
+ * Reads the tree id into *out; an error names it as the tree of the
+ * commit hex (the first parent of child, when child is not NULL).
+ */
+static int read_tree(git_tree **out, git_repository *repo, const git_oid *id,
+		     const char *hex, const git_oid *child)
+{
+	char tid[GIT_OID_HEXSZ + 1], cid[GIT_OID_HEXSZ + 1];
+
+	if (!git_tree_lookup(out, repo, id))
+		return 0;
+	git_oid_tostr(tid, sizeof(tid), id);
+	if (!child)
+		return error_git("cannot read tree %s of commit %.12s", tid,
+				 hex);
+	git_oid_tostr(cid, sizeof(cid), child);
+	return error_git("cannot read tree %s of commit %.12s, the parent "
+			 "of %.12s", tid, hex, cid);
+}
+
+/*
  * The trees of a commit and of its first parent (NULL for a root).  An
  * object that cannot be read (missing, or a damaged pack) is named by
  * its id: libgit2 names it only when it is missing.
@@ -204,13 +224,12 @@ static int commit_trees(const git_commit *commit, const char *hex,
 			git_tree **tree, git_tree **ptree)
 {
 	git_repository *repo = git_commit_owner(commit);
-	char tid[GIT_OID_HEXSZ + 1], pid[GIT_OID_HEXSZ + 1];
+	char pid[GIT_OID_HEXSZ + 1];
 	git_oid ptid;
 
 	*tree = *ptree = NULL;
-	git_oid_tostr(tid, sizeof(tid), git_commit_tree_id(commit));
-	if (git_commit_tree(tree, commit) < 0)
-		return error_git("cannot read tree %s of commit %.12s", tid, hex);
+	if (read_tree(tree, repo, git_commit_tree_id(commit), hex, NULL) < 0)
+		return -1;
 	if (!git_commit_parentcount(commit))
 		return 0;
 	git_oid_tostr(pid, sizeof(pid), git_commit_parent_id(commit, 0));
@@ -218,11 +237,7 @@ static int commit_trees(const git_commit *commit, const char *hex,
 	if (malformed_tree_id(&ptid, repo, git_commit_parent_id(commit, 0)) < 0)
 		return error_git("cannot read commit %s, the parent of %.12s",
 				 pid, hex);
-	git_oid_tostr(tid, sizeof(tid), &ptid);
-	if (git_tree_lookup(ptree, repo, &ptid) < 0)
-		return error_git("cannot read tree %s of commit %.12s, the "
-				 "parent of %.12s", tid, pid, hex);
-	return 0;
+	return read_tree(ptree, repo, &ptid, pid, git_commit_id(commit));
 }
 
 /*
@@ -300,21 +315,17 @@ static int range_touches(struct scan *s, const struct history_range *range,
 			 struct candidate *probe, git_tree **tree,
 			 git_tree **ptree)
 {
-	char tid[GIT_OID_HEXSZ + 1], pid[GIT_OID_HEXSZ + 1];
+	char pid[GIT_OID_HEXSZ + 1];
 
 	*tree = *ptree = NULL;
 	git_oid_tostr(probe->hex, sizeof(probe->hex), &hc->id);
-	if (git_tree_lookup(tree, s->repo, &hc->tree) < 0) {
-		git_oid_tostr(tid, sizeof(tid), &hc->tree);
-		return error_git("cannot read tree %s of commit %.12s", tid,
-				 probe->hex);
-	}
-	if (hc->nr_parents &&
-	    git_tree_lookup(ptree, s->repo, &hc->parent_tree) < 0) {
-		git_oid_tostr(tid, sizeof(tid), &hc->parent_tree);
+	if (read_tree(tree, s->repo, &hc->tree, probe->hex, NULL) < 0)
+		return -1;
+	if (hc->nr_parents) {
 		git_oid_tostr(pid, sizeof(pid), history_parent(range, hc, 0));
-		return error_git("cannot read tree %s of commit %.12s, the "
-				 "parent of %.12s", tid, pid, probe->hex);
+		if (read_tree(ptree, s->repo, &hc->parent_tree, pid,
+			      &hc->id) < 0)
+			return -1;
 	}
 	return scan_watch_diff(s, *ptree, *tree, probe);
 }
