@@ -1,6 +1,7 @@
 #include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -99,22 +100,17 @@ void history_links_release(struct history_links *l)
 	memset(l, 0, sizeof(*l));
 }
 
+int history_cmp_oid(const void *a, const void *b)
+{
+	return git_oid_cmp(a, b);
+}
+
 uint32_t history_links_place(const git_oid *ids, size_t nr, const git_oid *id)
 {
-	size_t lo = 0, hi = nr;
+	const git_oid *at = nr ? bsearch(id, ids, nr, sizeof(*ids),
+					 history_cmp_oid) : NULL;
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		int cmp = git_oid_cmp(&ids[mid], id);
-
-		if (!cmp)
-			return (uint32_t)mid;
-		if (cmp < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return UINT32_MAX;
+	return at ? (uint32_t)(at - ids) : UINT32_MAX;
 }
 
 /*

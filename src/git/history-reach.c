@@ -166,11 +166,6 @@ static struct reach *reach_of(struct history *h, uint32_t tip)
 	return r;
 }
 
-static int cmp_git_oid(const void *a, const void *b)
-{
-	return git_oid_cmp(a, b);
-}
-
 static int descendant_without_graph(struct history *h, git_repository *repo,
 				    const git_oid *commit,
 				    const git_oid *ancestor)
@@ -208,10 +203,9 @@ static int descendant_without_graph(struct history *h, git_repository *repo,
 			git_oid_cpy(&a->ids[i], &r.items[i].id);
 		a->nr = r.nr;
 		history_range_release(&r);
-		QSORT(a->ids, a->nr, cmp_git_oid);
+		QSORT(a->ids, a->nr, history_cmp_oid);
 	}
-	return bsearch(ancestor, a->ids, a->nr, sizeof(*a->ids),
-		       cmp_git_oid) != NULL;
+	return history_links_place(a->ids, a->nr, ancestor) != UINT32_MAX;
 }
 
 int history_descendant_of(git_repository *repo, const git_oid *commit,

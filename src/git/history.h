@@ -74,6 +74,9 @@ void history_links_release(struct history_links *l);
 uint32_t history_links_place(const git_oid *ids, size_t nr,
 			     const git_oid *id);
 
+/* git_oid_cmp() for QSORT and bsearch() of git_oid arrays. */
+int history_cmp_oid(const void *a, const void *b);
+
 /*
  * The commits reachable from tip and from none of hide (as git rev-list
  * tip ^hide...), in date order: each commit before its parents, and of
