@@ -460,6 +460,12 @@ static int same_change(struct match *m, const git_oid *id,
 		return 0;
 	if (m->pathkeys_built < (watched ? 1 : 2) && build_pathkeys(m, !watched) < 0)
 		return -1;
+	/* A key no branch commit has: the commit itself is not read. */
+	if (key) {
+		HASH_FIND(hh, m->by_pathkey, key, SHA1_RAWSZ, k);
+		if (!k)
+			return 0;
+	}
 	if (git_commit_lookup(&commit, m->repo, id) < 0)
 		return error_git("cannot read commit %s", git_oid_tostr_s(id));
 	if (git_commit_parentcount(commit) != 1) {

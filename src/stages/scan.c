@@ -244,29 +244,51 @@ static int commit_trees(const git_commit *commit, const char *hex,
  * scan_fill() with the commit's trees when the caller has them (tree
  * NULL: read here when needed).
  */
+static int fill_parsed(struct scan *s, struct candidate *c,
+		       const git_commit *commit, git_tree *have_tree,
+		       git_tree *have_ptree);
+
 static int fill(struct scan *s, struct candidate *c, const git_commit *commit,
 		git_tree *have_tree, git_tree *have_ptree)
 {
 	const git_signature *author = git_commit_author(commit);
 	const char *raw = git_commit_message(commit);
-	git_tree *tree = have_tree, *ptree = have_ptree;
 	struct strbuf sb = STRBUF_INIT;
-	int ret = 0;
 
 	strbuf_addf(&sb, "%s <%s>", author->name, author->email);
 	c->author = strbuf_detach(&sb, NULL);
 	c->time = author->when.time;
 	c->tz_offset = author->when.offset;
 	c->raw = xstrdup(raw ? raw : "");
+	return fill_parsed(s, c, commit, have_tree, have_ptree);
+}
+
+/*
+ * fill() once c has its author, date and message (from the commit or
+ * from the scan cache); commit NULL: read when the trees are wanted.
+ */
+static int fill_parsed(struct scan *s, struct candidate *c,
+		       const git_commit *commit, git_tree *have_tree,
+		       git_tree *have_ptree)
+{
+	git_tree *tree = have_tree, *ptree = have_ptree;
+	git_commit *read = NULL;
+	int ret = 0;
+
 	message_parse(&c->msg, c->raw, strlen(c->raw));
 	message_read_backports(&c->msg, c->raw, strlen(c->raw), s->rules);
 	scan_read_links(s->rules, c);
 
 	/* The trees only when the cache did not say what they tell. */
-	if (!tree && (!c->nr_touched || !c->has_pathkey ||
-		      !c->paths_known) &&
-	    (ret = commit_trees(commit, c->hex, &tree, &ptree)) < 0)
-		goto out;
+	if (!tree && (!c->nr_touched || !c->has_pathkey || !c->paths_known)) {
+		if (!commit && git_commit_lookup(&read, s->repo, &c->id) < 0) {
+			ret = error_git("cannot read commit %s", c->hex);
+			goto out;
+		}
+		if ((ret = commit_trees(commit ? commit : read, c->hex, &tree,
+					&ptree)) < 0)
+			goto out;
+	}
 	if (!c->nr_touched)
 		ret = scan_watch_diff(s, ptree, tree, c);
 	if (ret)
@@ -284,6 +306,7 @@ out:
 		git_tree_free(ptree);
 		git_tree_free(tree);
 	}
+	git_commit_free(read);
 	return ret;
 }
 
@@ -497,6 +520,10 @@ static void memo_add(struct scan *s, struct scan_memo *m,
 			       sizeof(*h->old_paths));
 	for (i = 0; i < h->nr_old_paths; i++)
 		h->old_paths[i] = xstrdup(c->old_paths[i]);
+	h->author = xstrdup(c->author);
+	h->time = c->time;
+	h->tz_offset = c->tz_offset;
+	h->raw = xstrdup(c->raw);
 }
 
 /*
@@ -571,13 +598,8 @@ static int replay(struct scan *s, const struct scan_memo *m,
 	}
 	for (i = 0; !ret && i < m->nr_hits; i++) {
 		const struct scan_memo_hit *h = &m->hits[i];
-		git_commit *commit = NULL;
 		struct candidate *c;
 
-		if (git_commit_lookup(&commit, s->repo, &h->id) < 0) {
-			ret = error_git("cannot read commit in %s", s->range);
-			break;
-		}
 		c = candidate_list_add(&s->candidates, &h->id);
 		for (j = 0; j < h->nr_touched; j++)
 			scan_touch(s, c, subs[h->touched[j]]);
@@ -604,8 +626,12 @@ static int replay(struct scan *s, const struct scan_memo *m,
 			(h->release < 0 || c->soak.release >= 0) &&
 			(h->rc < 0 || c->soak.rc >= 0) &&
 			!(unsettle && (c->soak.release < 0 || c->soak.rc < 0));
-		ret = scan_fill(s, c, commit);
-		git_commit_free(commit);
+		/* The commit itself is not read: the cache has its text. */
+		c->author = xstrdup(h->author);
+		c->time = h->time;
+		c->tz_offset = h->tz_offset;
+		c->raw = xstrdup(h->raw);
+		ret = fill_parsed(s, c, NULL, NULL, NULL);
 		if (!ret)
 			memo_add(s, into, c);
 		s->replayed++;

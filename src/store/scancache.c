@@ -152,6 +152,8 @@ void scan_memo_free(struct scan_memo *m)
 		free(m->hits[i].touched);
 		free_string_array(m->hits[i].paths, m->hits[i].nr_paths);
 		free_string_array(m->hits[i].old_paths, m->hits[i].nr_old_paths);
+		free(m->hits[i].author);
+		free(m->hits[i].raw);
 	}
 	free(m->hits);
 	free(m->range);
@@ -258,6 +260,11 @@ static void format_memo(struct strbuf *sb, const struct scan_memo *m)
 		strbuf_addch(sb, h->paths_known);
 		cachefile_put_strings(sb, h->paths, h->nr_paths);
 		cachefile_put_strings(sb, h->old_paths, h->nr_old_paths);
+		cachefile_put_str(sb, h->author ? h->author : "");
+		cachefile_put_u32(sb, (uint32_t)((uint64_t)h->time >> 32));
+		cachefile_put_u32(sb, (uint32_t)h->time);
+		cachefile_put_u32(sb, (uint32_t)h->tz_offset);
+		cachefile_put_str(sb, h->raw ? h->raw : "");
 	}
 	cachefile_put_u32(sb, (uint32_t)m->nr_range);
 	for (i = 0; i < m->nr_range; i++)
@@ -343,6 +350,7 @@ static struct scan_memo *parse_memo(struct cachefile_reader *r)
 	struct scan_memo *m = scan_memo_new();
 	const unsigned char *key = cachefile_take(r, SHA1_RAWSZ);
 	size_t i, j, n;
+	uint32_t hi;
 
 	if (key)
 		memcpy(m->key, key, SHA1_RAWSZ);
@@ -355,7 +363,7 @@ static struct scan_memo *parse_memo(struct cachefile_reader *r)
 	m->reaches_from = get_u8(r);
 	m->names = cachefile_get_strings(r, &m->nr_names);
 	m->tags = cachefile_get_strings(r, &m->nr_tags);
-	n = cachefile_get_count(r, GIT_OID_RAWSZ + 39);
+	n = cachefile_get_count(r, GIT_OID_RAWSZ + 59);
 	m->hits = xcalloc(n ? n : 1, sizeof(*m->hits));
 	m->alloc_hits = n ? n : 1;
 	for (i = 0; i < n && !r->bad; i++) {
@@ -380,6 +388,11 @@ static struct scan_memo *parse_memo(struct cachefile_reader *r)
 		h->paths_known = get_u8(r);
 		h->paths = cachefile_get_strings(r, &h->nr_paths);
 		h->old_paths = cachefile_get_strings(r, &h->nr_old_paths);
+		h->author = cachefile_get_str(r);
+		hi = cachefile_get_u32(r);
+		h->time = (int64_t)(((uint64_t)hi << 32) | cachefile_get_u32(r));
+		h->tz_offset = (int32_t)cachefile_get_u32(r);
+		h->raw = cachefile_get_str(r);
 		if ((h->release >= 0 && (size_t)h->release >= m->nr_tags) ||
 		    (h->rc >= 0 && (size_t)h->rc >= m->nr_tags) ||
 		    h->release < -1 || h->rc < -1)

@@ -39,7 +39,10 @@
  *           u8 has_pathkey, 20-byte path key, u8 paths_known,
  *           u32 paths, then each: u32 length, bytes (watched paths),
  *           u32 old paths, then each: u32 length, bytes (those of the
- *           paths that existed before the commit)
+ *           paths that existed before the commit),
+ *           u32 length, author ("Name <email>"), u32 high and u32 low
+ *           half of the author time, u32 its zone offset in minutes
+ *           (two's complement), u32 length, the message
  *       u32 commits, then each 20-byte id (the whole range, sorted)
  *     u32 number of bases, then each: u32 length, branch name, 20-byte
  *       base, u32 commits after the base
@@ -52,7 +55,7 @@
  * goes on as if there were no cache (the next save replaces it).
  */
 
-#define SCANCACHE_VERSION 4
+#define SCANCACHE_VERSION 5
 
 struct scan_memo_hit {
 	git_oid id;
@@ -67,6 +70,12 @@ struct scan_memo_hit {
 	size_t nr_paths;
 	char **old_paths;		/* of those, the ones it did not add */
 	size_t nr_old_paths;
+	/* What the scan reads of the commit itself: a run again reads
+	   no commit object for it. */
+	char *author;			/* "Name <email>" */
+	int64_t time;			/* the author date, and its zone */
+	int32_t tz_offset;		/* in minutes */
+	char *raw;			/* the message */
 };
 
 struct scan_memo {

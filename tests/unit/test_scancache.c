@@ -57,6 +57,10 @@ static struct scan_memo *memo(unsigned char k)
 	h->paths[h->nr_paths++] = xstrdup("fs/reiserfs/super.c");
 	h->old_paths = xcalloc(1, sizeof(*h->old_paths));
 	h->old_paths[h->nr_old_paths++] = xstrdup("fs/xfs/xfs_log.c");
+	h->author = xstrdup("A U Thor <author@example.com>");
+	h->time = INT64_C(0x1234567890);	/* past 2038: both halves */
+	h->tz_offset = -330;
+	h->raw = xstrdup("xfs: fix the log\n\nCc: stable@vger.kernel.org\n");
 	ALLOC_GROW(m->hits, m->nr_hits, m->alloc_hits);
 	h = &m->hits[m->nr_hits++];
 	memset(h, 0, sizeof(*h));
@@ -118,6 +122,14 @@ static void test_round_trip(void **state)
 	assert_int_equal(m->hits[0].nr_paths, 2);
 	assert_string_equal(m->hits[0].paths[1], "fs/reiserfs/super.c");
 	assert_int_equal(m->hits[0].nr_old_paths, 1);
+	assert_string_equal(m->hits[0].author, "A U Thor <author@example.com>");
+	assert_true(m->hits[0].time == INT64_C(0x1234567890));
+	assert_int_equal(m->hits[0].tz_offset, -330);
+	assert_string_equal(m->hits[0].raw,
+			    "xfs: fix the log\n\nCc: stable@vger.kernel.org\n");
+	/* A hit without its text (none in a scan's memo) reads back empty. */
+	assert_string_equal(m->hits[1].author, "");
+	assert_string_equal(m->hits[1].raw, "");
 	assert_false(m->hits[1].settled);
 	assert_int_equal(m->hits[1].release, -1);
 	assert_int_equal(m->nr_range, 3);
