@@ -74,37 +74,77 @@ int branch_parse_version(const char *s, int *major, int *minor)
 	return -1;
 }
 
-struct tag_search {
-	git_repository *repo;
-	const git_oid *target;
-	char *best;
-};
+/*
+ * Whether the tag ref names the commit target.  The peeled id that
+ * packed-refs keeps answers without reading the tag object; a ref
+ * without one names target itself, or a tag object read and peeled
+ * (the header read tells a tag object from a commit).
+ */
+static int tag_names(git_repository *repo, git_odb *odb,
+		     const git_reference *ref, const git_oid *target)
+{
+	const git_oid *id = git_reference_target(ref);
+	const git_oid *peeled = git_reference_target_peel(ref);
+	git_object *obj = NULL, *commit = NULL;
+	git_object_t type;
+	size_t len;
+	int ret = 0;
+
+	if (peeled)
+		return git_oid_equal(peeled, target);
+	if (!id)
+		return 0;
+	if (git_oid_equal(id, target))
+		return 1;
+	/* Only a tag object can peel to another commit. */
+	if (git_odb_read_header(&len, &type, odb, id) < 0 ||
+	    type != GIT_OBJECT_TAG)
+		goto out;
+	if (git_object_lookup(&obj, repo, id, GIT_OBJECT_TAG) < 0 ||
+	    git_object_peel(&commit, obj, GIT_OBJECT_COMMIT) < 0)
+		goto out;
+	ret = git_oid_equal(git_object_id(commit), target);
+out:
+	git_object_free(commit);
+	git_object_free(obj);
+	git_error_clear();
+	return ret;
+}
 
 /*
- * Prefers the shortest name, so that "v6.6" wins over a vendor's
- * "v6.6-vendor-base".
+ * The name of a tag of the commit target (NULL: none).  Prefers the
+ * shortest name, so that "v6.6" wins over a vendor's
+ * "v6.6-vendor-base"; of two as short, the first in ref order.
  */
-static int find_tag(const char *name, git_oid *oid, void *data)
+static char *tag_of(git_repository *repo, const git_oid *target)
 {
-	struct tag_search *ts = data;
-	git_object *obj = NULL, *peeled = NULL;
+	git_reference_iterator *iter = NULL;
+	git_reference *ref = NULL;
+	git_odb *odb = NULL;
+	char *best = NULL;
 
-	if (git_object_lookup(&obj, ts->repo, oid, GIT_OBJECT_ANY) < 0 ||
-	    git_object_peel(&peeled, obj, GIT_OBJECT_COMMIT) < 0) {
-		git_error_clear();
+	if (git_repository_odb(&odb, repo) < 0 ||
+	    git_reference_iterator_new(&iter, repo) < 0)
 		goto out;
-	}
-	if (!git_oid_equal(git_object_id(peeled), ts->target))
-		goto out;
-	skip_prefix(name, "refs/tags/", &name);
-	if (!ts->best || strlen(name) < strlen(ts->best)) {
-		free(ts->best);
-		ts->best = xstrdup(name);
+	while (!git_reference_next(&ref, iter)) {
+		const char *name = git_reference_name(ref);
+		git_reference *resolved = NULL;
+
+		if (skip_prefix(name, "refs/tags/", &name) &&
+		    (!best || strlen(name) < strlen(best)) &&
+		    !git_reference_resolve(&resolved, ref) &&
+		    tag_names(repo, odb, resolved, target)) {
+			free(best);
+			best = xstrdup(name);
+		}
+		git_reference_free(resolved);
+		git_reference_free(ref);
 	}
 out:
-	git_object_free(peeled);
-	git_object_free(obj);
-	return 0;
+	git_reference_iterator_free(iter);
+	git_odb_free(odb);
+	git_error_clear();
+	return best;
 }
 
 static void add_backport(struct branch_index *bi, const char *hex,
@@ -317,12 +357,7 @@ static int resolve_tip(struct branch_index *bi, git_repository *repo,
 static int read_from_base(struct branch_index *bi, git_repository *repo,
 			  const char *branch, size_t limit)
 {
-	struct tag_search ts = { repo, NULL, NULL };
-
-	ts.target = &bi->base;
-	if (git_tag_foreach(repo, find_tag, &ts) < 0)
-		git_error_clear();
-	bi->base_name = ts.best;
+	bi->base_name = tag_of(repo, &bi->base);
 
 	if (!bi->base_name ||
 	    branch_parse_version(bi->base_name, &bi->major, &bi->minor) < 0)
