@@ -29,4 +29,13 @@ void sha1_init(struct sha1 *ctx);
 void sha1_update(struct sha1 *ctx, const void *data, size_t len);
 void sha1_final(unsigned char *digest, struct sha1 *ctx);
 
+/*
+ * Whether the blocks go through the CPU's SHA extensions (x86-64 with
+ * SHA-NI), else plain C.  sha1_use_portable(1) makes every later hash
+ * take the plain C, (0) the CPU's choice again: for tests, which
+ * compare the two.
+ */
+int sha1_accelerated(void);
+void sha1_use_portable(int on);
+
 #endif

@@ -519,6 +519,60 @@ static void test_sha1(void **state)
 			    "34aa973cd4c4daa4f61eeb2bdbad27316534016f");
 }
 
+/* A blob's id by sha1.c, as git hashes it: "blob LEN\0" and the bytes. */
+static void blob_id(git_oid *out, const unsigned char *buf, size_t len,
+		    size_t piece)
+{
+	unsigned char digest[SHA1_RAWSZ];
+	char header[32];
+	struct sha1 ctx;
+	size_t at;
+
+	sha1_init(&ctx);
+	snprintf(header, sizeof(header), "blob %zu", len);
+	sha1_update(&ctx, header, strlen(header) + 1);
+	for (at = 0; at < len; at += piece)
+		sha1_update(&ctx, buf + at, len - at < piece ? len - at : piece);
+	sha1_final(digest, &ctx);
+	git_oid_fromraw(out, digest);
+}
+
+/*
+ * Both block functions (the CPU's SHA extensions, when it has them,
+ * and plain C) against libgit2's SHA-1, on every length across a few
+ * blocks and a long buffer, fed whole and in uneven pieces.
+ */
+static void test_sha1_blocks(void **state)
+{
+	static const size_t lens[] = { 1000, 4096, 65536 + 7, 1 << 20 };
+	size_t len, i, n, portable;
+	unsigned char *buf = xmalloc(1 << 20);
+	uint32_t x = 12345;
+	git_oid want, got;
+
+	(void)state;
+	for (i = 0; i < (1 << 20); i++) {
+		x = x * 1103515245 + 12345;
+		buf[i] = (unsigned char)(x >> 16);
+	}
+	print_message("SHA-1 blocks by the CPU's SHA extensions: %s\n",
+		      sha1_accelerated() ? "yes" : "no");
+	for (portable = 0; portable < 2; portable++) {
+		sha1_use_portable((int)portable);
+		for (n = 0; n < 200 + ARRAY_SIZE(lens); n++) {
+			len = n < 200 ? n : lens[n - 200];
+			assert_int_equal(git_odb_hash(&want, buf, len,
+						      GIT_OBJECT_BLOB), 0);
+			blob_id(&got, buf, len, len ? len : 1);
+			assert_true(git_oid_equal(&want, &got));
+			blob_id(&got, buf, len, 63);
+			assert_true(git_oid_equal(&want, &got));
+		}
+	}
+	sha1_use_portable(0);
+	free(buf);
+}
+
 /*
  * The cache.  stderr is captured to compare warnings byte for byte.
  */
@@ -1125,6 +1179,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_sha1),
+		cmocka_unit_test(test_sha1_blocks),
 		cmocka_unit_test(test_jobs_for),
 		cmocka_unit_test(test_root),
 		cmocka_unit_test(test_modify),
