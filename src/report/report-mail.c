@@ -500,9 +500,71 @@ static size_t mail_groups(const struct report *r,
  * proposed for 6.6.y, week 48", or, with no patch, "xfs: candidates
  * for 6.6.y, week 48".
  */
+/*
+ * The candidates of l that group g's mail lists, by subsystem (in
+ * g->subs' order) and section, each bucket in l's order: bucket
+ * i * SECTION__COUNT + k is (*out)[at[b]] up to (*out)[at[b + 1]].
+ * One pass over l, not one a subsystem and section: the 1M bench's
+ * mails made 25 million tests of 32,677 candidates.
+ */
+struct group_buckets {
+	const struct candidate **items;
+	size_t *at;
+};
+
+static void group_buckets(struct group_buckets *b, const struct mail_group *g,
+			  const struct candidate_list *l)
+{
+	size_t nb = g->nr_subs * SECTION__COUNT, *place, *in, i, j, nr = 0;
+
+	in = xcalloc(l->nr ? l->nr : 1, sizeof(*in));
+	b->at = xcalloc(nb + 1, sizeof(*b->at));
+	for (j = 0; j < l->nr; j++) {
+		const struct candidate *c = l->items[j];
+		const struct subsystem *sub;
+		enum mail_section k = section_of(c);
+
+		in[j] = nb;
+		if (k == SECTION_NONE || !(sub = candidate_subsystem(c)))
+			continue;
+		for (i = 0; i < g->nr_subs && g->subs[i] != sub; i++)
+			;
+		if (i == g->nr_subs)
+			continue;
+		in[j] = i * SECTION__COUNT + (size_t)k;
+		b->at[in[j] + 1]++;
+		nr++;
+	}
+	for (i = 0; i < nb; i++)
+		b->at[i + 1] += b->at[i];
+	place = xmalloc((nb + 1) * sizeof(*place));
+	memcpy(place, b->at, (nb + 1) * sizeof(*place));
+	b->items = xcalloc(nr ? nr : 1, sizeof(*b->items));
+	for (j = 0; j < l->nr; j++)
+		if (in[j] < nb)
+			b->items[place[in[j]]++] = l->items[j];
+	free(place);
+	free(in);
+}
+
+static void group_buckets_release(struct group_buckets *b)
+{
+	free(b->items);
+	free(b->at);
+}
+
+/* How many of bucket (sub, k) there are. */
+static size_t bucket_nr(const struct group_buckets *b, size_t sub,
+			enum mail_section k)
+{
+	size_t at = sub * SECTION__COUNT + (size_t)k;
+
+	return b->at[at + 1] - b->at[at];
+}
+
 static void add_subject(struct strbuf *subj, const struct report *r,
-			const struct candidate_list *l,
-			const struct mail_group *g)
+			const struct mail_group *g,
+			const struct group_buckets *b)
 {
 	size_t i, k, shown = 0, *counts;
 	char week[16];
@@ -511,13 +573,10 @@ static void add_subject(struct strbuf *subj, const struct report *r,
 
 	counts = xcalloc(g->nr_subs ? g->nr_subs : 1, sizeof(*counts));
 	for (i = 0; i < g->nr_subs; i++) {
-		for (k = 0; k < l->nr; k++) {
-			enum mail_section s = section_of(l->items[k]);
-
-			counts[i] += candidate_subsystem(l->items[k]) == g->subs[i] &&
-				     (s == SECTION_PROPOSED || s == SECTION_NEWLY ||
-				      s == SECTION_MANUAL || s == SECTION_NEEDS_ACK);
-		}
+		counts[i] = bucket_nr(b, i, SECTION_PROPOSED) +
+			    bucket_nr(b, i, SECTION_NEWLY) +
+			    bucket_nr(b, i, SECTION_MANUAL) +
+			    bucket_nr(b, i, SECTION_NEEDS_ACK);
 		shown += counts[i] > 0;
 	}
 	if (shown <= SUBJECT_SUBSYSTEMS + 1) {
@@ -638,10 +697,12 @@ static void add_group_mail(struct strbuf *out, const struct report *r,
 	struct mail_addrs to = MAIL_ADDRS_INIT, cc = MAIL_ADDRS_INIT;
 	struct strbuf subj = STRBUF_INIT;
 	const struct archive_msg **quoted = NULL;
+	struct group_buckets b;
 	size_t i, j, k, nr_quoted = 0;
 
+	group_buckets(&b, g, l);
 	report_mail_recipients(r, g->subs, g->nr_subs, &to, &cc);
-	add_subject(&subj, r, l, g);
+	add_subject(&subj, r, g, &b);
 	strbuf_addstr(out, "From stablepick Mon Sep 17 00:00:00 2001\n");
 	mail_address_header(out, "From", r->from_name, r->from_email);
 	mail_addrs_header(out, "To", &to);
@@ -666,24 +727,21 @@ static void add_group_mail(struct strbuf *out, const struct report *r,
 		int heading = 0;
 
 		for (k = 0; k < SECTION__COUNT; k++) {
-			int any = 0;
+			size_t at = i * SECTION__COUNT + k;
 
-			for (j = 0; j < l->nr; j++) {
-				const struct candidate *c = l->items[j];
-
-				if (candidate_subsystem(c) != g->subs[i] ||
-				    section_of(c) != (enum mail_section)k)
-					continue;
+			for (j = b.at[at]; j < b.at[at + 1]; j++) {
 				if (!heading++)
 					add_heading(out, g->subs[i]);
-				if (!any++)
+				if (j == b.at[at])
 					strbuf_addf(out, "\n%s:\n", section_titles[k]);
-				add_candidate_lines(out, r, c, (enum mail_section)k,
+				add_candidate_lines(out, r, b.items[j],
+						    (enum mail_section)k,
 						    &quoted, &nr_quoted);
 			}
 		}
 	}
 	add_footer(out, r, l, g);
+	group_buckets_release(&b);
 	free(quoted);
 	strbuf_release(&subj);
 	mail_addrs_release(&cc);
