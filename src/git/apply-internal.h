@@ -151,8 +151,9 @@ struct series_keys {
 	unsigned char *keys;		/* SHA1_RAWSZ each */
 	/* The digests of the keys so far, and of those that follow renames. */
 	unsigned char before[SHA1_RAWSZ], moved[SHA1_RAWSZ];
-	/* The picks so far by the paths they change (or a path below). */
-	struct path_slot *files, *dirs, *moves;
+	/* The picks so far that followed renames on the branch; those by
+	   the paths they change are the run's (apply-keys.c). */
+	struct path_slot *moves;
 	size_t reuse;			/* the first picks keyed before */
 };
 

@@ -60,45 +60,153 @@ char *const *apply_pick_paths(struct trialcache *cache, git_repository *repo,
 	return trialcache_find_paths(cache, git_commit_id(pick), nr, in_parent);
 }
 
-/* The picks so far that change a path (or, in dirs, one below it). */
+/*
+ * The picks so far of a series that change a path (or, in dirs, one
+ * below it), by the path's number (struct key_names).  A slot of
+ * another series (gen) is empty: the arrays are the run's, not made
+ * again for each of the thousands of series a search keys.
+ */
 struct path_slot {
-	const char *path;		/* borrowed from the cache */
-	size_t len;
 	size_t *pos;
 	size_t nr, alloc;
+	uint32_t gen;
+};
+
+/*
+ * The paths, and the directories of paths, the run's keys have met, by
+ * number; each pick's paths by number, once a run; and the slots.
+ */
+struct path_name {
+	char *path;
+	uint32_t id;
 	UT_hash_handle hh;
 };
 
-static struct path_slot *find_slot(struct path_slot **map, const char *path,
-				   size_t len, int create)
-{
-	struct path_slot *e;
+struct pick_names {
+	git_oid id;
+	/* Path j's number is v[at[j]], its directories' (the shortest
+	   first) follow it up to v[at[j + 1]]. */
+	uint32_t *v;
+	size_t *at;
+	UT_hash_handle hh;
+};
 
-	HASH_FIND(hh, *map, path, len, e);
-	if (e || !create)
-		return e;
+struct key_names {
+	struct path_name *names;
+	uint32_t nr;
+	struct pick_names *picks;
+	struct path_slot *files, *dirs;	/* nr of each */
+	size_t alloc;
+	uint32_t gen;			/* the series being keyed */
+};
+
+static uint32_t name_of(struct key_names *n, const char *path, size_t len)
+{
+	struct path_name *e;
+
+	HASH_FIND(hh, n->names, path, len, e);
+	if (e)
+		return e->id;
+	if (n->nr == UINT32_MAX)
+		BUG("more than %u paths in trial picks", UINT32_MAX);
 	e = xcalloc(1, sizeof(*e));
-	e->path = path;
-	e->len = len;
-	HASH_ADD_KEYPTR(hh, *map, e->path, e->len, e);
+	e->path = xstrndup(path, len);
+	e->id = n->nr++;
+	HASH_ADD_KEYPTR(hh, n->names, e->path, len, e);
+	return e->id;
+}
+
+/* The numbers of the paths of pick id (paths[0..nr)), and room for them. */
+static const struct pick_names *names_of_pick(struct key_names *n,
+					      const git_oid *id,
+					      char *const *paths, size_t nr)
+{
+	struct pick_names *p;
+	size_t j, count = 0, alloc = 0;
+	const char *slash;
+
+	HASH_FIND(hh, n->picks, id, sizeof(*id), p);
+	if (p)
+		return p;
+	p = xcalloc(1, sizeof(*p));
+	git_oid_cpy(&p->id, id);
+	p->at = xcalloc(nr + 1, sizeof(*p->at));
+	for (j = 0; j < nr; j++) {
+		p->at[j] = count;
+		ALLOC_GROW(p->v, count + 1, alloc);
+		p->v[count++] = name_of(n, paths[j], strlen(paths[j]));
+		for (slash = strchr(paths[j], '/'); slash;
+		     slash = strchr(slash + 1, '/')) {
+			ALLOC_GROW(p->v, count + 1, alloc);
+			p->v[count++] = name_of(n, paths[j],
+						(size_t)(slash - paths[j]));
+		}
+	}
+	p->at[nr] = count;
+	HASH_ADD(hh, n->picks, id, sizeof(p->id), p);
+	if (n->nr > n->alloc) {
+		size_t was = n->alloc;
+
+		n->alloc = n->nr > 2 * n->alloc ? n->nr : 2 * n->alloc;
+		n->files = xrealloc(n->files, n->alloc * sizeof(*n->files));
+		n->dirs = xrealloc(n->dirs, n->alloc * sizeof(*n->dirs));
+		memset(n->files + was, 0, (n->alloc - was) * sizeof(*n->files));
+		memset(n->dirs + was, 0, (n->alloc - was) * sizeof(*n->dirs));
+	}
+	return p;
+}
+
+static void free_name(struct path_name *e)
+{
+	free(e->path);
+	free(e);
+}
+
+static void free_pick_names(struct pick_names *p)
+{
+	free(p->v);
+	free(p->at);
+	free(p);
+}
+
+static void free_names(struct key_names *n)
+{
+	struct path_name *e, *etmp;
+	struct pick_names *p, *ptmp;
+	size_t i;
+
+	HASH_FREE_ALL(n->names, e, etmp, free_name);
+	HASH_FREE_ALL(n->picks, p, ptmp, free_pick_names);
+	for (i = 0; i < n->alloc; i++) {
+		free(n->files[i].pos);
+		free(n->dirs[i].pos);
+	}
+	free(n->files);
+	free(n->dirs);
+	memset(n, 0, sizeof(*n));
+}
+
+/* The slot of name in this series, or NULL when it has none (create 0). */
+static struct path_slot *slot_at(struct path_slot *slots, uint32_t gen,
+				 uint32_t name, int create)
+{
+	struct path_slot *e = &slots[name];
+
+	if (e->gen != gen) {
+		if (!create)
+			return NULL;
+		e->gen = gen;
+		e->nr = 0;
+	}
 	return e;
 }
 
-static void add_slot(struct path_slot **map, const char *path, size_t len,
-		     size_t pos)
+static void add_pos(struct path_slot *e, size_t pos)
 {
-	struct path_slot *e = find_slot(map, path, len, 1);
-
 	if (e->nr && e->pos[e->nr - 1] == pos)
 		return;
 	ALLOC_GROW(e->pos, e->nr, e->alloc);
 	e->pos[e->nr++] = pos;
-}
-
-static void free_slot(struct path_slot *e)
-{
-	free(e->pos);
-	free(e);
 }
 
 struct pick_deps *pick_deps_ref(struct pick_deps *d)
@@ -294,23 +402,22 @@ static int hash_entry(struct sha1 *ctx, const git_tree *tree,
 }
 
 /*
- * Registers pick i's paths in files and dirs for the picks after it,
- * and, when it follows renames on the branch, itself in moves.
+ * Registers pick i's paths (their numbers pn) in files and dirs for the
+ * picks after it, and, when it follows renames on the branch, itself
+ * in moves.
  */
-static void register_pick(size_t i, char *const *paths, size_t nr, int moving,
-			  struct path_slot **files, struct path_slot **dirs,
-			  struct path_slot **moves)
+static void register_pick(size_t i, const struct pick_names *pn, size_t nr,
+			  int moving, struct key_names *n,
+			  struct path_slot *moves)
 {
-	const char *slash;
-	size_t j;
+	size_t j, q;
 
 	if (moving)
-		add_slot(moves, "", 0, i);
+		add_pos(moves, i);
 	for (j = 0; j < nr; j++) {
-		add_slot(files, paths[j], strlen(paths[j]), i);
-		for (slash = strchr(paths[j], '/'); slash;
-		     slash = strchr(slash + 1, '/'))
-			add_slot(dirs, paths[j], (size_t)(slash - paths[j]), i);
+		add_pos(slot_at(n->files, n->gen, pn->v[pn->at[j]], 1), i);
+		for (q = pn->at[j] + 1; q < pn->at[j + 1]; q++)
+			add_pos(slot_at(n->dirs, n->gen, pn->v[q], 1), i);
 	}
 }
 
@@ -339,12 +446,10 @@ static void add_key_dep(size_t **v, size_t *nr, size_t *alloc,
  * keys.
  */
 static void key_deps(struct sha1 *ctx, const unsigned char *keys,
-		     const struct series_pick *p, char *const *paths,
-		     size_t nr, struct path_slot *files, struct path_slot *dirs,
-		     const unsigned char *moved)
+		     const struct series_pick *p, const struct pick_names *pn,
+		     size_t nr, struct key_names *n, const unsigned char *moved)
 {
-	size_t *v = NULL, n = 0, alloc = 0, j, k, m;
-	const char *slash;
+	size_t *v = NULL, count = 0, alloc = 0, j, k, m, q;
 
 	if (p->after_all) {
 		for (k = 0; p->deps && k < p->deps->nr; k++)
@@ -354,17 +459,18 @@ static void key_deps(struct sha1 *ctx, const unsigned char *keys,
 	}
 	sha1_update(ctx, moved, SHA1_RAWSZ);
 	for (j = 0; j < nr; j++) {
-		add_key_dep(&v, &n, &alloc, find_slot(&files, paths[j],
-				strlen(paths[j]), 0), 0);
-		add_key_dep(&v, &n, &alloc, find_slot(&dirs, paths[j],
-				strlen(paths[j]), 0), 1);
-		for (slash = strchr(paths[j], '/'); slash;
-		     slash = strchr(slash + 1, '/'))
-			add_key_dep(&v, &n, &alloc, find_slot(&files, paths[j],
-					(size_t)(slash - paths[j]), 0), 0);
+		uint32_t self = pn->v[pn->at[j]];
+
+		add_key_dep(&v, &count, &alloc,
+			    slot_at(n->files, n->gen, self, 0), 0);
+		add_key_dep(&v, &count, &alloc,
+			    slot_at(n->dirs, n->gen, self, 0), 1);
+		for (q = pn->at[j] + 1; q < pn->at[j + 1]; q++)
+			add_key_dep(&v, &count, &alloc,
+				    slot_at(n->files, n->gen, pn->v[q], 0), 0);
 	}
-	QSORT(v, n, cmp_pos);
-	for (k = 0, m = 0; k < n; k++)
+	QSORT(v, count, cmp_pos);
+	for (k = 0, m = 0; k < count; k++)
 		if (!m || v[m - 1] != v[k])
 			v[m++] = v[k];
 	for (k = 0; k < m; k++)
@@ -383,24 +489,25 @@ static void key_pick(struct apply_series *s, size_t i, unsigned char *keys,
 		     const unsigned char *before, const git_tree *tip,
 		     struct trialcache *cache, char *const *paths,
 		     const unsigned char *in_parent, size_t nr,
-		     struct path_slot **files, struct path_slot **dirs,
-		     struct path_slot **moves, unsigned char *moved)
+		     const struct pick_names *pn, struct key_names *n,
+		     struct path_slot *moves, unsigned char *moved)
 {
 	static const char salt[] = "stablepick trial pick\n";
 	static const char renames[] = "renames on the branch\n";
 	struct series_pick *p = &s->picks[i];
 	struct slot_list deps = { NULL, 0, 0 };
 	struct sha1 ctx;
-	size_t j;
-	const char *slash;
+	size_t j, q;
 	int moving = 0;
 
 	sha1_init(&ctx);
 	sha1_update(&ctx, salt, sizeof(salt));
 	sha1_update(&ctx, p->id.id, GIT_OID_RAWSZ);
 	/* Every pick that followed renames may have changed its paths. */
-	add_deps(&deps, find_slot(moves, "", 0, 0));
+	add_deps(&deps, moves);
 	for (j = 0; j < nr; j++) {
+		uint32_t self = pn->v[pn->at[j]];
+
 		sha1_update(&ctx, paths[j], strlen(paths[j]) + 1);
 		/*
 		 * A file the parent has and the tree picked onto lacks:
@@ -409,12 +516,10 @@ static void key_pick(struct apply_series *s, size_t i, unsigned char *keys,
 		 */
 		if (hash_entry(&ctx, tip, paths[j], cache) && in_parent[j])
 			moving = 1;
-		add_deps(&deps, find_slot(files, paths[j], strlen(paths[j]), 0));
-		add_deps(&deps, find_slot(dirs, paths[j], strlen(paths[j]), 0));
-		for (slash = strchr(paths[j], '/'); slash;
-		     slash = strchr(slash + 1, '/'))
-			add_deps(&deps, find_slot(files, paths[j],
-						  (size_t)(slash - paths[j]), 0));
+		add_deps(&deps, slot_at(n->files, n->gen, self, 0));
+		add_deps(&deps, slot_at(n->dirs, n->gen, self, 0));
+		for (q = pn->at[j] + 1; q < pn->at[j + 1]; q++)
+			add_deps(&deps, slot_at(n->files, n->gen, pn->v[q], 0));
 	}
 	/*
 	 * Following renames reads the whole of the tree picked onto and
@@ -432,7 +537,7 @@ static void key_pick(struct apply_series *s, size_t i, unsigned char *keys,
 	}
 	p->deps = merge_deps(&deps);
 	free(deps.v);
-	key_deps(&ctx, keys, p, paths, nr, *files, *dirs, moved);
+	key_deps(&ctx, keys, p, pn, nr, n, moved);
 	sha1_final(keys + i * SHA1_RAWSZ, &ctx);
 	if (moving) {
 		sha1_init(&ctx);
@@ -440,7 +545,7 @@ static void key_pick(struct apply_series *s, size_t i, unsigned char *keys,
 		sha1_update(&ctx, keys + i * SHA1_RAWSZ, SHA1_RAWSZ);
 		sha1_final(moved, &ctx);
 	}
-	register_pick(i, paths, nr, moving, files, dirs, moves);
+	register_pick(i, pn, nr, moving, n, moves);
 }
 
 /*
@@ -474,6 +579,8 @@ struct trialcache_keyed {
 	 * run: a search takes the same proposals before every set.
 	 */
 	struct pick_at_hand *at_hand;
+	struct key_names names;		/* the paths the keys met */
+	int keying;			/* a series_keys is alive */
 };
 
 static void keyed_truncate(struct trialcache_keyed *k, size_t nr)
@@ -489,6 +596,7 @@ static void free_keyed(struct trialcache_keyed *k)
 	keyed_truncate(k, 0);
 	free(k->picks);
 	HASH_FREE_ALL(k->at_hand, e, tmp, free);
+	free_names(&k->names);
 	free(k);
 }
 
@@ -540,9 +648,9 @@ static size_t keyed_prefix(const struct trialcache *cache, const git_oid *onto,
 /* Pick i as keyed last, and its paths registered as key_pick() does. */
 static void key_again(struct apply_series *s, size_t i, unsigned char *keys,
 		      unsigned char *before, unsigned char *moved,
-		      const struct trialcache_keyed *k, char *const *paths,
-		      size_t nr, struct path_slot **files,
-		      struct path_slot **dirs, struct path_slot **moves)
+		      const struct trialcache_keyed *k,
+		      const struct pick_names *pn, size_t nr,
+		      struct key_names *n, struct path_slot *moves)
 {
 	const struct keyed_pick *kp = &k->picks[i];
 	struct series_pick *p = &s->picks[i];
@@ -552,7 +660,7 @@ static void key_again(struct apply_series *s, size_t i, unsigned char *keys,
 	memcpy(moved, kp->moved, SHA1_RAWSZ);
 	p->deps = pick_deps_ref(kp->deps);
 	p->after_all = kp->after_all;
-	register_pick(i, paths, nr, kp->after_all, files, dirs, moves);
+	register_pick(i, pn, nr, kp->after_all, n, moves);
 }
 
 /* Keeps pick i of s, keyed, after the first i in cache->keyed. */
@@ -582,10 +690,19 @@ void series_keys_init(struct series_keys *k, struct trialcache *cache,
 		      const git_tree *tip, const git_oid *onto,
 		      const git_commit *const *picks, size_t nr)
 {
+	struct trialcache_keyed *kd = keyed_of(cache);
+
+	if (kd->keying)
+		BUG("two series keyed at once");
+	kd->keying = 1;
+	/* The slots of the series before are empty for this one. */
+	if (++kd->names.gen == 0)
+		BUG("more than %u series keyed", UINT32_MAX - 1);
 	memset(k, 0, sizeof(*k));
 	k->cache = cache;
 	k->tip = tip;
 	k->keys = xcalloc(nr ? nr : 1, SHA1_RAWSZ);
+	k->moves = xcalloc(1, sizeof(*k->moves));
 	k->reuse = keyed_prefix(cache, onto, picks, nr);
 }
 
@@ -593,16 +710,19 @@ void series_keys_add(struct series_keys *k, struct apply_series *s, size_t i,
 		     char *const *paths, const unsigned char *in_parent,
 		     size_t nr)
 {
+	struct key_names *n = &k->cache->keyed->names;
+	const struct pick_names *pn = names_of_pick(n, &s->picks[i].id,
+						    paths, nr);
 	struct sha1 chain;
 
 	if (i < k->reuse) {
 		key_again(s, i, k->keys, k->before, k->moved, k->cache->keyed,
-			  paths, nr, &k->files, &k->dirs, &k->moves);
+			  pn, nr, n, k->moves);
 		k->cache->keys_reused++;
 		return;
 	}
 	key_pick(s, i, k->keys, k->before, k->tip, k->cache, paths, in_parent,
-		 nr, &k->files, &k->dirs, &k->moves, k->moved);
+		 nr, pn, n, k->moves, k->moved);
 	/* The digest of the keys so far, for a pick after them all. */
 	sha1_init(&chain);
 	sha1_update(&chain, k->before, SHA1_RAWSZ);
@@ -613,11 +733,11 @@ void series_keys_add(struct series_keys *k, struct apply_series *s, size_t i,
 
 void series_keys_release(struct series_keys *k)
 {
-	struct path_slot *e, *tmp;
-
-	HASH_FREE_ALL(k->files, e, tmp, free_slot);
-	HASH_FREE_ALL(k->dirs, e, tmp, free_slot);
-	HASH_FREE_ALL(k->moves, e, tmp, free_slot);
+	if (k->cache && k->cache->keyed)
+		k->cache->keyed->keying = 0;
+	if (k->moves)
+		free(k->moves->pos);
+	free(k->moves);
 	free(k->keys);
 	memset(k, 0, sizeof(*k));
 }
