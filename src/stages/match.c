@@ -461,6 +461,7 @@ static int same_change(struct match *m, const git_oid *id,
 	if (m->pathkeys_built < (watched ? 1 : 2) && build_pathkeys(m, !watched) < 0)
 		return -1;
 	/* A key no branch commit has: the commit itself is not read. */
+	k = NULL;
 	if (key) {
 		HASH_FIND(hh, m->by_pathkey, key, SHA1_RAWSZ, k);
 		if (!k)
@@ -472,17 +473,16 @@ static int same_change(struct match *m, const git_oid *id,
 		git_commit_free(commit);
 		return 0;
 	}
-	if (!key) {
+	if (!k) {
 		if (patchid_cache_pathkey(m->patchids, m->repo, commit, own) < 0) {
 			git_commit_free(commit);
 			return -1;
 		}
-		key = own;
-	}
-	HASH_FIND(hh, m->by_pathkey, key, SHA1_RAWSZ, k);
-	if (!k) {
-		git_commit_free(commit);
-		return 0;
+		HASH_FIND(hh, m->by_pathkey, own, SHA1_RAWSZ, k);
+		if (!k) {
+			git_commit_free(commit);
+			return 0;
+		}
 	}
 	ret = patchid_cache_get(m->patchids, m->repo, commit, &want);
 	git_commit_free(commit);

@@ -241,29 +241,6 @@ static int commit_trees(const git_commit *commit, const char *hex,
 }
 
 /*
- * scan_fill() with the commit's trees when the caller has them (tree
- * NULL: read here when needed).
- */
-static int fill_parsed(struct scan *s, struct candidate *c,
-		       const git_commit *commit, git_tree *have_tree,
-		       git_tree *have_ptree);
-
-static int fill(struct scan *s, struct candidate *c, const git_commit *commit,
-		git_tree *have_tree, git_tree *have_ptree)
-{
-	const git_signature *author = git_commit_author(commit);
-	const char *raw = git_commit_message(commit);
-	struct strbuf sb = STRBUF_INIT;
-
-	strbuf_addf(&sb, "%s <%s>", author->name, author->email);
-	c->author = strbuf_detach(&sb, NULL);
-	c->time = author->when.time;
-	c->tz_offset = author->when.offset;
-	c->raw = xstrdup(raw ? raw : "");
-	return fill_parsed(s, c, commit, have_tree, have_ptree);
-}
-
-/*
  * fill() once c has its author, date and message (from the commit or
  * from the scan cache); commit NULL: read when the trees are wanted.
  */
@@ -308,6 +285,25 @@ out:
 	}
 	git_commit_free(read);
 	return ret;
+}
+
+/*
+ * scan_fill() with the commit's trees when the caller has them (tree
+ * NULL: read here when needed).
+ */
+static int fill(struct scan *s, struct candidate *c, const git_commit *commit,
+		git_tree *have_tree, git_tree *have_ptree)
+{
+	const git_signature *author = git_commit_author(commit);
+	const char *raw = git_commit_message(commit);
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_addf(&sb, "%s <%s>", author->name, author->email);
+	c->author = strbuf_detach(&sb, NULL);
+	c->time = author->when.time;
+	c->tz_offset = author->when.offset;
+	c->raw = xstrdup(raw ? raw : "");
+	return fill_parsed(s, c, commit, have_tree, have_ptree);
 }
 
 int scan_fill(struct scan *s, struct candidate *c, const git_commit *commit)

@@ -157,16 +157,31 @@ static void test_index(void **state)
 	branch_index_release(&bi);
 }
 
+/* The base's name is want, from loose refs, then after git pack-refs. */
+static void assert_base_name(struct fixture *f, const char *want)
+{
+	struct branch_index bi;
+	char cmd[300];
+	int packed;
+
+	for (packed = 0; packed < 2; packed++) {
+		branch_index_init(&bi);
+		assert_int_equal(branch_index_build(&bi, f->repo, "linux-6.6.y",
+						    &f->e, &f->rules), 0);
+		assert_string_equal(bi.base_name, want);
+		branch_index_release(&bi);
+		snprintf(cmd, sizeof(cmd), "git -C %s pack-refs --all", f->dir);
+		assert_int_equal(system(cmd), 0);
+	}
+}
+
 /* The base's name, from loose tag refs and then from packed-refs. */
 static void test_base_name(void **state)
 {
 	struct fixture *f = *state;
-	struct branch_index bi;
 	git_object *b, *c, *v66;
 	git_signature *sig;
 	git_oid tag, v66_id;
-	char cmd[300];
-	int packed;
 
 	assert_int_equal(git_object_lookup(&b, f->repo, &f->b, GIT_OBJECT_COMMIT), 0);
 	assert_int_equal(git_object_lookup(&c, f->repo, &f->c, GIT_OBJECT_COMMIT), 0);
@@ -177,29 +192,13 @@ static void test_base_name(void **state)
 			 "v6.6-vendor-base", b, 0), 0);
 	assert_int_equal(git_tag_create_lightweight(&tag, f->repo, "c", c, 0), 0);
 	assert_int_equal(git_tag_create(&tag, f->repo, "d", c, sig, "d\n", 0), 0);
-	for (packed = 0; packed < 2; packed++) {
-		branch_index_init(&bi);
-		assert_int_equal(branch_index_build(&bi, f->repo, "linux-6.6.y",
-						    &f->e, &f->rules), 0);
-		assert_string_equal(bi.base_name, "v6.6");
-		branch_index_release(&bi);
-		snprintf(cmd, sizeof(cmd), "git -C %s pack-refs --all", f->dir);
-		assert_int_equal(system(cmd), 0);
-	}
+	assert_base_name(f, "v6.6");
 	/* A tag of the tag v6.6 names the base too: it peels to it. */
 	assert_int_equal(git_reference_name_to_id(&v66_id, f->repo,
 						  "refs/tags/v6.6"), 0);
 	assert_int_equal(git_object_lookup(&v66, f->repo, &v66_id, GIT_OBJECT_TAG), 0);
 	assert_int_equal(git_tag_create(&tag, f->repo, "v6", v66, sig, "v6\n", 0), 0);
-	for (packed = 0; packed < 2; packed++) {
-		branch_index_init(&bi);
-		assert_int_equal(branch_index_build(&bi, f->repo, "linux-6.6.y",
-						    &f->e, &f->rules), 0);
-		assert_string_equal(bi.base_name, "v6");
-		branch_index_release(&bi);
-		snprintf(cmd, sizeof(cmd), "git -C %s pack-refs --all", f->dir);
-		assert_int_equal(system(cmd), 0);
-	}
+	assert_base_name(f, "v6");
 	git_object_free(v66);
 	git_signature_free(sig);
 	git_object_free(c);
