@@ -489,21 +489,11 @@ static size_t mail_groups(const struct report *r,
 	return nr;
 }
 
-/* How many subsystems the subject names before "and N more". */
-#define SUBJECT_SUBSYSTEMS 3
-
-/*
- * The Subject of a group's mail: the subsystems with something to take
- * or to ack, all of them by name, or, when there are more than one
- * past SUBJECT_SUBSYSTEMS, those with the most (ties by name), then
- * "and N more"; and what it holds: "[PATCH 6.6 0/N] xfs: N patches
- * proposed for 6.6.y, week 48", or, with no patch, "xfs: candidates
- * for 6.6.y, week 48".
- */
 /*
  * The candidates of l that group g's mail lists, by subsystem (in
  * g->subs' order) and section, each bucket in l's order: bucket
- * i * SECTION__COUNT + k is (*out)[at[b]] up to (*out)[at[b + 1]].
+ * i * SECTION__COUNT + k is items[at[i * SECTION__COUNT + k]] up to
+ * the next bucket's first.
  * One pass over l, not one a subsystem and section: the 1M bench's
  * mails made 25 million tests of 32,677 candidates.
  */
@@ -562,6 +552,17 @@ static size_t bucket_nr(const struct group_buckets *b, size_t sub,
 	return b->at[at + 1] - b->at[at];
 }
 
+/* How many subsystems the subject names before "and N more". */
+#define SUBJECT_SUBSYSTEMS 3
+
+/*
+ * The Subject of a group's mail: the subsystems with something to take
+ * or to ack, all of them by name, or, when there are more than one
+ * past SUBJECT_SUBSYSTEMS, those with the most (ties by name), then
+ * "and N more"; and what it holds: "[PATCH 6.6 0/N] xfs: N patches
+ * proposed for 6.6.y, week 48", or, with no patch, "xfs: candidates
+ * for 6.6.y, week 48".
+ */
 static void add_subject(struct strbuf *subj, const struct report *r,
 			const struct mail_group *g,
 			const struct group_buckets *b)
